@@ -1,0 +1,323 @@
+/**
+ * The assistant resource (§2.2–§2.7, §8): defaults for a new one, and `applyAssistantInput`,
+ * which validates a POST/PATCH body by hand and computes the next stored object. A rejected body
+ * changes nothing and lists every failing field.
+ */
+import { faultOn } from '../faults.ts';
+import type { SimState } from '../state.ts';
+import { Checker } from '../validation/checker.ts';
+import { isE164, isPlainObject, isUuid, readIntegerLike } from '../validation/formats.ts';
+import { serverUrlProblem } from '../validation/server-url.ts';
+import {
+  mergeConversationConfig,
+  mergeIvrSettings,
+  mergeTransferSettings,
+  replaceDictionarySettings,
+} from '../validation/settings.ts';
+
+type Obj = Record<string, unknown>;
+
+/** The 42 response properties of §2.2, in spec order. */
+export const ASSISTANT_PROPERTIES = [
+  'id', 'name', 'firstMessage', 'voiceId', 'transcriberId', 'modelId', 'developerPrompt', 'parameters',
+  'recordingEnabled', 'failoverNumber', 'failoverMode', 'phoneNumberId', 'createdAt', 'updatedAt', 'toolIds',
+  'timezone', 'address', 'endOfCallMessage', 'phoneNumberPassThrough', 'summaryPrompt', 'structuredDataPrompt',
+  'categories', 'promptId', 'chatPromptId', 'whisperSummaryPromptId', 'voicePersonaPromptId', 'backgroundSound',
+  'serverUrl', 'notifications', 'csatFeedback', 'idleMessages', 'transferMode', 'callTimeLimitSeconds',
+  'idleTimeoutSeconds', 'idleMessageMaxSpokenCount', 'settings', 'taskDrivenMode', 'transferSettings',
+  'dictionaryIds', 'dictionarySettings', 'ivrSettings', 'featureFlags',
+] as const;
+
+/** transferMode values (§2.2), matched exactly and case-sensitively. */
+export const TRANSFER_MODES = ['cold-transfer', 'smart-summary', 'warm-return'] as const;
+
+/** Maximum length of warmReturnMessage (§2.2, §8). */
+export const WARM_RETURN_MESSAGE_MAX = 2000;
+
+/** Integer fields with bounds (§2.2, §8): [min, max, nullable]. */
+const INTEGER_FIELDS: Record<string, [number, number, boolean]> = {
+  callTimeLimitSeconds: [10, 43200, true],
+  idleTimeoutSeconds: [0, 60, false],
+  idleMessageMaxSpokenCount: [0, 10, false],
+};
+
+/** Integer fields merged into `settings` (§2.2): [min, max]. */
+const SETTINGS_INTEGER_FIELDS: Record<string, [number, number]> = {
+  transferDialTimeout: [1, 60],
+  warmWhisperDelaySeconds: [0, 30],
+};
+
+/**
+ * A new assistant with every one of the 42 properties: required nullable ones null, booleans
+ * false, lists empty, transferMode `cold-transfer`, settings holding an empty conversationConfig
+ * and warmWhisperDelaySeconds 0 (its documented default).
+ */
+export function defaultAssistant(id: string, now: string): Obj {
+  return {
+    id,
+    name: 'New assistant',
+    firstMessage: 'Hello, how can I help you today?',
+    voiceId: null,
+    transcriberId: null,
+    modelId: null,
+    developerPrompt: null,
+    parameters: {},
+    recordingEnabled: false,
+    failoverNumber: null,
+    failoverMode: false,
+    phoneNumberId: null,
+    createdAt: now,
+    updatedAt: now,
+    toolIds: [],
+    timezone: 'UTC',
+    address: null,
+    endOfCallMessage: null,
+    phoneNumberPassThrough: false,
+    summaryPrompt: null,
+    structuredDataPrompt: null,
+    categories: null,
+    promptId: null,
+    chatPromptId: null,
+    whisperSummaryPromptId: null,
+    voicePersonaPromptId: null,
+    backgroundSound: false,
+    serverUrl: null,
+    notifications: [],
+    csatFeedback: false,
+    idleMessages: [],
+    transferMode: 'cold-transfer',
+    callTimeLimitSeconds: null,
+    idleTimeoutSeconds: null,
+    idleMessageMaxSpokenCount: null,
+    settings: { conversationConfig: {}, warmWhisperDelaySeconds: 0 },
+    taskDrivenMode: false,
+    transferSettings: null,
+    dictionaryIds: [],
+    dictionarySettings: null,
+    ivrSettings: null,
+    featureFlags: {},
+  };
+}
+
+function isTimeZone(v: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: v });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isWebUrl(v: unknown): boolean {
+  if (typeof v !== 'string') return false;
+  try {
+    const u = new URL(v);
+    return u.protocol === 'https:' || u.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+type Rule = (v: unknown) => string | null;
+const str: Rule = (v) => (typeof v === 'string' ? null : 'must be a string');
+const bool: Rule = (v) => (typeof v === 'boolean' ? null : 'must be a boolean');
+const uuid: Rule = (v) => (isUuid(v) ? null : 'must be a uuid string');
+const uuidOrNull: Rule = (v) => (v === null || isUuid(v) ? null : 'must be a uuid string or null');
+const arrayOf =
+  (ok: (x: unknown) => boolean, what: string): Rule =>
+  (v) =>
+    Array.isArray(v) && v.every(ok) ? null : `must be an array of ${what}`;
+
+/**
+ * Plain fields: stored as sent once their rule passes. The request types are read literally:
+ * `null` is accepted only where §2.2 says "or null" (chatPromptId, whisperSummaryPromptId,
+ * voicePersonaPromptId; serverUrl, callTimeLimitSeconds and the three documents are handled
+ * separately).
+ */
+const PLAIN: Record<string, Rule> = {
+  name: str,
+  firstMessage: str,
+  voiceId: uuid,
+  transcriberId: uuid,
+  modelId: uuid,
+  developerPrompt: str,
+  parameters: (v) => (isPlainObject(v) ? null : 'must be a JSON object'),
+  recordingEnabled: bool,
+  failoverNumber: (v) => (isE164(v) ? null : 'must be an E.164 number such as +14155550123'),
+  failoverMode: bool,
+  phoneNumberId: uuid,
+  timezone: (v) => (typeof v === 'string' && isTimeZone(v) ? null : 'must be a time zone name such as Europe/Paris'),
+  address: str,
+  endOfCallMessage: str,
+  phoneNumberPassThrough: bool,
+  summaryPrompt: str,
+  structuredDataPrompt: str,
+  categories: arrayOf((x) => typeof x === 'string', 'strings'),
+  promptId: uuid,
+  chatPromptId: uuidOrNull,
+  whisperSummaryPromptId: uuidOrNull,
+  voicePersonaPromptId: uuidOrNull,
+  backgroundSound: bool,
+  notifications: arrayOf(isWebUrl, 'webhook URLs'),
+  csatFeedback: bool,
+  idleMessages: arrayOf((x) => typeof x === 'string', 'strings'),
+  taskDrivenMode: bool,
+};
+
+function integerProblem(v: unknown, min: number, max: number): string | null {
+  const n = readIntegerLike(v);
+  if (n === null) return `must be an integer or an integer string from ${min} to ${max}`;
+  if (n < min || n > max) return `must be from ${min} to ${max}`;
+  return null;
+}
+
+/**
+ * §2.2 settings container: merges a `settings` patch into the stored object. `conversationConfig`
+ * follows §2.4; `transferDialTimeout`, `warmWhisperDelaySeconds` and `warmReturnMessage` sent
+ * inside settings follow the same rules as at the top level; any other key is stored as sent and
+ * `null` deletes it.
+ */
+function mergeSettings(c: Checker, stored: unknown, patch: Obj): Obj {
+  const next: Obj = isPlainObject(stored) ? { ...stored } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    const p = `settings.${k}`;
+    if (v === null) {
+      delete next[k];
+    } else if (k === 'conversationConfig') {
+      const cc = mergeConversationConfig(c, p, next[k], v);
+      if (cc) next[k] = cc;
+    } else if (k in SETTINGS_INTEGER_FIELDS) {
+      const [min, max] = SETTINGS_INTEGER_FIELDS[k];
+      const problem = integerProblem(v, min, max);
+      if (problem) c.fail(p, problem);
+      else next[k] = readIntegerLike(v);
+    } else if (k === 'warmReturnMessage') {
+      if (typeof v !== 'string' || v.length > WARM_RETURN_MESSAGE_MAX) {
+        c.fail(p, `must be a string of at most ${WARM_RETURN_MESSAGE_MAX} characters`);
+      } else next[k] = v;
+    } else {
+      next[k] = v;
+    }
+  }
+  return next;
+}
+
+/**
+ * Validates a POST/PATCH body against §2.2–§2.7 and §8 and returns the next stored object built
+ * from `current` (which is not modified). Unknown and read-only fields (id, createdAt, updatedAt,
+ * featureFlags) are ignored; omitted fields stay unchanged.
+ *
+ * Throws ApiError 400 VALIDATION_ERROR listing every failing field (field `body` when the body is
+ * not a JSON object).
+ */
+export function applyAssistantInput(state: SimState, current: Obj, body: unknown, now: string): Obj {
+  const c = new Checker();
+  if (body === undefined) body = {};
+  if (!isPlainObject(body)) {
+    c.fail('body', 'must be a JSON object');
+    c.throwIfAny();
+  }
+  const input = body as Obj;
+  const next: Obj = structuredClone(current);
+  const has = (k: string) => Object.prototype.hasOwnProperty.call(input, k) && input[k] !== undefined;
+
+  for (const [k, rule] of Object.entries(PLAIN)) {
+    if (!has(k)) continue;
+    const problem = rule(input[k]);
+    if (problem) c.fail(k, problem);
+    else next[k] = structuredClone(input[k]);
+  }
+
+  // Replace-the-set lists (§2.2): toolIds and dictionaryIds; [] unlinks all.
+  for (const k of ['toolIds', 'dictionaryIds']) {
+    if (!has(k)) continue;
+    const v = input[k];
+    if (!Array.isArray(v) || !v.every(isUuid)) {
+      c.fail(k, 'must be an array of uuid strings');
+      continue;
+    }
+    if (k === 'toolIds' && v.length === 0 && faultOn(state, 'merge.tool-ids-empty-ignored')) continue;
+    next[k] = [...new Set(v as string[])];
+  }
+
+  if (has('transferMode')) {
+    const v = input.transferMode;
+    let mode: string | undefined;
+    if (typeof v === 'string') {
+      if ((TRANSFER_MODES as readonly string[]).includes(v)) mode = v;
+      else if (faultOn(state, 'bounds.transfer-mode-case-insensitive')) {
+        mode = TRANSFER_MODES.find((m) => m === v.toLowerCase());
+      }
+    }
+    if (mode === undefined) c.fail('transferMode', `must be exactly one of ${TRANSFER_MODES.join(', ')}`);
+    else next.transferMode = mode;
+  }
+
+  for (const [k, [min, maxSpec, nullable]] of Object.entries(INTEGER_FIELDS)) {
+    if (!has(k)) continue;
+    const v = input[k];
+    if (v === null && nullable) {
+      next[k] = null;
+      continue;
+    }
+    const max = k === 'idleTimeoutSeconds' && faultOn(state, 'bounds.idle-timeout-61') ? 61 : maxSpec;
+    const problem = integerProblem(v, min, max);
+    if (problem) c.fail(k, nullable ? `${problem} (or null for no limit)` : problem);
+    else next[k] = readIntegerLike(v);
+  }
+
+  if (has('serverUrl')) {
+    const problem = serverUrlProblem(state, input.serverUrl);
+    if (problem) c.fail('serverUrl', problem);
+    else next.serverUrl = input.serverUrl;
+  }
+
+  // settings container and the fields merged into it.
+  if (has('settings')) {
+    const v = input.settings;
+    if (!isPlainObject(v)) c.fail('settings', 'must be an object');
+    else next.settings = mergeSettings(c, next.settings, v);
+  }
+  const settingsAdds: Obj = {};
+  for (const [k, [min, max]] of Object.entries(SETTINGS_INTEGER_FIELDS)) {
+    if (!has(k)) continue;
+    const problem = integerProblem(input[k], min, max);
+    if (problem) c.fail(k, problem);
+    else settingsAdds[k] = readIntegerLike(input[k]);
+  }
+  if (has('warmReturnMessage')) {
+    const v = input.warmReturnMessage;
+    // '' is stored as '' and means "use the built-in wording" (§2.2).
+    if (typeof v !== 'string' || v.length > WARM_RETURN_MESSAGE_MAX) {
+      c.fail('warmReturnMessage', `must be a string of at most ${WARM_RETURN_MESSAGE_MAX} characters`);
+    } else settingsAdds.warmReturnMessage = v;
+  }
+  if (Object.keys(settingsAdds).length) {
+    if (faultOn(state, 'merge.settings-clobbered') && 'transferDialTimeout' in settingsAdds) {
+      next.settings = { ...settingsAdds };
+    } else {
+      next.settings = { ...(isPlainObject(next.settings) ? next.settings : {}), ...settingsAdds };
+    }
+  }
+
+  if (has('transferSettings')) {
+    next.transferSettings = mergeTransferSettings(state, c, next.transferSettings, input.transferSettings);
+  }
+  if (has('dictionarySettings')) {
+    next.dictionarySettings = replaceDictionarySettings(c, input.dictionarySettings);
+  }
+  if (has('ivrSettings')) {
+    next.ivrSettings = mergeIvrSettings(state, c, next.ivrSettings, input.ivrSettings);
+  }
+
+  c.throwIfAny();
+  next.updatedAt = now;
+  return next;
+}
+
+/** The response object of an assistant: a deep copy of exactly the 42 §2.2 properties. */
+export function assistantResponse(data: Obj): Obj {
+  const out: Obj = {};
+  for (const k of ASSISTANT_PROPERTIES) out[k] = structuredClone(data[k] ?? null);
+  return out;
+}

@@ -1,0 +1,154 @@
+/**
+ * The simulator's HTTP server: one Fastify instance carrying the control API (`/__control/*`,
+ * control/index.ts) and the public Core API (routes/index.ts), with the §5 auth hook, the §2.1/§7
+ * envelope for every error and a JSON body parser that maps syntax errors to 400 PARSE.
+ */
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
+import './types.ts';
+import { authenticate } from './auth.ts';
+import { controlApi, isControlPath } from './control/index.ts';
+import { ApiError, internalError, sendError } from './envelope.ts';
+import { faultOn } from './faults.ts';
+import { routePlugins } from './routes/index.ts';
+import { SimState } from './state.ts';
+
+/** Options of {@link buildSimulator}. */
+export interface BuildOptions {
+  /** Store to use (a fresh one by default). */
+  state?: SimState;
+  /** Extra public route plugins registered after the built-in ones (tests use this). */
+  plugins?: FastifyPluginAsync[];
+}
+
+/** Thrown by the body parser for a body that is not valid JSON; rendered as 400 PARSE. */
+export class BodyParseError extends Error {
+  readonly code = 'SIM_PARSE';
+  override name = 'BodyParseError';
+}
+
+function isParseError(err: FastifyError | Error): boolean {
+  if (err instanceof BodyParseError) return true;
+  const code = (err as FastifyError).code;
+  return typeof code === 'string' && code.startsWith('FST_ERR_CTP_') && code !== 'FST_ERR_CTP_BODY_TOO_LARGE';
+}
+
+/**
+ * Maps any error thrown on a public route to its failure envelope (§7). ApiError keeps its own
+ * status/code; a bad JSON body is 400 PARSE; a too-large body is 413 PAYLOAD_TOO_LARGE (not
+ * listed in §7; clients keep an unknown-code fallback); anything else is a generic 500 with no
+ * internals.
+ */
+function toApiError(state: SimState, err: FastifyError | Error): ApiError {
+  if (err instanceof ApiError) return err;
+  if (isParseError(err)) {
+    if (faultOn(state, 'envelope.parse-as-500')) return internalError();
+    return new ApiError(400, 'PARSE', 'Request body is not valid JSON');
+  }
+  if ((err as FastifyError).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
+  }
+  return internalError();
+}
+
+/**
+ * Builds the simulator as a Fastify instance (not listening); use `app.inject` in tests or
+ * {@link startSimulator} to serve it. The store is `app.sim`.
+ */
+export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: false, // never log: requests carry API keys (§5.4)
+    routerOptions: { maxParamLength: 4096 }, // long path ids reach the route: RESOURCE_NOT_FOUND
+    forceCloseConnections: true,
+    exposeHeadRoutes: true,
+    frameworkErrors: (error, request, rawReply) => {
+      const reply = rawReply as unknown as FastifyReply;
+      // Bad URL encodings and the like, before routing. Control paths get the control shape;
+      // public ones the auth check then 404 NOT_FOUND (the path names no route we serve).
+      if (isControlPath(request.url)) {
+        void reply.code(400).send({ error: 'malformed request' });
+        return;
+      }
+      try {
+        authenticate(state, request, null);
+        void sendError(reply, new ApiError(404, 'NOT_FOUND', 'Route not found'));
+      } catch (e) {
+        void sendError(reply, toApiError(state, e as Error));
+      }
+      void error;
+    },
+  });
+  const state = opts.state ?? new SimState();
+  app.decorate('sim', state);
+  app.decorateRequest('principal', null);
+
+  // One body parser for every content type: the body must be JSON (§4 "Content-Type:
+  // application/json"); a body sent under another content type is still read as JSON rather than
+  // answered with Fastify's own 415. Empty body → undefined.
+  app.removeAllContentTypeParsers();
+  // The body of an unknown route is not read: it answers 404 NOT_FOUND whatever it carries.
+  app.addContentTypeParser('*', { parseAs: 'string' }, (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+    if (req.is404) return done(null, undefined);
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new BodyParseError('invalid JSON body'));
+    }
+  });
+
+  // §5: every public route authenticates before anything else (even body parsing).
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    if (isControlPath(request.url)) return;
+    const scope = request.is404 ? null : (request.routeOptions.config.scope ?? 'tenant');
+    request.principal = authenticate(state, request, scope);
+  });
+
+  app.setErrorHandler((err: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) => {
+    return sendError(reply, toApiError(state, err));
+  });
+
+  // Unknown route: the auth hook has already run (401 without valid credentials, so the route map
+  // is not revealed to anonymous callers); with valid credentials 404 NOT_FOUND (§7). A known path
+  // with a method we do not serve is also an unknown route.
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    const code = faultOn(state, 'envelope.not-found-code') ? 'RESOURCE_NOT_FOUND' : 'NOT_FOUND';
+    return sendError(reply, new ApiError(404, code, 'Route not found'));
+  });
+
+  await app.register(controlApi, { prefix: '/__control' });
+  for (const plugin of [...routePlugins, ...(opts.plugins ?? [])]) await app.register(plugin);
+  return app;
+}
+
+/** A running simulator: its base URL, its control URL and a way to stop it. */
+export interface RunningSimulator {
+  /** e.g. `http://127.0.0.1:40123` (no trailing slash). */
+  baseUrl: string;
+  /** `${baseUrl}/__control`. */
+  controlUrl: string;
+  /** The Fastify instance (store at `app.sim`). */
+  app: FastifyInstance;
+  /** Stops listening and drops open connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds and starts the simulator on `host` (default 127.0.0.1) and `port` (default 0 =
+ * ephemeral). Rejects if the port cannot be bound.
+ */
+export async function startSimulator(opts: { host?: string; port?: number } = {}): Promise<RunningSimulator> {
+  const app = await buildSimulator();
+  const host = opts.host ?? '127.0.0.1';
+  await app.listen({ host, port: opts.port ?? 0 });
+  const addr = app.server.address();
+  if (!addr || typeof addr === 'string') throw new Error('simulator did not bind a TCP port');
+  const h = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  const baseUrl = `http://${h}:${addr.port}`;
+  return {
+    baseUrl,
+    controlUrl: `${baseUrl}/__control`,
+    app,
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,238 @@
+/**
+ * In-memory store of one simulator instance: organizations, tenants, API keys (active and
+ * rotated), assistants, task overrides, the control DNS table, phone numbers and the config.
+ *
+ * Nothing here talks HTTP; routes and the control API read and write it. Every collection is a
+ * plain Map so a reset is a fresh `SimState`. Later resources (calls, conversations, SMS reasons,
+ * tools, prompts, deliveries...) should add their own Maps through `state.ext` (see
+ * {@link SimState.collection}) instead of growing this file for each of them.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+
+/** Simulator configuration (control-api.md "Config keys and defaults", plus `faults`). */
+export interface SimConfig {
+  /** First model-B retry delay in ms; each later one doubles. */
+  webhookRetryBaseMs: number;
+  /** A delivery attempt with no answer after this many ms has failed. */
+  webhookTimeoutMs: number;
+  /** `"host:port"` → origin (e.g. `"http://127.0.0.1:5555"`): where deliveries for that host really go. */
+  webhookConnectTo: Record<string, string>;
+  /** Milliseconds after a call ends during which its insights answer 404. */
+  insightsDelayMs: number;
+  /** Per-tenant rate of `POST /calls/{id}/monitor-session` per minute before 429. */
+  monitorMintsPerMinute: number;
+  /** Monitor sessions open at once on one call. */
+  monitorSlotsPerCall: number;
+  /** Value of `metadata.version` (§2.1, §9.1). */
+  version: string;
+  /** Names of deliberate spec violations switched on (see faults.ts). Added key, not in the contract. */
+  faults: string[];
+}
+
+/** Version string the simulator answers in `metadata.version` unless configured otherwise. */
+export const SIMULATOR_VERSION = '1.0.0-simulator';
+
+/** Fresh copy of the default config (control-api.md). */
+export function defaultConfig(): SimConfig {
+  return {
+    webhookRetryBaseMs: 1000,
+    webhookTimeoutMs: 5000,
+    webhookConnectTo: {},
+    insightsDelayMs: 0,
+    monitorMintsPerMinute: 30,
+    monitorSlotsPerCall: 2,
+    version: SIMULATOR_VERSION,
+    faults: [],
+  };
+}
+
+/** An organization (§1 hierarchy: organization → tenants → assistants). */
+export interface Organization {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+/** A tenant of one organization. `serverUrl` is the tenant-level webhook URL (§2.3 rule 4). */
+export interface Tenant {
+  id: string;
+  organizationId: string;
+  name: string;
+  /** Client server secret (§5.5, §6): verifies webhooks, never authenticates an API request. */
+  clientServerSecret: string;
+  /** Tenant-level server URL set through the control API; null when unset. */
+  serverUrl: string | null;
+  createdAt: string;
+}
+
+/** Who an API key belongs to (§5.2). */
+export type KeyOwner =
+  | { type: 'tenant'; tenantId: string; organizationId: string }
+  | { type: 'organization'; organizationId: string };
+
+/** A phone number provisioned through the control API (store only, never billed). */
+export interface PhoneNumberRecord {
+  id: string;
+  tenantId: string;
+  /** E.164 number. */
+  number: string;
+  smsEnabled: boolean;
+  chatappOnboarded: boolean;
+  /** True once `DELETE /__control/phone-numbers/{id}` ran; the number then counts as deleted. */
+  deleted: boolean;
+  createdAt: string;
+}
+
+/** Task override of §2.8 plus the tenant that owns it (not part of the response). */
+export interface TaskOverrideRecord {
+  tenantId: string;
+  overrideId: string;
+  assistantId: string;
+  taskId: string;
+  taskgroupId: string;
+  instructionOverride: string | null;
+}
+
+/**
+ * Stored assistant: the 42-property response object of §2.2 plus the owning tenant.
+ * `tenantId` is never serialised (use `toAssistantResponse` in routes/assistants.ts).
+ */
+export interface AssistantRecord {
+  tenantId: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * All state of one simulator instance. Create with `new SimState()`; `reset()` empties it and
+ * restores the default config (control `POST /__control/reset`).
+ */
+export class SimState {
+  config: SimConfig = defaultConfig();
+  organizations = new Map<string, Organization>();
+  tenants = new Map<string, Tenant>();
+  /** Active API keys → owner. */
+  keys = new Map<string, KeyOwner>();
+  /** Keys rotated away → former owner (kept only so the `auth.accept-rotated-key` fault can work). */
+  rotatedKeys = new Map<string, KeyOwner>();
+  /** Assistants by id (all tenants; always filter by tenant, §5.7). */
+  assistants = new Map<string, AssistantRecord>();
+  /** Task overrides by overrideId. */
+  taskOverrides = new Map<string, TaskOverrideRecord>();
+  /** Control DNS table: lower-case hostname without trailing dot → addresses (`[]` = does not resolve). */
+  dns = new Map<string, string[]>();
+  /** Phone numbers by id. */
+  phoneNumbers = new Map<string, PhoneNumberRecord>();
+  /** Free-form collections for resources added later by other route files; see `collection()`. */
+  private ext = new Map<string, Map<string, unknown>>();
+
+  /** Empties every collection and restores the default config. */
+  reset(): void {
+    this.config = defaultConfig();
+    this.organizations.clear();
+    this.tenants.clear();
+    this.keys.clear();
+    this.rotatedKeys.clear();
+    this.assistants.clear();
+    this.taskOverrides.clear();
+    this.dns.clear();
+    this.phoneNumbers.clear();
+    this.ext.clear();
+  }
+
+  /**
+   * A named Map for a resource kind that this core does not know (e.g. `'calls'`). The same Map is
+   * returned for the same name until the next `reset()`, which empties all of them.
+   */
+  collection<T>(name: string): Map<string, T> {
+    let m = this.ext.get(name);
+    if (!m) {
+      m = new Map<string, unknown>();
+      this.ext.set(name, m);
+    }
+    return m as Map<string, T>;
+  }
+
+  /** Creates an organization and its organization key. Returns both. */
+  createOrganization(name?: string): { organization: Organization; apiKey: string } {
+    const organization: Organization = {
+      id: randomUUID(),
+      name: name ?? `Organization ${this.organizations.size + 1}`,
+      createdAt: new Date().toISOString(),
+    };
+    this.organizations.set(organization.id, organization);
+    const apiKey = newApiKey('org');
+    this.keys.set(apiKey, { type: 'organization', organizationId: organization.id });
+    return { organization, apiKey };
+  }
+
+  /**
+   * Creates a tenant in an existing organization with its tenant key and client server secret.
+   * Throws `Error('unknown organization')` when `organizationId` is not stored.
+   */
+  createTenant(organizationId: string, name?: string): { tenant: Tenant; apiKey: string } {
+    if (!this.organizations.has(organizationId)) throw new Error('unknown organization');
+    const tenant: Tenant = {
+      id: randomUUID(),
+      organizationId,
+      name: name ?? `Tenant ${this.tenants.size + 1}`,
+      clientServerSecret: `css_${randomBytes(24).toString('hex')}`,
+      serverUrl: null,
+      createdAt: new Date().toISOString(),
+    };
+    this.tenants.set(tenant.id, tenant);
+    const apiKey = newApiKey('tenant');
+    this.keys.set(apiKey, { type: 'tenant', tenantId: tenant.id, organizationId });
+    return { tenant, apiKey };
+  }
+
+  /**
+   * Removes a tenant (§5.6 "tenant moved or removed"): its keys stop working and an organization
+   * key naming it answers 403. Its resources stay stored but are unreachable. Returns false when
+   * the id is unknown.
+   */
+  removeTenant(tenantId: string): boolean {
+    if (!this.tenants.delete(tenantId)) return false;
+    for (const [key, owner] of this.keys) {
+      if (owner.type === 'tenant' && owner.tenantId === tenantId) this.keys.delete(key);
+    }
+    return true;
+  }
+
+  /**
+   * Rotates an active key (§5.4): returns the new key, or null when `apiKey` is not an active key.
+   * The old key moves to `rotatedKeys` and answers 401 from then on.
+   */
+  rotateKey(apiKey: string): string | null {
+    const owner = this.keys.get(apiKey);
+    if (!owner) return null;
+    this.keys.delete(apiKey);
+    this.rotatedKeys.set(apiKey, owner);
+    const next = newApiKey(owner.type === 'tenant' ? 'tenant' : 'org');
+    this.keys.set(next, owner);
+    return next;
+  }
+
+  /** Tenants of one organization, in creation order. */
+  tenantsOf(organizationId: string): Tenant[] {
+    return [...this.tenants.values()].filter((t) => t.organizationId === organizationId);
+  }
+
+  /**
+   * The control DNS answer for a hostname (case-insensitive, a trailing dot ignored); `[]` when
+   * the name was never set or was set to `[]` (does not resolve). Never queries real DNS.
+   */
+  resolve(hostname: string): string[] {
+    return this.dns.get(normalizeHostname(hostname)) ?? [];
+  }
+}
+
+/** Lower-cases a hostname and strips one trailing dot, the key form of the DNS table. */
+export function normalizeHostname(hostname: string): string {
+  const h = hostname.toLowerCase();
+  return h.endsWith('.') ? h.slice(0, -1) : h;
+}
+
+/** A fresh opaque API key; the prefix only helps humans, the API never relies on it. */
+function newApiKey(kind: 'tenant' | 'org'): string {
+  return `sk_${kind}_${randomBytes(24).toString('base64url')}`;
+}

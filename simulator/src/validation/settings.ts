@@ -1,0 +1,252 @@
+/**
+ * Validation and merge of the structured assistant documents:
+ * `settings.conversationConfig` (§2.4), `transferSettings` (§2.5), `dictionarySettings` (§2.6)
+ * and `ivrSettings` (§2.7). Each `merge*` function records failures on the Checker and returns the
+ * value to store; the caller stores nothing when the Checker has any error.
+ */
+import { faultOn } from '../faults.ts';
+import type { SimState } from '../state.ts';
+import type { Checker } from './checker.ts';
+import { isPlainObject } from './formats.ts';
+
+type Obj = Record<string, unknown>;
+
+/** Maximum length of `expressiveOptions.instructionsAppend` (§2.4, §8). */
+export const INSTRUCTIONS_APPEND_MAX = 2000;
+
+function isNum(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v);
+}
+
+type FieldRule = (v: unknown) => string | null;
+
+const anyNumber: FieldRule = (v) => (isNum(v) ? null : 'must be a number or null');
+const enumOf =
+  (...allowed: string[]): FieldRule =>
+  (v) =>
+    typeof v === 'string' && allowed.includes(v) ? null : `must be one of ${allowed.join(', ')} (or null)`;
+
+/** Plans of §2.4 and the rule of each listed field. Bounds "not shown" are not enforced. */
+const PLANS: Record<string, Record<string, FieldRule>> = {
+  endpointingPlan: { mode: enumOf('fixed', 'dynamic'), minDelay: anyNumber, maxDelay: anyNumber },
+  turnDetectionPlan: { timeout: anyNumber, unlikelyThreshold: anyNumber },
+  vadPlan: { minSpeechDuration: anyNumber, minSilenceDuration: anyNumber, prefixPaddingDuration: anyNumber },
+  interruptionPlan: {
+    minDuration: (v) => (isNum(v) && v >= 0 && v <= 5 ? null : 'must be a number from 0 to 5 (or null)'),
+    minWords: (v) =>
+      typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 10 ? null : 'must be an integer from 0 to 10 (or null)',
+  },
+};
+
+const NONVERBAL_KEYS = ['laughing', 'breathing', 'sighing', 'crying', 'vocalizing', 'mouthSounds', 'reflexSounds'];
+
+const EXPRESSIVE: Record<string, FieldRule> = {
+  disfluencies: (v) => (typeof v === 'boolean' ? null : 'must be a boolean (or null)'),
+  nonverbalSounds: (v) => {
+    if (typeof v === 'boolean') return null;
+    if (!isPlainObject(v)) return 'must be a boolean or an object of booleans (or null)';
+    const bad = NONVERBAL_KEYS.filter((k) => k in v && typeof v[k] !== 'boolean' && v[k] !== null);
+    return bad.length ? `${bad.join(', ')} must be boolean` : null;
+  },
+  pace: enumOf('slow', 'normal', 'fast'),
+  instructionsAppend: (v) =>
+    typeof v === 'string' && v.length <= INSTRUCTIONS_APPEND_MAX
+      ? null
+      : `must be a string of at most ${INSTRUCTIONS_APPEND_MAX} characters (or null)`,
+};
+
+/**
+ * Merges `patch` into `stored` key by key: listed fields are checked with `rules`, `null` deletes
+ * a key (§2.4 rule 1), unlisted keys are kept as sent (clients ignore them, §2.4).
+ */
+function mergeFields(c: Checker, path: string, stored: unknown, patch: Obj, rules: Record<string, FieldRule>): Obj {
+  const next: Obj = isPlainObject(stored) ? { ...stored } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) {
+      delete next[k];
+      continue;
+    }
+    const rule = rules[k];
+    const problem = rule ? rule(v) : null;
+    if (problem) c.fail(`${path}.${k}`, problem);
+    else next[k] = v;
+  }
+  return next;
+}
+
+/**
+ * §2.4: validates `settings.conversationConfig` and merges it into the stored one. Plans merge
+ * field by field; `null` on a plan, a plan field, `expressiveOptions` (rule 2), `deliveryMode` or
+ * `emotionTaggingEnabled` deletes the stored value. Unknown keys are kept.
+ */
+export function mergeConversationConfig(c: Checker, path: string, stored: unknown, patch: unknown): Obj | undefined {
+  if (!isPlainObject(patch)) {
+    c.fail(path, 'must be an object (or null)');
+    return undefined;
+  }
+  const next: Obj = isPlainObject(stored) ? { ...stored } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    const p = `${path}.${k}`;
+    if (v === null) {
+      delete next[k];
+      continue;
+    }
+    if (k in PLANS) {
+      if (!isPlainObject(v)) c.fail(p, 'must be an object or null');
+      else next[k] = mergeFields(c, p, next[k], v, PLANS[k]);
+    } else if (k === 'deliveryMode') {
+      const problem = enumOf('none', 'emotion_tagging', 'expressive')(v);
+      if (problem) c.fail(p, problem);
+      else next[k] = v;
+    } else if (k === 'emotionTaggingEnabled') {
+      if (typeof v !== 'boolean') c.fail(p, 'must be a boolean (or null)');
+      else next[k] = v;
+    } else if (k === 'expressiveOptions') {
+      if (!isPlainObject(v)) c.fail(p, 'must be an object or null');
+      else next[k] = mergeFields(c, p, next[k], v, EXPRESSIVE);
+    } else {
+      next[k] = v;
+    }
+  }
+  return next;
+}
+
+/** Keys allowed in transferSettings (§2.5); any other key is rejected. */
+export const TRANSFER_SETTINGS_KEYS = ['amd_detection', 'use_assistant_number'] as const;
+
+/**
+ * §2.5: `null` clears the document; an object must use only the two known keys with boolean
+ * values and is deep-merged into the stored one (fault `merge.transfer-settings-replace`:
+ * replaced instead).
+ */
+export function mergeTransferSettings(state: SimState, c: Checker, stored: unknown, patch: unknown): Obj | null {
+  const path = 'transferSettings';
+  if (patch === null) return null;
+  if (!isPlainObject(patch)) {
+    c.fail(path, 'must be an object or null');
+    return null;
+  }
+  let bad = false;
+  for (const [k, v] of Object.entries(patch)) {
+    if (!(TRANSFER_SETTINGS_KEYS as readonly string[]).includes(k)) {
+      c.fail(`${path}.${k}`, `unknown key; allowed: ${TRANSFER_SETTINGS_KEYS.join(', ')}`);
+      bad = true;
+    } else if (typeof v !== 'boolean') {
+      c.fail(`${path}.${k}`, 'must be a boolean');
+      bad = true;
+    }
+  }
+  if (bad) return null;
+  if (faultOn(state, 'merge.transfer-settings-replace')) return { ...patch };
+  return { ...(isPlainObject(stored) ? stored : {}), ...patch };
+}
+
+/** Languages allowed in dictionarySettings items (§2.6 rule 3). */
+export const DICTIONARY_LANGUAGES = ['en', 'fr', 'de', 'es', 'it', 'pt', 'ar', 'nl', 'hi', 'ru', 'ja'] as const;
+
+/**
+ * §2.6 rules 3-4: a listed code (any case) or a regional locale of one (`en-GB`, `pt_BR`,
+ * `es-419`) → the base code; absent or null → null; anything else (a language name, an unlisted
+ * code) → undefined (invalid).
+ */
+export function normalizeDictionaryLanguage(v: unknown): string | null | undefined {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'string') return undefined;
+  const m = /^([A-Za-z]{2})(?:[-_](?:[A-Za-z]{2}|\d{3}|[A-Za-z]{4}(?:[-_](?:[A-Za-z]{2}|\d{3}))?))?$/.exec(v);
+  if (!m) return undefined;
+  const base = m[1].toLowerCase();
+  return (DICTIONARY_LANGUAGES as readonly string[]).includes(base) ? base : undefined;
+}
+
+/**
+ * §2.6: `null` clears; an object replaces the stored document (replace semantics). Items of
+ * `sttKeyterms` need a string `term`; items of `ttsPronunciations` need a string `word` and at
+ * least one non-empty `phonemes` or `respell`; `language` is normalized. Unknown keys are kept.
+ */
+export function replaceDictionarySettings(c: Checker, patch: unknown): Obj | null {
+  const path = 'dictionarySettings';
+  if (patch === null) return null;
+  if (!isPlainObject(patch)) {
+    c.fail(path, 'must be an object or null');
+    return null;
+  }
+  const next: Obj = { ...patch };
+  const items = (key: string, each: (item: Obj, p: string) => Obj | null): void => {
+    if (!(key in patch)) return;
+    const list = patch[key];
+    if (!Array.isArray(list)) {
+      c.fail(`${path}.${key}`, 'must be an array');
+      return;
+    }
+    next[key] = list.map((item, i) => {
+      const p = `${path}.${key}[${i}]`;
+      if (!isPlainObject(item)) {
+        c.fail(p, 'must be an object');
+        return item;
+      }
+      return each(item, p) ?? item;
+    });
+  };
+  const language = (item: Obj, p: string, out: Obj): boolean => {
+    const lang = normalizeDictionaryLanguage(item.language);
+    if (lang === undefined) {
+      c.fail(`${p}.language`, `must be null or one of ${DICTIONARY_LANGUAGES.join(', ')} (a regional locale is stored as its base code)`);
+      return false;
+    }
+    out.language = lang;
+    return true;
+  };
+  items('sttKeyterms', (item, p) => {
+    const out: Obj = { ...item };
+    let good = c.check(`${p}.term`, typeof item.term === 'string' && item.term !== '', 'must be a non-empty string');
+    good = language(item, p, out) && good;
+    return good ? out : null;
+  });
+  items('ttsPronunciations', (item, p) => {
+    const out: Obj = { ...item };
+    let good = c.check(`${p}.word`, typeof item.word === 'string' && item.word !== '', 'must be a non-empty string');
+    for (const k of ['respell', 'phonemes']) {
+      if (item[k] !== undefined && item[k] !== null && typeof item[k] !== 'string') {
+        c.fail(`${p}.${k}`, 'must be a string');
+        good = false;
+      }
+    }
+    const has = (k: string) => typeof item[k] === 'string' && (item[k] as string).trim() !== '';
+    if (!has('respell') && !has('phonemes')) {
+      c.fail(p, 'needs at least one of phonemes and respell');
+      good = false;
+    }
+    good = language(item, p, out) && good;
+    return good ? out : null;
+  });
+  return next;
+}
+
+/**
+ * Deep merge of §2.7: objects merge key by key at every depth, a key sent as `null` is deleted
+ * (fault `merge.ivr-null-key-kept`: stored as null), anything else (arrays too) replaces.
+ */
+export function deepMergeDeletingNulls(state: SimState, stored: unknown, patch: Obj): Obj {
+  const next: Obj = isPlainObject(stored) ? { ...stored } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) {
+      if (faultOn(state, 'merge.ivr-null-key-kept')) next[k] = null;
+      else delete next[k];
+    } else if (isPlainObject(v)) {
+      next[k] = deepMergeDeletingNulls(state, next[k], v);
+    } else {
+      next[k] = v;
+    }
+  }
+  return next;
+}
+
+/** §2.7: `null` clears; an object deep-merges per key (no inner structure validated). */
+export function mergeIvrSettings(state: SimState, c: Checker, stored: unknown, patch: unknown): Obj | null {
+  if (patch === null) return null;
+  if (!isPlainObject(patch)) {
+    c.fail('ivrSettings', 'must be an object or null');
+    return null;
+  }
+  return deepMergeDeletingNulls(state, stored, patch);
+}
