@@ -4,10 +4,11 @@
  * envelope for every error and a JSON body parser that maps syntax errors to 400 PARSE.
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Duplex } from 'node:stream';
 import './types.ts';
 import { authenticate } from './auth.ts';
 import { controlApi, isControlPath } from './control/index.ts';
-import { ApiError, internalError, sendError } from './envelope.ts';
+import { ApiError, errorBody, internalError, sendError } from './envelope.ts';
 import { faultOn } from './faults.ts';
 import { routePlugins } from './routes/index.ts';
 import { SimState } from './state.ts';
@@ -51,6 +52,31 @@ function toApiError(state: SimState, err: FastifyError | Error): ApiError {
 }
 
 /**
+ * Answers a request Node's HTTP parser rejected (malformed request line or header, oversized
+ * headers, timeout) with a §7-shaped envelope instead of Fastify's default body. No route was
+ * matched, so `metadata.path` is left out (it is optional, §2.1). Codes are not in §7's table
+ * (`BAD_REQUEST`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`); clients keep an unknown-code fallback.
+ */
+function clientError(state: SimState, err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, code] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', 'REQUEST_TIMEOUT']
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'HEADERS_TOO_LARGE']
+        : [400, 'Bad Request', 'BAD_REQUEST'];
+  const body = errorBody(state, '', new ApiError(status, code, 'Malformed HTTP request'));
+  delete (body.metadata as Record<string, unknown>).path;
+  const text = JSON.stringify(body);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${text}`,
+    );
+  }
+  socket.destroy();
+}
+
+/**
  * Builds the simulator as a Fastify instance (not listening); use `app.inject` in tests or
  * {@link startSimulator} to serve it. The store is `app.sim`.
  */
@@ -60,6 +86,7 @@ export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyIn
     routerOptions: { maxParamLength: 4096 }, // long path ids reach the route: RESOURCE_NOT_FOUND
     forceCloseConnections: true,
     exposeHeadRoutes: true,
+    clientErrorHandler: (err, socket) => clientError(state, err, socket),
     frameworkErrors: (error, request, rawReply) => {
       const reply = rawReply as unknown as FastifyReply;
       // Bad URL encodings and the like, before routing. Control paths get the control shape;

@@ -1,0 +1,89 @@
+/**
+ * Test fixture for simulator unit tests: an in-process simulator (app.inject) with organization O
+ * (tenants A and B) and organization P (tenant F), plus a small request helper.
+ */
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { buildSimulator, type BuildOptions } from '../src/server.ts';
+
+/** Parsed answer of one injected request. */
+export interface Res {
+  status: number;
+  headers: Record<string, unknown>;
+  body: any;
+  raw: string;
+}
+
+/** A tenant fixture. */
+export interface TenantFx {
+  id: string;
+  apiKey: string;
+  clientServerSecret: string;
+}
+
+/** The world: app, org keys, tenants and helpers. */
+export interface World {
+  app: FastifyInstance;
+  orgId: string;
+  orgKey: string;
+  otherOrgKey: string;
+  A: TenantFx;
+  B: TenantFx;
+  F: TenantFx;
+  /** Sends a request; `key` becomes `Authorization: ApiKey <key>` unless `headers.authorization` is given. */
+  req(method: string, url: string, opts?: { key?: string; headers?: Record<string, string>; body?: unknown; raw?: string }): Promise<Res>;
+  /** Control request (no auth). */
+  ctl(method: string, path: string, body?: unknown): Promise<Res>;
+  /** Creates an assistant for `key` and returns its data. */
+  assistant(key: string, body?: Record<string, unknown>): Promise<Record<string, any>>;
+}
+
+async function send(app: FastifyInstance, opts: InjectOptions): Promise<Res> {
+  const r = await app.inject(opts);
+  let body: unknown = undefined;
+  try {
+    body = r.body ? JSON.parse(r.body) : undefined;
+  } catch {
+    body = r.body;
+  }
+  return { status: r.statusCode, headers: r.headers, body, raw: r.body };
+}
+
+/** Builds a fresh simulator with O{A,B} and P{F}. Close `world.app` after the test. */
+export async function makeWorld(opts: BuildOptions = {}): Promise<World> {
+  const app = await buildSimulator(opts);
+  const ctl = (method: string, path: string, body?: unknown) =>
+    send(app, {
+      method: method as InjectOptions['method'],
+      url: `/__control${path}`,
+      ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
+    });
+  const org = (await ctl('POST', '/organizations', { name: 'O' })).body;
+  const other = (await ctl('POST', '/organizations', { name: 'P' })).body;
+  const A = (await ctl('POST', '/tenants', { organizationId: org.id, name: 'A' })).body;
+  const B = (await ctl('POST', '/tenants', { organizationId: org.id, name: 'B' })).body;
+  const F = (await ctl('POST', '/tenants', { organizationId: other.id, name: 'F' })).body;
+  const req: World['req'] = (method, url, o = {}) => {
+    const headers: Record<string, string> = { ...(o.key ? { authorization: `ApiKey ${o.key}` } : {}), ...(o.headers ?? {}) };
+    const payload = o.raw !== undefined ? o.raw : o.body === undefined ? undefined : JSON.stringify(o.body);
+    if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+      headers['content-type'] = 'application/json';
+    }
+    return send(app, { method: method as InjectOptions['method'], url, headers, ...(payload === undefined ? {} : { payload }) });
+  };
+  return {
+    app,
+    orgId: org.id,
+    orgKey: org.apiKey,
+    otherOrgKey: other.apiKey,
+    A,
+    B,
+    F,
+    req,
+    ctl,
+    async assistant(key, body = {}) {
+      const r = await req('POST', '/assistants', { key, body });
+      if (r.status !== 201) throw new Error(`create assistant: ${r.status} ${r.raw}`);
+      return r.body.data;
+    },
+  };
+}
