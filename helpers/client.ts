@@ -1,0 +1,363 @@
+/**
+ * The one place that sends HTTP to the Core API (undici). It builds every authentication variant of
+ * §5 (malformed ones included), counts requests per test, applies the retry policy of §8 (p-retry:
+ * back off on 429 honouring `Retry-After`/`retryAfterSeconds`; retry idempotent methods on connection
+ * errors and 5xx; never retry a POST blindly), and redacts secrets before anything is recorded.
+ */
+import { Agent, request as undiciRequest } from 'undici';
+import pRetry, { AbortError } from 'p-retry';
+import { TestRunner } from 'vitest';
+import { redact, redactHeaders, registerSecret } from './redact';
+import { auditEnvelope } from './envelope';
+
+/**
+ * How the `Authorization` (or substitute) header is formed from a key (§5.1, §5.6):
+ * - `apikey`: `Authorization: ApiKey <key>` (the only accepted form)
+ * - `missing`: no credential header at all
+ * - `bearer`: `Authorization: Bearer <key>`
+ * - `bare`: `Authorization: <key>`
+ * - `x-api-key`: `X-Api-Key: <key>` and no Authorization header
+ * - `lowercase-scheme`: `Authorization: apikey <key>` (the scheme is exactly `ApiKey`)
+ * - `escaped-newline`: the key followed by the two characters `\n`, as a secret store that kept an
+ *   escaped trailing newline delivers it (a raw newline cannot travel in an HTTP header)
+ * - `encoded-newline`: the key followed by `%0A`
+ * - `unexpanded-variable`: `Authorization: ApiKey $CORE_API_KEY` (a shell variable never expanded)
+ * - `unexpanded-braces`: `Authorization: ApiKey ${CORE_API_KEY}`
+ * - `empty-key`: `Authorization: ApiKey ` with nothing after the scheme
+ */
+export type AuthVariant =
+  | 'apikey'
+  | 'missing'
+  | 'bearer'
+  | 'bare'
+  | 'x-api-key'
+  | 'lowercase-scheme'
+  | 'escaped-newline'
+  | 'encoded-newline'
+  | 'unexpanded-variable'
+  | 'unexpanded-braces'
+  | 'empty-key';
+
+/** Every malformed variant, i.e. all but `apikey`. */
+export const MALFORMED_AUTH_VARIANTS: readonly AuthVariant[] = [
+  'missing',
+  'bearer',
+  'bare',
+  'x-api-key',
+  'lowercase-scheme',
+  'escaped-newline',
+  'encoded-newline',
+  'unexpanded-variable',
+  'unexpanded-braces',
+  'empty-key',
+];
+
+/** Builds the credential headers of one variant for a key (§5.1). */
+export function authHeaders(key: string | undefined, variant: AuthVariant = 'apikey'): Record<string, string> {
+  if (variant === 'missing' || key === undefined) return {};
+  switch (variant) {
+    case 'apikey':
+      return { authorization: `ApiKey ${key}` };
+    case 'bearer':
+      return { authorization: `Bearer ${key}` };
+    case 'bare':
+      return { authorization: key };
+    case 'x-api-key':
+      return { 'x-api-key': key };
+    case 'lowercase-scheme':
+      return { authorization: `apikey ${key}` };
+    case 'escaped-newline':
+      return { authorization: `ApiKey ${key}\\n` };
+    case 'encoded-newline':
+      return { authorization: `ApiKey ${key}%0A` };
+    case 'unexpanded-variable':
+      return { authorization: 'ApiKey $CORE_API_KEY' };
+    case 'unexpanded-braces':
+      return { authorization: 'ApiKey ${CORE_API_KEY}' };
+    case 'empty-key':
+      return { authorization: 'ApiKey ' };
+  }
+}
+
+/** Who is asking: a key (tenant key or organization key), an optional `X-Tenant-Id`, and a label for reports. */
+export interface Credentials {
+  /** Human name used in reports, e.g. "tenant key A", "organization key O". */
+  label: string;
+  /** The key itself (secret); undefined sends no credential. */
+  key?: string;
+  /** Value of `X-Tenant-Id`, when sent. */
+  tenantId?: string;
+  /** How the key is presented; default `apikey`. */
+  variant?: AuthVariant;
+}
+
+/** What was sent, secrets removed. Bodies are cut at 4,000 characters. */
+export interface RequestSummary {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** One answer of the target. */
+export interface ApiResponse<T = any> {
+  status: number;
+  /** Response headers, lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  /** Raw body bytes as text (UTF-8). */
+  text: string;
+  /** Parsed JSON body, or undefined when the body is empty or not JSON. */
+  json: T;
+  /** Wall time of the final attempt, in ms. */
+  durationMs: number;
+  /** Number of retries that preceded this answer (0 when the first attempt answered). */
+  retries: number;
+  /** What was sent, redacted. */
+  request: RequestSummary;
+}
+
+/** Options of one request. */
+export interface RequestOptions {
+  /** JSON body (serialised with JSON.stringify). */
+  body?: unknown;
+  /** Raw body text, sent as is (e.g. invalid JSON for §7 PARSE). Wins over `body`. */
+  rawBody?: string;
+  /** Extra headers; a header set to undefined is removed. */
+  headers?: Record<string, string | undefined>;
+  /** Query parameters. */
+  query?: Record<string, string | number | boolean | undefined>;
+  /** Retry policy for this request; `false` sends exactly once (for tests that expect a 429 or 5xx). */
+  retry?: false | RetryPolicy;
+}
+
+/** Bounded retry policy (§8: exponential back-off with jitter; POST never retried except on 429). */
+export interface RetryPolicy {
+  /** Maximum retries after the first attempt. */
+  retries: number;
+  /** First back-off delay in ms; doubles each time, with jitter. */
+  minTimeoutMs: number;
+  /** Largest back-off delay in ms (also the cap on an honoured Retry-After). */
+  maxTimeoutMs: number;
+}
+
+/** Default policy: up to 3 retries, 200 ms first delay, 5 s cap. */
+export const DEFAULT_RETRY: RetryPolicy = { retries: 3, minTimeoutMs: 200, maxTimeoutMs: 5_000 };
+
+/** Thrown when the target could not be reached or kept failing: an `error` verdict, not a conformance `fail`. */
+export class TargetError extends Error {
+  constructor(message: string, readonly request: RequestSummary) {
+    super(redact(message));
+    this.name = 'TargetError';
+  }
+}
+
+/** Per-process request statistics (all tests of one worker file). */
+export const requestStats = { total: 0, retries: 0 };
+
+const agent = new Agent({ keepAliveTimeout: 10_000, connections: 32 });
+
+/** The most recent exchanges of the current test, for failure evidence (redacted). */
+export interface Exchange {
+  request: RequestSummary;
+  response?: { status: number; headers: Record<string, string>; body: string };
+  error?: string;
+}
+
+const MAX_BODY = 4_000;
+function cut(text: string): string {
+  return text.length > MAX_BODY ? `${text.slice(0, MAX_BODY)}… (${text.length} characters)` : text;
+}
+
+function recordOnTest(exchange: Exchange, retries: number): void {
+  requestStats.total += 1 + retries;
+  requestStats.retries += retries;
+  const test = TestRunner.getCurrentTest();
+  if (!test) return;
+  test.meta.requests = (test.meta.requests ?? 0) + 1 + retries;
+  test.meta.retries = (test.meta.retries ?? 0) + retries;
+  const list = (test.meta.exchanges ??= []);
+  list.push(exchange);
+  if (list.length > 5) list.shift();
+}
+
+function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+class RetryableAnswer extends Error {
+  constructor(readonly response: ApiResponse, readonly waitMs?: number) {
+    super(`retryable answer ${response.status}`);
+  }
+}
+
+/** Delay asked for by a 429: `Retry-After` (seconds) or a top-level `retryAfterSeconds` (§7 exception 3), in ms. */
+export function retryAfterMs(res: Pick<ApiResponse, 'headers' | 'json'>): number | undefined {
+  const header = res.headers['retry-after'];
+  if (header && /^\d+(\.\d+)?$/.test(header.trim())) return Number(header) * 1000;
+  const body = res.json as { retryAfterSeconds?: unknown } | undefined;
+  if (body && typeof body.retryAfterSeconds === 'number') return body.retryAfterSeconds * 1000;
+  return undefined;
+}
+
+/**
+ * An HTTP client bound to a base URL and one set of credentials.
+ * Create one per principal with {@link ApiClient.as}; it never throws on an HTTP status, only
+ * {@link TargetError} when the target cannot be reached after the retry policy.
+ */
+export class ApiClient {
+  constructor(
+    readonly baseUrl: string,
+    readonly credentials?: Credentials,
+    readonly retryPolicy: RetryPolicy = DEFAULT_RETRY,
+  ) {
+    if (credentials?.key) registerSecret(credentials.key, credentials.label);
+  }
+
+  /** The same target with other credentials. */
+  as(credentials: Credentials | undefined): ApiClient {
+    return new ApiClient(this.baseUrl, credentials, this.retryPolicy);
+  }
+
+  /** The same credentials presented through another auth variant (§5.1). */
+  withVariant(variant: AuthVariant): ApiClient {
+    return this.as({ ...(this.credentials ?? { label: 'no key' }), variant });
+  }
+
+  /** The same credentials with another `X-Tenant-Id` (undefined drops the header). */
+  withTenant(tenantId: string | undefined): ApiClient {
+    return this.as({ ...(this.credentials ?? { label: 'no key' }), tenantId });
+  }
+
+  get<T = any>(path: string, opts?: RequestOptions) {
+    return this.request<T>('GET', path, opts);
+  }
+  post<T = any>(path: string, body?: unknown, opts?: RequestOptions) {
+    return this.request<T>('POST', path, { ...opts, body });
+  }
+  patch<T = any>(path: string, body?: unknown, opts?: RequestOptions) {
+    return this.request<T>('PATCH', path, { ...opts, body });
+  }
+  put<T = any>(path: string, body?: unknown, opts?: RequestOptions) {
+    return this.request<T>('PUT', path, { ...opts, body });
+  }
+  delete<T = any>(path: string, opts?: RequestOptions) {
+    return this.request<T>('DELETE', path, opts);
+  }
+
+  /**
+   * Sends one request (plus retries per policy) and returns the final answer.
+   * @throws TargetError when no answer could be obtained (connection refused/reset, timeout).
+   */
+  async request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const creds = this.credentials;
+    if (creds) Object.assign(headers, authHeaders(creds.key, creds.variant ?? 'apikey'));
+    if (creds?.tenantId !== undefined) headers['x-tenant-id'] = creds.tenantId;
+    let payload: string | undefined;
+    if (opts.rawBody !== undefined) payload = opts.rawBody;
+    else if (opts.body !== undefined) payload = JSON.stringify(opts.body);
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+    for (const [k, v] of Object.entries(opts.headers ?? {})) {
+      if (v === undefined) delete headers[k.toLowerCase()];
+      else headers[k.toLowerCase()] = v;
+    }
+    let query = '';
+    if (opts.query) {
+      const qs = new URLSearchParams();
+      for (const [k, v] of Object.entries(opts.query)) if (v !== undefined) qs.append(k, String(v));
+      const s = qs.toString();
+      if (s) query = (path.includes('?') ? '&' : '?') + s;
+    }
+    const fullPath = path + query;
+    const summary: RequestSummary = {
+      method,
+      path: redact(fullPath),
+      headers: redactHeaders(headers),
+      body: payload === undefined ? undefined : cut(redact(payload)),
+    };
+    const policy = opts.retry === false ? { retries: 0, minTimeoutMs: 0, maxTimeoutMs: 0 } : opts.retry ?? this.retryPolicy;
+    const idempotent = method !== 'POST';
+    let attempts = 0;
+
+    const once = async (): Promise<ApiResponse<T>> => {
+      attempts += 1;
+      const started = performance.now();
+      let res;
+      try {
+        res = await undiciRequest(this.baseUrl + fullPath, {
+          method: method as any,
+          headers,
+          body: payload,
+          dispatcher: agent,
+          headersTimeout: 15_000,
+          bodyTimeout: 15_000,
+        });
+      } catch (e) {
+        const err = new TargetError(`${method} ${summary.path}: no answer (${(e as Error).message})`, summary);
+        // POST is not retried blindly (§8): the caller reconciles with a GET.
+        if (!idempotent) throw new AbortError(err);
+        throw err;
+      }
+      const text = await res.body.text();
+      let json: any;
+      if (text.length > 0) {
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+      }
+      const answer: ApiResponse<T> = {
+        status: res.statusCode,
+        headers: flattenHeaders(res.headers as Record<string, string | string[] | undefined>),
+        text,
+        json,
+        durationMs: performance.now() - started,
+        retries: attempts - 1,
+        request: summary,
+      };
+      if (res.statusCode === 429 && attempts <= policy.retries) throw new RetryableAnswer(answer, retryAfterMs(answer));
+      if (res.statusCode >= 500 && idempotent && attempts <= policy.retries) throw new RetryableAnswer(answer);
+      return answer;
+    };
+
+    let final: ApiResponse<T>;
+    try {
+      final = await pRetry(once, {
+        retries: policy.retries,
+        minTimeout: policy.minTimeoutMs,
+        maxTimeout: policy.maxTimeoutMs,
+        factor: 2,
+        randomize: true,
+        shouldRetry: ({ error }) => error instanceof RetryableAnswer || error instanceof TargetError,
+        onFailedAttempt: async ({ error }) => {
+          const wait = error instanceof RetryableAnswer ? error.waitMs : undefined;
+          if (wait !== undefined) await new Promise((r) => setTimeout(r, Math.min(wait, policy.maxTimeoutMs)));
+        },
+      });
+    } catch (e) {
+      if (e instanceof RetryableAnswer) final = e.response as ApiResponse<T>;
+      else {
+        recordOnTest({ request: summary, error: redact((e as Error).message) }, attempts - 1);
+        if (e instanceof TargetError) {
+          const t = TestRunner.getCurrentTest();
+          if (t) t.meta.targetTrouble = true;
+          throw e;
+        }
+        throw new TargetError(`${method} ${summary.path}: ${(e as Error).message}`, summary);
+      }
+    }
+    final.retries = attempts - 1;
+    recordOnTest(
+      {
+        request: summary,
+        response: { status: final.status, headers: redactHeaders(final.headers), body: cut(redact(final.text)) },
+      },
+      final.retries,
+    );
+    auditEnvelope(final);
+    return final;
+  }
+}

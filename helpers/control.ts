@@ -1,0 +1,128 @@
+/**
+ * Client of the simulator control API (../shared/design/control-api.md). Plain JSON, no envelope,
+ * no authentication. Only used when the target has the `control` capability.
+ */
+import { request } from 'undici';
+import { redact, registerSecret } from './redact';
+
+/** Thrown when a control request answers other than expected; the message carries the path and status. */
+export class ControlError extends Error {
+  constructor(message: string, readonly status?: number) {
+    super(redact(message));
+    this.name = 'ControlError';
+  }
+}
+
+/** Answer of `POST /__control/tenants`. `apiKey` is a tenant key and `clientServerSecret` a secret. */
+export interface ControlTenant {
+  id: string;
+  organizationId: string;
+  apiKey: string;
+  clientServerSecret: string;
+}
+
+/** One delivery as `GET /__control/deliveries` lists it. `at` is an ISO time. */
+export interface ControlDelivery {
+  deliveryId: string;
+  type: string;
+  model: 'A' | 'B';
+  url: string;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: { at: string; status: number | null }[];
+}
+
+/** Control requests sent by this process (counted apart from Core API requests). */
+export const controlStats = { total: 0 };
+
+/** Typed wrapper over every endpoint of the control contract. */
+export class ControlClient {
+  constructor(readonly controlUrl: string) {}
+
+  /**
+   * Sends one control request.
+   * @param expect accepted statuses (default any 2xx)
+   * @throws ControlError on another status or no answer.
+   */
+  async call<T = any>(method: string, path: string, body?: unknown, expect?: number[]): Promise<T> {
+    controlStats.total += 1;
+    let res;
+    try {
+      res = await request(this.controlUrl + path, {
+        method: method as any,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (e) {
+      throw new ControlError(`control ${method} ${path}: no answer (${(e as Error).message})`);
+    }
+    const text = await res.body.text();
+    const ok = expect ? expect.includes(res.statusCode) : res.statusCode >= 200 && res.statusCode < 300;
+    if (!ok) throw new ControlError(`control ${method} ${path} answered ${res.statusCode}: ${text.slice(0, 300)}`, res.statusCode);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  health() {
+    return this.call<{ ok: boolean; contract: number }>('GET', '/health');
+  }
+  /** Sets config keys; answers the whole config. */
+  config(patch: Record<string, unknown>) {
+    return this.call<Record<string, unknown>>('PUT', '/config', patch);
+  }
+  async organization(name?: string): Promise<{ id: string; apiKey: string }> {
+    const org = await this.call<{ id: string; apiKey: string }>('POST', '/organizations', { name });
+    registerSecret(org.apiKey, 'organization key');
+    return org;
+  }
+  async tenant(organizationId: string, name?: string): Promise<ControlTenant> {
+    const t = await this.call<ControlTenant>('POST', '/tenants', { organizationId, name });
+    registerSecret(t.apiKey, 'tenant key');
+    registerSecret(t.clientServerSecret, 'client server secret');
+    return t;
+  }
+  /** Rotates a key; the old one answers 401 from now on (§5.4). Returns the new key. */
+  async rotate(apiKey: string): Promise<string> {
+    const r = await this.call<{ apiKey: string }>('POST', '/keys/rotate', { apiKey });
+    registerSecret(r.apiKey, 'rotated-in key');
+    return r.apiKey;
+  }
+  tenantServerUrl(tenantId: string, url: string | null) {
+    return this.call('PUT', `/tenants/${tenantId}/server-url`, { url });
+  }
+  /** Sets the simulator resolver's answer for a hostname; `[]` means it does not resolve. */
+  dns(hostname: string, addresses: string[]) {
+    return this.call('POST', '/dns', { hostname, addresses });
+  }
+  phoneNumber(body: { tenantId: string; number: string; smsEnabled?: boolean; chatappOnboarded?: boolean }) {
+    return this.call<{ id: string; number: string }>('POST', '/phone-numbers', body);
+  }
+  deletePhoneNumber(id: string) {
+    return this.call('DELETE', `/phone-numbers/${id}`);
+  }
+  call_(body: { tenantId: string; assistantId: string; customerNumber?: string }) {
+    return this.call<{ id: string; callId: string }>('POST', '/calls', body);
+  }
+  endCall(id: string, body: { supervisorAnswered?: boolean; customerNumber?: string } = {}) {
+    return this.call('POST', `/calls/${id}/end`, body);
+  }
+  agentAbsent(id: string, absent: boolean) {
+    return this.call('POST', `/calls/${id}/agent-absent`, { absent });
+  }
+  conversation(body: { tenantId: string; assistantId: string; channel: 'sms' | 'web' | 'chatapp'; customerIdentifier: string }) {
+    return this.call<{ id: string }>('POST', '/conversations', body);
+  }
+  endConversation(id: string) {
+    return this.call('POST', `/conversations/${id}/end`);
+  }
+  toolInvocation(body: { callId: string; toolId: string }) {
+    return this.call('POST', '/tool-invocations', body);
+  }
+  onboardingEvent(body: { tenantId: string; type: string }) {
+    return this.call<{ deliveryId: string }>('POST', '/onboarding-events', body);
+  }
+  taskOverride(body: { assistantId: string; taskId?: string; taskgroupId?: string; instructionOverride?: string | null }) {
+    return this.call<Record<string, unknown>>('POST', '/task-overrides', body);
+  }
+  deliveries(tenantId: string) {
+    return this.call<ControlDelivery[]>('GET', `/deliveries?tenantId=${encodeURIComponent(tenantId)}`);
+  }
+}

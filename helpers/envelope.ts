@@ -1,0 +1,109 @@
+/**
+ * Envelope audit (§2.1, §7): every answer any suite receives from a JSON endpoint is checked
+ * against the envelope schemas, so a target that drops `metadata.version` fails wherever it is
+ * seen, under the envelope's own clause ids. Bare-JSON routes of §7 exceptions 2 and 3 are
+ * exempt. Failures are soft: recorded on the test and raised when the test body ends.
+ */
+import { TestRunner } from 'vitest';
+import type { ApiResponse } from './client';
+import { findDrift, formatIssues, validate } from './validator';
+import { describeExchange } from './clause';
+import type { CheckRecord } from './meta';
+
+/** Routes answering bare JSON (§4.5, §7 exceptions 2 and 3), as method + path pattern. */
+export const BARE_JSON_ROUTES: { method: string; pattern: RegExp; clause: string }[] = [
+  { method: 'POST', pattern: /^\/calls\/[^/?]+\/monitor-session(\?|$)/, clause: '7/bare-json-monitoring' },
+  { method: 'POST', pattern: /^\/calls\/[^/?]+\/takeover(\?|$)/, clause: '7/bare-json-monitoring' },
+  { method: 'POST', pattern: /^\/calls\/[^/?]+\/end(\?|$)/, clause: '7/bare-json-monitoring' },
+];
+
+/** Whether a request is answered in bare JSON rather than the envelope. */
+export function isBareRoute(method: string, path: string): boolean {
+  return BARE_JSON_ROUTES.some((r) => r.method === method && r.pattern.test(path));
+}
+
+/**
+ * Largest accepted distance between `metadata.timestamp` and the local clock when the answer
+ * arrived, in ms. "The time the server answered" (§2.1) is checked with room for clock skew
+ * between the target and the machine running the suite.
+ */
+export const TIMESTAMP_TOLERANCE_MS = 30_000;
+
+/**
+ * Checks one answer's envelope and returns the failed checks (empty when it conforms).
+ * Does not throw. Skips bare routes and bodiless answers (204, HEAD).
+ */
+export function envelopeProblems(res: ApiResponse, receivedAt = Date.now()): CheckRecord[] {
+  if (isBareRoute(res.request.method, res.request.path.replace(/^https?:\/\/[^/]+/, ''))) return [];
+  if (res.status === 204 || (res.text === '' && res.status < 300)) return [];
+  const problems: CheckRecord[] = [];
+  const ev = describeExchange(res);
+  const success = res.status >= 200 && res.status < 300;
+  if (res.json === undefined) {
+    problems.push({
+      clauses: ['2.1/json-envelope'],
+      requirement: 'every answer of a JSON endpoint is a JSON envelope',
+      ok: false,
+      detail: `[2.1/json-envelope] expected a JSON body, got ${JSON.stringify(res.text.slice(0, 200))}${ev}`,
+    });
+    return problems;
+  }
+  const schema = success ? 'envelope.success' : 'envelope.error';
+  const clause = success ? '2.1/success-envelope' : '7/error-envelope';
+  const result = validate(schema, res.json);
+  if (!result.ok) {
+    const fixed = result.issues.some((i) => i.path.startsWith('/metadata'))
+      ? [clause, '2.1/metadata-required']
+      : [clause];
+    problems.push({
+      clauses: fixed,
+      requirement: success
+        ? 'a 2xx answer is { success: true, data, metadata: { timestamp, version } }'
+        : 'an error answer is { success: false, error: { code, message }, metadata: { timestamp, version } }',
+      ok: false,
+      detail: `[${fixed.join(' ')}] ${status(res)} does not match schemas/${schema}.json\n${formatIssues(result.issues).replace(/^/gm, '    ')}${ev}`,
+    });
+  }
+  const ts = res.json?.metadata?.timestamp;
+  if (typeof ts === 'string' && !Number.isNaN(Date.parse(ts))) {
+    const skew = Math.abs(Date.parse(ts) - receivedAt);
+    if (skew > TIMESTAMP_TOLERANCE_MS) {
+      problems.push({
+        clauses: ['2.1/metadata-timestamp-current'],
+        requirement: 'metadata.timestamp is the time the server answered',
+        ok: false,
+        detail: `[2.1/metadata-timestamp-current] expected within ${TIMESTAMP_TOLERANCE_MS / 1000} s of the local clock, got ${ts} (${Math.round(skew / 1000)} s away)${ev}`,
+      });
+    }
+  }
+  return problems;
+}
+
+function status(res: ApiResponse): string {
+  return `${res.status} ${res.json?.error?.code ?? ''}`.trim();
+}
+
+/**
+ * Audits an answer on behalf of the running test: passing audits are recorded once per clause,
+ * failing ones are recorded and raised when the test body ends (helpers/clause.ts). Undocumented
+ * error codes are recorded as drift.
+ */
+export function auditEnvelope(res: ApiResponse): void {
+  const t = TestRunner.getCurrentTest();
+  if (!t) return;
+  const problems = envelopeProblems(res);
+  const checks = (t.meta.checks ??= []);
+  for (const p of problems) checks.push({ ...p, level: 'must' });
+  if (problems.length === 0 && !isBareRoute(res.request.method, res.request.path) && res.json !== undefined) {
+    const clause = res.status < 300 ? '2.1/success-envelope' : '7/error-envelope';
+    if (!checks.some((c) => c.ok && c.clauses[0] === clause)) checks.push({ clauses: [clause], requirement: 'answer uses the envelope', ok: true });
+    const code = res.json?.error?.code;
+    if (typeof code === 'string' && !validate('error-codes', code).ok) {
+      (t.meta.drift ??= []).push({ kind: 'error-code', where: `${res.request.method} ${res.request.path.split('?')[0]}`, what: code });
+    }
+    if (res.status < 300 && res.json?.metadata) {
+      const extra = findDrift('envelope.success', { ...res.json, data: {} });
+      if (extra.length) (t.meta.drift ??= []).push(...extra);
+    }
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Resource fixtures. On a simulator every object is new and carries the run prefix. On a live
+ * tenant assistants cannot be deleted (no DELETE in §4), so they are found by a stable name or
+ * created once (reconciling with a GET before any POST, §8) and restored after the file's tests.
+ */
+import type { ApiClient, ApiResponse } from './client';
+import { LIVE_PREFIX, type World } from './world';
+import { TargetError } from './client';
+
+/** Thrown when a fixture could not be made; the message names the request and answer. */
+export class FixtureError extends Error {
+  constructor(what: string, res: ApiResponse) {
+    super(`fixture ${what}: ${res.request.method} ${res.request.path} answered ${res.status} ${res.text.slice(0, 300)}`);
+    this.name = 'FixtureError';
+  }
+}
+
+/** Fields of the §2.2 request column that a restore may write back, with their response keys. */
+const RESTORABLE = [
+  'name', 'firstMessage', 'developerPrompt', 'recordingEnabled', 'failoverMode', 'timezone', 'address',
+  'endOfCallMessage', 'phoneNumberPassThrough', 'summaryPrompt', 'structuredDataPrompt', 'categories',
+  'backgroundSound', 'serverUrl', 'csatFeedback', 'transferMode', 'callTimeLimitSeconds', 'idleTimeoutSeconds',
+  'idleMessageMaxSpokenCount', 'transferSettings', 'dictionarySettings', 'ivrSettings', 'toolIds', 'dictionaryIds',
+] as const;
+
+/**
+ * An assistant of the client's tenant for one purpose (e.g. "auth", "merge-1").
+ * Simulator: a new assistant named `<runPrefix><purpose>`. Live: the assistant named
+ * `conformance-suite-<purpose>`, created once if absent; its state is snapshotted now and written
+ * back by the world's cleanup ledger.
+ * @returns the assistant's `data` object as the target answered it (§2.2 response column)
+ * @throws FixtureError when the target refuses; TargetError when it cannot be reached.
+ */
+export async function assistantFixture(world: World, client: ApiClient, purpose: string, body: Record<string, unknown> = {}): Promise<any> {
+  if (world.target.mode !== 'live') {
+    const res = await client.post('/assistants', { name: `${world.runPrefix}${purpose}`, ...body });
+    if (res.status < 200 || res.status >= 300 || !res.json?.data?.id) throw new FixtureError(`assistant ${purpose}`, res);
+    return res.json.data;
+  }
+  const name = `${LIVE_PREFIX}${purpose}`;
+  const list = await client.get('/assistants');
+  if (list.status !== 200) throw new FixtureError('assistant list', list);
+  const found = (list.json?.data?.assistants ?? []).find((a: any) => a?.name === name);
+  let current: any;
+  if (found) {
+    const res = await client.get(`/assistants/${found.id}`);
+    if (res.status !== 200) throw new FixtureError(`assistant ${purpose}`, res);
+    current = res.json.data;
+  } else {
+    let res: ApiResponse;
+    try {
+      res = await client.post('/assistants', { name, ...body });
+    } catch (e) {
+      // A POST is never retried blindly (§8): reconcile with a GET before trying again.
+      if (!(e instanceof TargetError)) throw e;
+      const again = await client.get('/assistants');
+      const made = (again.json?.data?.assistants ?? []).find((a: any) => a?.name === name);
+      if (!made) throw e;
+      res = await client.get(`/assistants/${made.id}`);
+    }
+    if (res.status < 200 || res.status >= 300) throw new FixtureError(`assistant ${purpose}`, res);
+    current = res.json.data;
+  }
+  const snapshot: Record<string, unknown> = {};
+  for (const k of RESTORABLE) if (current[k] !== undefined) snapshot[k] = current[k];
+  world.cleanup.add(`restore assistant ${name}`, async () => {
+    const res = await client.patch(`/assistants/${current.id}`, withoutNulls(snapshot));
+    if (res.status !== 200) throw new FixtureError(`restore ${name}`, res);
+  });
+  return current;
+}
+
+function withoutNulls(o: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (v === null && !['serverUrl', 'callTimeLimitSeconds', 'transferSettings', 'dictionarySettings', 'ivrSettings'].includes(k)) continue;
+    out[k] = v;
+  }
+  return out;
+}

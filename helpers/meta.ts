@@ -1,0 +1,55 @@
+/**
+ * What a conformance test records about itself for the reporters (vitest task meta). Written by
+ * helpers/clause.ts, helpers/check.ts, helpers/client.ts and helpers/validator.ts; read by
+ * helpers/report/vitest-reporter.ts.
+ */
+import type { Exchange } from './client';
+
+/** Outcome of one clause-tagged check inside a test (OpenID-conformance style: ids on checks). */
+export interface CheckRecord {
+  /** Clause ids this check proves, e.g. ["5.6/bearer-rejected"]. */
+  clauses: string[];
+  /** The requirement in plain words. */
+  requirement: string;
+  /** true when the expectation held. */
+  ok: boolean;
+  /** Verdict strength: `informational` checks never fail a test (drift, timing). */
+  level?: 'must' | 'informational';
+  /** Expected against actual, redacted, for failures and informational findings. */
+  detail?: string;
+}
+
+/** Something the target sent that the spec does not document (reported, never failed; §9.4). */
+export interface DriftRecord {
+  /** `field`: undocumented property; `error-code`: error.code outside §7; `status`: undocumented status. */
+  kind: 'field' | 'error-code' | 'status';
+  /** Schema or route where it was seen. */
+  where: string;
+  /** JSON path of the property, or the code/status itself. */
+  what: string;
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    /** Clause ids the whole test names. */
+    clauses?: string[];
+    /** Clause-tagged checks in execution order. */
+    checks?: CheckRecord[];
+    /** Requests sent to the target by this test (retries included). */
+    requests?: number;
+    /** Retries among them. */
+    retries?: number;
+    /** Last few exchanges, redacted, kept as failure evidence. */
+    exchanges?: Exchange[];
+    /** Undocumented fields or codes seen. */
+    drift?: DriftRecord[];
+    /** The target misbehaved (no answer, 5xx): a failure of this test is an `error` verdict. */
+    targetTrouble?: boolean;
+    /** Why the test was skipped (capability missing, optional fixture absent, opt-in not given). */
+    skipReason?: string;
+    /** Requests sent by fixture setup of this file (on the file task). */
+    setupRequests?: number;
+  }
+}
+
+export {};

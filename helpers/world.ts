@@ -1,0 +1,206 @@
+/**
+ * Principals and fixtures, named the way ceph/s3-tests names its users: a test reads as
+ * "tenant A asks for tenant B's assistant", not as header plumbing.
+ *
+ * On a simulator every suite file provisions its own organization O (tenants A and B), a second
+ * organization P with a foreign tenant, and rotates A's key once so the old key is a rotated key
+ * (§5.4). On a live tenant the operator's variables name them (control-api.md).
+ */
+import { beforeAll, afterAll } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { ApiClient, type Credentials } from './client';
+import { ControlClient } from './control';
+import { getTarget, OPTIONAL_LIVE_VARIABLES, type TargetConfig } from './target';
+import { registerSecret, redact } from './redact';
+import { Cleanup } from './cleanup';
+
+/** A tenant as the suite knows it. `key` and `clientServerSecret` are secrets. */
+export interface TenantFixture {
+  id: string;
+  key: string;
+  clientServerSecret?: string;
+}
+
+/**
+ * Named principals (§5.2 key types crossed with `X-Tenant-Id`):
+ * - `tenantA`, `tenantB`: tenant keys, no X-Tenant-Id
+ * - `orgA`, `orgB`: organization key with X-Tenant-Id of A / B
+ * - `org`: organization key without X-Tenant-Id
+ * - `orgForeign`: organization key with X-Tenant-Id of a tenant of another organization
+ * - `tenantAasB`: tenant key A with X-Tenant-Id of B
+ * - `tenantAasSelf`: tenant key A with its own X-Tenant-Id (unnecessary but allowed, §5.2)
+ * - `anonymous`: no credential header
+ * - `rotated`: a rotated-away key of A
+ * - `secretAsKey`: A's client server secret presented as an API key (§5.5)
+ * - `unknownKey`: a well-formed key nobody issued
+ */
+export type PrincipalName =
+  | 'tenantA'
+  | 'tenantB'
+  | 'orgA'
+  | 'orgB'
+  | 'org'
+  | 'orgForeign'
+  | 'tenantAasB'
+  | 'tenantAasSelf'
+  | 'anonymous'
+  | 'rotated'
+  | 'secretAsKey'
+  | 'unknownKey';
+
+/** Everything a suite file needs to talk to the target. */
+export interface World {
+  target: TargetConfig;
+  /** Random prefix of this run; every object a suite creates carries it in its name. */
+  runPrefix: string;
+  /** Organization key of O (secret). */
+  orgKey: string;
+  tenantA: TenantFixture;
+  tenantB: TenantFixture;
+  /** A tenant of another organization, when known. */
+  foreignTenantId?: string;
+  /** A rotated-away key of A, when known (secret). */
+  rotatedKey?: string;
+  /** Control API client, when the target has one. */
+  control?: ControlClient;
+  /** Cleanup ledger of this file: undo actions run after all tests; their errors are raised at the end. */
+  cleanup: Cleanup;
+  /** A client acting as a named principal. */
+  as(principal: PrincipalName): ApiClient;
+  /**
+   * Why a principal cannot be formed on this target (missing optional fixture), or undefined when it can.
+   * Tests skip with this reason.
+   */
+  missing(principal: PrincipalName): string | undefined;
+}
+
+/** A fresh random run prefix, e.g. `cf-3f9a2c-`. Live fixtures use the stable {@link LIVE_PREFIX} instead. */
+export function newRunPrefix(): string {
+  return `cf-${randomBytes(3).toString('hex')}-`;
+}
+
+/** Name prefix of long-lived objects the suite keeps on a live tenant (they cannot be deleted, §4.5). */
+export const LIVE_PREFIX = 'conformance-suite-';
+
+/** A syntactically valid key nobody issued (§5.6 "unknown or invalid key"). */
+export const UNKNOWN_KEY = 'ck_unknown_0123456789abcdefABCDEF';
+
+async function provisionOnSimulator(target: TargetConfig, runPrefix: string) {
+  const control = new ControlClient(target.controlUrl!);
+  const org = await control.organization(`${runPrefix}org-O`);
+  const a = await control.tenant(org.id, `${runPrefix}tenant-A`);
+  const b = await control.tenant(org.id, `${runPrefix}tenant-B`);
+  const other = await control.organization(`${runPrefix}org-P`);
+  const foreign = await control.tenant(other.id, `${runPrefix}tenant-F`);
+  const rotatedKey = a.apiKey;
+  const newKey = await control.rotate(a.apiKey);
+  registerSecret(rotatedKey, 'rotated key A');
+  registerSecret(newKey, 'tenant key A');
+  registerSecret(b.apiKey, 'tenant key B');
+  registerSecret(org.apiKey, 'organization key O');
+  registerSecret(a.clientServerSecret, 'client server secret A');
+  registerSecret(b.clientServerSecret, 'client server secret B');
+  return {
+    control,
+    orgKey: org.apiKey,
+    tenantA: { id: a.id, key: newKey, clientServerSecret: a.clientServerSecret },
+    tenantB: { id: b.id, key: b.apiKey, clientServerSecret: b.clientServerSecret },
+    foreignTenantId: foreign.id,
+    rotatedKey,
+  };
+}
+
+/**
+ * Builds the world for one suite file: provisions (simulator) or reads (live) principals.
+ * @throws TargetConfigError when the live variables are incomplete; ControlError when provisioning fails.
+ */
+export async function createWorld(): Promise<World> {
+  const target = getTarget();
+  const runPrefix = newRunPrefix();
+  let parts: Omit<World, 'target' | 'runPrefix' | 'cleanup' | 'as' | 'missing'>;
+  if (target.capabilities.control && target.controlUrl) {
+    parts = await provisionOnSimulator(target, runPrefix);
+  } else {
+    const live = target.live!;
+    registerSecret(live.orgKey, 'organization key O');
+    registerSecret(live.tenantKey, 'tenant key A');
+    registerSecret(live.otherTenantKey, 'tenant key B');
+    registerSecret(live.clientServerSecret, 'client server secret A');
+    registerSecret(live.rotatedKey, 'rotated key A');
+    parts = {
+      orgKey: live.orgKey,
+      tenantA: { id: live.tenantId, key: live.tenantKey, clientServerSecret: live.clientServerSecret },
+      tenantB: { id: live.otherTenantId, key: live.otherTenantKey },
+      foreignTenantId: live.foreignTenantId,
+      rotatedKey: live.rotatedKey,
+    };
+  }
+  const base = new ApiClient(target.baseUrl);
+  const creds = (p: PrincipalName): Credentials | undefined => {
+    switch (p) {
+      case 'tenantA':
+        return { label: 'tenant key A', key: parts.tenantA.key };
+      case 'tenantB':
+        return { label: 'tenant key B', key: parts.tenantB.key };
+      case 'orgA':
+        return { label: 'organization key O', key: parts.orgKey, tenantId: parts.tenantA.id };
+      case 'orgB':
+        return { label: 'organization key O', key: parts.orgKey, tenantId: parts.tenantB.id };
+      case 'org':
+        return { label: 'organization key O', key: parts.orgKey };
+      case 'orgForeign':
+        return { label: 'organization key O', key: parts.orgKey, tenantId: parts.foreignTenantId };
+      case 'tenantAasB':
+        return { label: 'tenant key A', key: parts.tenantA.key, tenantId: parts.tenantB.id };
+      case 'tenantAasSelf':
+        return { label: 'tenant key A', key: parts.tenantA.key, tenantId: parts.tenantA.id };
+      case 'anonymous':
+        return undefined;
+      case 'rotated':
+        return { label: 'rotated key A', key: parts.rotatedKey };
+      case 'secretAsKey':
+        return { label: 'client server secret A', key: parts.tenantA.clientServerSecret };
+      case 'unknownKey':
+        return { label: 'unknown key', key: UNKNOWN_KEY };
+    }
+  };
+  const missing = (p: PrincipalName): string | undefined => {
+    if (p === 'orgForeign' && !parts.foreignTenantId)
+      return `missing optional fixture: set ${OPTIONAL_LIVE_VARIABLES.foreignTenantId}`;
+    if (p === 'rotated' && !parts.rotatedKey) return `missing optional fixture: set ${OPTIONAL_LIVE_VARIABLES.rotatedKey}`;
+    if (p === 'secretAsKey' && !parts.tenantA.clientServerSecret)
+      return `missing optional fixture: set ${OPTIONAL_LIVE_VARIABLES.clientServerSecret}`;
+    return undefined;
+  };
+  return {
+    target,
+    runPrefix,
+    cleanup: new Cleanup(),
+    ...parts,
+    as: (p) => {
+      const why = missing(p);
+      if (why) throw new Error(redact(`principal ${p} unavailable: ${why}`));
+      return base.as(creds(p));
+    },
+    missing,
+  };
+}
+
+/**
+ * Registers `beforeAll`/`afterAll` hooks that build this file's world and run its cleanup ledger,
+ * and returns a getter. Use at the top of a suite file: `const world = useWorld();` then `world()`.
+ * The afterAll hook raises the cleanup errors it recorded (ceph/s3-tests style).
+ */
+export function useWorld(): () => World {
+  let world: World | undefined;
+  beforeAll(async () => {
+    world = await createWorld();
+  });
+  afterAll(async () => {
+    if (world) await world.cleanup.run();
+  });
+  return () => {
+    if (!world) throw new Error('world not ready: call useWorld() at the top level of the suite file');
+    return world;
+  };
+}

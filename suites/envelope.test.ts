@@ -1,0 +1,167 @@
+/**
+ * §2.1 envelope, §7 errors, §9 versioning. (Every answer of every suite is also audited against
+ * the envelope schemas by helpers/envelope.ts; this file provokes each kind of answer on purpose.)
+ */
+import { beforeAll, describe } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { useWorld } from '../helpers/world';
+import { clauseTest, check, checkError, checkSchema, checkSuccess } from '../helpers/clause';
+import { assistantFixture } from '../helpers/fixtures';
+import { TIMESTAMP_TOLERANCE_MS } from '../helpers/envelope';
+import type { ApiResponse } from '../helpers/client';
+
+const world = useWorld();
+let assistant: { id: string; name: string };
+
+beforeAll(async () => {
+  const w = world();
+  assistant = await assistantFixture(w, w.as('tenantA'), 'envelope');
+});
+
+/** Answers of each kind, provoked on purpose: name, expected status and code, and how to get it. */
+const ANSWERS: { name: string; status: number; code?: string; send: () => Promise<ApiResponse> }[] = [
+  { name: 'GET /assistants (200)', status: 200, send: () => world().as('tenantA').get('/assistants') },
+  { name: 'GET /assistants/{id} (200)', status: 200, send: () => world().as('tenantA').get(`/assistants/${assistant.id}`) },
+  { name: 'PATCH /assistants/{id} (200)', status: 200, send: () => world().as('tenantA').patch(`/assistants/${assistant.id}`, { name: assistant.name }) },
+  { name: 'GET /organization/tenants (200)', status: 200, send: () => world().as('org').get('/organization/tenants') },
+  { name: 'missing credentials (401)', status: 401, code: 'UNAUTHORIZED', send: () => world().as('anonymous').get('/assistants') },
+  { name: 'organization key without X-Tenant-Id (400)', status: 400, code: 'VALIDATION_ERROR', send: () => world().as('org').get('/assistants') },
+  { name: 'tenant key with another tenant (403)', status: 403, code: 'FORBIDDEN', send: () => world().as('tenantAasB').get('/assistants') },
+  { name: 'unknown assistant (404)', status: 404, code: 'RESOURCE_NOT_FOUND', send: () => world().as('tenantA').get(`/assistants/${randomUUID()}`) },
+  { name: 'unknown route (404)', status: 404, code: 'NOT_FOUND', send: () => world().as('tenantA').get('/no-such-route') },
+  { name: 'invalid JSON body (400)', status: 400, code: 'PARSE', send: () => world().as('tenantA').patch(`/assistants/${assistant.id}`, undefined, { rawBody: '{"name": ' }) },
+  { name: 'invalid field (400)', status: 400, code: 'VALIDATION_ERROR', send: () => world().as('tenantA').patch(`/assistants/${assistant.id}`, { transferMode: 'teleport' }) },
+];
+
+describe.each(ANSWERS)('$name', ({ status, code, send }) => {
+  clauseTest(status < 300 ? '2.1/success-envelope' : '7/error-envelope', `the answer uses the ${status < 300 ? 'success' : 'error'} envelope`, async () => {
+    const res = await send();
+    if (status < 300) {
+      checkSuccess('2.1/success-envelope', `answers ${status}`, res, status);
+      checkSchema('2.1/success-envelope', 'success is true, data present, metadata complete', 'envelope.success', res.json, res);
+    } else {
+      checkError('7/error-envelope', `answers ${status} ${code}`, res, status, code);
+      checkSchema('7/error-envelope', 'success is false, error.code and error.message are strings, metadata complete', 'envelope.error', res.json, res);
+    }
+  });
+
+  clauseTest(['2.1/metadata-required', '9.1/version-every-response'], 'metadata.version is a string', async () => {
+    const res = await send();
+    const v = res.json?.metadata?.version;
+    check(['2.1/metadata-required', '9.1/version-every-response'], 'metadata.version is present and a string', typeof v === 'string', {
+      expected: 'a string',
+      actual: v === undefined ? 'absent' : JSON.stringify(v),
+      res,
+    });
+  });
+
+  clauseTest(['2.1/metadata-required', '2.1/metadata-timestamp-current'], 'metadata.timestamp is ISO 8601 UTC and the time the server answered', async () => {
+    const before = Date.now();
+    const res = await send();
+    const after = Date.now();
+    const ts = res.json?.metadata?.timestamp;
+    checkSchema('2.1/metadata-required', 'metadata.timestamp is an ISO 8601 UTC date-time', 'common#/$defs/isoUtcTimestamp', ts, res);
+    const t = Date.parse(ts);
+    const ok = t >= before - TIMESTAMP_TOLERANCE_MS && t <= after + TIMESTAMP_TOLERANCE_MS;
+    check('2.1/metadata-timestamp-current', `metadata.timestamp lies within ${TIMESTAMP_TOLERANCE_MS / 1000} s of the request`, ok, {
+      expected: `between ${new Date(before).toISOString()} and ${new Date(after).toISOString()} (± ${TIMESTAMP_TOLERANCE_MS / 1000} s)`,
+      actual: ts,
+      res,
+    });
+  });
+
+  clauseTest('2.1/metadata-path', 'metadata.path, when present, is the requested URL path', async () => {
+    const res = await send();
+    const path = res.json?.metadata?.path;
+    if (path === undefined) return; // optional (§2.1)
+    const requested = res.request.path;
+    const ok = path === requested || path === requested.split('?')[0];
+    check('2.1/metadata-path', 'metadata.path equals the requested path (with or without the query string)', ok, {
+      expected: requested,
+      actual: path,
+      res,
+    });
+  });
+});
+
+describe('§7 PARSE: a body that is not valid JSON', () => {
+  const BODIES = ['{', '{"name": }', 'not json', '{"name":"x",}', "{'name':'x'}", '{"name":"x"} trailing'];
+  for (const raw of BODIES) {
+    clauseTest('7/parse-400', `${JSON.stringify(raw)} answers 400 PARSE and changes nothing`, async () => {
+      const res = await world().as('tenantA').patch(`/assistants/${assistant.id}`, undefined, { rawBody: raw });
+      checkError('7/parse-400', `PATCH /assistants/{id} with body ${JSON.stringify(raw)}`, res, 400, 'PARSE');
+      const after = await world().as('tenantA').get(`/assistants/${assistant.id}`);
+      check('7/parse-400', 'the assistant is unchanged', after.json?.data?.name === assistant.name, {
+        expected: assistant.name,
+        actual: after.json?.data?.name,
+        res: after,
+      });
+    });
+  }
+});
+
+describe('§7 NOT_FOUND and RESOURCE_NOT_FOUND', () => {
+  for (const path of ['/no-such-route', '/assistants-typo', '/v2/assistants', `/assistants/${'x'}/no-such-child/${'y'}`]) {
+    clauseTest('7/route-not-found', `GET ${path} (a route that does not exist) answers 404 NOT_FOUND`, async () => {
+      const res = await world().as('tenantA').get(path);
+      checkError('7/route-not-found', `GET ${path}`, res, 404, 'NOT_FOUND');
+    });
+  }
+  clauseTest('7/resource-not-found', 'GET /assistants/{unknown uuid} answers 404 RESOURCE_NOT_FOUND', async () => {
+    const res = await world().as('tenantA').get(`/assistants/${randomUUID()}`);
+    checkError('7/resource-not-found', 'GET of an assistant that never existed', res, 404, 'RESOURCE_NOT_FOUND');
+  });
+  clauseTest('7/resource-not-found', 'PATCH /assistants/{unknown uuid} answers 404 RESOURCE_NOT_FOUND', async () => {
+    const res = await world().as('tenantA').patch(`/assistants/${randomUUID()}`, { name: 'nobody' });
+    checkError('7/resource-not-found', 'PATCH of an assistant that never existed', res, 404, 'RESOURCE_NOT_FOUND');
+  });
+});
+
+/** Reads `field` of a details entry as a field name: exact, or the last segment of a path (`body.x`, `/x`, `x[0]`). */
+function namesField(entry: { field?: unknown }, field: string): boolean {
+  if (typeof entry.field !== 'string') return false;
+  const f = entry.field;
+  return f === field || new RegExp(`(^|[./\\[])${field}(\\]|$|[.\\[/])`).test(f);
+}
+
+describe('§7 VALIDATION_ERROR details', () => {
+  const CASES: { body: Record<string, unknown>; fields: string[] }[] = [
+    { body: { transferMode: 'teleport' }, fields: ['transferMode'] },
+    { body: { idleTimeoutSeconds: 61 }, fields: ['idleTimeoutSeconds'] },
+    { body: { transferMode: 'Cold-Transfer', idleMessageMaxSpokenCount: 11 }, fields: ['transferMode', 'idleMessageMaxSpokenCount'] },
+    { body: { transferMode: 'x', idleTimeoutSeconds: -1, warmWhisperDelaySeconds: 31 }, fields: ['transferMode', 'idleTimeoutSeconds', 'warmWhisperDelaySeconds'] },
+  ];
+  for (const { body, fields } of CASES) {
+    clauseTest(['7/validation-details'], `${JSON.stringify(body)} answers 400 VALIDATION_ERROR with one details entry per failing field (${fields.join(', ')})`, async () => {
+      const res = await world().as('tenantA').patch(`/assistants/${assistant.id}`, body);
+      checkError('7/validation-details', 'invalid PATCH answers 400 VALIDATION_ERROR', res, 400, 'VALIDATION_ERROR');
+      const details = res.json?.error?.details;
+      checkSchema('7/validation-details', 'error.details is an array of { field, message }', 'validation-details', details, res);
+      for (const f of fields) {
+        check('7/validation-details', `error.details names the failing field ${f}`, details.some((d: any) => namesField(d, f)), {
+          expected: `an entry whose field is ${f}`,
+          actual: details.map((d: any) => d.field),
+          res,
+        });
+      }
+    });
+  }
+});
+
+describe('§2.1 identifiers and §9.2 paths', () => {
+  clauseTest('2.1/ids-uuid', 'assistant ids are UUID strings', async () => {
+    const res = await world().as('tenantA').get(`/assistants/${assistant.id}`);
+    checkSchema('2.1/ids-uuid', 'data.id is a UUID string', 'common#/$defs/uuid', res.json?.data?.id, res);
+  });
+  clauseTest('2.1/ids-uuid', 'tenant ids listed by GET /organization/tenants are UUID strings', async () => {
+    const res = await world().as('org').get('/organization/tenants');
+    checkSuccess('2.1/ids-uuid', 'GET /organization/tenants answers 2xx', res);
+    const data = res.json?.data;
+    const rows: any[] = Array.isArray(data) ? data : Array.isArray(data?.tenants) ? data.tenants : [];
+    for (const r of rows.slice(0, 20)) if (r && 'id' in r) checkSchema('2.1/ids-uuid', 'tenant id is a UUID string', 'common#/$defs/uuid', r.id, res);
+  });
+  clauseTest('9.2/root-path', 'assistant routes are served at the root path with no version prefix', async () => {
+    const res = await world().as('tenantA').get('/assistants');
+    checkSuccess('9.2/root-path', 'GET /assistants (no prefix) answers 200', res, 200);
+  });
+});

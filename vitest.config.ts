@@ -1,0 +1,44 @@
+/**
+ * Two projects share one run:
+ * - `unit`: the project's own tests (helpers, schemas, simulator, report writers).
+ * - `conformance`: the suites, run against the target the environment chooses
+ *   (embedded simulator by default; see helpers/target.ts and ../shared/design/control-api.md).
+ *
+ * Reporters: the console, JUnit (reports/junit.xml), Allure (reports/allure-results) and our own
+ * clause reporter (reports/conformance.json/.md/.html), which also prints the closing line
+ * `conformance: N passed, N failed, N skipped`.
+ */
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    reporters: [
+      'default',
+      ['junit', { outputFile: 'reports/junit.xml', suiteName: 'core-api-conformance' }],
+      ['allure-vitest/reporter', { resultsDir: 'reports/allure-results' }],
+      './helpers/report/vitest-reporter.ts',
+    ],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts', 'simulator/test/**/*.test.ts'],
+          setupFiles: ['allure-vitest/setup'],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'conformance',
+          include: ['suites/**/*.test.ts'],
+          globalSetup: ['./helpers/global-setup.ts'],
+          setupFiles: ['allure-vitest/setup'],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+    ],
+  },
+});
