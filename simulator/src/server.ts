@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import './types.ts';
 import { authenticate } from './auth.ts';
 import { controlApi, isControlPath } from './control/index.ts';
-import { ApiError, errorBody, internalError, sendError } from './envelope.ts';
+import { ApiError, errorBody, internalError, notFound, sendError } from './envelope.ts';
 import { faultOn } from './faults.ts';
 import { routePlugins } from './routes/index.ts';
 import { SimState } from './state.ts';
@@ -89,19 +89,21 @@ export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyIn
     clientErrorHandler: (err, socket) => clientError(state, err, socket),
     frameworkErrors: (error, request, rawReply) => {
       const reply = rawReply as unknown as FastifyReply;
-      // Bad URL encodings and the like, before routing. Control paths get the control shape;
-      // public ones the auth check then 404 NOT_FOUND (the path names no route we serve).
+      // Errors raised while routing. Control paths get the control shape; public ones the key
+      // check, then: a path parameter longer than 4096 characters is an id we cannot hold
+      // (404 RESOURCE_NOT_FOUND); a malformed percent-encoding names no route we serve
+      // (404 NOT_FOUND).
       if (isControlPath(request.url)) {
         void reply.code(400).send({ error: 'malformed request' });
         return;
       }
       try {
         authenticate(state, request, null);
-        void sendError(reply, new ApiError(404, 'NOT_FOUND', 'Route not found'));
+        const tooLong = (error as FastifyError).code === 'FST_ERR_MAX_PARAM_LENGTH';
+        void sendError(reply, tooLong ? notFound() : new ApiError(404, 'NOT_FOUND', 'Route not found'));
       } catch (e) {
         void sendError(reply, toApiError(state, e as Error));
       }
-      void error;
     },
   });
   const state = opts.state ?? new SimState();
