@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { readTargetConfig, TargetConfigError, EMBEDDED_BASE_URL_VAR } from '../../helpers/target';
+
+const LIVE = {
+  CORE_API_BASE_URL: 'https://staging.example.test/',
+  CORE_API_ORG_KEY: 'org-key-123456',
+  CORE_API_TENANT_ID: '11111111-1111-4111-8111-111111111111',
+  CORE_API_TENANT_KEY: 'tenant-key-A-123456',
+  CORE_API_OTHER_TENANT_ID: '22222222-2222-4222-8222-222222222222',
+  CORE_API_OTHER_TENANT_KEY: 'tenant-key-B-123456',
+};
+
+describe('target configuration (control-api.md, targets)', () => {
+  it('is the embedded simulator when CORE_API_BASE_URL is unset', () => {
+    const t = readTargetConfig({ [EMBEDDED_BASE_URL_VAR]: 'http://127.0.0.1:5000' });
+    expect(t.mode).toBe('embedded');
+    expect(t.controlUrl).toBe('http://127.0.0.1:5000/__control');
+    expect(t.capabilities).toEqual({ control: true, sms: true, billable: true, destructive: true });
+  });
+
+  it('is an external simulator when both URLs are set', () => {
+    const t = readTargetConfig({ CORE_API_BASE_URL: 'http://127.0.0.1:4010/', CORE_API_CONTROL_URL: 'http://127.0.0.1:4010/__control' });
+    expect(t.mode).toBe('external');
+    expect(t.baseUrl).toBe('http://127.0.0.1:4010');
+  });
+
+  it('is a live tenant with only the base URL, and lists every missing required variable at once', () => {
+    let err: unknown;
+    try {
+      readTargetConfig({ CORE_API_BASE_URL: 'https://staging.example.test', CORE_API_TENANT_ID: 'x' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(TargetConfigError);
+    expect((err as TargetConfigError).missing).toEqual([
+      'CORE_API_ORG_KEY',
+      'CORE_API_TENANT_KEY',
+      'CORE_API_OTHER_TENANT_ID',
+      'CORE_API_OTHER_TENANT_KEY',
+    ]);
+    expect((err as Error).message).toContain('CORE_API_ORG_KEY, CORE_API_TENANT_KEY');
+  });
+
+  it('grants no control, SMS, billing or destructive capability on a live tenant without opt-ins', () => {
+    const t = readTargetConfig(LIVE);
+    expect(t.mode).toBe('live');
+    expect(t.capabilities).toEqual({ control: false, sms: false, billable: false, destructive: false });
+    expect(t.live?.foreignTenantId).toBeUndefined();
+  });
+
+  it('honours the SMS and billing opt-ins and optional fixtures', () => {
+    const t = readTargetConfig({ ...LIVE, CORE_API_ALLOW_SMS: '1', CORE_API_ALLOW_BILLABLE: '1', CORE_API_ROTATED_KEY: 'old-key-123456' });
+    expect(t.capabilities.sms).toBe(true);
+    expect(t.capabilities.billable).toBe(true);
+    expect(t.capabilities.destructive).toBe(false);
+    expect(t.live?.rotatedKey).toBe('old-key-123456');
+  });
+
+  it('rejects a base URL that is not http(s)', () => {
+    expect(() => readTargetConfig({ ...LIVE, CORE_API_BASE_URL: 'staging.example.test' })).toThrow(/must be an http\(s\) URL/);
+  });
+});
