@@ -151,6 +151,15 @@ export class TargetError extends Error {
   }
 }
 
+/**
+ * Exponential back-off with full jitter (§8): a random delay in ms between half and all of
+ * `minTimeoutMs × 2^(attempt-1)`, capped at `maxTimeoutMs`.
+ */
+export function backoffMs(policy: RetryPolicy, attemptNumber: number): number {
+  const ceiling = Math.min(policy.maxTimeoutMs, policy.minTimeoutMs * 2 ** Math.max(0, attemptNumber - 1));
+  return ceiling * (0.5 + Math.random() / 2);
+}
+
 /** Per-process request statistics (all tests of one worker file). */
 export const requestStats = { total: 0, retries: 0 };
 
@@ -325,16 +334,19 @@ export class ApiClient {
 
     let final: ApiResponse<T>;
     try {
+      // p-retry runs the loop; the delay is chosen here so that an explicit Retry-After or
+      // retryAfterSeconds (§7 exception 3) replaces the exponential back-off instead of adding to it.
       final = await pRetry(once, {
         retries: policy.retries,
-        minTimeout: policy.minTimeoutMs,
-        maxTimeout: policy.maxTimeoutMs,
-        factor: 2,
-        randomize: true,
+        minTimeout: 0,
+        maxTimeout: 0,
+        randomize: false,
         shouldRetry: ({ error }) => error instanceof RetryableAnswer || error instanceof TargetError,
-        onFailedAttempt: async ({ error }) => {
-          const wait = error instanceof RetryableAnswer ? error.waitMs : undefined;
-          if (wait !== undefined) await new Promise((r) => setTimeout(r, Math.min(wait, policy.maxTimeoutMs)));
+        onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
+          if (retriesLeft === 0) return;
+          const asked = error instanceof RetryableAnswer ? error.waitMs : undefined;
+          const delay = asked ?? backoffMs(policy, attemptNumber);
+          if (delay > 0) await new Promise((r) => setTimeout(r, Math.min(delay, policy.maxTimeoutMs)));
         },
       });
     } catch (e) {

@@ -33,7 +33,8 @@ const RESTORABLE = [
  */
 export async function assistantFixture(world: World, client: ApiClient, purpose: string, body: Record<string, unknown> = {}): Promise<any> {
   if (world.target.mode !== 'live') {
-    const res = await client.post('/assistants', { name: `${world.runPrefix}${purpose}`, ...body });
+    const name = `${world.runPrefix}${purpose}`;
+    const res = await postReconciled(client, name, body);
     if (res.status < 200 || res.status >= 300 || !res.json?.data?.id) throw new FixtureError(`assistant ${purpose}`, res);
     return res.json.data;
   }
@@ -47,17 +48,7 @@ export async function assistantFixture(world: World, client: ApiClient, purpose:
     if (res.status !== 200) throw new FixtureError(`assistant ${purpose}`, res);
     current = res.json.data;
   } else {
-    let res: ApiResponse;
-    try {
-      res = await client.post('/assistants', { name, ...body });
-    } catch (e) {
-      // A POST is never retried blindly (§8): reconcile with a GET before trying again.
-      if (!(e instanceof TargetError)) throw e;
-      const again = await client.get('/assistants');
-      const made = (again.json?.data?.assistants ?? []).find((a: any) => a?.name === name);
-      if (!made) throw e;
-      res = await client.get(`/assistants/${made.id}`);
-    }
+    const res = await postReconciled(client, name, body);
     if (res.status < 200 || res.status >= 300) throw new FixtureError(`assistant ${purpose}`, res);
     current = res.json.data;
   }
@@ -68,6 +59,25 @@ export async function assistantFixture(world: World, client: ApiClient, purpose:
     if (res.status !== 200) throw new FixtureError(`restore ${name}`, res);
   });
   return current;
+}
+
+/**
+ * Creates an assistant named `name`. A POST is never retried blindly (§8): when it gets no
+ * answer, the assistant list is read and the POST is retried only if no assistant of that name
+ * exists, so one logical create never makes two assistants.
+ * @throws TargetError when the target stays unreachable.
+ */
+async function postReconciled(client: ApiClient, name: string, body: Record<string, unknown>, attempts = 3): Promise<ApiResponse> {
+  for (let i = 1; ; i++) {
+    try {
+      return await client.post('/assistants', { ...body, name });
+    } catch (e) {
+      if (!(e instanceof TargetError) || i >= attempts) throw e;
+      const list = await client.get('/assistants');
+      const made = (list.json?.data?.assistants ?? []).find((a: any) => a?.name === name);
+      if (made) return client.get(`/assistants/${made.id}`);
+    }
+  }
 }
 
 function withoutNulls(o: Record<string, unknown>): Record<string, unknown> {

@@ -10,6 +10,7 @@ import { authenticate } from './auth.ts';
 import { controlApi, isControlPath } from './control/index.ts';
 import { ApiError, errorBody, internalError, notFound, sendError } from './envelope.ts';
 import { faultOn } from './faults.ts';
+import { applyChaos } from './chaos.ts';
 import { routePlugins } from './routes/index.ts';
 import { SimState } from './state.ts';
 
@@ -127,8 +128,9 @@ export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyIn
   });
 
   // §5: every public route authenticates before anything else (even body parsing).
-  app.addHook('onRequest', async (request: FastifyRequest) => {
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (isControlPath(request.url)) return;
+    if (await applyChaos(state, request, reply)) return reply;
     const scope = request.is404 ? null : (request.routeOptions.config.scope ?? 'tenant');
     request.principal = authenticate(state, request, scope);
   });

@@ -8,6 +8,7 @@
  * {@link SimState.collection}) instead of growing this file for each of them.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { ChaosConfig } from './chaos.ts';
 
 /** Simulator configuration (control-api.md "Config keys and defaults", plus `faults`). */
 export interface SimConfig {
@@ -27,6 +28,8 @@ export interface SimConfig {
   version: string;
   /** Names of deliberate spec violations switched on (see faults.ts). Added key, not in the contract. */
   faults: string[];
+  /** Chaos injected into public answers (chaos.ts); null when off. Added key, not in the contract. */
+  chaos: ChaosConfig | null;
 }
 
 /** Version string the simulator answers in `metadata.version` unless configured otherwise. */
@@ -43,6 +46,7 @@ export function defaultConfig(): SimConfig {
     monitorSlotsPerCall: 2,
     version: SIMULATOR_VERSION,
     faults: [],
+    chaos: null,
   };
 }
 

@@ -8,6 +8,8 @@ import { FAULTS, isKnownFault } from '../faults.ts';
 import type { SimConfig } from '../state.ts';
 import { isPlainObject } from '../validation/formats.ts';
 import { bodyObject, ControlError } from './common.ts';
+import { cancelDeliveries } from '../webhooks/delivery.ts';
+import { parseChaos } from '../chaos.ts';
 
 /** Version of the control contract this simulator implements (health `contract`). */
 export const CONTROL_CONTRACT = 1;
@@ -46,6 +48,13 @@ export function applyConfigPatch(current: SimConfig, body: Record<string, unknow
     if (typeof body.version !== 'string') throw new ControlError(400, 'version must be a string');
     next.version = body.version;
   }
+  if ('chaos' in body) {
+    try {
+      next.chaos = parseChaos(body.chaos);
+    } catch (e) {
+      throw new ControlError(400, (e as Error).message);
+    }
+  }
   if ('faults' in body) {
     const v = body.faults;
     if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) {
@@ -63,6 +72,7 @@ export const systemControl: FastifyPluginAsync = async (app) => {
   app.get('/health', async () => ({ ok: true, contract: CONTROL_CONTRACT }));
 
   app.post('/reset', async (_request, reply) => {
+    cancelDeliveries(app.sim); // pending webhook retries and in-flight attempts (webhooks/delivery.ts)
     app.sim.reset();
     return reply.code(204).send();
   });
