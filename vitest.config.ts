@@ -10,12 +10,15 @@
  */
 import { defineConfig } from 'vitest/config';
 
+/** Where run output goes: `reports/` unless CONFORMANCE_REPORT_DIR names another folder (shards, nested runs). */
+const reportDir = process.env.CONFORMANCE_REPORT_DIR ?? 'reports';
+
 export default defineConfig({
   test: {
     reporters: [
       'default',
-      ['junit', { outputFile: 'reports/junit.xml', suiteName: 'core-api-conformance' }],
-      ['allure-vitest/reporter', { resultsDir: 'reports/allure-results' }],
+      ['junit', { outputFile: `${reportDir}/junit.xml`, suiteName: 'core-api-conformance' }],
+      ['allure-vitest/reporter', { resultsDir: `${reportDir}/allure-results` }],
       './helpers/report/vitest-reporter.ts',
     ],
     projects: [
@@ -26,6 +29,17 @@ export default defineConfig({
           include: ['test/unit/**/*.test.ts', 'simulator/test/**/*.test.ts'],
           setupFiles: ['allure-vitest/setup'],
           testTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Checks of the suite as a whole: nested conformance runs in live mode, under chaos, secret scans.
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          testTimeout: 240_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
         },
       },
       {

@@ -5,7 +5,7 @@
  * Runs in vitest's main process; every message is redacted again with the secrets known there.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { loadCatalogue } from '../catalogue';
 import { readTargetConfig, describeTarget, EMBEDDED_BASE_URL_VAR } from '../target';
@@ -15,7 +15,7 @@ import { writeReports } from './writers';
 import '../meta';
 
 /** Folder run output is written to. */
-export const REPORT_DIR = join(process.cwd(), 'reports');
+export const REPORT_DIR = resolve(process.cwd(), process.env.CONFORMANCE_REPORT_DIR ?? 'reports');
 
 function fullName(tc: TestCase): string {
   const parts: string[] = [tc.name];
