@@ -101,6 +101,67 @@ export const FAULTS: readonly FaultInfo[] = [
     description:
       "Another tenant's assistant answers 404 RESOURCE_NOT_FOUND with a different message than a nonexistent one.",
   },
+  // webhooks (§6): webhooks/signing.ts, webhooks/delivery.ts, webhooks/routing.ts
+  {
+    name: 'webhooks.sign-reserialised',
+    clauses: ['6/model-b-hmac-raw-bytes'],
+    description: 'Model B: the HMAC is computed over JSON.stringify(JSON.parse(body)), not over the bytes sent.',
+  },
+  {
+    name: 'webhooks.wrong-secret',
+    clauses: ['6/model-b-hmac-keyed-by-client-server-secret'],
+    description: 'Model B: the HMAC is keyed by a secret other than the client server secret.',
+  },
+  {
+    name: 'webhooks.drop-sha256-prefix',
+    clauses: ['6/model-b-signature-sha256-prefix'],
+    description: 'Model B: X-Service-Signature is the bare hex digest, without "sha256=".',
+  },
+  {
+    name: 'webhooks.uppercase-hex',
+    clauses: ['6/model-b-signature-hex'],
+    description: 'Model B: the signature hex digest is upper-case.',
+  },
+  {
+    name: 'webhooks.new-delivery-id-on-retry',
+    clauses: ['6/model-b-retries-same-delivery-id'],
+    description: 'Model B: every retry carries a fresh X-Service-Delivery id.',
+  },
+  {
+    name: 'webhooks.bytes-change-on-retry',
+    clauses: ['6/model-b-retries-same-body'],
+    description: 'Model B: retries are sent compact instead of pretty-printed (signed correctly over the new bytes).',
+  },
+  {
+    name: 'webhooks.retry-model-a',
+    clauses: ['6/model-a-no-retries'],
+    description: 'Model A: a failed delivery is retried like model B.',
+  },
+  {
+    name: 'webhooks.retries-3',
+    clauses: ['6/model-b-five-retries'],
+    description: 'Model B: only 3 retries after a failed first attempt instead of 5.',
+  },
+  {
+    name: 'webhooks.retries-8',
+    clauses: ['6/model-b-five-retries'],
+    description: 'Model B: 8 retries after a failed first attempt instead of at most 5.',
+  },
+  {
+    name: 'webhooks.constant-delay',
+    clauses: ['6/model-b-exponential-backoff'],
+    description: 'Model B: every retry waits webhookRetryBaseMs instead of doubling.',
+  },
+  {
+    name: 'webhooks.ignore-server-url',
+    clauses: ['6/routing-assistant-server-url', '2.3/null-uses-tenant-url'],
+    description: "Every event goes to the tenant-level URL, even when the assistant's serverUrl is set.",
+  },
+  {
+    name: 'webhooks.model-a-secret-missing',
+    clauses: ['6/model-a-secret-header'],
+    description: 'Model A: the x-service-core-secret header is left out.',
+  },
 ];
 
 const KNOWN = new Set(FAULTS.map((f) => f.name));

@@ -6,7 +6,9 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { isLoopbackPeer } from '../validation/formats.ts';
 import { ControlError } from './common.ts';
+import { deliveriesControl } from './deliveries.ts';
 import { dnsControl } from './dns.ts';
+import { onboardingControl } from './onboarding.ts';
 import { phoneNumbersControl } from './phone-numbers.ts';
 import { principalsControl } from './principals.ts';
 import { systemControl } from './system.ts';
@@ -19,6 +21,8 @@ export const controlPlugins: FastifyPluginAsync[] = [
   dnsControl,
   phoneNumbersControl,
   taskOverridesControl,
+  deliveriesControl,
+  onboardingControl,
 ];
 
 /** True when a request URL is under `/__control` (the public auth hook skips those). */
