@@ -180,3 +180,9 @@ export async function closeDeliveries(state: SimState): Promise<void> {
   runtimes.delete(state);
   await rt.agent.destroy().catch(() => undefined);
 }
+
+/** Scheduled retries plus in-flight attempts of this state (0 when idle); for tests and diagnostics. */
+export function pendingWork(state: SimState): number {
+  const rt = runtimes.get(state);
+  return rt ? rt.timers.size + rt.controllers.size : 0;
+}
