@@ -1,0 +1,109 @@
+/**
+ * Live-tenant readiness (issue 8): the suite run in live mode against an external simulator (no
+ * control URL; fixtures given by the operator's variables) passes what applies, skips the rest
+ * with reasons, creates nothing new on a second run, leaves every object as it found it, and
+ * writes no key or secret into any report file.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { request } from 'undici';
+import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
+import { filesBelow, runConformance, type NestedRun } from './run-suite';
+
+let sim: RunningSimulator;
+let env: Record<string, string>;
+let secrets: Record<string, string>;
+
+async function control(method: string, path: string, body?: unknown): Promise<any> {
+  const res = await request(`${sim.controlUrl}${path}`, {
+    method: method as any,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.body.text();
+  if (res.statusCode >= 300) throw new Error(`control ${method} ${path}: ${res.statusCode} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** Every assistant of a tenant, read with its tenant key: id → object without updatedAt. */
+async function assistantsOf(key: string): Promise<Map<string, Record<string, unknown>>> {
+  const list = await request(`${sim.baseUrl}/assistants`, { headers: { authorization: `ApiKey ${key}` } });
+  const body: any = await list.body.json();
+  const out = new Map<string, Record<string, unknown>>();
+  for (const a of body.data.assistants) {
+    const one = await request(`${sim.baseUrl}/assistants/${a.id}`, { headers: { authorization: `ApiKey ${key}` } });
+    const { updatedAt: _u, ...rest } = ((await one.body.json()) as any).data;
+    out.set(a.id, rest);
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  sim = await startSimulator({ host: '127.0.0.1', port: 0 });
+  const org = await control('POST', '/organizations', { name: 'live-mode-O' });
+  const a = await control('POST', '/tenants', { organizationId: org.id, name: 'A' });
+  const b = await control('POST', '/tenants', { organizationId: org.id, name: 'B' });
+  const other = await control('POST', '/organizations', { name: 'live-mode-P' });
+  const f = await control('POST', '/tenants', { organizationId: other.id, name: 'F' });
+  const rotated = a.apiKey;
+  const { apiKey: tenantKeyA } = await control('POST', '/keys/rotate', { apiKey: a.apiKey });
+  secrets = { orgKey: org.apiKey, tenantKeyA, rotated, tenantKeyB: b.apiKey, secretA: a.clientServerSecret, secretB: b.clientServerSecret };
+  env = {
+    CORE_API_BASE_URL: sim.baseUrl,
+    CORE_API_ORG_KEY: org.apiKey,
+    CORE_API_TENANT_ID: a.id,
+    CORE_API_TENANT_KEY: tenantKeyA,
+    CORE_API_OTHER_TENANT_ID: b.id,
+    CORE_API_OTHER_TENANT_KEY: b.apiKey,
+    CORE_API_FOREIGN_TENANT_ID: f.id,
+    CORE_API_CLIENT_SERVER_SECRET: a.clientServerSecret,
+    CORE_API_ROTATED_KEY: rotated,
+  };
+});
+
+afterAll(async () => {
+  await sim?.close();
+});
+
+describe('a live-mode run against an external simulator', () => {
+  let first: NestedRun;
+  let second: NestedRun;
+  let afterFirst: { a: Map<string, Record<string, unknown>>; b: Map<string, Record<string, unknown>> };
+
+  it('passes what applies and skips the rest with a reason', async () => {
+    first = await runConformance(env);
+    expect(first.record, first.output.slice(-3000)).toBeDefined();
+    const failing = first.record!.tests.filter((t) => t.status === 'fail' || t.status === 'error');
+    expect(failing.map((t) => `${t.name}: ${t.message?.slice(0, 300)}`), first.output.slice(-2000)).toEqual([]);
+    expect(first.record!.target.mode).toBe('live');
+    const skipped = first.record!.tests.filter((t) => t.status === 'skip');
+    expect(skipped.length).toBeGreaterThan(0);
+    for (const t of skipped) expect(t.message, t.name).toMatch(/\S/);
+    expect(first.code).toBe(0);
+    afterFirst = { a: await assistantsOf(env.CORE_API_TENANT_KEY), b: await assistantsOf(env.CORE_API_OTHER_TENANT_KEY) };
+  });
+
+  it('creates nothing new on a second run and leaves every object as it found it', async () => {
+    second = await runConformance(env);
+    expect(second.code, second.output.slice(-2000)).toBe(0);
+    const now = { a: await assistantsOf(env.CORE_API_TENANT_KEY), b: await assistantsOf(env.CORE_API_OTHER_TENANT_KEY) };
+    expect([...now.a.keys()].sort()).toEqual([...afterFirst.a.keys()].sort());
+    expect([...now.b.keys()].sort()).toEqual([...afterFirst.b.keys()].sort());
+    for (const [id, obj] of afterFirst.a) expect(now.a.get(id), `assistant ${id} of A`).toEqual(obj);
+    for (const [id, obj] of afterFirst.b) expect(now.b.get(id), `assistant ${id} of B`).toEqual(obj);
+  });
+
+  it('writes no key or secret into any report file', () => {
+    for (const run of [first, second]) {
+      const files = filesBelow(run.reportDir);
+      expect(files.length).toBeGreaterThan(1);
+      for (const file of files) {
+        const text = readFileSync(file, 'utf8');
+        for (const [name, value] of Object.entries(secrets)) {
+          expect(text.includes(value), `${name} found in ${file}`).toBe(false);
+        }
+      }
+      for (const [name, value] of Object.entries(secrets)) expect(run.output.includes(value), `${name} in console output`).toBe(false);
+    }
+  });
+});

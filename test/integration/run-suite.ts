@@ -1,0 +1,61 @@
+/**
+ * Runs the conformance project in a child vitest process with its own environment and report
+ * folder, for checks of the suite as a whole (live mode, chaos, secret scans, shards).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { RunRecord } from '../../helpers/report/model';
+
+/** Outcome of one nested run. `record` is undefined when the reporter wrote no conformance.json. */
+export interface NestedRun {
+  code: number;
+  output: string;
+  wallMs: number;
+  reportDir: string;
+  record?: RunRecord;
+}
+
+/** Environment variables of the suite that a nested run must not inherit from the outer run. */
+const SUITE_VARS = /^(CORE_API_|CONFORMANCE_|VITEST|CORE_API__)/;
+
+/**
+ * Runs `vitest run --project conformance [files…]` with `env` (on top of a cleaned copy of
+ * process.env) and a fresh report folder. Resolves when the child exits; never rejects on a failing run.
+ */
+export async function runConformance(env: Record<string, string>, files: string[] = []): Promise<NestedRun> {
+  const reportDir = mkdtempSync(join(tmpdir(), 'conformance-nested-'));
+  const base: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SUITE_VARS.test(k) && k !== 'NODE_ENV') base[k] = v;
+  const vitest = resolve('node_modules/vitest/vitest.mjs');
+  const started = performance.now();
+  const child = spawn(process.execPath, [vitest, 'run', '--project', 'conformance', ...files], {
+    cwd: resolve('.'),
+    env: { ...base, ...env, CONFORMANCE_REPORT_DIR: reportDir, FORCE_COLOR: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const code: number = await new Promise((r) => child.on('close', (c) => r(c ?? 1)));
+  const wallMs = performance.now() - started;
+  let record: RunRecord | undefined;
+  try {
+    record = JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8'));
+  } catch {
+    record = undefined;
+  }
+  return { code, output, wallMs, reportDir, record };
+}
+
+/** Every file below a folder, recursively (absolute paths). */
+export function filesBelow(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...filesBelow(p));
+    else out.push(p);
+  }
+  return out;
+}
