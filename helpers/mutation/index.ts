@@ -1,0 +1,154 @@
+/**
+ * The mutation run (issue 9 item 2): lists the simulator's fault catalogue, runs the conformance
+ * suite once with no fault (the baseline) and once per fault with only that fault switched on,
+ * up to `workers` runs at a time (each against its own fresh in-process simulator, each writing
+ * its reports into its own directory), and builds the kill matrix.
+ *
+ * Selection (docs/mutation.md): by default a fault runs only the suite files whose tests name a
+ * clause of its area in the baseline run. Under the kill rule no other file can kill it, so this
+ * loses no kill; it only leaves out collateral failures in unrelated files. `selection: 'full'`
+ * runs every file for every fault.
+ */
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { loadCatalogue, type Clause } from '../catalogue';
+import type { Fault } from './areas';
+import {
+  erroredFault,
+  failingKeys,
+  filesForFault,
+  judgeFault,
+  tallySuites,
+  totals,
+  unreachableFault,
+  type FaultResult,
+  type MutationReport,
+} from './matrix';
+import { runConformance } from './run';
+import { listFaults, startFaultySimulator } from './simulator';
+
+export { closingLine } from './matrix';
+export { writeMutationReports, renderMarkdown } from './render';
+
+/** Options of {@link runMutation}. */
+export interface MutationOptions {
+  /** Project root (vitest.config.ts, suites/). */
+  projectRoot: string;
+  /** Directory for the per-run folders (`<dir>/<fault>/reports/conformance.json`, `vitest.log`). */
+  runsDir: string;
+  /** Only these faults (names); unknown names throw. Default: the whole catalogue. */
+  faults?: string[];
+  /** Only these suite files (relative paths). Default: every suite. */
+  files?: string[];
+  /** Runs at once (default: the core count, at least 1). */
+  workers?: number;
+  /** `targeted` (default) or `full`; see the module header. */
+  selection?: 'targeted' | 'full';
+  /** Per-run time limit in ms (default 300 000). */
+  runTimeoutMs?: number;
+  /** Progress lines (default: none). */
+  log?: (line: string) => void;
+}
+
+/** Runs `jobs` with at most `limit` at once, keeping result order. */
+async function pool<T, R>(items: T[], limit: number, job: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await job(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return out;
+}
+
+function safeDirName(name: string): string {
+  return name.replace(/[^a-zA-Z0-9._-]/g, '_');
+}
+
+/**
+ * Runs the whole mutation run and returns the kill matrix (reports are written by the caller
+ * with `writeMutationReports`).
+ * @throws Error when the fault list cannot be read, a requested fault is unknown, or the
+ *   baseline run breaks (then no verdict would mean anything).
+ */
+export async function runMutation(opts: MutationOptions): Promise<MutationReport> {
+  const started = Date.now();
+  const log = opts.log ?? (() => {});
+  const workers = opts.workers ?? Math.max(1, availableParallelism());
+  const selection = opts.selection ?? 'targeted';
+  const catalogue: Map<string, Clause> = loadCatalogue();
+
+  let faults: Fault[] = await listFaults();
+  if (opts.faults?.length) {
+    const unknown = opts.faults.filter((n) => !faults.some((f) => f.name === n));
+    if (unknown.length) throw new Error(`unknown fault(s): ${unknown.join(', ')} (GET /__control/faults lists ${faults.length})`);
+    faults = faults.filter((f) => opts.faults!.includes(f.name));
+  }
+  log(`mutation: ${faults.length} fault(s), ${workers} worker(s), selection ${selection}`);
+
+  rmSync(opts.runsDir, { recursive: true, force: true });
+  const runOnce = async (name: string, faultNames: string[], files: string[]) => {
+    const sim = await startFaultySimulator(faultNames);
+    try {
+      return await runConformance({
+        projectRoot: opts.projectRoot,
+        baseUrl: sim.baseUrl,
+        controlUrl: sim.controlUrl,
+        files,
+        runDir: join(opts.runsDir, safeDirName(name)),
+        timeoutMs: opts.runTimeoutMs,
+      });
+    } finally {
+      await sim.close();
+    }
+  };
+
+  const base = await runOnce('_baseline', [], opts.files ?? []);
+  const baseline = base.record;
+  const baselineFailing = failingKeys(baseline);
+  const allFiles = [...new Set([...baseline.tests.map((t) => t.file), ...(opts.files ?? [])])].sort();
+  log(
+    `baseline: ${baseline.summary.total} tests in ${allFiles.length} file(s), ${baselineFailing.size} failing, ${(base.wallMs / 1000).toFixed(1)} s`,
+  );
+
+  const results: FaultResult[] = await pool(faults, workers, async (fault) => {
+    const files = selection === 'full' ? allFiles : filesForFault(baseline, catalogue, fault);
+    if (files.length === 0) {
+      const r = unreachableFault(fault, catalogue);
+      log(`  ${fault.name}: survived (nothing to run: ${r.note})`);
+      return r;
+    }
+    const t0 = Date.now();
+    try {
+      const run = await runOnce(fault.name, [fault.name], files);
+      const r = judgeFault(fault, run.record, baselineFailing, catalogue, files, run.wallMs);
+      log(`  ${fault.name}: ${r.verdict}${r.verdict === 'killed' ? ` by ${r.killedBy.length} test(s)` : ''} (${files.length} file(s), ${(run.wallMs / 1000).toFixed(1)} s)`);
+      return r;
+    } catch (e) {
+      log(`  ${fault.name}: run error: ${(e as Error).message.split('\n')[0]}`);
+      return erroredFault(fault, files, (e as Error).message, Date.now() - t0);
+    }
+  });
+
+  const report: MutationReport = {
+    schemaVersion: 1,
+    startedAt: new Date(started).toISOString(),
+    finishedAt: new Date().toISOString(),
+    wallMs: Date.now() - started,
+    workers,
+    selection,
+    baseline: {
+      wallMs: base.wallMs,
+      summary: baseline.summary,
+      failing: baseline.tests.filter((t) => t.status === 'fail' || t.status === 'error').map((t) => ({ name: t.name, file: t.file })),
+    },
+    totals: totals(results),
+    faults: results,
+    suites: tallySuites(results, allFiles),
+  };
+  return report;
+}

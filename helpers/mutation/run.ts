@@ -1,0 +1,140 @@
+/**
+ * One conformance run of the mutation tooling (issue 9): spawns `vitest run --project conformance`
+ * as a child process in external-simulator mode (CORE_API_BASE_URL + CORE_API_CONTROL_URL, see
+ * ../shared/design/control-api.md) and reads the run record (`conformance.json`) it writes into
+ * its own report directory, so several runs can go on at once.
+ *
+ * Report directory: the clause reporter (helpers/report/vitest-reporter.ts) writes to
+ * `CONFORMANCE_REPORT_DIR` when it honours that variable, else to `<cwd>/reports`. This module
+ * sets the variable AND starts vitest with the run directory as its working directory (the
+ * project stays the vitest root), so either way the record lands in `<runDir>/reports`. Only the
+ * clause reporter runs (`--reporter` replaces the configured JUnit/Allure reporters, which would
+ * otherwise write to the shared reports/ folder).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import type { RunRecord } from '../report/model';
+
+/** Options of {@link runConformance}. */
+export interface ConformanceRunOptions {
+  /** Project root (where vitest.config.ts is). */
+  projectRoot: string;
+  /** Public API base URL of the simulator under test, e.g. `http://127.0.0.1:40123`. */
+  baseUrl: string;
+  /** Its control API URL (`…/__control`). */
+  controlUrl: string;
+  /** Suite files relative to the project root (`suites/auth.test.ts`); empty = every suite. */
+  files: string[];
+  /** Directory this run owns (created; its `reports/` is emptied first). */
+  runDir: string;
+  /** Kill the run after this many ms (default 300 000). */
+  timeoutMs?: number;
+  /** vitest `--maxWorkers` for the run (default: vitest's own). */
+  maxWorkers?: number;
+}
+
+/** What one run produced. */
+export interface ConformanceRunResult {
+  /** The run record, with `tests[].file` made relative to the project root. */
+  record: RunRecord;
+  /** Wall time of the child process in ms. */
+  wallMs: number;
+  /** Exit code of vitest (1 when a test failed; that is expected under a fault). */
+  exitCode: number | null;
+  /** Path of the combined stdout/stderr log of the run. */
+  logFile: string;
+}
+
+/** Thrown when a run produced no run record (vitest crashed, timed out, or found no tests). */
+export class MutationRunError extends Error {
+  constructor(message: string, readonly logFile: string) {
+    super(message);
+    this.name = 'MutationRunError';
+  }
+}
+
+/**
+ * Environment for the child: the parent's, minus anything that would make it pick another
+ * target or confuse a nested vitest (VITEST_* set when this runs inside a unit test), plus the
+ * external-simulator variables.
+ */
+export function childEnv(opts: Pick<ConformanceRunOptions, 'baseUrl' | 'controlUrl'>, reportDir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (/^(VITEST|__VITEST|CORE_API_|TINYPOOL)/.test(k) || k === 'NODE_OPTIONS' || k === 'TEST') continue;
+    env[k] = v;
+  }
+  env.CORE_API_BASE_URL = opts.baseUrl;
+  env.CORE_API_CONTROL_URL = opts.controlUrl;
+  env.CONFORMANCE_REPORT_DIR = reportDir;
+  env.FORCE_COLOR = '0';
+  env.NO_COLOR = '1';
+  return env;
+}
+
+/** Makes a record's file paths relative to the project root whatever cwd the reporter used. */
+function normaliseFiles(record: RunRecord, runDir: string, projectRoot: string): RunRecord {
+  const fix = (f: string) => {
+    const abs = isAbsolute(f) ? f : resolve(runDir, f);
+    const rel = relative(projectRoot, abs);
+    return rel.startsWith('..') ? f : rel;
+  };
+  for (const t of record.tests) t.file = fix(t.file);
+  const perFile: Record<string, number> = {};
+  for (const [f, n] of Object.entries(record.requests?.perFile ?? {})) perFile[fix(f)] = n;
+  if (record.requests) record.requests.perFile = perFile;
+  return record;
+}
+
+/**
+ * Runs the conformance project once against an external simulator and returns its run record.
+ * @throws MutationRunError when no `conformance.json` was written (crash, timeout, no tests).
+ */
+export async function runConformance(opts: ConformanceRunOptions): Promise<ConformanceRunResult> {
+  const reportDir = join(opts.runDir, 'reports');
+  rmSync(reportDir, { recursive: true, force: true });
+  mkdirSync(reportDir, { recursive: true });
+  const logFile = join(opts.runDir, 'vitest.log');
+  const vitestBin = join(opts.projectRoot, 'node_modules', 'vitest', 'vitest.mjs');
+  const args = [
+    vitestBin,
+    'run',
+    '--root',
+    opts.projectRoot,
+    '--config',
+    join(opts.projectRoot, 'vitest.config.ts'),
+    '--project',
+    'conformance',
+    '--reporter',
+    join(opts.projectRoot, 'helpers', 'report', 'vitest-reporter.ts'),
+    '--passWithNoTests',
+  ];
+  if (opts.maxWorkers) args.push('--maxWorkers', String(opts.maxWorkers));
+  args.push(...opts.files);
+  const started = Date.now();
+  const chunks: Buffer[] = [];
+  const exitCode = await new Promise<number | null>((done, fail) => {
+    const child = spawn(process.execPath, args, { cwd: opts.runDir, env: childEnv(opts, reportDir), stdio: ['ignore', 'pipe', 'pipe'] });
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 300_000);
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    child.stderr.on('data', (c: Buffer) => chunks.push(c));
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      fail(e);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done(code);
+    });
+  });
+  const wallMs = Date.now() - started;
+  writeFileSync(logFile, Buffer.concat(chunks));
+  const recordFile = join(reportDir, 'conformance.json');
+  if (!existsSync(recordFile)) {
+    const tail = Buffer.concat(chunks).toString('utf8').split('\n').slice(-15).join('\n');
+    throw new MutationRunError(`conformance run wrote no conformance.json (exit ${exitCode}); log ${logFile}:\n${tail}`, logFile);
+  }
+  const record = normaliseFiles(JSON.parse(readFileSync(recordFile, 'utf8')) as RunRecord, opts.runDir, opts.projectRoot);
+  return { record, wallMs, exitCode, logFile };
+}
