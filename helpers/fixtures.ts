@@ -6,6 +6,7 @@
 import type { ApiClient, ApiResponse } from './client';
 import { LIVE_PREFIX, type World } from './world';
 import { TargetError } from './client';
+import { journal } from './journal';
 
 /** Thrown when a fixture could not be made; the message names the request and answer. */
 export class FixtureError extends Error {
@@ -52,11 +53,12 @@ export async function assistantFixture(world: World, client: ApiClient, purpose:
     if (res.status < 200 || res.status >= 300) throw new FixtureError(`assistant ${purpose}`, res);
     current = res.json.data;
   }
-  const snapshot: Record<string, unknown> = {};
-  for (const k of RESTORABLE) if (current[k] !== undefined) snapshot[k] = current[k];
+  const snapshot = restorableState(current);
+  const tenantId = client.credentials?.tenantId ?? (client.credentials?.key === world.tenantB.key ? world.tenantB.id : world.tenantA.id);
+  journal({ kind: 'snapshot', at: new Date().toISOString(), tenantId, resource: 'assistant', id: current.id, state: snapshot });
   world.cleanup.add(`restore assistant ${name}`, async () => {
-    const res = await client.patch(`/assistants/${current.id}`, withoutNulls(snapshot));
-    if (res.status !== 200) throw new FixtureError(`restore ${name}`, res);
+    await restoreAssistant(client, current.id, snapshot);
+    journal({ kind: 'restored', at: new Date().toISOString(), id: current.id });
   });
   return current;
 }
@@ -78,6 +80,22 @@ async function postReconciled(client: ApiClient, name: string, body: Record<stri
       if (made) return client.get(`/assistants/${made.id}`);
     }
   }
+}
+
+/** The fields of an assistant that a restore writes back (§2.2 request column). */
+export function restorableState(assistant: Record<string, unknown>): Record<string, unknown> {
+  const snapshot: Record<string, unknown> = {};
+  for (const k of RESTORABLE) if (assistant[k] !== undefined) snapshot[k] = assistant[k];
+  return snapshot;
+}
+
+/**
+ * Writes a snapshot back with one PATCH (§4.1; omitted fields stay unchanged).
+ * @throws FixtureError when the target refuses the PATCH.
+ */
+export async function restoreAssistant(client: ApiClient, id: string, snapshot: Record<string, unknown>): Promise<void> {
+  const res = await client.patch(`/assistants/${id}`, withoutNulls(snapshot));
+  if (res.status !== 200) throw new FixtureError(`restore assistant ${id}`, res);
 }
 
 function withoutNulls(o: Record<string, unknown>): Record<string, unknown> {

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { clearJournal, journal, pendingSnapshots } from '../../helpers/journal';
+
+describe('live-fixture journal (npm run cleanup)', () => {
+  it('keeps the first snapshot of an object until it is restored', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'journal-')), 'j.jsonl');
+    const at = new Date().toISOString();
+    journal({ kind: 'snapshot', at, tenantId: 't', resource: 'assistant', id: 'a1', state: { name: 'first' } }, file);
+    journal({ kind: 'snapshot', at, tenantId: 't', resource: 'assistant', id: 'a1', state: { name: 'second' } }, file);
+    journal({ kind: 'snapshot', at, tenantId: 't', resource: 'assistant', id: 'a2', state: { name: 'x' } }, file);
+    journal({ kind: 'restored', at, id: 'a2' }, file);
+    expect(pendingSnapshots(file).map((s) => [s.id, s.state.name])).toEqual([['a1', 'first']]);
+    clearJournal(file);
+    expect(pendingSnapshots(file)).toEqual([]);
+  });
+});
