@@ -61,7 +61,8 @@ describe('faults', () => {
       'xtenant.foreign-assistant-403': async () => st(await w.req('GET', `/assistants/${b.id}`, { key: w.A.apiKey })),
       'xtenant.foreign-message-differs': async () => st(await w.req('GET', `/assistants/${b.id}`, { key: w.A.apiKey })),
     };
-    for (const f of FAULTS) {
+    // webhooks.* faults need a receiver: probed in webhooks-faults.test.ts.
+    for (const f of FAULTS.filter((x) => !x.name.startsWith('webhooks.'))) {
       const probe = probes[f.name];
       expect(probe, `probe for ${f.name}`).toBeDefined();
       await contrast(f.name, probe);
