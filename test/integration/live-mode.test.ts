@@ -80,6 +80,9 @@ describe('a live-mode run against an external simulator', () => {
     expect(skipped.length).toBeGreaterThan(0);
     for (const t of skipped) expect(t.message, t.name).toMatch(/\S/);
     expect(first.code).toBe(0);
+    // Request budget (issue 8): a full live run stays under 1,500 requests to the target.
+    expect(first.record!.requests.total, 'requests of a full live run').toBeLessThan(1500);
+    console.log(`live-mode run: ${first.record!.requests.total} requests, ${first.record!.summary.passed} passed, ${skipped.length} skipped`);
     afterFirst = { a: await assistantsOf(env.CORE_API_TENANT_KEY), b: await assistantsOf(env.CORE_API_OTHER_TENANT_KEY) };
   });
 
