@@ -1,0 +1,298 @@
+/**
+ * Live call monitoring: §3 (live or not; not_live final, agent_absent retried), §4.5 (GET
+ * /calls/live, monitor-session POST/DELETE, takeover, end, monitor-sessions audit) and §7
+ * exceptions 2 and 3 (bare JSON, byte-identical 404, 409 body, 400 in the envelope, 429 with a
+ * top-level retryAfterSeconds).
+ *
+ * Calls exist only where the control API can make them (`requires: ['control']`); ending or
+ * taking over a call is `destructive` (simulators only). Requests to the monitoring POSTs are sent
+ * with `retry: false` so the client's own 429 policy never hides an answer. The number of slots
+ * per call and the mint rate are not shown by the spec; on simulators they are read from the
+ * control contract's config (`PUT /__control/config {}` changes nothing and answers the config).
+ */
+import { afterEach, beforeAll, describe } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { useWorld } from '../helpers/world';
+import { ApiClient, type ApiResponse } from '../helpers/client';
+import { clauseTest, check, checkEqual, checkError, checkSchema, checkSuccess, inform } from '../helpers/clause';
+import { assistantFixture } from '../helpers/fixtures';
+import { withAgentAbsentRetry } from '../helpers/monitoring';
+import { validate } from '../helpers/validator';
+
+/** Seed of fast-check in this file; printed when a test fails (CORE_API_SEED reproduces a run). */
+const SEED = Number(process.env.CORE_API_SEED ?? Math.floor(Math.random() * 2 ** 31)) ^ 0x40f;
+afterEach(({ task }) => {
+  if (task.result?.state === 'fail') console.error(`[monitoring.test.ts] fast-check seed ${SEED} (set CORE_API_SEED to reproduce)`);
+});
+
+const world = useWorld();
+let assistant: { id: string };
+
+beforeAll(async () => {
+  const w = world();
+  assistant = await assistantFixture(w, w.as('tenantA'), 'monitoring');
+});
+
+/** A call the control API made live; ended again by the cleanup ledger (ignoring an already-ended call). */
+async function liveCall(tenantId = world().tenantA.id, assistantId = assistant.id): Promise<{ id: string; callId: string }> {
+  const w = world();
+  const call = await w.control!.call_({ tenantId, assistantId });
+  w.cleanup.add(`end call ${call.id}`, () => w.control!.endCall(call.id).catch(() => undefined));
+  return call;
+}
+
+/** The simulator's monitoring config (control contract): slots per call and mints per minute. */
+async function monitorConfig(): Promise<{ slots: number; mintsPerMinute: number }> {
+  const cfg = await world().control!.config({});
+  return { slots: Number(cfg.monitorSlotsPerCall ?? 2), mintsPerMinute: Number(cfg.monitorMintsPerMinute ?? 30) };
+}
+
+/** Rows of a list answer whose shape is not shown: `data` itself or the first array inside it. */
+function rowsOf(data: unknown): any[] {
+  if (Array.isArray(data)) return data;
+  if (data && typeof data === 'object') for (const v of Object.values(data)) if (Array.isArray(v)) return v;
+  return [];
+}
+
+/** Whether `label` occurs as an exact string value anywhere in `value`. */
+function containsString(value: unknown, label: string): boolean {
+  if (typeof value === 'string') return value === label;
+  if (Array.isArray(value)) return value.some((v) => containsString(v, label));
+  if (value && typeof value === 'object') return Object.values(value).some((v) => containsString(v, label));
+  return false;
+}
+
+const mint = (c: ApiClient, id: string, actorLabel = 'conformance monitor') =>
+  c.post(`/calls/${id}/monitor-session`, { actorLabel }, { retry: false });
+const takeover = (c: ApiClient, id: string, actorLabel: string) => c.post(`/calls/${id}/takeover`, { actorLabel }, { retry: false });
+const endCall = (c: ApiClient, id: string, actorLabel: string) => c.post(`/calls/${id}/end`, { actorLabel }, { retry: false });
+
+/** Checks a bare JSON success body (not the §2.1 envelope). */
+function checkBareSuccess(clauses: string[], words: string, res: ApiResponse): void {
+  checkSuccess(clauses, `${words} answers 2xx`, res);
+  checkSchema(clauses, `${words} answers bare JSON, not the envelope`, 'monitor#/$defs/bare', res.json, res);
+}
+
+/** Checks a bare 409 `{ error: 'conflict', reason }` with the given reason. */
+function checkConflict(clauses: string[], words: string, res: ApiResponse, reason: string): void {
+  check(clauses, `${words} answers 409`, res.status === 409, { expected: 409, actual: res.status, res });
+  checkSchema(clauses, `${words} answers the bare body { error: 'conflict', reason }`, 'monitor#/$defs/conflict', res.json, res);
+  checkEqual(clauses, `${words} gives reason ${reason}`, res.json?.reason, reason, res);
+}
+
+/** Whether GET /calls/live lists the call (by its call id), with the answer. */
+async function listedLive(id: string): Promise<{ listed: boolean; res: ApiResponse }> {
+  const res = await world().as('tenantA').get('/calls/live');
+  return { listed: rowsOf(res.json?.data).some((r) => r?.id === id), res };
+}
+
+describe('§4.5 GET /calls/live', () => {
+  clauseTest('4.5/calls-live-envelope', 'answers the envelope; every row has the documented shape', async () => {
+    const res = await world().as('tenantA').get('/calls/live');
+    checkSuccess('4.5/calls-live-envelope', 'GET /calls/live answers 200', res, 200);
+    for (const row of rowsOf(res.json?.data)) checkSchema('4.5/calls-live-envelope', 'a live row carries id and callId', 'live-call', row, res);
+  });
+
+  clauseTest(['4.5/calls-live-envelope', '4.5/calls-live-row-ids', '7/bare-json-monitoring'], 'lists a call in progress with a call id and a separate callId, and drops it once the call ends', async () => {
+    const call = await liveCall();
+    const { listed, res } = await listedLive(call.id);
+    checkSuccess('4.5/calls-live-envelope', 'GET /calls/live answers 200 (envelope, §7 exception 2)', res, 200);
+    check('4.5/calls-live-envelope', 'the live call is listed by its call id', listed, { expected: call.id, actual: rowsOf(res.json?.data).map((r) => r?.id), res });
+    const row = rowsOf(res.json.data).find((r) => r?.id === call.id);
+    checkSchema('4.5/calls-live-row-ids', 'the row carries a call id and a callId', 'live-call', row, res);
+    check('4.5/calls-live-row-ids', 'callId is separate from the call id', row.callId !== row.id, { expected: `a callId other than ${row.id}`, actual: row.callId, res });
+    await world().control!.endCall(call.id);
+    const after = await listedLive(call.id);
+    check('4.5/calls-live-envelope', 'an ended call is no longer listed as in progress', !after.listed, { expected: `no row ${call.id}`, actual: 'still listed', res: after.res });
+  }, { requires: ['control'] });
+
+  clauseTest('4.5/calls-live-callid-not-in-path', "a live row's callId is never accepted in a path", async () => {
+    const call = await liveCall();
+    const { res } = await listedLive(call.id);
+    const row = rowsOf(res.json?.data).find((r) => r?.id === call.id);
+    check('4.5/calls-live-callid-not-in-path', 'the live call is listed with a callId', typeof row?.callId === 'string', { expected: 'a row with callId', actual: row, res });
+    const c = world().as('tenantA');
+    const tries: [string, () => Promise<ApiResponse>][] = [
+      ['GET /calls/{callId}', () => c.get(`/calls/${encodeURIComponent(row.callId)}`)],
+      ['GET /calls/{callId}/monitor-sessions', () => c.get(`/calls/${encodeURIComponent(row.callId)}/monitor-sessions`)],
+      ['POST /calls/{callId}/monitor-session', () => mint(c, encodeURIComponent(row.callId))],
+      ['GET /calls/{callId}/insights', () => c.get(`/calls/${encodeURIComponent(row.callId)}/insights`)],
+    ];
+    for (const [what, send] of tries) {
+      const r = await send();
+      check('4.5/calls-live-callid-not-in-path', `${what} is refused with a 4xx`, r.status >= 400 && r.status < 500, { expected: 'a 4xx refusal', actual: r.status, res: r });
+    }
+  }, { requires: ['control'] });
+});
+
+describe('§4.5 / §7 POST /calls/{id}/monitor-session', () => {
+  clauseTest(['4.5/monitor-session-mint', '7/bare-json-monitoring'], 'mints a join credential on a live call in bare JSON', async () => {
+    const call = await liveCall();
+    const res = await mint(world().as('tenantA'), call.id);
+    checkBareSuccess(['4.5/monitor-session-mint', '7/bare-json-monitoring'], 'POST /calls/{id}/monitor-session', res);
+  }, { requires: ['control'] });
+
+  clauseTest(['4.5/monitor-session-slots', '7/bare-json-monitoring'], 'minting on a call whose slots are full is refused in bare JSON of the §7 shape', async () => {
+    const { slots } = await monitorConfig();
+    const call = await liveCall();
+    const c = world().as('tenantA');
+    for (let i = 1; i <= slots; i++) {
+      const res = await mint(c, call.id, `slot ${i}`);
+      checkBareSuccess(['4.5/monitor-session-slots'], `mint ${i} of ${slots} (slots free)`, res);
+    }
+    const full = await mint(c, call.id, 'one too many');
+    check('4.5/monitor-session-slots', 'a mint beyond the per-call slots is refused', full.status >= 400 && full.status < 500, { expected: 'a 4xx refusal', actual: full.status, res: full });
+    checkSchema(['4.5/monitor-session-slots', '7/bare-json-monitoring'], 'the refusal is bare JSON { error, reason? }, not an envelope', 'monitor#/$defs/refusal', full.json, full);
+  }, { requires: ['control'] });
+
+  clauseTest(['4.5/monitor-session-delete', '3/monitoring-not-live-final'], 'DELETE closes one session (a slot frees up) and the call stays live', async () => {
+    const { slots } = await monitorConfig();
+    const call = await liveCall();
+    const c = world().as('tenantA');
+    for (let i = 1; i <= slots; i++) checkSuccess('4.5/monitor-session-delete', `mint ${i} of ${slots}`, await mint(c, call.id, `slot ${i}`));
+    const del = await c.delete(`/calls/${call.id}/monitor-session`);
+    checkSuccess('4.5/monitor-session-delete', 'DELETE /calls/{id}/monitor-session answers 2xx', del);
+    const { listed, res } = await listedLive(call.id);
+    check('4.5/monitor-session-delete', 'the call is still listed by GET /calls/live', listed, { expected: `row ${call.id}`, actual: 'not listed', res });
+    const again = await mint(c, call.id, 'after delete');
+    check('4.5/monitor-session-delete', 'the call is still live: minting is not refused with not_live', again.json?.reason !== 'not_live', { expected: 'no 409 not_live', actual: `${again.status} ${again.text.slice(0, 120)}`, res: again });
+    checkSuccess('4.5/monitor-session-delete', 'the closed session freed its slot: a new mint succeeds', again);
+  }, { requires: ['control'] });
+
+  clauseTest(['4.5/monitor-session-429', '7/monitor-429-top-level', '4.5/monitor-session-per-tenant'], 'minting beyond the per-tenant rate answers 429 with a top-level retryAfterSeconds; another tenant still mints', async () => {
+    const w = world();
+    const { slots, mintsPerMinute } = await monitorConfig();
+    /** A fresh tenant of a fresh organization with its own assistant: its mint budget is untouched. */
+    const freshTenant = async (label: string) => {
+      const org = await w.control!.organization(`${w.runPrefix}monitor-rate-org`);
+      const t = await w.control!.tenant(org.id, `${w.runPrefix}monitor-rate-${label}`);
+      const client = new ApiClient(w.target.baseUrl, { label: `tenant key ${label}`, key: t.apiKey });
+      const a = await client.post('/assistants', { name: `${w.runPrefix}monitor-rate-${label}` });
+      checkSuccess('4.5/monitor-session-429', `fixture: assistant of tenant ${label}`, a);
+      return { tenantId: t.id, client, assistantId: a.json.data.id as string };
+    };
+    const m = await freshTenant('M');
+    let call = await liveCall(m.tenantId, m.assistantId);
+    let onCall = 0;
+    let throttled: ApiResponse | undefined;
+    let minted = 0;
+    for (let i = 0; i < mintsPerMinute + 5 && !throttled; i++) {
+      if (onCall === slots) {
+        call = await liveCall(m.tenantId, m.assistantId);
+        onCall = 0;
+      }
+      const res = await mint(m.client, call.id);
+      if (res.status === 429) throttled = res;
+      else {
+        checkBareSuccess(['4.5/monitor-session-429'], `mint ${i + 1} within the rate (${mintsPerMinute} per minute)`, res);
+        minted += 1;
+        onCall += 1;
+      }
+    }
+    check('4.5/monitor-session-429', `minting beyond ${mintsPerMinute} per minute answers 429`, !!throttled, { expected: `a 429 by mint ${mintsPerMinute + 1}`, actual: `${minted} mints accepted` });
+    checkSchema(['4.5/monitor-session-429', '7/monitor-429-top-level'], 'the 429 body carries a top-level retryAfterSeconds', 'monitor#/$defs/rateLimited', throttled!.json, throttled);
+    const n = await freshTenant('N');
+    const other = await mint(n.client, (await liveCall(n.tenantId, n.assistantId)).id);
+    checkBareSuccess(['4.5/monitor-session-per-tenant'], 'another tenant mints while the first is throttled', other);
+  }, { requires: ['control'], timeout: 60_000 });
+});
+
+describe('§7 exception 2: the monitoring POSTs on an unknown call', () => {
+  clauseTest(['4.5/monitor-unknown-call-404', '7/monitor-404-bare-identical'], 'monitor-session, takeover and end answer 404 with the byte-identical body { "error": "not_found" }', async () => {
+    const c = world().as('tenantA');
+    const answers: [string, ApiResponse][] = [];
+    for (const id of [randomUUID(), randomUUID()]) {
+      answers.push([`POST /calls/{unknown}/monitor-session`, await mint(c, id)]);
+      answers.push([`POST /calls/{unknown}/takeover`, await takeover(c, id, 'conformance')]);
+      answers.push([`POST /calls/{unknown}/end`, await endCall(c, id, 'conformance')]);
+    }
+    for (const [what, res] of answers) {
+      check('4.5/monitor-unknown-call-404', `${what} answers 404`, res.status === 404, { expected: 404, actual: res.status, res });
+      checkSchema('7/monitor-404-bare-identical', `${what} answers exactly { "error": "not_found" }`, 'monitor#/$defs/notFound', res.json, res);
+    }
+    const first = answers[0][1].text;
+    for (const [what, res] of answers) {
+      check('7/monitor-404-bare-identical', `${what}: the body is byte-identical to the others`, res.text === first, { expected: first, actual: res.text, res });
+    }
+  });
+});
+
+describe('§4.5 takeover, end and the audit read', () => {
+  /** Labels with unicode, quotes and markup, plus one generated (seeded) label. */
+  const LABELS = [
+    'Zoë “O’Brien” <b>supervisor</b> & 監督者 👩🏽‍💼',
+    `it's "quoted" \\ back\\slash <script>alert('x')</script>`,
+    `fc:${fc.sample(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 24 }), { numRuns: 1, seed: SEED })[0]}`,
+  ];
+
+  clauseTest(['4.5/takeover-end-bare', '4.5/actor-label-verbatim', '4.5/monitor-sessions-audit', '7/bare-json-monitoring'], 'takeover and end answer bare JSON; actorLabel is recorded verbatim during and after the call', async () => {
+    const c = world().as('tenantA');
+    for (const [i, label] of LABELS.entries()) {
+      const call = await liveCall();
+      const m = await mint(c, call.id, label);
+      checkBareSuccess(['4.5/monitor-session-mint'], 'mint before the takeover', m);
+      const t = await takeover(c, call.id, label);
+      checkBareSuccess(['4.5/takeover-end-bare', '7/bare-json-monitoring'], 'POST /calls/{id}/takeover', t);
+      const during = await c.get(`/calls/${call.id}/monitor-sessions`);
+      checkSuccess('4.5/monitor-sessions-audit', 'GET /calls/{id}/monitor-sessions during the call answers 200 (envelope)', during, 200);
+      checkSchema('4.5/monitor-sessions-audit', 'data is the audit read', 'monitor-sessions', during.json?.data, during);
+      check('4.5/actor-label-verbatim', `label ${i + 1} is recorded verbatim during the call`, containsString(during.json?.data, label), { expected: label, actual: during.json?.data, res: during });
+      const endLabel = `${label} (end)`;
+      const e = await endCall(c, call.id, endLabel);
+      checkBareSuccess(['4.5/takeover-end-bare', '7/bare-json-monitoring'], 'POST /calls/{id}/end', e);
+      const after = await c.get(`/calls/${call.id}/monitor-sessions`);
+      checkSuccess('4.5/monitor-sessions-audit', 'GET /calls/{id}/monitor-sessions after the call answers 200 (envelope)', after, 200);
+      check('4.5/actor-label-verbatim', `the takeover label ${i + 1} is still recorded verbatim after the call`, containsString(after.json?.data, label), { expected: label, actual: after.json?.data, res: after });
+      check('4.5/actor-label-verbatim', `the end label ${i + 1} is recorded verbatim`, containsString(after.json?.data, endLabel), { expected: endLabel, actual: after.json?.data, res: after });
+    }
+  }, { requires: ['control', 'destructive'], timeout: 30_000 });
+
+  clauseTest(['3/monitoring-not-live-final', '7/monitor-409-body', '4.5/monitor-sessions-audit'], 'every action on a finished call is refused with 409 { error: conflict, reason: not_live }', async () => {
+    const call = await liveCall();
+    await world().control!.endCall(call.id);
+    const c = world().as('tenantA');
+    checkConflict(['3/monitoring-not-live-final', '7/monitor-409-body'], 'POST monitor-session on a finished call', await mint(c, call.id), 'not_live');
+    checkConflict(['3/monitoring-not-live-final', '7/monitor-409-body'], 'POST takeover on a finished call', await takeover(c, call.id, 'late'), 'not_live');
+    checkConflict(['3/monitoring-not-live-final', '7/monitor-409-body'], 'POST end on a finished call', await endCall(c, call.id, 'late'), 'not_live');
+    const { res, attempts } = await withAgentAbsentRetry(() => takeover(c, call.id, 'late, via the retry policy'), { delayMs: 50 });
+    checkConflict(['3/monitoring-not-live-final'], 'not_live stays final', res, 'not_live');
+    checkEqual('3/monitoring-not-live-final', 'the retry policy sends a not_live action once', attempts, 1);
+    const audit = await c.get(`/calls/${call.id}/monitor-sessions`);
+    checkSuccess('4.5/monitor-sessions-audit', 'the audit read works after the call (envelope)', audit, 200);
+  }, { requires: ['control'] });
+
+  clauseTest(['3/monitoring-agent-absent', '7/monitor-409-body', '4.5/takeover-end-bare'], 'a takeover while the assistant is away is refused with agent_absent and succeeds on a retry once it is back', async () => {
+    const call = await liveCall();
+    const w = world();
+    const c = w.as('tenantA');
+    await w.control!.agentAbsent(call.id, true);
+    checkConflict(['3/monitoring-agent-absent', '7/monitor-409-body'], 'POST takeover while the assistant is away', await takeover(c, call.id, 'conformance'), 'agent_absent');
+    const { res, attempts } = await withAgentAbsentRetry(() => takeover(c, call.id, 'conformance retry'), {
+      retries: 2,
+      delayMs: 100,
+      onRetry: () => w.control!.agentAbsent(call.id, false).then(() => undefined),
+    });
+    checkEqual('3/monitoring-agent-absent', 'the first attempt is refused with agent_absent and one retry follows', attempts, 2);
+    checkBareSuccess(['3/monitoring-agent-absent', '4.5/takeover-end-bare'], 'the retried takeover once the assistant is back', res);
+  }, { requires: ['control', 'destructive'] });
+
+  clauseTest('7/monitor-400-envelope', 'an over-length actorLabel, when refused with 400, uses the normal envelope', async () => {
+    const call = await liveCall();
+    const c = world().as('tenantA');
+    const label = 'L'.repeat(100_000);
+    for (const [what, send] of [
+      ['takeover', () => takeover(c, call.id, label)],
+      ['end', () => endCall(c, call.id, label)],
+    ] as const) {
+      const res = await send();
+      if (res.status === 400) {
+        checkError('7/monitor-400-envelope', `POST ${what} with a 100,000-character actorLabel`, res, 400, 'VALIDATION_ERROR');
+        checkSchema('7/monitor-400-envelope', 'the 400 is the normal error envelope', 'envelope.error', res.json, res);
+      } else {
+        // The limit itself is not shown (§4.5): acceptance is no failure.
+        inform('7/monitor-400-envelope', `POST ${what} with a 100,000-character actorLabel was not refused with 400`, res.status < 300, `answered ${res.status}; ${validate('monitor#/$defs/bare', res.json).ok ? 'bare JSON' : 'not bare JSON'}`);
+      }
+    }
+  }, { requires: ['control', 'destructive'] });
+});

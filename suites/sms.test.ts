@@ -1,0 +1,198 @@
+/**
+ * §2.9, §4.3 SMS reasons and §4.4 POST /sms (message bounds of §8).
+ *
+ * Live tenants: SMS reasons cannot be listed or deleted (§4.5 "not shown"), so a run could neither
+ * reuse one by name nor clean it up; POST /sms-reasons is therefore exercised on simulators only
+ * and skipped on live with that reason. A request that could send a real text (a valid fromNumber
+ * with a message) runs only with the `sms` capability (CORE_API_ALLOW_SMS=1 on live); refusals
+ * that cannot send anything (no sender, unknown sender) run everywhere a sender is known.
+ */
+import { afterEach, beforeAll, describe } from 'vitest';
+import { faker } from '@faker-js/faker';
+import fc from 'fast-check';
+import { useWorld } from '../helpers/world';
+import { clauseTest, check, checkError, checkSchema, checkSuccess, skipWith } from '../helpers/clause';
+import { assistantFixture } from '../helpers/fixtures';
+import { hasCapability } from '../helpers/target';
+import type { ApiResponse } from '../helpers/client';
+
+/** Seed of faker and fast-check in this file; printed when a test fails (CORE_API_SEED reproduces a run). */
+const SEED = Number(process.env.CORE_API_SEED ?? Math.floor(Math.random() * 2 ** 31)) ^ 0x5e5;
+faker.seed(SEED);
+afterEach(({ task }) => {
+  if (task.result?.state === 'fail') console.error(`[sms.test.ts] faker/fast-check seed ${SEED} (set CORE_API_SEED to reproduce)`);
+});
+
+const world = useWorld();
+let assistant: { id: string };
+/** A's SMS-enabled sender, B's, and one of A's that was deleted (E.164); undefined when the target gives none. */
+let fromNumber: string | undefined;
+let otherTenantNumber: string | undefined;
+let deletedNumber: string | undefined;
+/** Recipient of texts the suite may send: a random number on simulators, one of the operator's own numbers on live. */
+let toNumber: string;
+
+/** A random North American E.164 number in the 555 range. */
+function randomNumber(): string {
+  return `+1${faker.helpers.arrayElement(['201', '312', '415', '646', '737'])}555${faker.string.numeric(4)}`;
+}
+
+beforeAll(async () => {
+  const w = world();
+  assistant = await assistantFixture(w, w.as('tenantA'), 'sms');
+  if (w.control) {
+    fromNumber = (await w.control.phoneNumber({ tenantId: w.tenantA.id, number: randomNumber(), smsEnabled: true })).number;
+    otherTenantNumber = (await w.control.phoneNumber({ tenantId: w.tenantB.id, number: randomNumber(), smsEnabled: true })).number;
+    const gone = await w.control.phoneNumber({ tenantId: w.tenantA.id, number: randomNumber(), smsEnabled: true });
+    await w.control.deletePhoneNumber(gone.id);
+    deletedNumber = gone.number;
+    toNumber = randomNumber();
+  } else {
+    fromNumber = w.target.live?.smsFromNumber;
+    otherTenantNumber = w.target.live?.otherSmsFromNumber;
+    toNumber = otherTenantNumber ?? fromNumber ?? '+15005550006';
+  }
+});
+
+/** Reads `field` of a details entry as a field name: exact, or the last segment of a path (`body.x`, `/x`). */
+function namesField(entry: { field?: unknown }, field: string): boolean {
+  if (typeof entry?.field !== 'string') return false;
+  return entry.field === field || new RegExp(`(^|[./\\[])${field}(\\]|$|[.\\[/])`).test(entry.field);
+}
+
+/** Checks a 400 VALIDATION_ERROR whose details name `field` (§7). */
+function checkValidation(clause: string | string[], words: string, res: ApiResponse, field: string): void {
+  checkError(clause, `${words} answers 400 VALIDATION_ERROR`, res, 400, 'VALIDATION_ERROR');
+  const details = res.json?.error?.details;
+  checkSchema(clause, 'error.details is an array of { field, message }', 'validation-details', details, res);
+  check(clause, `error.details names ${field}`, Array.isArray(details) && details.some((d: any) => namesField(d, field)), {
+    expected: `an entry whose field is ${field}`,
+    actual: Array.isArray(details) ? details.map((d: any) => d?.field) : details,
+    res,
+  });
+}
+
+function needSender(ctx: any): string {
+  if (!fromNumber) skipWith(ctx, 'missing optional fixture: set CORE_API_SMS_FROM_NUMBER');
+  return fromNumber;
+}
+
+const REASON_SKIP =
+  'not applicable to this target: SMS reasons cannot be listed or deleted (§4.5 not shown), so a live run would leave one behind per run';
+
+describe('§4.3 POST /sms-reasons', () => {
+  clauseTest(['4.3/sms-reason-nine-fields', '4.3/sms-reason-echo'], 'a full body answers the SMS reason with all nine fields', async (ctx) => {
+    if (!hasCapability('control')) skipWith(ctx, REASON_SKIP);
+    const body = {
+      name: `${world().runPrefix}reason`,
+      reason: 'caller asks for the address',
+      message: 'I am texting you our address now.',
+      assistantId: assistant.id,
+      content: 'Our address: 1 Main St — “quotes” & <markup> ✓',
+      properties: { source: 'conformance', n: 1 },
+    };
+    checkSchema('4.3/sms-reason-nine-fields', 'the request is a valid SMS reason request (§2.9)', 'sms-reason#/$defs/request', body);
+    const res = await world().as('tenantA').post('/sms-reasons', body);
+    checkSuccess('4.3/sms-reason-nine-fields', 'POST /sms-reasons answers 2xx', res);
+    checkSchema('4.3/sms-reason-nine-fields', 'data carries all nine fields with their §2.9 types', 'sms-reason', res.json?.data, res);
+    for (const k of ['name', 'reason', 'message', 'assistantId', 'content'] as const) {
+      check('4.3/sms-reason-echo', `data.${k} is the value sent`, res.json.data[k] === body[k], { expected: body[k], actual: res.json.data[k], res });
+    }
+  });
+
+  clauseTest(['2.9/sms-reason-request-optional', '4.3/sms-reason-nine-fields'], 'an empty body is accepted and still answers all nine fields', async (ctx) => {
+    if (!hasCapability('control')) skipWith(ctx, REASON_SKIP);
+    const res = await world().as('tenantA').post('/sms-reasons', {});
+    checkSuccess('2.9/sms-reason-request-optional', 'POST /sms-reasons with {} answers 2xx (every request field optional)', res);
+    checkSchema('4.3/sms-reason-nine-fields', 'data carries all nine fields', 'sms-reason#/$defs/fromEmptyRequest', res.json?.data, res);
+  });
+
+  clauseTest(['2.9/properties-need-not-be-supplied', '4.3/sms-reason-nine-fields'], 'properties need not be supplied; the answer still carries it', async (ctx) => {
+    if (!hasCapability('control')) skipWith(ctx, REASON_SKIP);
+    const res = await world().as('tenantA').post('/sms-reasons', { name: `${world().runPrefix}no-properties`, assistantId: assistant.id });
+    checkSuccess('2.9/properties-need-not-be-supplied', 'POST /sms-reasons without properties answers 2xx', res);
+    check('2.9/properties-need-not-be-supplied', 'data has the key properties', !!res.json?.data && 'properties' in res.json.data, {
+      expected: 'a properties key',
+      actual: Object.keys(res.json?.data ?? {}),
+      res,
+    });
+    checkSchema('4.3/sms-reason-nine-fields', 'data carries all nine fields', 'sms-reason', res.json?.data, res);
+  });
+});
+
+describe('§4.4 POST /sms: required fields', () => {
+  const CASES: { missing: 'fromNumber' | 'toNumber' | 'message'; sends: boolean }[] = [
+    { missing: 'fromNumber', sends: false },
+    { missing: 'toNumber', sends: false },
+    { missing: 'message', sends: true },
+  ];
+  for (const { missing, sends } of CASES) {
+    clauseTest('4.4/sms-required-fields', `a body without ${missing} is rejected with 400 VALIDATION_ERROR naming it`, async (ctx) => {
+      const from = needSender(ctx);
+      const body: Record<string, string> = { fromNumber: from, toNumber, message: 'conformance check: must not be sent' };
+      delete body[missing];
+      const res = await world().as('tenantA').post('/sms', body);
+      checkValidation('4.4/sms-required-fields', `POST /sms without ${missing}`, res, missing);
+    }, { requires: sends ? ['sms'] : [] });
+  }
+});
+
+describe('§4.4 / §8 POST /sms: message length', () => {
+  clauseTest(['4.4/sms-message-length', '8/limit-sms-message'], 'an empty message is rejected with details naming message', async (ctx) => {
+    const res = await world().as('tenantA').post('/sms', { fromNumber: needSender(ctx), toNumber, message: '' });
+    checkValidation(['4.4/sms-message-length', '8/limit-sms-message'], 'POST /sms with a 0-character message', res, 'message');
+  }, { requires: ['sms'] });
+
+  clauseTest(['4.4/sms-message-length', '8/limit-sms-message'], 'a 1,601-character message (and longer) is rejected with details naming message', async (ctx) => {
+    const from = needSender(ctx);
+    const lengths = [1601, ...fc.sample(fc.integer({ min: 1602, max: 20_000 }), { numRuns: 3, seed: SEED })];
+    for (const n of lengths) {
+      const res = await world().as('tenantA').post('/sms', { fromNumber: from, toNumber, message: faker.string.alpha(n) });
+      checkValidation(['4.4/sms-message-length', '8/limit-sms-message'], `POST /sms with a ${n}-character message`, res, 'message');
+    }
+  }, { requires: ['sms'] });
+
+  for (const n of [1, 1600]) {
+    clauseTest(['4.4/sms-message-length', '8/limit-sms-message', '4.4/sms-message-sid'], `a ${n}-character message is sent and answers data.messageSid`, async (ctx) => {
+      const from = needSender(ctx);
+      const res = await world().as('tenantA').post('/sms', { fromNumber: from, toNumber, message: faker.string.alpha(n) });
+      checkSuccess(['4.4/sms-message-length', '8/limit-sms-message'], `POST /sms with a ${n}-character message answers 2xx`, res);
+      checkSchema('4.4/sms-message-sid', 'data.messageSid is a non-empty string', 'sms#/$defs/answer', res.json?.data, res);
+    }, { requires: ['sms'] });
+  }
+});
+
+describe('§4.4 POST /sms: a fromNumber not on the tenant', () => {
+  /** A fromNumber that was never registered answers 404 RESOURCE_NOT_FOUND; returns the answer for comparisons. */
+  async function unknownSender(): Promise<ApiResponse> {
+    return world().as('tenantA').post('/sms', { fromNumber: randomNumber(), toNumber, message: 'conformance check: must not be sent' });
+  }
+
+  clauseTest('4.4/from-number-not-found', 'an unknown fromNumber answers 404 RESOURCE_NOT_FOUND', async () => {
+    const res = await unknownSender();
+    checkError('4.4/from-number-not-found', 'POST /sms from a number nobody registered', res, 404, 'RESOURCE_NOT_FOUND');
+  });
+
+  /** Checks that `res` is the same refusal as `ref` (status, code, message): the cases are indistinguishable. */
+  function checkSameAs(res: ApiResponse, ref: ApiResponse, what: string): void {
+    checkError('4.4/from-number-not-found', `POST /sms from ${what}`, res, 404, 'RESOURCE_NOT_FOUND');
+    const pick = (r: ApiResponse) => ({ status: r.status, code: r.json?.error?.code, message: r.json?.error?.message });
+    check('4.4/from-number-not-found', `${what} is indistinguishable from an unknown number (status, code, message)`, JSON.stringify(pick(res)) === JSON.stringify(pick(ref)), {
+      expected: pick(ref),
+      actual: pick(res),
+      res,
+    });
+  }
+
+  clauseTest('4.4/from-number-not-found', 'a deleted fromNumber answers the same 404 RESOURCE_NOT_FOUND as an unknown one', async (ctx) => {
+    if (!deletedNumber) skipWith(ctx, 'not applicable to this target: deleting a number needs the control API');
+    const res = await world().as('tenantA').post('/sms', { fromNumber: deletedNumber, toNumber, message: 'conformance check: must not be sent' });
+    checkSameAs(res, await unknownSender(), 'a deleted number of the tenant');
+  }, { requires: ['control'] });
+
+  clauseTest('4.4/from-number-not-found', "another tenant's fromNumber answers the same 404 RESOURCE_NOT_FOUND as an unknown one", async (ctx) => {
+    if (!otherTenantNumber) skipWith(ctx, 'missing optional fixture: set CORE_API_OTHER_SMS_FROM_NUMBER');
+    const res = await world().as('tenantA').post('/sms', { fromNumber: otherTenantNumber, toNumber: fromNumber ?? toNumber, message: 'conformance check: must not be sent' });
+    checkSameAs(res, await unknownSender(), "tenant B's number with tenant key A");
+  }, { requires: ['sms'] });
+});

@@ -1,0 +1,66 @@
+/**
+ * §2.8 task overrides (read-only shape) and §4.2 GET /assistants/{id}/tasks/overrides.
+ * On simulators the overrides are made through the control API (POST /__control/task-overrides);
+ * on a live tenant the fixture assistant's overrides are read as they are (often none).
+ */
+import { beforeAll, describe } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { useWorld } from '../helpers/world';
+import { clauseTest, check, checkEqual, checkError, checkSchema, checkSuccess } from '../helpers/clause';
+import { assistantFixture } from '../helpers/fixtures';
+
+const world = useWorld();
+let assistant: { id: string };
+let empty: { id: string };
+
+beforeAll(async () => {
+  const w = world();
+  assistant = await assistantFixture(w, w.as('tenantA'), 'task-overrides');
+  empty = await assistantFixture(w, w.as('tenantA'), 'task-overrides-none');
+});
+
+const path = (id: string) => `/assistants/${id}/tasks/overrides`;
+
+describe('§4.2 GET /assistants/{id}/tasks/overrides', () => {
+  clauseTest('4.2/task-overrides-array', 'answers data as an array of task overrides', async () => {
+    const res = await world().as('tenantA').get(path(assistant.id));
+    checkSuccess('4.2/task-overrides-array', 'GET …/tasks/overrides answers 200', res, 200);
+    checkSchema('4.2/task-overrides-array', 'data is an array of §2.8 task overrides', 'task-override#/$defs/list', res.json?.data, res);
+  });
+
+  clauseTest('4.2/task-overrides-array', 'an assistant without overrides answers an empty array', async () => {
+    const res = await world().as('tenantA').get(path(empty.id));
+    checkSuccess('4.2/task-overrides-array', 'GET …/tasks/overrides answers 200', res, 200);
+    check('4.2/task-overrides-array', 'data is an array', Array.isArray(res.json?.data), { expected: 'an array', actual: res.json?.data, res });
+  }, { requires: ['control'] });
+
+  clauseTest('4.2/task-overrides-unknown-assistant', 'an unknown assistant answers 404 RESOURCE_NOT_FOUND', async () => {
+    const res = await world().as('tenantA').get(path(randomUUID()));
+    checkError('4.2/task-overrides-unknown-assistant', 'GET …/tasks/overrides of an assistant that never existed', res, 404, 'RESOURCE_NOT_FOUND');
+  });
+
+  clauseTest(['2.8/task-override-shape', '4.2/task-overrides-array'], 'every override carries all five fields with their values', async () => {
+    const w = world();
+    const made = [
+      await w.control!.taskOverride({ assistantId: assistant.id, instructionOverride: 'Ask for the order number first — “exactly”.' }),
+      await w.control!.taskOverride({ assistantId: assistant.id, taskId: randomUUID(), taskgroupId: randomUUID(), instructionOverride: null }),
+    ];
+    const res = await w.as('tenantA').get(path(assistant.id));
+    checkSuccess('4.2/task-overrides-array', 'GET …/tasks/overrides answers 200', res, 200);
+    checkSchema('2.8/task-override-shape', 'data is an array of §2.8 task overrides', 'task-override#/$defs/list', res.json?.data, res);
+    const rows: any[] = res.json.data;
+    for (const m of made) {
+      // Order is not documented (§9.4): find each override by its id.
+      const row = rows.find((r) => r.overrideId === m.overrideId);
+      check('2.8/task-override-shape', `override ${m.overrideId} is listed`, !!row, { expected: m.overrideId, actual: rows.map((r) => r.overrideId), res });
+      for (const k of ['assistantId', 'taskId', 'taskgroupId', 'instructionOverride'] as const) {
+        checkEqual('2.8/task-override-shape', `override ${k} reads back as created`, row[k], m[k], res);
+      }
+    }
+    check('2.8/task-override-shape', 'every listed override belongs to this assistant', rows.every((r) => r.assistantId === assistant.id), {
+      expected: `assistantId ${assistant.id} on every row`,
+      actual: rows.map((r) => r.assistantId),
+      res,
+    });
+  }, { requires: ['control'] });
+});
