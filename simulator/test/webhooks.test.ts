@@ -111,7 +111,7 @@ describe('model B (§6)', () => {
   });
 
   it('treats no answer within webhookTimeoutMs as a failed attempt (status null) and retries', async () => {
-    await w.ctl('PUT', '/config', { webhookTimeoutMs: 60 });
+    await w.ctl('PUT', '/config', { webhookTimeoutMs: 150 });
     rx.respond((n) => (n === 0 ? 'hang' : 200));
     await setTenantUrl(w.A.id, rx.origin);
     await onboarding();
