@@ -1,0 +1,169 @@
+/**
+ * §4.5 session insights: GET /calls/{id}/insights (404 'Call insights not found' until metrics
+ * land after the call ends; then models, per-turn performance, summary, timeline) and the batch
+ * GET /calls/insights?ids= (1 to 25 unique ids, per-id misses, one unknown id never fails it; §8).
+ *
+ * Calls come from the control API; metrics land `insightsDelayMs` after a call ends (300 ms in
+ * helpers/global-setup.ts RUN_CONFIG), so waits poll with a deadline. The batch bounds need no call
+ * and run on every target. Answer shapes beyond the stated facts are not shown: field names are
+ * assumed only in `should`-level checks, and a miss is found wherever the answer names the id.
+ */
+import { beforeAll, describe, vi } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { useWorld } from '../helpers/world';
+import { clauseTest, check, checkEqual, checkError, checkSchema, checkSuccess, inform } from '../helpers/clause';
+import { assistantFixture } from '../helpers/fixtures';
+import { RUN_CONFIG } from '../helpers/global-setup';
+import type { ApiResponse } from '../helpers/client';
+
+const world = useWorld();
+let assistant: { id: string };
+
+beforeAll(async () => {
+  const w = world();
+  assistant = await assistantFixture(w, w.as('tenantA'), 'insights');
+});
+
+/** Longest wait for metrics to land after a call ends, in ms (the run sets insightsDelayMs to 300 ms). */
+const METRICS_DEADLINE_MS = 10_000;
+const MISS_REASONS = ['call_not_found', 'metrics_not_found'] as const;
+
+/** A call the control API made live; ended by the cleanup ledger if a test left it live. */
+async function liveCall(): Promise<{ id: string }> {
+  const w = world();
+  const call = await w.control!.call_({ tenantId: w.tenantA.id, assistantId: assistant.id });
+  w.cleanup.add(`end call ${call.id}`, () => w.control!.endCall(call.id).catch(() => undefined));
+  return call;
+}
+
+const insightsOf = (id: string) => world().as('tenantA').get(`/calls/${id}/insights`);
+const batch = (ids: string[]) => world().as('tenantA').get(`/calls/insights?ids=${ids.join(',')}`);
+
+/** Polls GET /calls/{id}/insights until it answers 200 (deadline {@link METRICS_DEADLINE_MS}); returns the last answer. */
+async function awaitInsights(id: string): Promise<ApiResponse> {
+  let last!: ApiResponse;
+  try {
+    await vi.waitFor(async () => {
+      last = await insightsOf(id);
+      if (last.status !== 200) throw new Error(`insights still ${last.status}`);
+    }, { timeout: METRICS_DEADLINE_MS, interval: 100 });
+  } catch {
+    /* the caller checks the last answer */
+  }
+  return last;
+}
+
+/** Checks the stated 404: status 404 and message 'Call insights not found'. */
+function checkNotYet(words: string, res: ApiResponse): void {
+  check('4.5/insights-404-until-metrics', `${words} answers 404`, res.status === 404, { expected: 404, actual: res.status, res });
+  checkSchema('4.5/insights-404-until-metrics', "error.message is 'Call insights not found'", 'insights#/$defs/notFoundMessage', res.json?.error?.message, res);
+}
+
+/**
+ * The miss reason a batch answer gives for `id`, wherever it is: an entry keyed by the id, an
+ * entry carrying the id as a value, or a list of ids under a reason key. Undefined when none.
+ */
+function missReason(data: unknown, id: string): string | undefined {
+  const reasonIn = (v: unknown, depth = 0): string | undefined => {
+    if (typeof v === 'string') return (MISS_REASONS as readonly string[]).includes(v) ? v : undefined;
+    if (v && typeof v === 'object' && depth < 3) for (const x of Object.values(v)) { const r = reasonIn(x, depth + 1); if (r) return r; }
+    return undefined;
+  };
+  const visit = (node: unknown): string | undefined => {
+    if (Array.isArray(node)) { for (const x of node) { const r = visit(x); if (r) return r; } return undefined; }
+    if (!node || typeof node !== 'object') return undefined;
+    const o = node as Record<string, unknown>;
+    if (Object.prototype.hasOwnProperty.call(o, id)) { const r = reasonIn(o[id]); if (r) return r; }
+    if (Object.values(o).includes(id)) { const r = reasonIn(Object.fromEntries(Object.entries(o).filter(([, v]) => v !== id))); if (r) return r; }
+    for (const reason of MISS_REASONS) if (Array.isArray(o[reason]) && (o[reason] as unknown[]).includes(id)) return reason;
+    for (const v of Object.values(o)) { const r = visit(v); if (r) return r; }
+    return undefined;
+  };
+  return visit(data);
+}
+
+/** Whether `id` occurs as a string value or key anywhere in `value`. */
+function mentions(value: unknown, id: string): boolean {
+  if (typeof value === 'string') return value === id;
+  if (Array.isArray(value)) return value.some((v) => mentions(v, id));
+  if (value && typeof value === 'object') return Object.prototype.hasOwnProperty.call(value, id) || Object.values(value).some((v) => mentions(v, id));
+  return false;
+}
+
+describe('§4.5 GET /calls/{id}/insights', () => {
+  clauseTest('4.5/insights-404-until-metrics', "a call still in progress has no insights: 404 'Call insights not found'", async () => {
+    const call = await liveCall();
+    checkNotYet('GET /calls/{id}/insights of a live call', await insightsOf(call.id));
+  }, { requires: ['control'] });
+
+  clauseTest(['4.5/insights-404-until-metrics', '4.5/insights-content', '4.5/insights-named-parts'], 'insights are 404 right after the call ends, then land and carry the models, performance, summary and timeline', async () => {
+    const call = await liveCall();
+    await world().control!.endCall(call.id);
+    const endedAt = performance.now();
+    const first = await insightsOf(call.id);
+    const sentAfterMs = performance.now() - endedAt - first.durationMs;
+    if (first.status === 404 || sentAfterMs < RUN_CONFIG.insightsDelayMs * 0.66) {
+      checkNotYet(`GET /calls/{id}/insights ${Math.round(sentAfterMs)} ms after the call ended (metrics land after ${RUN_CONFIG.insightsDelayMs} ms)`, first);
+    } else {
+      inform('4.5/insights-404-until-metrics', 'the first read came too late to see the 404 window', false, `sent ${Math.round(sentAfterMs)} ms after the end; window ${RUN_CONFIG.insightsDelayMs} ms; answered ${first.status}`);
+    }
+    const res = await awaitInsights(call.id);
+    checkSuccess('4.5/insights-content', `insights land within ${METRICS_DEADLINE_MS / 1000} s of the call's end`, res, 200);
+    checkSchema('4.5/insights-content', 'data is the insights object', 'insights', res.json?.data, res);
+    const data = res.json.data;
+    const missing = ['models', 'performance', 'summary', 'timeline'].filter((k) => !(k in data));
+    check('4.5/insights-named-parts', 'data names models, performance, summary and timeline (assumed names)', missing.length === 0, {
+      expected: 'keys models, performance, summary, timeline',
+      actual: `missing ${missing.join(', ')}; keys ${Object.keys(data).join(', ')}`,
+      res,
+    });
+  }, { requires: ['control'], timeout: 30_000 });
+});
+
+describe('§4.5 / §8 GET /calls/insights?ids=', () => {
+  clauseTest(['4.5/insights-batch-bounds', '8/limit-insights-batch'], 'no ids (empty or missing) is rejected with 400 VALIDATION_ERROR', async () => {
+    checkError(['4.5/insights-batch-bounds', '8/limit-insights-batch'], 'GET /calls/insights?ids=', await world().as('tenantA').get('/calls/insights?ids='), 400, 'VALIDATION_ERROR');
+    checkError(['4.5/insights-batch-bounds', '8/limit-insights-batch'], 'GET /calls/insights without ids', await world().as('tenantA').get('/calls/insights'), 400, 'VALIDATION_ERROR');
+  });
+
+  clauseTest(['4.5/insights-batch-bounds', '8/limit-insights-batch'], '26 unique ids are rejected with 400 VALIDATION_ERROR', async () => {
+    const res = await batch(Array.from({ length: 26 }, () => randomUUID()));
+    checkError(['4.5/insights-batch-bounds', '8/limit-insights-batch'], 'GET /calls/insights with 26 ids', res, 400, 'VALIDATION_ERROR');
+  });
+
+  clauseTest(['4.5/insights-batch-unique', '8/limit-insights-batch'], 'a duplicate id is rejected with 400 VALIDATION_ERROR', async () => {
+    const id = randomUUID();
+    checkError(['4.5/insights-batch-unique', '8/limit-insights-batch'], 'GET /calls/insights?ids=x,x', await batch([id, id]), 400, 'VALIDATION_ERROR');
+    const ids = [randomUUID(), randomUUID(), id, randomUUID(), id];
+    checkError(['4.5/insights-batch-unique', '8/limit-insights-batch'], 'GET /calls/insights with a duplicate among five ids', await batch(ids), 400, 'VALIDATION_ERROR');
+  });
+
+  clauseTest(['4.5/insights-batch-bounds', '4.5/insights-batch-miss-reasons', '4.5/insights-batch-unknown-never-fails', '8/limit-insights-batch'], '1 and 25 unknown ids are accepted and each is reported as call_not_found', async () => {
+    for (const n of [1, 25]) {
+      const ids = Array.from({ length: n }, () => randomUUID());
+      const res = await batch(ids);
+      checkSuccess(['4.5/insights-batch-bounds', '4.5/insights-batch-unknown-never-fails'], `GET /calls/insights with ${n} unknown id(s) answers 200`, res, 200);
+      checkSchema('4.5/insights-batch-miss-reasons', 'data is the batch answer', 'insights#/$defs/batch', res.json?.data, res);
+      const reasons = ids.map((id) => missReason(res.json?.data, id));
+      check('4.5/insights-batch-miss-reasons', `each of the ${n} unknown ids is reported as call_not_found`, reasons.every((r) => r === 'call_not_found'), {
+        expected: `call_not_found × ${n}`,
+        actual: reasons.map((r) => r ?? 'not reported'),
+        res,
+      });
+    }
+  });
+
+  clauseTest(['4.5/insights-batch-miss-reasons', '4.5/insights-batch-unknown-never-fails'], 'a batch of a call with metrics, a call without, and an unknown id answers 200 with the right per-id reasons', async () => {
+    const done = await liveCall();
+    await world().control!.endCall(done.id);
+    checkSuccess('4.5/insights-batch-miss-reasons', 'fixture: the ended call has insights', await awaitInsights(done.id), 200);
+    const live = await liveCall();
+    const unknown = randomUUID();
+    const res = await batch([done.id, live.id, unknown]);
+    checkSuccess('4.5/insights-batch-unknown-never-fails', 'the batch with one unknown id answers 200', res, 200);
+    checkEqual('4.5/insights-batch-miss-reasons', 'the unknown id is reported as call_not_found', missReason(res.json?.data, unknown), 'call_not_found', res);
+    checkEqual('4.5/insights-batch-miss-reasons', 'the call without metrics yet is reported as metrics_not_found', missReason(res.json?.data, live.id), 'metrics_not_found', res);
+    checkEqual('4.5/insights-batch-unknown-never-fails', 'the call with metrics is not reported as a miss', missReason(res.json?.data, done.id), undefined, res);
+    check('4.5/insights-batch-unknown-never-fails', "the call with metrics is in the answer", mentions(res.json?.data, done.id), { expected: `an entry for ${done.id}`, actual: res.json?.data, res });
+  }, { requires: ['control'], timeout: 30_000 });
+});
