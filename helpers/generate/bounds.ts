@@ -1,0 +1,457 @@
+/**
+ * The bounds generator: walks the PATCH /assistants/{id} request schema (§2.2-§2.7, §8), resolving
+ * `$ref`s, and yields one test case per bound end, type, enum value, length limit, null rule,
+ * unknown key and required-one-of rule it finds. The schema is the only list: add a bound or an enum
+ * value to `schemas/` and its cases appear with no other change (test/unit/bounds-generator.test.ts).
+ *
+ * Every candidate is classified by the schema itself (ajv 2020-12 with the `x-integer-string`
+ * keyword): an accept case that fails its own schema is a schema bug and throws; a reject candidate
+ * the schema accepts is dropped. Where the spec leaves a rule open, `x-` annotations keep the
+ * generator from inventing a stricter rule (schemas/README.md lists them).
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { SCHEMA_BASE, SCHEMA_DIR } from '../validator';
+import { formatPath, parsePath, type ClearedReading, type PathSegment, type Reading } from './paths';
+
+const Ajv2020 = (Ajv2020Module as any).default ?? Ajv2020Module;
+const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
+
+/** `$id` of the PATCH /assistants/{id} request schema. */
+export const PATCH_SCHEMA_ID = `${SCHEMA_BASE}assistant.patch.request.json`;
+
+/**
+ * What a case exercises:
+ * `bound` (below/at/above a numeric end), `integer-string` (an integer given as a string),
+ * `type` (a value of the wrong JSON type, or a non-integer where an integer is stated), `null`,
+ * `enum` (each value, an unknown value), `enum-case` (a case variant), `length` (maxLength),
+ * `format` (uuid), `example` (a documented valid or invalid example), `unknown-key`
+ * (additionalProperties false), `required` (one of several properties required).
+ */
+export type CaseKind =
+  | 'bound'
+  | 'integer-string'
+  | 'type'
+  | 'null'
+  | 'enum'
+  | 'enum-case'
+  | 'length'
+  | 'format'
+  | 'example'
+  | 'unknown-key'
+  | 'required';
+
+/**
+ * A string built when the case runs: `template` with `{publicHost}` replaced, then padded with `a`
+ * to exactly `length` characters when `length` is set (serverUrl length cases, §2.3).
+ */
+export class Template {
+  constructor(readonly template: string, readonly length?: number) {}
+  /** The final string. @throws Error when the substituted template is already longer than `length`. */
+  render(vars: TemplateVars): string {
+    const s = this.template.replace(/\{publicHost\}/g, vars.publicHost);
+    if (this.length === undefined) return s;
+    if (s.length > this.length) throw new Error(`template ${this.template} is longer than ${this.length} characters`);
+    return s + 'a'.repeat(this.length - s.length);
+  }
+  toJSON(): string {
+    return this.length === undefined ? this.template : `${this.template}…(${this.length} characters)`;
+  }
+}
+
+/** Values substituted into {@link Template}s: a hostname that resolves in public DNS to a public address. */
+export interface TemplateVars {
+  publicHost: string;
+}
+
+/** One generated case. Values may hold {@link Template}s until {@link materializeCase} is called. */
+export interface BoundsCase {
+  /** Unique, readable: `idleTimeoutSeconds = 61 → reject (above maximum 60)`. */
+  name: string;
+  kind: CaseKind;
+  /** Where the value goes in the PATCH body. */
+  path: PathSegment[];
+  /** The value sent at `path`. */
+  value: unknown;
+  /** The whole PATCH body (containers filled with their minimal required members). */
+  body: Record<string, unknown>;
+  /** accept: 200 and the GET shows {@link reading} at {@link shownAt}; reject: 400 VALIDATION_ERROR, nothing changed. */
+  expect: 'accept' | 'reject';
+  /** Clause ids the case proves (from `x-clause`, nearest annotated node first). */
+  clauses: string[];
+  /** Where a GET shows the value (differs from `path` for `x-merged-into` fields). */
+  shownAt: PathSegment[];
+  /** What the GET must show there (accept cases). */
+  reading?: Reading;
+  /** Names a `details[].field` may end with to name this failure: the path's keys, nearest last. */
+  fields: string[];
+  /** Top-level request field the case touches. */
+  top: string;
+}
+
+/** Thrown when the schemas contradict themselves (an accept case fails its own schema, a `$ref` is dangling). */
+export class GeneratorError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GeneratorError';
+  }
+}
+
+/** Options of {@link generateBoundsCases}. */
+export interface GenerateOptions {
+  /** Schema documents (each with its `$id`); default: every file under schemas/. */
+  documents?: any[];
+  /** `$id` of the root request schema; default {@link PATCH_SCHEMA_ID}. */
+  rootId?: string;
+}
+
+/** Every schema file under schemas/, parsed. */
+export function loadSchemaDocuments(dir: string = SCHEMA_DIR): any[] {
+  const out: any[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.json')) out.push(JSON.parse(readFileSync(p, 'utf8')));
+    }
+  };
+  walk(dir);
+  return out.filter((d) => typeof d?.$id === 'string');
+}
+
+/** An ajv instance over `documents` that also enforces `x-integer-string` (bounds apply to the string's value). */
+export function requestAjv(documents: any[]): any {
+  const ajv = new Ajv2020({ strict: false, allErrors: false, allowUnionTypes: true });
+  addFormats(ajv);
+  ajv.addKeyword({
+    keyword: 'x-integer-string',
+    schemaType: 'boolean',
+    validate: (flag: boolean, data: unknown, parent: any) => {
+      if (!flag || typeof data !== 'string') return true;
+      if (!/^-?[0-9]+$/.test(data)) return false;
+      const n = Number(data);
+      if (typeof parent?.minimum === 'number' && n < parent.minimum) return false;
+      if (typeof parent?.maximum === 'number' && n > parent.maximum) return false;
+      return true;
+    },
+  });
+  for (const d of documents) ajv.addSchema(d);
+  return ajv;
+}
+
+/** Replaces every {@link Template} in a value by its rendered string. */
+export function materialize<T>(value: T, vars: TemplateVars): T {
+  if (value instanceof Template) return value.render(vars) as any;
+  if (Array.isArray(value)) return value.map((v) => materialize(v, vars)) as any;
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, materialize(v, vars)])) as any;
+  }
+  return value;
+}
+
+/** A case with its templates rendered (value, body and reading). */
+export function materializeCase(c: BoundsCase, vars: TemplateVars): BoundsCase {
+  const reading = c.reading && 'value' in c.reading ? ({ ...c.reading, value: materialize(c.reading.value, vars) } as Reading) : c.reading;
+  return { ...c, value: materialize(c.value, vars), body: materialize(c.body, vars), reading };
+}
+
+/** Host used to render templates while classifying candidates (never contacted). */
+const CLASSIFY_VARS: TemplateVars = { publicHost: 'hooks.example.com' };
+/** Fixed uuid used to fill required uuid members of containers. */
+const SAMPLE_UUID = '00000000-0000-4000-8000-000000000000';
+/** Key no schema documents, for `unknown-key` cases. */
+export const UNKNOWN_KEY = 'conformanceUnknownKey';
+/** Value outside every enum. */
+export const UNKNOWN_ENUM_VALUE = 'conformance-unknown-value';
+
+type XClause = string | string[] | Record<string, string | string[]>;
+
+interface Ctx {
+  clauseChain: XClause[];
+  validated: boolean;
+  /** Maps the path of a case to the path a GET shows it at. */
+  shown: (path: PathSegment[]) => PathSegment[];
+  /** Wraps a value at this node into a whole PATCH body. */
+  wrap: (v: unknown) => unknown;
+}
+
+function typesOf(node: any): string[] {
+  if (Array.isArray(node.type)) return node.type;
+  if (typeof node.type === 'string') return [node.type];
+  if (Array.isArray(node.enum)) return [...new Set(node.enum.map((v: unknown) => (v === null ? 'null' : typeof v)))] as string[];
+  if (Array.isArray(node.anyOf)) return [...new Set(node.anyOf.flatMap((b: any) => typesOf(b)))] as string[];
+  return [];
+}
+
+function asList(v: string | string[]): string[] {
+  return Array.isArray(v) ? v : [v];
+}
+
+function lookupClauses(chain: XClause[], kind: CaseKind): string[] {
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const x = chain[i];
+    if (typeof x === 'string' || Array.isArray(x)) return asList(x);
+    if (x[kind] !== undefined) return asList(x[kind]);
+    if (x['*'] !== undefined) return asList(x['*']);
+  }
+  return [];
+}
+
+function short(v: unknown): string {
+  if (v instanceof Template) return v.length === undefined ? JSON.stringify(v.template) : `${JSON.stringify(v.template)}+"a…" (${v.length} characters)`;
+  if (typeof v === 'string' && v.length > 40) {
+    const c = v[0];
+    return v === c.repeat(v.length) ? `"${c}"×${v.length}` : `${JSON.stringify(v.slice(0, 40))}… (${v.length} characters)`;
+  }
+  const s = JSON.stringify(v, (_k, x) => (x instanceof Template ? x.toJSON() : x));
+  return s.length > 80 ? `${s.slice(0, 80)}…` : s;
+}
+
+function templated(v: unknown): unknown {
+  return typeof v === 'string' && v.includes('{publicHost}') ? new Template(v) : v;
+}
+
+/**
+ * Generates every case of the request schema (default: PATCH /assistants/{id}).
+ * @returns cases in schema order, names unique
+ * @throws GeneratorError when an accept case fails its own schema or a `$ref` cannot be resolved.
+ */
+export function generateBoundsCases(opts: GenerateOptions = {}): BoundsCase[] {
+  const documents = opts.documents ?? loadSchemaDocuments();
+  const rootId = opts.rootId ?? PATCH_SCHEMA_ID;
+  const byId = new Map<string, any>(documents.map((d) => [d.$id, d]));
+  const ajv = requestAjv(documents);
+  const validateRoot = ajv.getSchema(rootId);
+  if (!validateRoot) throw new GeneratorError(`no schema with $id ${rootId}`);
+  const isValid = (body: unknown) => validateRoot(materialize(body, CLASSIFY_VARS)) as boolean;
+
+  const resolve = (node: any, baseId: string): { node: any; baseId: string } => {
+    let guard = 0;
+    while (node && typeof node === 'object' && typeof node.$ref === 'string') {
+      if (++guard > 20) throw new GeneratorError(`$ref loop at ${node.$ref}`);
+      const url = new URL(node.$ref, baseId);
+      const docId = url.href.split('#')[0];
+      const doc = byId.get(docId);
+      if (!doc) throw new GeneratorError(`unresolved $ref ${node.$ref} (from ${baseId})`);
+      let target: any = doc;
+      for (const raw of (url.hash.replace(/^#/, '') || '').split('/').slice(1)) {
+        target = target?.[decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~')];
+      }
+      if (target === undefined) throw new GeneratorError(`unresolved $ref ${node.$ref} (from ${baseId})`);
+      const { $ref: _r, ...siblings } = node;
+      node = { ...target, ...siblings };
+      baseId = docId;
+    }
+    return { node, baseId };
+  };
+
+  const sample = (raw: any, baseId: string): unknown => {
+    const { node, baseId: b } = resolve(raw, baseId);
+    if (Array.isArray(node.examples) && node.examples.length) return templated(node.examples[0]);
+    if (Array.isArray(node.enum)) return node.enum.find((v: unknown) => v !== null);
+    const types = typesOf(node);
+    if (types.includes('object')) return minimalObject(node, b, undefined);
+    if (types.includes('string')) return node.format === 'uuid' ? SAMPLE_UUID : 'x';
+    if (types.includes('boolean')) return true;
+    if (types.includes('integer') || types.includes('number')) return node.minimum ?? 0;
+    if (types.includes('array')) return [];
+    return 'x';
+  };
+
+  /** Required members, plus the first branch of a required-one-of `anyOf`, without `omit`. */
+  const minimalObject = (node: any, baseId: string, omit: string | undefined, skipOneOf = false): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    const names = [...(node.required ?? [])];
+    if (!skipOneOf && requiredOnly(node.anyOf)) names.push(...node.anyOf[0].required);
+    for (const k of names) if (k !== omit && node.properties?.[k]) out[k] = sample(node.properties[k], baseId);
+    return out;
+  };
+
+  const cases: BoundsCase[] = [];
+  const seen = new Set<string>();
+
+  const walk = (raw: any, baseId: string, path: PathSegment[], ctx: Ctx) => {
+    const { node, baseId: b } = resolve(raw, baseId);
+    if (!node || typeof node !== 'object') return;
+    const chain = node['x-clause'] !== undefined ? [...ctx.clauseChain, node['x-clause']] : ctx.clauseChain;
+    const validated = ctx.validated && node['x-validated'] !== false;
+    const here: Ctx = { ...ctx, clauseChain: chain, validated };
+    const types = typesOf(node);
+    const typeStated = node['x-type-stated'] !== false;
+    const isInteger = types.includes('integer') && !types.includes('number');
+    const numeric = types.includes('integer') || types.includes('number');
+
+    const add = (kind: CaseKind, value: unknown, expect: 'accept' | 'reject', note: string, opts: { reading?: Reading; chain?: XClause[]; at?: PathSegment[]; extraFields?: string[] } = {}) => {
+      if (expect === 'reject' && !validated) return;
+      const at = opts.at ?? path;
+      const body = here.wrap(value) as Record<string, unknown>;
+      const valid = isValid(body);
+      if (expect === 'reject' && valid) return; // the schema itself admits it: not a rejection
+      const name = `${formatPath(at)} = ${short(value)} → ${expect} (${note})`;
+      if (expect === 'accept' && !valid) throw new GeneratorError(`accept case fails its own schema: ${name}`);
+      if (seen.has(name)) return;
+      seen.add(name);
+      const clauses = lookupClauses(opts.chain ?? chain, kind);
+      if (!clauses.length) throw new GeneratorError(`no x-clause covers ${name}`);
+      const keys = at.filter((s): s is string => typeof s === 'string');
+      const reading: Reading | undefined =
+        expect === 'accept'
+          ? (opts.reading ??
+            (value && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Template)
+              ? { kind: 'contains', value: value as Record<string, unknown> }
+              : { kind: 'equals', value }))
+          : undefined;
+      cases.push({ name, kind, path: at, value, body, expect, clauses, shownAt: here.shown(at), reading, fields: [...keys, ...(opts.extraFields ?? [])], top: String(at[0]) });
+    };
+
+    // null: accepted where the schema says so; rejected only where annotated; otherwise no case.
+    const nullBranch = Array.isArray(node.anyOf) ? node.anyOf.map((x: any) => resolve(x, b).node).find((x: any) => typesOf(x).length === 1 && typesOf(x)[0] === 'null') : undefined;
+    const nullAllowed = types.includes('null') || (Array.isArray(node.enum) && node.enum.includes(null)) || !!nullBranch;
+    if (nullAllowed) {
+      const readings: ClearedReading[] = node['x-null-reads'] ?? nullBranch?.['x-null-reads'] ?? ['null', 'absent'];
+      add('null', null, 'accept', 'null accepted', { reading: { kind: 'cleared', readings } });
+    } else if (node['x-null'] === 'rejected') {
+      add('null', null, 'reject', 'null is not of the stated type');
+    }
+
+    // enum values, unknown value, case variants
+    const enumValues: unknown[] = [];
+    if (Array.isArray(node.enum)) enumValues.push(...node.enum.filter((v: unknown) => v !== null));
+    if (Array.isArray(node.anyOf)) {
+      for (const rawBranch of node.anyOf) {
+        const { node: br } = resolve(rawBranch, b);
+        const brChain = br['x-clause'] !== undefined ? [...chain, br['x-clause']] : chain;
+        if (Array.isArray(br.enum)) for (const v of br.enum) if (v !== null) add('enum', v, 'accept', 'listed value', { chain: brChain });
+        if (Array.isArray(br.examples)) {
+          for (const ex of br.examples) {
+            const shows = br['x-normalise'] === 'base-code' && typeof ex === 'string' ? ex.split('-')[0] : ex;
+            add('example', templated(ex), 'accept', br['x-normalise'] === 'base-code' ? `stored as ${JSON.stringify(shows)}` : 'documented example', {
+              chain: brChain,
+              reading: { kind: 'equals', value: templated(shows) },
+            });
+          }
+        }
+        if (Array.isArray(br.enum)) enumValues.push(UNKNOWN_ENUM_VALUE); // marks "has an enum" for the unknown case below
+      }
+    }
+    for (const v of enumValues) if (v !== UNKNOWN_ENUM_VALUE) add('enum', v, 'accept', 'listed value');
+    if (enumValues.length && node['x-enum-unknown'] !== 'ambiguous') add('enum', UNKNOWN_ENUM_VALUE, 'reject', 'not a listed value');
+    if (node['x-enum-case'] === 'rejected') {
+      for (const v of enumValues) {
+        if (typeof v !== 'string' || v === UNKNOWN_ENUM_VALUE) continue;
+        add('enum-case', v.toUpperCase(), 'reject', `case variant of ${v}`);
+        add('enum-case', v[0].toUpperCase() + v.slice(1), 'reject', `case variant of ${v}`);
+      }
+    }
+
+    // booleans
+    if (!Array.isArray(node.enum) && types.length && types.every((t) => t === 'boolean' || t === 'null') && types.includes('boolean')) {
+      add('example', true, 'accept', 'boolean');
+      add('example', false, 'accept', 'boolean');
+    }
+
+    // numeric bounds: below, at and inside each end
+    if (numeric && (typeof node.minimum === 'number' || typeof node.maximum === 'number')) {
+      const min: number | undefined = node.minimum;
+      const max: number | undefined = node.maximum;
+      const within = (n: number) => (min === undefined || n >= min) && (max === undefined || n <= max);
+      const reading = (n: number): Reading => ({ kind: 'numeric', value: n });
+      if (min !== undefined) {
+        add('bound', min - 1, 'reject', `below minimum ${min}`);
+        if (!isInteger) add('bound', min - 0.5, 'reject', `below minimum ${min}`);
+        add('bound', min, 'accept', `at minimum ${min}`, { reading: reading(min) });
+        if (within(min + 1)) add('bound', min + 1, 'accept', `just above minimum ${min}`, { reading: reading(min + 1) });
+      }
+      if (max !== undefined) {
+        if (within(max - 1)) add('bound', max - 1, 'accept', `just below maximum ${max}`, { reading: reading(max - 1) });
+        add('bound', max, 'accept', `at maximum ${max}`, { reading: reading(max) });
+        if (!isInteger) add('bound', max + 0.5, 'reject', `above maximum ${max}`);
+        add('bound', max + 1, 'reject', `above maximum ${max}`);
+      }
+      if (isInteger && typeStated) {
+        const inside = min !== undefined ? min + 0.5 : max! - 0.5;
+        add('type', inside, 'reject', 'not an integer');
+      }
+      if (node['x-integer-string']) {
+        for (const n of [min, max]) if (n !== undefined) add('integer-string', String(n), 'accept', 'integer string within bounds', { reading: reading(n) });
+        if (min !== undefined) add('integer-string', String(min - 1), 'reject', `integer string below minimum ${min}`);
+        if (max !== undefined) add('integer-string', String(max + 1), 'reject', `integer string above maximum ${max}`);
+        add('type', 'abc', 'reject', 'not an integer string');
+        add('type', `${min ?? max}.5`, 'reject', 'not an integer string');
+      }
+    }
+
+    // length limits
+    if (typeof node.maxLength === 'number') {
+      const tpl: string | undefined = node['x-length-template'];
+      const make = (n: number) => (tpl ? new Template(tpl, n) : 'a'.repeat(n));
+      add('length', make(node.maxLength), 'accept', `at the limit of ${node.maxLength} characters`);
+      add('length', make(node.maxLength + 1), 'reject', `over the limit of ${node.maxLength} characters`);
+    }
+
+    // formats
+    if (node.format === 'uuid') {
+      add('format', 'not-a-uuid', 'reject', 'not a uuid');
+      if (!node['x-reference']) add('format', SAMPLE_UUID, 'accept', 'a uuid');
+    }
+
+    // documented examples (valid and invalid)
+    const hasExamples = Array.isArray(node.examples);
+    for (const ex of node.examples ?? []) add('example', templated(ex), 'accept', 'documented example');
+    for (const ex of node['x-invalid-examples'] ?? []) add('example', templated(ex), 'reject', 'documented invalid example');
+    if (!hasExamples && types.length === 1 && types[0] === 'string' && !node.enum && !node.format && !node.pattern && !node['x-reference']) {
+      add('example', 'conformance value', 'accept', 'a string');
+    }
+
+    // wrong JSON type
+    if (typeStated && types.length) {
+      const wrong = !types.includes('string') ? 'conformance-wrong-type' : !types.includes('number') && !types.includes('integer') ? 12345 : true;
+      add('type', wrong, 'reject', `not ${types.filter((t) => t !== 'null').join(' or ')}`);
+    }
+
+    // objects: unknown keys, required one-of, members
+    if (types.includes('object') || node.properties) {
+      if (node.additionalProperties === false) {
+        add('unknown-key', { ...minimalObject(node, b, undefined), [UNKNOWN_KEY]: true }, 'reject', 'unknown key', { extraFields: [UNKNOWN_KEY] });
+      }
+      if (requiredOnly(node.anyOf)) {
+        const base = minimalObject(node, b, undefined, true);
+        const alternatives: string[] = node.anyOf.flatMap((x: any) => x.required);
+        add('required', base, 'reject', `none of ${alternatives.join(', ')}`, { extraFields: alternatives });
+        for (const k of alternatives) {
+          if (node.properties?.[k]) add('required', { ...base, [k]: sample(node.properties[k], b) }, 'accept', `${k} alone`);
+        }
+      }
+      for (const [k, child] of Object.entries<any>(node.properties ?? {})) {
+        const siblings = minimalObject(node, b, k);
+        const merged = path.length === 0 && typeof resolve(child, b).node['x-merged-into'] === 'string' ? parsePath(resolve(child, b).node['x-merged-into']) : undefined;
+        walk(child, b, [...path, k], {
+          clauseChain: chain,
+          validated,
+          wrap: (v) => here.wrap({ ...siblings, [k]: v }),
+          shown: merged ? (p) => [...merged, ...p.slice(1)] : here.shown,
+        });
+      }
+    }
+    if (types.includes('array') && node.items) {
+      walk(node.items, b, [...path, 0], { clauseChain: chain, validated, wrap: (v) => here.wrap([v]), shown: here.shown });
+    }
+  };
+
+  const { node: root, baseId } = resolve(byId.get(rootId), rootId);
+  walk(root, baseId, [], { clauseChain: [], validated: true, wrap: (v) => v, shown: (p) => p });
+  return cases.filter((c) => c.path.length > 0);
+}
+
+function requiredOnly(anyOf: unknown): anyOf is { required: string[] }[] {
+  return Array.isArray(anyOf) && anyOf.length > 0 && anyOf.every((b: any) => b && Array.isArray(b.required) && Object.keys(b).length === 1);
+}
+
+/** Case counts by kind and by expectation, for docs/validation-and-merge.md and the run log. */
+export function summariseCases(cases: BoundsCase[]): { total: number; accept: number; reject: number; byKind: Record<string, number> } {
+  const byKind: Record<string, number> = {};
+  for (const c of cases) byKind[c.kind] = (byKind[c.kind] ?? 0) + 1;
+  return { total: cases.length, accept: cases.filter((c) => c.expect === 'accept').length, reject: cases.filter((c) => c.expect === 'reject').length, byKind };
+}

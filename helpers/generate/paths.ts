@@ -1,0 +1,108 @@
+/**
+ * Field paths and readings: where a value sits in a PATCH body or a GET answer, and what a GET may
+ * show after a write (§2.2-§2.7). Pure functions, no I/O.
+ */
+import { isDeepStrictEqual } from 'node:util';
+
+/** One step of a path: an object key or an array index. */
+export type PathSegment = string | number;
+
+/** `['settings','conversationConfig','interruptionPlan','minDuration']` → `settings.conversationConfig.interruptionPlan.minDuration`; indexes as `[0]`. */
+export function formatPath(path: readonly PathSegment[]): string {
+  return path.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+}
+
+/** Parses a dotted path such as `settings.transferDialTimeout` (no indexes). */
+export function parsePath(dotted: string): PathSegment[] {
+  return dotted.split('.').filter(Boolean);
+}
+
+/** Sentinel returned by {@link getAt} when a key is absent (distinct from a stored null). */
+export const ABSENT: unique symbol = Symbol('absent');
+
+/** The value at `path` in `root`, or {@link ABSENT} when any step is missing or not a container. */
+export function getAt(root: unknown, path: readonly PathSegment[]): unknown {
+  let cur: any = root;
+  for (const seg of path) {
+    if (cur === null || typeof cur !== 'object' || !(seg in cur)) return ABSENT;
+    cur = cur[seg as any];
+  }
+  return cur;
+}
+
+/**
+ * How a GET may show a cleared value (spec wording "null clears", "deleted", "omits"):
+ * `null` (stored null), `absent` (key missing), `empty-object` ({}).
+ */
+export type ClearedReading = 'null' | 'absent' | 'empty-object';
+
+/**
+ * What a GET must show at a path after an accepted write:
+ * - `equals`: deep-equal to `value`;
+ * - `numeric`: a number (or numeric string) equal to `value` (integer fields; §2.2 response "number");
+ * - `contains`: an object holding every key of `value` with an equal value (deep), other keys allowed
+ *   (open documents whose merge rule this case does not decide);
+ * - `cleared`: one of `readings`.
+ */
+export type Reading =
+  | { kind: 'equals'; value: unknown }
+  | { kind: 'numeric'; value: number }
+  | { kind: 'contains'; value: Record<string, unknown> }
+  | { kind: 'cleared'; readings: ClearedReading[] };
+
+function contains(actual: unknown, expected: unknown): boolean {
+  if (expected && typeof expected === 'object' && !Array.isArray(expected)) {
+    if (!actual || typeof actual !== 'object' || Array.isArray(actual)) return false;
+    return Object.entries(expected).every(([k, v]) => contains((actual as any)[k], v));
+  }
+  return isDeepStrictEqual(actual, expected);
+}
+
+/** True when `actual` (a value from {@link getAt}, possibly {@link ABSENT}) satisfies `reading`. */
+export function readingHolds(reading: Reading, actual: unknown): boolean {
+  switch (reading.kind) {
+    case 'equals':
+      return actual !== ABSENT && isDeepStrictEqual(actual, reading.value);
+    case 'numeric':
+      return (typeof actual === 'number' || (typeof actual === 'string' && actual.trim() !== '')) && Number(actual) === reading.value;
+    case 'contains':
+      return actual !== ABSENT && contains(actual, reading.value);
+    case 'cleared':
+      return reading.readings.some((r) =>
+        r === 'absent' ? actual === ABSENT : r === 'null' ? actual === null : isDeepStrictEqual(actual, {}),
+      );
+  }
+}
+
+/** Plain words for a reading, for check messages. */
+export function describeReading(reading: Reading): string {
+  switch (reading.kind) {
+    case 'equals':
+      return JSON.stringify(reading.value);
+    case 'numeric':
+      return `the number ${reading.value}`;
+    case 'contains':
+      return `an object containing ${JSON.stringify(reading.value)}`;
+    case 'cleared':
+      return `cleared: ${reading.readings.map((r) => (r === 'empty-object' ? '{}' : r)).join(' or ')}`;
+  }
+}
+
+/** Plain words for a value read with {@link getAt}. */
+export function describeActual(actual: unknown): string {
+  if (actual === ABSENT) return 'absent';
+  const s = JSON.stringify(actual);
+  return s === undefined ? String(actual) : s.length > 300 ? `${s.slice(0, 300)}…` : s;
+}
+
+/**
+ * True when a `details[].field` (§4.1, §7) names one of `names`: its last key, read as a name or as a
+ * path (`settings.conversationConfig.interruptionPlan.minDuration`, `/transferSettings/x`,
+ * `items[0].language`), must be one of them. Numeric segments (array indexes) are skipped.
+ */
+export function fieldNames(field: unknown, names: readonly string[]): boolean {
+  if (typeof field !== 'string' || !field) return false;
+  if (names.includes(field)) return true;
+  const keys = field.split(/[./\[\]]+/).filter((s) => s && !/^[0-9]+$/.test(s));
+  return keys.length > 0 && names.includes(keys[keys.length - 1]);
+}

@@ -1,0 +1,198 @@
+/**
+ * §2.2-§2.7, §4.1, §8: PATCH /assistants/{id} validation, generated from the request schema
+ * (helpers/generate/bounds.ts walks schemas/assistant.patch.request.json). Accepted cases answer
+ * 200 and the GET shows the value; rejected cases answer 400 VALIDATION_ERROR with a details entry
+ * naming the field, and the full GET after equals the GET before. The serverUrl DNS rules (§2.3
+ * rules 2-3) need arranged hostnames and are written out below the generated cases.
+ */
+import { beforeAll, describe } from 'vitest';
+import { useWorld } from '../helpers/world';
+import { check, checkEqual, checkError, checkSchema, checkSuccess, clauseTest, skipWith } from '../helpers/clause';
+import { assistantFixture } from '../helpers/fixtures';
+import type { ApiClient, ApiResponse } from '../helpers/client';
+import { generateBoundsCases, materializeCase, type BoundsCase, type TemplateVars } from '../helpers/generate/bounds';
+import { describeActual, describeReading, fieldNames, formatPath, getAt, readingHolds } from '../helpers/generate/paths';
+import { hostResolvingTo, publicHost, unresolvableHost } from '../helpers/generate/hosts';
+
+const world = useWorld();
+const CASES = generateBoundsCases();
+const DETAILS = '4.1/validation-error-details';
+const UNCHANGED = '4.1/rejected-patch-changes-nothing';
+
+let client: ApiClient;
+let assistantId: string;
+let vars: TemplateVars;
+
+beforeAll(async () => {
+  const w = world();
+  client = w.as('tenantA');
+  const a = await assistantFixture(w, client, 'validation-bounds');
+  assistantId = a.id;
+  vars = { publicHost: await publicHost(w, 'bounds') };
+});
+
+const path = () => `/assistants/${assistantId}`;
+
+/** Checks a 400 VALIDATION_ERROR whose details name every field group in `expected` (one acceptable name list per failing field). */
+function checkRejected(clauses: string[], what: string, res: ApiResponse, expected: { label: string; names: string[] }[]): void {
+  checkError(clauses, `${what} answers 400 VALIDATION_ERROR`, res, 400, 'VALIDATION_ERROR');
+  const details = res.json?.error?.details;
+  checkSchema(DETAILS, 'error.details is an array of { field, message }', 'validation-details', details, res);
+  for (const e of expected) {
+    check(DETAILS, `error.details names the failing field ${e.label}`, details.some((d: any) => fieldNames(d?.field, e.names)), {
+      expected: `an entry whose field is ${e.label} (or a path ending in ${e.names.join(' or ')})`,
+      actual: details.map((d: any) => d?.field),
+      res,
+    });
+  }
+}
+
+/** Sends a PATCH that must be refused, and checks the answer and that nothing changed (§4.1). */
+async function expectRejected(clauses: string[], what: string, body: unknown, expected: { label: string; names: string[] }[]): Promise<void> {
+  const before = await client.get(path());
+  checkSuccess(clauses, 'GET before the PATCH answers 200', before, 200);
+  const res = await client.patch(path(), body);
+  checkRejected([...clauses, DETAILS], what, res, expected);
+  const after = await client.get(path());
+  checkEqual(UNCHANGED, 'the full GET after the refused PATCH equals the GET before', after.json?.data, before.json?.data, after);
+}
+
+/** Sends a PATCH that must be accepted and returns the GET after it. */
+async function expectAccepted(clauses: string[], what: string, body: unknown): Promise<ApiResponse> {
+  const res = await client.patch(path(), body);
+  checkSuccess(clauses, `${what} is accepted`, res, 200);
+  const get = await client.get(path());
+  checkSuccess(clauses, 'GET after the PATCH answers 200', get, 200);
+  return get;
+}
+
+async function runCase(raw: BoundsCase): Promise<void> {
+  const c = materializeCase(raw, vars);
+  if (c.expect === 'reject') {
+    await expectRejected(c.clauses, `PATCH ${formatPath(c.path)} = ${raw.name.split(' = ')[1].split(' → ')[0]}`, c.body, [
+      { label: formatPath(c.path.filter((s) => typeof s === 'string')), names: c.fields },
+    ]);
+    return;
+  }
+  const get = await expectAccepted(c.clauses, `PATCH ${c.name}`, c.body);
+  const actual = getAt(get.json?.data, c.shownAt);
+  check(c.clauses, `GET shows ${formatPath(c.shownAt)} as ${describeReading(c.reading!)}`, readingHolds(c.reading!, actual), {
+    expected: describeReading(c.reading!),
+    actual: describeActual(actual),
+    res: get,
+  });
+}
+
+describe('generated from schemas/assistant.patch.request.json', () => {
+  for (const c of CASES) {
+    const clauses = c.expect === 'reject' ? [...c.clauses, DETAILS, UNCHANGED] : c.clauses;
+    clauseTest(clauses, c.name, () => runCase(c));
+  }
+});
+
+describe('several invalid fields in one PATCH', () => {
+  // One refused top-level case per field, grouped four at a time: every field must be listed.
+  const firsts = new Map<string, BoundsCase>();
+  for (const c of CASES) {
+    if (c.expect === 'reject' && c.path.length === 1 && (c.kind === 'bound' || c.kind === 'type' || c.kind === 'enum') && !firsts.has(c.top)) firsts.set(c.top, c);
+  }
+  const picked = [...firsts.values()];
+  const groups: BoundsCase[][] = [];
+  for (let i = 0; i + 4 <= picked.length && groups.length < 4; i += 4) groups.push(picked.slice(i, i + 4));
+  for (const g of groups) {
+    clauseTest([DETAILS, UNCHANGED], `a PATCH with ${g.map((c) => c.top).join(', ')} all invalid lists every one of them`, async () => {
+      const body = Object.assign({}, ...g.map((c) => materializeCase(c, vars).body));
+      await expectRejected([DETAILS], 'PATCH with several invalid fields', body, g.map((c) => ({ label: c.top, names: [c.top] })));
+    });
+  }
+});
+
+describe('§2.3 serverUrl', () => {
+  clauseTest(['2.3/public-name-accepted', '2.3/no-test-request', '4.1/response-includes-server-url'], 'a public name is accepted promptly, the answer includes it, and no delivery is made to it', async () => {
+    const w = world();
+    const host = await publicHost(w, 'public');
+    const url = `https://${host}/hooks/core`;
+    const res = await client.patch(path(), { serverUrl: url });
+    checkSuccess('2.3/public-name-accepted', `PATCH serverUrl ${url} is accepted`, res, 200);
+    checkEqual('4.1/response-includes-server-url', 'the PATCH answer includes serverUrl as written', res.json?.data?.serverUrl, url, res);
+    // The name points at a documentation address where nothing listens: a PATCH that sent (and waited on) a test request could not answer promptly.
+    check('2.3/no-test-request', 'the PATCH answers within 4 s (it validates DNS only and waits on no test request)', res.durationMs < 4_000, {
+      expected: '< 4000 ms',
+      actual: `${Math.round(res.durationMs)} ms`,
+      res,
+    });
+    const get = await client.get(path());
+    checkEqual('2.3/public-name-accepted', 'GET shows the serverUrl', get.json?.data?.serverUrl, url, get);
+    if (w.control) {
+      const deliveries = await w.control.deliveries(w.tenantA.id);
+      const toHost = deliveries.filter((d) => d.url.includes(host));
+      check('2.3/no-test-request', 'no delivery was made to the new serverUrl by the PATCH', toHost.length === 0, {
+        expected: 'no delivery to the host',
+        actual: toHost.map((d) => `${d.type} → ${d.url}`),
+      });
+    }
+  });
+
+  clauseTest('2.3/null-clears', 'null clears a serverUrl that was set', async () => {
+    const host = await publicHost(world(), 'clear');
+    await expectAccepted(['2.3/null-clears'], 'PATCH serverUrl (set)', { serverUrl: `https://${host}/x` });
+    const get = await expectAccepted(['2.3/null-clears'], 'PATCH serverUrl null', { serverUrl: null });
+    checkEqual('2.3/null-clears', 'GET shows serverUrl null', get.json?.data?.serverUrl, null, get);
+  });
+
+  clauseTest('2.3/hostname-must-resolve', 'a hostname that does not resolve is refused', async () => {
+    const host = await unresolvableHost(world(), 'nowhere');
+    await expectRejected(['2.3/hostname-must-resolve'], `PATCH serverUrl https://${host}/hook`, { serverUrl: `https://${host}/hook` }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
+  });
+
+  // Hosts every target treats alike: loopback by name and IP literals of forbidden ranges.
+  for (const host of ['localhost', '127.0.0.1', '10.0.0.1', '192.168.1.1', '172.16.0.1', '169.254.169.254', '[::1]', '[fe80::1]', '[fd00::1]', '[::ffff:127.0.0.1]']) {
+    clauseTest('2.3/no-private-addresses', `https://${host}/ is refused (loopback, private or link-local on every target)`, async () => {
+      await expectRejected(['2.3/no-private-addresses'], `PATCH serverUrl https://${host}/hook`, { serverUrl: `https://${host}/hook` }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
+    });
+  }
+
+  const FORBIDDEN: [string, string[]][] = [
+    ['private 10/8', ['10.1.2.3']],
+    ['private 172.16/12 (low end)', ['172.16.0.5']],
+    ['private 172.16/12 (high end)', ['172.31.255.254']],
+    ['private 192.168/16', ['192.168.10.20']],
+    ['loopback 127/8', ['127.0.0.1']],
+    ['loopback 127/8 (not .1)', ['127.8.9.10']],
+    ['loopback ::1', ['::1']],
+    ['link-local 169.254/16', ['169.254.169.254']],
+    ['link-local fe80::/10', ['fe80::1234']],
+    ['IPv6 unique-local fc00::/7 (fd)', ['fd12:3456:789a::1']],
+    ['IPv6 unique-local fc00::/7 (fc)', ['fc00::1']],
+    ['IPv4-mapped private', ['::ffff:10.0.0.1']],
+    ['IPv4-mapped loopback', ['::ffff:127.0.0.1']],
+    ['IPv4-mapped link-local', ['::ffff:169.254.1.1']],
+    ['IPv4-mapped 192.168', ['::ffff:192.168.0.1']],
+    ['a public and a private address', ['203.0.113.10', '10.0.0.1']],
+  ];
+  FORBIDDEN.forEach(([label, addresses], i) => {
+    clauseTest('2.3/no-private-addresses', `a name resolving to ${label} (${addresses.join(', ')}) is refused`, async (ctx) => {
+      const host = await hostResolvingTo(world(), `forbidden-${i}`, addresses);
+      if (!host) skipWith(ctx, 'the target\'s DNS cannot be arranged (no control API): a public name resolving to a private address cannot be made here');
+      await expectRejected(['2.3/no-private-addresses'], `PATCH serverUrl https://${host}/hook (${addresses.join(', ')})`, { serverUrl: `https://${host}/hook` }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
+    });
+  });
+
+  clauseTest('2.3/public-name-accepted', 'a name resolving to public addresses only (IPv4 and IPv6) is accepted', async (ctx) => {
+    const host = await hostResolvingTo(world(), 'public-dual', ['203.0.113.11', '2001:db8::11']);
+    if (!host) skipWith(ctx, 'the target\'s DNS cannot be arranged (no control API); the single public name is checked above');
+    const get = await expectAccepted(['2.3/public-name-accepted'], `PATCH serverUrl https://${host}/dual`, { serverUrl: `https://${host}/dual` });
+    checkEqual('2.3/public-name-accepted', 'GET shows the serverUrl', get.json?.data?.serverUrl, `https://${host}/dual`, get);
+  });
+});
+
+describe('§2.2 response shape', () => {
+  clauseTest(['2.2/response-shape', '4.1/patch-returns-updated'], 'the PATCH answer and the GET are the §2.2 response column, and equal', async () => {
+    const res = await client.patch(path(), { idleTimeoutSeconds: 15, transferMode: 'smart-summary' });
+    checkSuccess('2.2/response-shape', 'PATCH answers 200', res, 200);
+    checkSchema('2.2/response-shape', 'the PATCH answer data is an assistant (§2.2 response column)', 'assistant', res.json?.data, res);
+    const get = await client.get(path());
+    checkSchema('2.2/response-shape', 'the GET data is an assistant (§2.2 response column)', 'assistant', get.json?.data, get);
+    checkEqual('4.1/patch-returns-updated', 'the PATCH answer equals the following GET', res.json?.data, get.json?.data, get);
+  });
+});
