@@ -1,0 +1,268 @@
+/**
+ * §4.5 tools (instruction, textInstructions, per-assistant voice and text overrides), prompts
+ * (the four named types, the type filter, the assistant prompt links of §2.2) and the catalogues
+ * of §2.10 (models carry `type`, transcribers carry `language` and accept an organization key
+ * without X-Tenant-Id).
+ *
+ * Tools and prompts are created on simulators only: no DELETE is shown for them, so a live run
+ * would litter. Catalogue reads and the prompt filter run everywhere. Display names of models and
+ * transcribers are never read (§9.4); entries are referenced by id.
+ * Assumed names (request bodies not shown): tool `{ name, instruction, textInstructions }` with
+ * steps as `{ title, description }` objects; override bodies `{ description }`; prompt
+ * `{ name, type, content }`.
+ */
+import { beforeAll, describe } from 'vitest';
+import { isDeepStrictEqual } from 'node:util';
+import { useWorld } from '../helpers/world';
+import { clauseTest, check, checkEqual, checkSchema, checkSuccess, inform, skipWith } from '../helpers/clause';
+import { assistantFixture } from '../helpers/fixtures';
+import type { ApiResponse } from '../helpers/client';
+
+const world = useWorld();
+let assistant: { id: string };
+
+beforeAll(async () => {
+  const w = world();
+  assistant = await assistantFixture(w, w.as('tenantA'), 'tools-prompts');
+});
+
+/** Rows of a list answer whose shape is not shown: `data` itself or the first array inside it. */
+function rowsOf(data: unknown): any[] {
+  if (Array.isArray(data)) return data;
+  if (data && typeof data === 'object') for (const v of Object.values(data)) if (Array.isArray(v)) return v;
+  return [];
+}
+
+/** Whether `text` occurs as an exact string value anywhere in `value`. */
+function containsString(value: unknown, text: string): boolean {
+  if (typeof value === 'string') return value === text;
+  if (Array.isArray(value)) return value.some((v) => containsString(v, text));
+  if (value && typeof value === 'object') return Object.values(value).some((v) => containsString(v, text));
+  return false;
+}
+
+const INSTRUCTION = {
+  title: 'Order lookup',
+  description: 'Look up an order by its number.',
+  steps: [{ title: 'Ask', description: 'Ask for the order number.' }, { title: 'Look up', description: 'Call the tool with it.' }],
+};
+const TEXT_INSTRUCTIONS = {
+  title: 'Order lookup (text)',
+  description: 'In a text thread, ask for the order number in one short message.',
+  steps: [{ title: 'Ask', description: 'Ask for the order number by text.' }],
+};
+
+/** Creates a tool with instruction and textInstructions; returns the answer's data. */
+async function createTool(label: string): Promise<any> {
+  const res = await world().as('tenantA').post('/tools', { name: `${world().runPrefix}${label}`, instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTIONS });
+  checkSuccess('4.5/tool-instruction-shape', 'fixture: POST /tools answers 2xx', res);
+  return res.json.data;
+}
+
+/** The tool as it reads back: the PUT answer, since no GET /tools/{id} is shown. */
+const putTool = (id: string, body: Record<string, unknown>) => world().as('tenantA').put(`/tools/${id}`, body);
+
+describe('§4.5 tools: instruction and textInstructions', () => {
+  clauseTest('4.5/tool-instruction-shape', 'a tool carries instruction and textInstructions of the shape title, description, steps', async () => {
+    const res = await world().as('tenantA').post('/tools', { name: `${world().runPrefix}tool-shape`, instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTIONS });
+    checkSuccess('4.5/tool-instruction-shape', 'POST /tools answers 2xx', res);
+    checkSchema('4.5/tool-instruction-shape', 'data is a tool with instruction and textInstructions', 'tool', res.json?.data, res);
+    for (const [k, sent] of [['instruction', INSTRUCTION], ['textInstructions', TEXT_INSTRUCTIONS]] as const) {
+      for (const f of ['title', 'description'] as const) checkEqual('4.5/tool-instruction-shape', `${k}.${f} reads back as sent`, res.json.data[k]?.[f], sent[f], res);
+      checkEqual('4.5/tool-instruction-shape', `${k}.steps keeps its ${sent.steps.length} step(s)`, res.json.data[k]?.steps?.length, sent.steps.length, res);
+    }
+  }, { requires: ['control'] });
+
+  clauseTest('4.5/tool-instruction-shape', 'textInstructions is optional', async () => {
+    const res = await world().as('tenantA').post('/tools', { name: `${world().runPrefix}tool-voice-only`, instruction: INSTRUCTION });
+    checkSuccess('4.5/tool-instruction-shape', 'POST /tools without textInstructions answers 2xx', res);
+    checkSchema('4.5/tool-instruction-shape', 'data is a tool', 'tool', res.json?.data, res);
+  }, { requires: ['control'] });
+
+  clauseTest(['4.5/tool-put-keeps-text-instructions', '4.5/tool-put-null-removes-text-instructions'], 'PUT without textInstructions keeps it; PUT with null removes it', async () => {
+    const tool = await createTool('tool-put');
+    const newInstruction = { ...INSTRUCTION, description: 'Look up an order by number or e-mail.' };
+    const kept = await putTool(tool.id, { name: tool.name, instruction: newInstruction });
+    checkSuccess('4.5/tool-put-keeps-text-instructions', 'PUT /tools/{id} without textInstructions answers 2xx', kept);
+    checkSchema('4.5/tool-put-keeps-text-instructions', 'data is a tool', 'tool', kept.json?.data, kept);
+    checkEqual('4.5/tool-put-keeps-text-instructions', 'the PUT applied the new instruction', kept.json.data.instruction?.description, newInstruction.description, kept);
+    check('4.5/tool-put-keeps-text-instructions', 'textInstructions is kept as stored', isDeepStrictEqual(kept.json.data.textInstructions, tool.textInstructions), {
+      expected: tool.textInstructions,
+      actual: kept.json.data.textInstructions,
+      res: kept,
+    });
+    const removed = await putTool(tool.id, { name: tool.name, instruction: newInstruction, textInstructions: null });
+    checkSuccess('4.5/tool-put-null-removes-text-instructions', 'PUT /tools/{id} with textInstructions null answers 2xx', removed);
+    const v = removed.json?.data?.textInstructions;
+    check('4.5/tool-put-null-removes-text-instructions', 'textInstructions is removed (null or absent)', v === null || v === undefined, { expected: 'null or absent', actual: v, res: removed });
+  }, { requires: ['control'] });
+});
+
+describe('§4.5 per-assistant tool overrides', () => {
+  let tool: any;
+  const base = () => `/assistants/${assistant.id}/tools/${tool.id}`;
+  const readText = () => world().as('tenantA').get(`${base()}/text-override`);
+
+  beforeAll(async () => {
+    if (!world().control) return;
+    const c = world().as('tenantA');
+    const res = await c.post('/tools', { name: `${world().runPrefix}tool-overrides`, instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTIONS });
+    tool = res.json?.data;
+    if (tool?.id) await c.patch(`/assistants/${assistant.id}`, { toolIds: [tool.id] });
+  });
+
+  /** Skips when the fixture tool could not be made. */
+  function needTool(ctx: any) {
+    if (!tool?.id) skipWith(ctx, 'precondition failed: the fixture tool could not be created (POST /tools)');
+  }
+
+  clauseTest(['4.5/tool-overrides-independent', '4.5/tool-empty-description-restores'], 'voice and text description overrides are independent; an empty description restores the default', async (ctx) => {
+    needTool(ctx);
+    const c = world().as('tenantA');
+    const text = 'Text override: ask for the order number in one message.';
+    const voice = 'Voice override: ask for the order number slowly.';
+    checkSuccess('4.5/tool-overrides-independent', 'PUT …/text-description-override answers 2xx', await c.put(`${base()}/text-description-override`, { description: text }));
+    let read = await readText();
+    checkSuccess('4.5/tool-overrides-independent', 'GET …/text-override answers 200', read, 200);
+    check('4.5/tool-overrides-independent', 'the text override carries the text description', containsString(read.json?.data, text), { expected: text, actual: read.json?.data, res: read });
+    checkSuccess('4.5/tool-overrides-independent', 'PUT …/description-override (voice) answers 2xx', await c.put(`${base()}/description-override`, { description: voice }));
+    read = await readText();
+    check('4.5/tool-overrides-independent', 'writing the voice override leaves the text override as it was', containsString(read.json?.data, text) && !containsString(read.json?.data, voice), {
+      expected: `text override with ${JSON.stringify(text)} and without the voice text`,
+      actual: read.json?.data,
+      res: read,
+    });
+    checkSuccess('4.5/tool-empty-description-restores', 'PUT …/description-override with an empty description answers 2xx', await c.put(`${base()}/description-override`, { description: '' }));
+    read = await readText();
+    check('4.5/tool-overrides-independent', 'clearing the voice override leaves the text override', containsString(read.json?.data, text), { expected: text, actual: read.json?.data, res: read });
+    checkSuccess('4.5/tool-empty-description-restores', 'PUT …/text-description-override with an empty description answers 2xx', await c.put(`${base()}/text-description-override`, { description: '' }));
+    read = await readText();
+    check('4.5/tool-empty-description-restores', 'after an empty description the custom text description is gone', !containsString(read.json?.data, text), {
+      expected: `no ${JSON.stringify(text)}`,
+      actual: read.json?.data,
+      res: read,
+    });
+  }, { requires: ['control'] });
+
+  clauseTest('4.5/tool-overrides-independent', 'a step text override is written, read back and deleted', async (ctx) => {
+    needTool(ctx);
+    const stepId = tool.textInstructions?.steps?.[0]?.id ?? tool.instruction?.steps?.[0]?.id;
+    if (typeof stepId !== 'string') skipWith(ctx, 'precondition failed: the tool answer carries no step id (step shape not shown)');
+    const c = world().as('tenantA');
+    const stepText = 'Step override: ask for the order number by text.';
+    checkSuccess('4.5/tool-overrides-independent', 'PUT …/steps/{stepId}/text-override answers 2xx', await c.put(`${base()}/steps/${stepId}/text-override`, { description: stepText }));
+    let read = await readText();
+    check('4.5/tool-overrides-independent', 'the text override carries the step override', containsString(read.json?.data, stepText), { expected: stepText, actual: read.json?.data, res: read });
+    checkSuccess('4.5/tool-overrides-independent', 'DELETE …/steps/{stepId}/text-override answers 2xx', await c.delete(`${base()}/steps/${stepId}/text-override`));
+    read = await readText();
+    check('4.5/tool-overrides-independent', 'the step override is gone', !containsString(read.json?.data, stepText), { expected: `no ${JSON.stringify(stepText)}`, actual: read.json?.data, res: read });
+  }, { requires: ['control'] });
+
+  clauseTest('4.5/tool-overrides-independent', 'DELETE …/text-override removes the text override', async (ctx) => {
+    needTool(ctx);
+    const c = world().as('tenantA');
+    const text = 'Text override to delete.';
+    checkSuccess('4.5/tool-overrides-independent', 'PUT …/text-description-override answers 2xx', await c.put(`${base()}/text-description-override`, { description: text }));
+    checkSuccess('4.5/tool-overrides-independent', 'DELETE …/text-override answers 2xx', await c.delete(`${base()}/text-override`));
+    const read = await readText();
+    check('4.5/tool-overrides-independent', 'after DELETE the text override is gone (404 or without the text)', read.status === 404 || (read.status === 200 && !containsString(read.json?.data, text)), {
+      expected: `404, or 200 without ${JSON.stringify(text)}`,
+      actual: `${read.status}`,
+      res: read,
+    });
+  }, { requires: ['control'] });
+});
+
+const PROMPT_TYPES = ['chat', 'whisper_summary', 'voice_persona', 'ivr'] as const;
+
+describe('§4.5 prompts', () => {
+  const made: Partial<Record<(typeof PROMPT_TYPES)[number], string>> = {};
+
+  clauseTest('4.5/prompt-types', 'POST /prompts accepts each named type and answers it', async () => {
+    for (const type of PROMPT_TYPES) {
+      const res = await world().as('tenantA').post('/prompts', { name: `${world().runPrefix}${type}`, type, content: `You are a ${type} prompt.` });
+      checkSuccess('4.5/prompt-types', `POST /prompts with type ${type} answers 2xx`, res);
+      checkSchema('4.5/prompt-types', 'data is a prompt', 'prompt', res.json?.data, res);
+      checkEqual('4.5/prompt-types', 'data.type is the type sent', res.json.data.type, type, res);
+      made[type] = res.json.data.id;
+    }
+  }, { requires: ['control'] });
+
+  for (const type of PROMPT_TYPES) {
+    clauseTest('4.5/prompt-filter-by-type', `GET /prompts?type=${type} answers only prompts of that type`, async () => {
+      const w = world();
+      let mine: string | undefined;
+      if (w.control) {
+        const res = await w.as('tenantA').post('/prompts', { name: `${w.runPrefix}filter-${type}`, type, content: 'filter check' });
+        checkSuccess('4.5/prompt-filter-by-type', `fixture: a ${type} prompt`, res);
+        mine = res.json.data.id;
+      }
+      const list = await w.as('tenantA').get('/prompts', { query: { type } });
+      checkSuccess('4.5/prompt-filter-by-type', `GET /prompts?type=${type} answers 200`, list, 200);
+      const rows = rowsOf(list.json?.data);
+      for (const r of rows) checkSchema('4.5/prompt-filter-by-type', 'each row is a prompt', 'prompt', r, list);
+      const others = rows.filter((r) => r?.type !== type).map((r) => r?.type);
+      check('4.5/prompt-filter-by-type', `every row has type ${type}`, others.length === 0, { expected: type, actual: others, res: list });
+      if (mine) check('4.5/prompt-filter-by-type', 'the prompt just made is listed', rows.some((r) => r?.id === mine), { expected: mine, actual: rows.map((r) => r?.id), res: list });
+    });
+  }
+
+  clauseTest('2.2/prompt-link-fields', 'chatPromptId, whisperSummaryPromptId and voicePersonaPromptId take a prompt id and null clears them', async () => {
+    const w = world();
+    const c = w.as('tenantA');
+    const fields = { chatPromptId: 'chat', whisperSummaryPromptId: 'whisper_summary', voicePersonaPromptId: 'voice_persona' } as const;
+    const ids: Record<string, string> = {};
+    for (const [field, type] of Object.entries(fields)) {
+      const res = await c.post('/prompts', { name: `${w.runPrefix}link-${type}`, type, content: `linked ${type}` });
+      checkSuccess('2.2/prompt-link-fields', `fixture: a ${type} prompt`, res);
+      ids[field] = res.json.data.id;
+    }
+    const set = await c.patch(`/assistants/${assistant.id}`, ids);
+    checkSuccess('2.2/prompt-link-fields', 'PATCH with the three prompt ids answers 200', set, 200);
+    const read = await c.get(`/assistants/${assistant.id}`);
+    for (const [field, id] of Object.entries(ids)) checkEqual('2.2/prompt-link-fields', `${field} reads back as the prompt id`, read.json?.data?.[field], id, read);
+    for (const field of Object.keys(fields)) {
+      const cleared = await c.patch(`/assistants/${assistant.id}`, { [field]: null });
+      checkSuccess('2.2/prompt-link-fields', `PATCH ${field}: null answers 200`, cleared, 200);
+      const after = await c.get(`/assistants/${assistant.id}`);
+      const v = after.json?.data?.[field];
+      check('2.2/prompt-link-fields', `${field} is cleared (null or absent)`, v === null || v === undefined, { expected: 'null or absent', actual: v, res: after });
+      const rest = Object.keys(fields).filter((f) => f !== field && Object.keys(fields).indexOf(f) > Object.keys(fields).indexOf(field));
+      for (const f of rest) checkEqual('2.2/prompt-link-fields', `clearing ${field} leaves ${f}`, after.json?.data?.[f], ids[f], after);
+    }
+  }, { requires: ['control'] });
+});
+
+describe('§2.10 catalogues', () => {
+  clauseTest(['2.10/model-type', '4.5/models-catalogue'], 'every GET /models entry carries id and type chat or realtime', async () => {
+    const res = await world().as('tenantA').get('/models');
+    checkSuccess('4.5/models-catalogue', 'GET /models answers 200', res, 200);
+    const rows = rowsOf(res.json?.data);
+    inform('4.5/models-catalogue', 'the model catalogue is not empty', rows.length > 0, `${rows.length} entries`);
+    for (const m of rows) checkSchema(['2.10/model-type', '4.5/models-catalogue'], 'a model entry carries id and type', 'model', m, res);
+  });
+
+  /** Checks GET /transcribers (list) and one GET /transcribers/{id} with the given principal. */
+  async function transcribers(principal: 'org' | 'orgA' | 'tenantA', clauses: string[]): Promise<ApiResponse> {
+    const c = world().as(principal);
+    const list = await c.get('/transcribers');
+    checkSuccess(clauses, `GET /transcribers with ${principal === 'org' ? 'the organization key alone' : principal} answers 200`, list, 200);
+    const rows = rowsOf(list.json?.data);
+    for (const t of rows) checkSchema(['2.10/transcriber-language', ...clauses], 'a transcriber carries id and language', 'transcriber', t, list);
+    if (rows[0]?.id) {
+      const one = await c.get(`/transcribers/${rows[0].id}`);
+      checkSuccess(clauses, 'GET /transcribers/{id} answers 200', one, 200);
+      checkSchema(['2.10/transcriber-language', ...clauses], 'the transcriber carries id and language', 'transcriber', one.json?.data, one);
+      checkEqual(clauses, 'GET /transcribers/{id} answers that transcriber', one.json?.data?.id, rows[0].id, one);
+    }
+    return list;
+  }
+
+  clauseTest(['4.5/transcribers-org-key', '2.10/transcriber-language'], 'GET /transcribers and /transcribers/{id} accept an organization key without X-Tenant-Id; entries carry language', async () => {
+    await transcribers('org', ['4.5/transcribers-org-key']);
+  });
+
+  clauseTest('2.10/transcriber-language', 'transcribers read with a tenant key carry language', async () => {
+    await transcribers('tenantA', ['2.10/transcriber-language']);
+  });
+});
