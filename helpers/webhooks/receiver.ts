@@ -147,12 +147,20 @@ export class WebhookReceiver {
    * @param predicate over all requests received so far (arrival order)
    * @param timeoutMs deadline in ms
    * @param what words for the timeout message, e.g. "6 attempts at /b/retry"
-   * @throws WaitTimeoutError when the deadline passes first.
+   * @throws WaitTimeoutError when the deadline passes first; whatever `predicate` throws.
    */
   waitFor(predicate: (reqs: ReceivedRequest[]) => boolean, timeoutMs: number, what = 'a matching request'): Promise<ReceivedRequest[]> {
     return new Promise((resolve, reject) => {
       const test = (): boolean => {
-        if (!predicate(this.received)) return false;
+        let ok: boolean;
+        try {
+          ok = predicate(this.received);
+        } catch (e) {
+          cleanup();
+          reject(e);
+          return true;
+        }
+        if (!ok) return false;
         cleanup();
         resolve([...this.received]);
         return true;

@@ -1,0 +1,629 @@
+/**
+ * §6 events: delivery models A and B, retries, routing (§2.3 rules 3–5), a call keeping the
+ * configuration it began with (§1), and the payload fields §6 names.
+ *
+ * Events can only be made to happen through a control API, so every test here `requires: ['control']`
+ * and is skipped on a live tenant with that reason. Deliveries are observed by a loopback receiver
+ * (helpers/webhooks/receiver.ts) and the control deliveries log; signatures are checked with the
+ * very module integrators are given (helpers/webhooks/verify.ts). Retry timing is judged by ratios
+ * between gaps (helpers/webhooks/timing.ts), never by absolute times; every "nothing more arrives"
+ * wait is bounded and outlasts the retry schedule of the run config read from the target.
+ *
+ * Isolation: tenant-level URLs point at a path unique to each test, assistants are per test, and
+ * the only run-wide config written is `webhookConnectTo` keys for this file's own host names
+ * (helpers/webhooks/connect-to.ts).
+ */
+import { afterAll, beforeAll, describe, vi } from 'vitest';
+import { isDeepStrictEqual } from 'node:util';
+import { useWorld, type World } from '../helpers/world';
+import { clauseTest, check, checkSchema, checkSuccess, inform } from '../helpers/clause';
+import { assistantFixture } from '../helpers/fixtures';
+import { hasCapability } from '../helpers/target';
+import { RUN_CONFIG } from '../helpers/global-setup';
+import type { ControlClient, ControlDelivery } from '../helpers/control';
+import { WebhookReceiver, WaitTimeoutError, downEndpoint, isRefusing, jsonOf, type ReceivedRequest } from '../helpers/webhooks/receiver';
+import { verifyModelA, verifyModelB, deliveryIdOf, getHeader, HEADER_SIGNATURE, UUID_PATTERN } from '../helpers/webhooks/verify';
+import { Deduper } from '../helpers/webhooks/dedupe';
+import { analyseBackoff, nextRetryWindowMs, retryReading, retryScheduleMs } from '../helpers/webhooks/timing';
+import { ensureConnectTo, routeHostTo } from '../helpers/webhooks/connect-to';
+
+const world = useWorld();
+const NEEDS = { requires: ['control' as const] };
+
+/** How long an expected delivery may take to arrive, ms (generous: shared CPUs). */
+const ARRIVAL_MS = 4_000;
+
+let rx: WebhookReceiver;
+let control: ControlClient;
+/** Retry base delay and attempt timeout of the target, ms (read from the target, else RUN_CONFIG). */
+let retryBaseMs = RUN_CONFIG.webhookRetryBaseMs;
+let timeoutMs = RUN_CONFIG.webhookTimeoutMs;
+/** This file's public host names and their connect-to entries. */
+const hosts = { hooks: '', bare: '', tunnel: '' };
+let connectTo: Record<string, string> = {};
+
+beforeAll(async () => {
+  if (!hasCapability('control')) return;
+  const w = world();
+  control = w.control!;
+  rx = await WebhookReceiver.start();
+  const cfg = await control.config({});
+  if (typeof cfg.webhookRetryBaseMs === 'number') retryBaseMs = cfg.webhookRetryBaseMs;
+  if (typeof cfg.webhookTimeoutMs === 'number') timeoutMs = cfg.webhookTimeoutMs;
+  const tag = w.runPrefix.replace(/-+$/, '');
+  hosts.hooks = `hooks-${tag}.example.com`;
+  hosts.bare = `bare-${tag}.example.com`;
+  hosts.tunnel = `tunnel-${tag}.example.com`;
+  for (const h of Object.values(hosts)) Object.assign(connectTo, await routeHostTo(control, h, rx.origin, (l, fn) => w.cleanup.add(l, fn)));
+  w.cleanup.add('tenant-level server URL of A', () => control.tenantServerUrl(w.tenantA.id, null));
+  w.cleanup.add('tenant-level server URL of B', () => control.tenantServerUrl(w.tenantB.id, null));
+});
+
+afterAll(async () => {
+  await rx?.close();
+});
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers of this file
+
+/** Points tenant A's (or B's) tenant-level server URL at a receiver path unique to the test. */
+async function tenantUrl(path: string, tenant: 'tenantA' | 'tenantB' = 'tenantA'): Promise<string> {
+  const url = rx.url(path);
+  await control.tenantServerUrl(world()[tenant].id, url);
+  return url;
+}
+
+/** Whether a received request is about the call (its `call_id` is the call's id or its `callId`, §4.5). */
+function aboutCall(r: ReceivedRequest, call: { id: string; callId?: string }): boolean {
+  const b = jsonOf(r);
+  return !!b && b.call_id !== undefined && (b.call_id === call.id || b.call_id === call.callId);
+}
+
+function typeOf(r: ReceivedRequest): unknown {
+  return jsonOf(r)?.type;
+}
+
+/**
+ * Waits for requests satisfying `pred`; a timeout becomes a clause-tagged failure that lists what
+ * did arrive (redacted), not a bare timeout. `wrong`, when given, is checked on every arrival too:
+ * when it returns a text (e.g. "delivered to the tenant-level URL"), the wait ends at once with a
+ * failure saying so.
+ */
+async function arrival(
+  clauses: string | string[],
+  requirement: string,
+  pred: (all: ReceivedRequest[]) => ReceivedRequest[] | undefined | false,
+  opts: { timeoutMs?: number; wrong?: (all: ReceivedRequest[]) => string | undefined; expected?: string } = {},
+): Promise<ReceivedRequest[]> {
+  const timeout = opts.timeoutMs ?? ARRIVAL_MS;
+  let found: ReceivedRequest[] = [];
+  let wrong: string | undefined;
+  try {
+    await rx.waitFor((all) => {
+      wrong = opts.wrong?.(all);
+      if (wrong) return true;
+      const r = pred(all);
+      if (r && r.length) {
+        found = r;
+        return true;
+      }
+      return false;
+    }, timeout, requirement);
+  } catch (e) {
+    if (!(e instanceof WaitTimeoutError)) throw e;
+    check(clauses, requirement, false, { expected: opts.expected ?? `within ${timeout} ms`, actual: `nothing matching arrived; the receiver saw: ${rx.summary()}` });
+  }
+  if (wrong) check(clauses, requirement, false, { expected: opts.expected ?? 'delivery as stated', actual: wrong });
+  return found;
+}
+
+/** Starts a call through the control API (assistant-request is delivered). */
+async function startCall(assistantId: string, customerNumber: string, tenant: 'tenantA' | 'tenantB' = 'tenantA') {
+  return control.call_({ tenantId: world()[tenant].id, assistantId, customerNumber });
+}
+
+/** A new assistant of tenant A (or B) for one test. */
+async function assistant(purpose: string, body: Record<string, unknown> = {}, tenant: 'tenantA' | 'tenantB' = 'tenantA'): Promise<{ id: string; name: string }> {
+  const w: World = world();
+  return assistantFixture(w, w.as(tenant), `webhooks-${purpose}`, body);
+}
+
+/** PATCHes the assistant's serverUrl and checks the write (§4.1: the response includes serverUrl), under the test's clause. */
+async function setServerUrl(clause: string, assistantId: string, url: string | null): Promise<void> {
+  const res = await world().as('tenantA').patch(`/assistants/${assistantId}`, { serverUrl: url });
+  checkSuccess(clause, `PATCH serverUrl ${url === null ? 'null' : url} is accepted`, res, 200);
+  check(clause, 'the PATCH answer carries the stored serverUrl', res.json?.data?.serverUrl === url, {
+    expected: url,
+    actual: res.json?.data?.serverUrl,
+    res,
+  });
+}
+
+/** The deliveries log entries of a tenant whose URL is `url`. */
+async function deliveriesTo(url: string, tenant: 'tenantA' | 'tenantB' = 'tenantA'): Promise<ControlDelivery[]> {
+  return (await control.deliveries(world()[tenant].id)).filter((d) => d.url === url);
+}
+
+/** Checks method and content type of a delivery (§6 first paragraph). */
+function checkPostJson(r: ReceivedRequest, what: string): void {
+  const ct = String(r.headers['content-type'] ?? '');
+  check('6/events-post-json', `${what} is an HTTP POST with Content-Type application/json`, r.method === 'POST' && /^application\/json\s*(;|$)/i.test(ct), {
+    expected: 'POST, content-type: application/json',
+    actual: `${r.method}, content-type: ${ct || '(none)'}`,
+  });
+}
+
+/** Checks the model A secret header of a delivery (§6 Model A rule 1) without ever printing it. */
+function checkModelA(r: ReceivedRequest, what: string): void {
+  const secret = world().tenantA.clientServerSecret!;
+  const v = verifyModelA(r.headers, secret);
+  check(['6/a-secret-header', '6/delivery-model-per-event'], `${what} (model A) carries x-service-core-secret equal to the client server secret`, v.ok, {
+    expected: 'the client server secret, verbatim',
+    actual: v.ok ? 'equal' : `${v.reason}: ${v.message}`,
+  });
+}
+
+/** Checks `type` (§6: every body carries it). */
+function checkType(r: ReceivedRequest, what: string): any {
+  const body = jsonOf(r);
+  check('6/type-field', `${what} is a JSON object carrying a string \`type\``, !!body && typeof body === 'object' && typeof body.type === 'string' && body.type.length > 0, {
+    expected: 'a JSON object with a non-empty string `type`',
+    actual: body === undefined ? `not JSON (${r.body.length} bytes)` : `type ${JSON.stringify(body?.type)}`,
+  });
+  return body;
+}
+
+/** A distinct E.164 test number per use (555-01xx range). */
+let numberSeq = 0;
+function testNumber(): string {
+  numberSeq += 1;
+  return `+1555010${String(1000 + numberSeq).slice(-4)}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('model A: shared-secret header', () => {
+  clauseTest(
+    ['6/a-secret-header', '6/events-post-json', '6/type-field', '6/voice-call-id', '6/a-end-of-call-fields', '6/route-tenant-url'],
+    'voice events carry the client server secret verbatim, call_id, and the end-of-call report its fields',
+    async () => {
+      const path = '/t/a-voice';
+      await tenantUrl(path);
+      const a = await assistant('a-voice');
+      for (const supervisorAnswered of [true, false]) {
+        const customerNumber = testNumber();
+        const call = await startCall(a.id, customerNumber);
+        const [req] = await arrival('6/route-tenant-url', `assistant-request of call ${call.id} reaches the tenant-level URL (the assistant has no serverUrl)`, (all) =>
+          all.filter((r) => r.path === path && aboutCall(r, call)));
+        checkPostJson(req, 'assistant-request');
+        checkModelA(req, 'assistant-request');
+        checkType(req, 'assistant-request');
+        checkSchema('6/voice-call-id', 'assistant-request carries call_id', 'events/assistant-request', jsonOf(req));
+        inform('6/type-field', 'assistant-request carries type "assistant-request"', typeOf(req) === 'assistant-request', `type ${JSON.stringify(typeOf(req))}`);
+        inform('6/voice-call-id', 'call_id is the call id (not the support correlation callId)', jsonOf(req).call_id === call.id, `call_id ${JSON.stringify(jsonOf(req).call_id)}; call id ${call.id}`);
+
+        await control.endCall(call.id, { supervisorAnswered, customerNumber });
+        const [eoc] = await arrival('6/route-tenant-url', `the end-of-call report of call ${call.id} reaches the tenant-level URL`, (all) =>
+          all.filter((r) => r.path === path && aboutCall(r, call) && r.seq > req.seq));
+        checkPostJson(eoc, 'end-of-call-report');
+        checkModelA(eoc, 'end-of-call-report');
+        const body = checkType(eoc, 'end-of-call-report');
+        checkSchema(['6/a-end-of-call-fields', '6/voice-call-id'], 'end-of-call-report carries call_id, customer_number and a boolean supervisor_answered', 'events/end-of-call-report', body);
+        inform('6/a-end-of-call-fields', `supervisor_answered reflects the call (${supervisorAnswered})`, body?.supervisor_answered === supervisorAnswered, `supervisor_answered ${JSON.stringify(body?.supervisor_answered)}`);
+        inform('6/a-end-of-call-fields', 'customer_number is the caller number', body?.customer_number === customerNumber, `customer_number ${JSON.stringify(body?.customer_number)}`);
+      }
+    },
+    NEEDS,
+  );
+
+  clauseTest(
+    ['6/a-no-retry', '6/missed-calls-readable'],
+    'a non-2xx answer or a down endpoint loses a model A event: exactly one attempt, no retry',
+    async () => {
+      const w = world();
+      // Tenant A answers 500; tenant B's URL is a port nothing listens on. Both run at once.
+      const path = '/t/a-500';
+      const urlA = await tenantUrl(path);
+      rx.route(path, () => 500);
+      const down = await downEndpoint();
+      const urlB = `${down.origin}/t/a-down`;
+      await control.tenantServerUrl(w.tenantB.id, urlB);
+      const [aA, aB] = await Promise.all([assistant('a-500'), assistant('a-down', {}, 'tenantB')]);
+      const [callA, callB] = await Promise.all([startCall(aA.id, testNumber()), startCall(aB.id, testNumber(), 'tenantB')]);
+      await arrival('6/a-no-retry', 'the first attempt reaches the receiver', (all) => all.filter((r) => r.path === path && aboutCall(r, callA)));
+      check('6/a-no-retry', 'the down endpoint really refuses connections', await isRefusing(down.port), { expected: 'connection refused', actual: 'something answers on that port' });
+
+      // Nothing more may arrive for longer than a whole model B retry schedule would take.
+      const window = retryScheduleMs(retryBaseMs) + 250;
+      const more = await rx.holdsOff((all) => all.filter((r) => r.path === path && aboutCall(r, callA)).length > 1, window);
+      const attemptsA = rx.at(path).filter((r) => aboutCall(r, callA));
+      check('6/a-no-retry', 'after a 500 answer the model A event is not retried', !more.violated, {
+        expected: `1 attempt within ${window} ms`,
+        actual: `${attemptsA.length} attempts: ${attemptsA.map((r) => `#${r.seq} -> ${r.answeredStatus}`).join(', ')}`,
+      });
+      const logA = await deliveriesTo(urlA);
+      const logB = await deliveriesTo(urlB, 'tenantB');
+      check('6/a-no-retry', 'the deliveries log shows one attempt for the 500-answered event', logA.length >= 1 && logA.every((d) => d.attempts.length === 1), {
+        expected: 'each delivery to the failing URL: 1 attempt',
+        actual: logA.map((d) => `${d.type} (${d.model}): ${d.attempts.length} attempts, ${d.state}`).join('; ') || 'no delivery logged',
+      });
+      check('6/a-no-retry', 'the deliveries log shows one attempt for the event sent to a down endpoint', logB.length >= 1 && logB.every((d) => d.attempts.length === 1), {
+        expected: 'each delivery to the down URL: 1 attempt',
+        actual: logB.map((d) => `${d.type} (${d.model}): ${d.attempts.length} attempts, ${d.state}`).join('; ') || 'no delivery logged',
+      });
+      inform('6/a-no-retry', 'the lost deliveries are logged as failed', [...logA, ...logB].every((d) => d.state === 'failed'), [...logA, ...logB].map((d) => d.state).join(', '));
+
+      // §6: calls missed by a webhook remain readable through the calls API.
+      await control.endCall(callB.id, { supervisorAnswered: false });
+      const read = await w.as('tenantB').get(`/calls/${callB.id}`);
+      checkSuccess('6/missed-calls-readable', 'the call whose events were lost is readable with GET /calls/{id}', read, 200);
+      await control.endCall(callA.id, {});
+    },
+    NEEDS,
+  );
+
+  clauseTest(
+    '6/a-empty-2xx',
+    'an empty 2xx answer to assistant-request is safe: the call proceeds to its end-of-call report',
+    async () => {
+      const path = '/t/a-empty';
+      await tenantUrl(path);
+      rx.route(path, (_r, n) => (n === 0 ? 204 : 200));
+      const a = await assistant('a-empty');
+      const call = await startCall(a.id, testNumber());
+      const [req] = await arrival('6/a-empty-2xx', 'assistant-request arrives', (all) => all.filter((r) => r.path === path && aboutCall(r, call)));
+      check('6/a-empty-2xx', 'the receiver answered 204 with no body', req.answeredStatus === 204, { expected: 204, actual: req.answeredStatus });
+      const live = await world().as('tenantA').get('/calls/live');
+      checkSuccess('6/a-empty-2xx', 'GET /calls/live answers', live, 200);
+      const rows = JSON.stringify(live.json?.data ?? null);
+      check('6/a-empty-2xx', 'the call is live after an empty 2xx to its assistant-request', rows.includes(call.id), {
+        expected: `a row for call ${call.id}`,
+        actual: rows.length > 300 ? `${rows.slice(0, 300)}…` : rows,
+        res: live,
+      });
+      await control.endCall(call.id, {});
+      await arrival('6/a-empty-2xx', 'the call reaches its end-of-call report', (all) => all.filter((r) => r.path === path && aboutCall(r, call) && r.seq > req.seq));
+    },
+    NEEDS,
+  );
+
+  clauseTest(
+    '6/a-overrides-accepted',
+    'an assistant-request answered with per-call overrides is accepted and the call proceeds',
+    async () => {
+      const path = '/t/a-overrides';
+      await tenantUrl(path);
+      // Keys §6 names; values are not shown, so harmless ones are chosen.
+      rx.route(path, (_r, n) => (n === 0 ? { status: 200, body: { overrides: { maxSessionDuration: 600, model: { settings: { temperature: 0.2 } } } } } : 200));
+      const a = await assistant('a-overrides');
+      const call = await startCall(a.id, testNumber());
+      const [req] = await arrival('6/a-overrides-accepted', 'assistant-request arrives', (all) => all.filter((r) => r.path === path && aboutCall(r, call)));
+      const log = await deliveriesTo(rx.url(path));
+      const first = log.find((d) => d.attempts.length > 0);
+      inform('6/a-overrides-accepted', 'the deliveries log marks the answered assistant-request delivered', first?.state === 'delivered', `state ${first?.state}`);
+      const live = await world().as('tenantA').get('/calls/live');
+      check('6/a-overrides-accepted', 'the call is live after overrides were answered', live.status === 200 && JSON.stringify(live.json?.data ?? null).includes(call.id), {
+        expected: `GET /calls/live lists call ${call.id}`,
+        actual: `${live.status}`,
+        res: live,
+      });
+      await control.endCall(call.id, {});
+      await arrival('6/a-overrides-accepted', 'the call reaches its end-of-call report', (all) => all.filter((r) => r.path === path && aboutCall(r, call) && r.seq > req.seq));
+    },
+    NEEDS,
+  );
+
+  clauseTest(
+    ['6/messaging-fields', '6/a-secret-header', '6/type-field'],
+    'messaging events carry conversation_id, channel and customer_identifier, under model A',
+    async () => {
+      const path = '/t/a-messaging';
+      await tenantUrl(path);
+      const a = await assistant('a-messaging');
+      for (const [channel, customerIdentifier] of [['web', `visitor-${world().runPrefix}1`], ['sms', testNumber()]] as const) {
+        const conv = await control.conversation({ tenantId: world().tenantA.id, assistantId: a.id, channel, customerIdentifier });
+        const about = (r: ReceivedRequest) => jsonOf(r)?.conversation_id === conv.id;
+        const [start] = await arrival('6/messaging-fields', `the ${channel} conversation's assistant-request arrives carrying its conversation_id`, (all) => all.filter((r) => r.path === path && about(r)));
+        checkPostJson(start, `${channel} assistant-request`);
+        checkModelA(start, `${channel} assistant-request`);
+        checkType(start, `${channel} assistant-request`);
+        checkSchema('6/messaging-fields', `${channel} assistant-request carries conversation_id, channel, customer_identifier`, 'events/assistant-request.messaging', jsonOf(start));
+        inform('6/messaging-fields', `customer_identifier is the one the conversation started with (${channel})`, jsonOf(start)?.customer_identifier === customerIdentifier, `customer_identifier ${JSON.stringify(jsonOf(start)?.customer_identifier)}`);
+        inform('6/messaging-fields', `channel names the ${channel} channel`, String(jsonOf(start)?.channel).toLowerCase().includes(channel), `channel ${JSON.stringify(jsonOf(start)?.channel)}`);
+        await control.endConversation(conv.id);
+        const [end] = await arrival('6/messaging-fields', `the ${channel} conversation's end-of-conversation report arrives`, (all) => all.filter((r) => r.path === path && about(r) && r.seq > start.seq));
+        checkModelA(end, `${channel} end-of-conversation-report`);
+        checkType(end, `${channel} end-of-conversation-report`);
+        checkSchema('6/messaging-fields', `${channel} end-of-conversation-report carries the messaging fields`, 'events/end-of-conversation-report', jsonOf(end));
+      }
+    },
+    NEEDS,
+  );
+});
+
+// ---------------------------------------------------------------------------------------------
+
+const ONBOARDING_TYPES = ['chatapp.onboarding.tier_pending', 'chatapp.onboarding.completed', 'chatapp.onboarding.failed', 'chatapp.calling.live'];
+
+describe('model B: HMAC signature', () => {
+  clauseTest(
+    ['6/b-signature', '6/b-delivery-id-uuid', '6/b-raw-bytes', '6/onboarding-events', '6/events-post-json', '6/type-field'],
+    'onboarding events are signed over the raw bytes with the client server secret and carry a UUID delivery id',
+    async () => {
+      const path = '/t/b-signed';
+      await tenantUrl(path);
+      const secret = world().tenantA.clientServerSecret!;
+      for (const type of ONBOARDING_TYPES) await control.onboardingEvent({ tenantId: world().tenantA.id, type });
+      const got = await arrival('6/onboarding-events', 'all four onboarding events arrive', (all) => {
+        const mine = all.filter((r) => r.path === path);
+        return ONBOARDING_TYPES.every((t) => mine.some((r) => typeOf(r) === t)) && mine;
+      });
+      const ids = new Set<string>();
+      for (const type of ONBOARDING_TYPES) {
+        const r = got.find((x) => typeOf(x) === type)!;
+        checkPostJson(r, type);
+        checkType(r, type);
+        checkSchema('6/onboarding-events', `${type} body`, 'events/chatapp-onboarding', jsonOf(r));
+        const sig = getHeader(r.headers, HEADER_SIGNATURE);
+        const v = verifyModelB(r.body, r.headers, secret);
+        check(['6/b-signature', '6/delivery-model-per-event'], `${type} (model B): X-Service-Signature is sha256=<hex> HMAC-SHA256 of the raw body keyed by the client server secret`, v.ok, {
+          expected: 'sha256= followed by the 64-digit hex HMAC of the bytes received',
+          actual: v.ok ? 'verified' : `${v.reason}: ${v.message} (header starts ${JSON.stringify(sig?.slice(0, 14) ?? null)})`,
+        });
+        const upper = !!sig && /[A-F]/.test(sig.slice(7));
+        inform('6/b-signature', `${type}: the hex digest is lower case`, !upper, upper ? 'upper-case hex digits: accepted (hex case carries no meaning), but receivers comparing strings literally would refuse them' : 'lower-case hex digits');
+        const id = deliveryIdOf(r.headers);
+        check('6/b-delivery-id-uuid', `${type}: X-Service-Delivery is a UUID`, !!id && UUID_PATTERN.test(id), { expected: 'a UUID', actual: id ?? '(absent)' });
+        if (id) ids.add(id);
+        // Re-serialising or reformatting the body must invalidate the signature (rule 2).
+        const parsed = JSON.parse(r.body.toString('utf8'));
+        for (const [how, text] of [['re-serialised', JSON.stringify(parsed)], ['reformatted', JSON.stringify(parsed, null, 2)]] as const) {
+          const changed = Buffer.from(text, 'utf8');
+          if (changed.equals(r.body)) {
+            inform('6/b-raw-bytes', `${type}: the ${how} body differs from the bytes sent`, false, `the body was sent exactly as JSON.stringify writes it, so ${how} bytes are identical and prove nothing`);
+            continue;
+          }
+          const again = verifyModelB(changed, r.headers, secret);
+          check('6/b-raw-bytes', `${type}: the signature does not verify once the body is ${how} (it covers the raw bytes only)`, !again.ok, {
+            expected: 'mismatch',
+            actual: 'the signature verified over the changed bytes: it was computed over a re-serialised body, not the bytes sent',
+          });
+        }
+      }
+      check('6/b-dedupe', 'distinct events carry distinct delivery ids (otherwise deduplication would drop events)', ids.size === ONBOARDING_TYPES.length, {
+        expected: `${ONBOARDING_TYPES.length} distinct ids`,
+        actual: `${ids.size}`,
+      });
+    },
+    NEEDS,
+  );
+
+  clauseTest(
+    ['6/b-retry-count', '6/b-backoff-exponential', '6/b-same-delivery-id', '6/b-dedupe', '6/b-same-bytes', '6/b-signature'],
+    'after non-2xx answers a model B event is retried 5 times with exponential backoff, same delivery id, same event',
+    async () => {
+      const path = '/t/b-retry';
+      const url = await tenantUrl(path);
+      rx.route(path, () => 500);
+      const secret = world().tenantA.clientServerSecret!;
+      const { deliveryId } = await control.onboardingEvent({ tenantId: world().tenantA.id, type: 'chatapp.onboarding.completed' });
+      await arrival('6/b-retry-count', 'the first attempt arrives', (all) => all.filter((r) => r.path === path));
+      // Follow the attempts until none comes within the window the next exponential step needs.
+      let seen = rx.at(path);
+      for (;;) {
+        const n = seen.length;
+        if (n >= 8) break; // 7 retries already: too many, no need to wait for the rest
+        const lastGap = n >= 2 ? seen[n - 1].arrivedAtMs - seen[n - 2].arrivedAtMs : 0;
+        const more = await rx.holdsOff(() => rx.at(path).length > n, nextRetryWindowMs(lastGap, retryBaseMs));
+        seen = rx.at(path);
+        if (!more.violated) break;
+      }
+      const attempts = seen;
+      const reading = retryReading(attempts.length);
+      check('6/b-retry-count', 'a failing model B delivery is retried up to 5 times (5 or 6 attempts in all, never fewer or more)', reading === 'five-retries' || reading === 'five-attempts', {
+        expected: '6 attempts (1 + 5 retries) or 5 attempts in all (§8 "5 attempts")',
+        actual: `${attempts.length} attempts${attempts.length >= 8 ? ' or more' : ''} (${attempts.length - 1} retries)`,
+      });
+      inform('6/b-retry-count', 'reading of "up to 5 retries" the target takes', true, reading === 'five-retries' ? '1 + 5 retries (6 attempts)' : '5 attempts in all (1 + 4 retries, §8 limit table)');
+
+      const ids = attempts.map((r) => deliveryIdOf(r.headers));
+      check('6/b-same-delivery-id', 'every retry reuses the delivery id of the first attempt', ids.every((id) => id && id === ids[0]), {
+        expected: `all ${ids[0]}`,
+        actual: ids.join(', '),
+      });
+      inform('6/b-same-delivery-id', 'the delivery id is the one the control API returned', ids[0] === deliveryId, `header ${ids[0]}, control ${deliveryId}`);
+      attempts.forEach((r, i) => {
+        const v = verifyModelB(r.body, r.headers, secret);
+        check('6/b-signature', `attempt ${i + 1}: the signature verifies over its raw body`, v.ok, { expected: 'verified', actual: v.ok ? 'verified' : `${v.reason}: ${v.message}` });
+      });
+      const first = jsonOf(attempts[0]);
+      check('6/b-dedupe', 'every attempt carries the same event (same parsed body), so deduplicating on the id loses nothing', attempts.every((r) => isDeepStrictEqual(jsonOf(r), first)), {
+        expected: 'equal JSON bodies',
+        actual: attempts.map((r) => `#${r.seq}: ${r.body.length} bytes`).join(', '),
+      });
+      inform('6/b-same-bytes', 'retries are byte-identical to the first attempt', attempts.every((r) => r.body.equals(attempts[0].body)), attempts.map((r) => `${r.body.length} bytes`).join(', '));
+
+      const backoff = analyseBackoff(attempts.map((r) => r.arrivedAtMs));
+      const gaps = backoff.gapsMs.map((g) => g.toFixed(0)).join(', ');
+      check('6/b-backoff-exponential', 'each retry comes later than the one before, the waits growing about geometrically', attempts.length < 3 || backoff.exponential, {
+        expected: `each wait ≥ 1.3× the previous (10 ms slack), average growth ≥ 1.4× (first retry delay configured: ${retryBaseMs} ms)`,
+        actual: `waits ${gaps} ms; ${backoff.problems.join('; ')}`,
+      });
+      inform('6/b-backoff-exponential', 'measured retry waits (ms) and growth', true, `waits ${gaps}; ratios ${backoff.ratios.map((r) => r.toFixed(2)).join(', ')}`);
+
+      const log = (await control.deliveries(world().tenantA.id)).find((d) => d.deliveryId === deliveryId);
+      inform('6/b-retry-count', 'the deliveries log agrees with the receiver', log?.attempts.length === attempts.length && log?.url === url, `log: ${log ? `${log.attempts.length} attempts, ${log.state}` : 'no entry'}; receiver: ${attempts.length}`);
+    },
+    { ...NEEDS, timeout: 15_000 },
+  );
+
+  clauseTest(
+    ['6/b-dedupe', '6/b-retry-on-failure'],
+    'a receiver that deduplicates on the delivery id processes a retried event once',
+    async () => {
+      const path = '/t/b-dedupe';
+      await tenantUrl(path);
+      const secret = world().tenantA.clientServerSecret!;
+      const dedupe = new Deduper();
+      let processed = 0;
+      // The integrator's handler: verify, claim the id, process; it fails (500) on the first two tries
+      // after processing, as a crash after the work would.
+      rx.route(path, (r, n) => {
+        if (!verifyModelB(r.body, r.headers, secret).ok) return 401;
+        const id = deliveryIdOf(r.headers);
+        if (id && dedupe.claim(id) === 'process') processed += 1;
+        return n < 2 ? 500 : 200;
+      });
+      await control.onboardingEvent({ tenantId: world().tenantA.id, type: 'chatapp.onboarding.tier_pending' });
+      const got = await arrival('6/b-retry-on-failure', 'the event is retried after 500 answers until a 2xx', (all) => {
+        const mine = all.filter((r) => r.path === path);
+        return mine.some((r) => r.answeredStatus === 200) && mine;
+      }, { timeoutMs: retryScheduleMs(retryBaseMs, 3) + ARRIVAL_MS });
+      check('6/b-dedupe', 'the event was processed exactly once over all attempts', processed === 1, {
+        expected: 1,
+        actual: `${processed} times over ${got.length} attempts with delivery ids ${got.map((r) => deliveryIdOf(r.headers)).join(', ')}`,
+      });
+    },
+    NEEDS,
+  );
+
+  clauseTest(
+    '6/b-retry-on-failure',
+    'a model B attempt that times out is retried with the same delivery id',
+    async () => {
+      const path = '/t/b-timeout';
+      await tenantUrl(path);
+      // Hold the first attempt well past the target's attempt timeout, then answer 200 to the rest.
+      rx.route(path, (_r, n) => (n === 0 ? { hang: true, holdMs: timeoutMs + 1_500 } : 200));
+      await control.onboardingEvent({ tenantId: world().tenantA.id, type: 'chatapp.onboarding.failed' });
+      const got = await arrival('6/b-retry-on-failure', 'a second attempt follows the unanswered first one', (all) => {
+        const mine = all.filter((r) => r.path === path);
+        return mine.length >= 2 && mine;
+      }, { timeoutMs: timeoutMs + retryScheduleMs(retryBaseMs, 2) + ARRIVAL_MS });
+      check('6/b-same-delivery-id', 'the retry after a timeout reuses the delivery id', deliveryIdOf(got[0].headers) === deliveryIdOf(got[1].headers), {
+        expected: deliveryIdOf(got[0].headers),
+        actual: deliveryIdOf(got[1].headers),
+      });
+    },
+    { ...NEEDS, timeout: 20_000 },
+  );
+
+  clauseTest(
+    '6/b-host-independent',
+    'the signature verifies when the delivery reaches the receiver through another host name (a tunnel)',
+    async () => {
+      const path = '/t/b-tunnel';
+      await ensureConnectTo(control, connectTo);
+      await control.tenantServerUrl(world().tenantA.id, `https://${hosts.tunnel}${path}`);
+      await control.onboardingEvent({ tenantId: world().tenantA.id, type: 'chatapp.calling.live' });
+      const [r] = await arrival('6/b-host-independent', 'the event arrives through the tunnel host', (all) => all.filter((x) => x.path === path));
+      const v = verifyModelB(r.body, r.headers, world().tenantA.clientServerSecret!);
+      check('6/b-host-independent', 'the signature verifies on a receiver whose own address differs from the URL the sender used', v.ok, {
+        expected: 'verified',
+        actual: v.ok ? 'verified' : `${v.reason}: ${v.message}`,
+      });
+    },
+    NEEDS,
+  );
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describe('routing (§6, §2.3 rules 3–5, §1)', () => {
+  clauseTest(
+    ['6/route-server-url', '2.3/path-kept', '2.3/patch-no-test-request'],
+    "with serverUrl set, events go to that URL (path kept) and not to the tenant-level URL",
+    async () => {
+      const tenantPath = '/t/r-set';
+      await tenantUrl(tenantPath);
+      await ensureConnectTo(control, connectTo);
+      const path = '/integrations/core-api/r-set';
+      const a = await assistant('r-set');
+      await setServerUrl('6/route-server-url', a.id, `https://${hosts.hooks}${path}`);
+      const probe = await rx.holdsOff((all) => all.some((r) => r.path === path), 250);
+      check('2.3/patch-no-test-request', 'setting serverUrl sends no test request', !probe.violated, { expected: 'no request', actual: rx.summary() });
+      const call = await startCall(a.id, testNumber());
+      const [req] = await arrival(['6/route-server-url', '2.3/path-kept'], "assistant-request goes to the assistant's serverUrl, path kept", (all) => all.filter((r) => r.path === path && aboutCall(r, call)), {
+        expected: `a POST to ${path} on the serverUrl host`,
+        wrong: (all) => {
+          const elsewhere = all.find((r) => r.path !== path && aboutCall(r, call));
+          return elsewhere && `delivered to ${elsewhere.path}${elsewhere.path === tenantPath ? ' (the tenant-level URL)' : ''}`;
+        },
+      });
+      checkModelA(req, 'assistant-request via serverUrl');
+      await control.endCall(call.id, {});
+      await arrival('6/route-server-url', "the end-of-call report goes to the assistant's serverUrl", (all) => all.filter((r) => r.path === path && aboutCall(r, call) && r.seq > req.seq));
+      const toTenant = await deliveriesTo(rx.url(tenantPath));
+      check('6/route-server-url', 'no delivery of this call went to the tenant-level URL', rx.at(tenantPath).filter((r) => aboutCall(r, call)).length === 0 && toTenant.length === 0, {
+        expected: 'none',
+        actual: `${toTenant.length} logged deliveries to the tenant-level URL`,
+      });
+    },
+    NEEDS,
+  );
+
+  clauseTest(
+    '1/call-keeps-server-url',
+    'a call keeps the serverUrl it began with: changing it mid-call does not move that call’s end-of-call report',
+    async () => {
+      await tenantUrl('/t/r-keep');
+      await ensureConnectTo(control, connectTo);
+      const before = '/r-keep/before';
+      const after = '/r-keep/after';
+      const a = await assistant('r-keep');
+      await setServerUrl('1/call-keeps-server-url', a.id, `https://${hosts.hooks}${before}`);
+      const first = await startCall(a.id, testNumber());
+      const [start1] = await arrival('1/call-keeps-server-url', 'the first call’s assistant-request reaches the first URL', (all) => all.filter((r) => r.path === before && aboutCall(r, first)));
+      await setServerUrl('1/call-keeps-server-url', a.id, `https://${hosts.hooks}${after}`);
+      // A call started after the change must use the new URL: proves the change took effect.
+      const second = await startCall(a.id, testNumber());
+      await arrival('6/route-server-url', 'a call started after the change delivers to the new URL', (all) => all.filter((r) => r.path === after && aboutCall(r, second)));
+      await control.endCall(first.id, {});
+      const [eoc] = await arrival('1/call-keeps-server-url', 'the first call’s end-of-call report arrives', (all) =>
+        all.filter((r) => (r.path === before || r.path === after) && aboutCall(r, first) && r.seq > start1.seq));
+      check('1/call-keeps-server-url', 'the end-of-call report of a call in progress goes to the serverUrl the call began with', eoc.path === before, {
+        expected: before,
+        actual: eoc.path,
+      });
+      await control.endCall(second.id, {});
+    },
+    NEEDS,
+  );
+
+  clauseTest(
+    '2.3/unset-tenant-url',
+    'after serverUrl is set to null, events go to the tenant-level URL',
+    async () => {
+      const tenantPath = '/t/r-null';
+      await tenantUrl(tenantPath);
+      await ensureConnectTo(control, connectTo);
+      const path = '/r-null/assistant';
+      const a = await assistant('r-null');
+      await setServerUrl('2.3/unset-tenant-url', a.id, `https://${hosts.hooks}${path}`);
+      await setServerUrl('2.3/unset-tenant-url', a.id, null);
+      const call = await startCall(a.id, testNumber());
+      await arrival('2.3/unset-tenant-url', 'assistant-request reaches the tenant-level URL', (all) => all.filter((r) => r.path === tenantPath && aboutCall(r, call)), {
+        expected: tenantPath,
+        wrong: (all) => (all.some((r) => r.path === path && aboutCall(r, call)) ? `delivered to the cleared serverUrl (${path})` : undefined),
+      });
+      await control.endCall(call.id, {});
+    },
+    NEEDS,
+  );
+
+  clauseTest(
+    '2.3/bare-host-root',
+    'a serverUrl that is a bare hostname delivers to /',
+    async () => {
+      await tenantUrl('/t/r-bare');
+      await ensureConnectTo(control, connectTo);
+      const a = await assistant('r-bare');
+      await setServerUrl('2.3/bare-host-root', a.id, `https://${hosts.bare}`);
+      const call = await startCall(a.id, testNumber());
+      const [req] = await arrival('2.3/bare-host-root', 'assistant-request arrives for the call', (all) => all.filter((r) => aboutCall(r, call)));
+      check('2.3/bare-host-root', 'the request path is /', req.path === '/', { expected: '/', actual: req.path });
+      await control.endCall(call.id, {});
+    },
+    NEEDS,
+  );
+});
