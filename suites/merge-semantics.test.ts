@@ -1,0 +1,413 @@
+/**
+ * §2.2-§2.7, §4.1, §8: how a PATCH /assistants/{id} combines with what is stored. Each merge or
+ * replace rule is its own test and sets up its own starting state. Where the spec leaves the GET
+ * reading of a cleared document open (null, {} or no key), every reading is accepted
+ * (spec/clauses/assistant.json, `ambiguity`).
+ *
+ * Tools (`PUT /tools/{id}` keeps or removes textInstructions, §4.5) are left to the tools surface
+ * suite: a tool fixture needs the tools request shape, which §4.5 does not show.
+ */
+import { beforeAll, describe } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { useWorld } from '../helpers/world';
+import { check, checkEqual, checkError, checkSuccess, clauseTest, inform, skipWith } from '../helpers/clause';
+import { assistantFixture } from '../helpers/fixtures';
+import type { ApiClient, ApiResponse } from '../helpers/client';
+import { ABSENT, describeActual, fieldNames, getAt, readingHolds, type ClearedReading, type PathSegment } from '../helpers/generate/paths';
+
+const world = useWorld();
+let client: ApiClient;
+let id: string;
+let neverSetId: string;
+
+beforeAll(async () => {
+  const w = world();
+  client = w.as('tenantA');
+  id = (await assistantFixture(w, client, 'merge-semantics')).id;
+  neverSetId = (await assistantFixture(w, client, 'merge-never-set')).id;
+});
+
+const CLEARED: ClearedReading[] = ['null', 'absent', 'empty-object'];
+
+/** PATCH that must answer 200; returns the answer. */
+async function patchOk(clauses: string | string[], body: Record<string, unknown>, what = 'the PATCH'): Promise<ApiResponse> {
+  const res = await client.patch(`/assistants/${id}`, body);
+  checkSuccess(clauses, `${what} (${JSON.stringify(body).slice(0, 160)}) is accepted`, res, 200);
+  return res;
+}
+
+/** GET of the fixture; returns `data`. */
+async function read(clauses: string | string[], assistant = id): Promise<{ data: any; res: ApiResponse }> {
+  const res = await client.get(`/assistants/${assistant}`);
+  checkSuccess(clauses, 'GET /assistants/{id} answers 200', res, 200);
+  return { data: res.json?.data, res };
+}
+
+function checkCleared(clauses: string | string[], what: string, data: any, path: PathSegment[], res: ApiResponse, readings = CLEARED): void {
+  const actual = getAt(data, path);
+  check(clauses, `${what}: GET shows ${path.join('.')} cleared`, readingHolds({ kind: 'cleared', readings }, actual), {
+    expected: readings.map((r) => (r === 'empty-object' ? '{}' : r)).join(' or '),
+    actual: describeActual(actual),
+    res,
+  });
+}
+
+function checkAt(clauses: string | string[], what: string, data: any, path: PathSegment[], expected: unknown, res: ApiResponse): void {
+  const actual = getAt(data, path);
+  check(clauses, `${what}: GET shows ${path.join('.')} = ${JSON.stringify(expected)}`, actual !== ABSENT && isDeepStrictEqual(actual, expected), {
+    expected,
+    actual: describeActual(actual),
+    res,
+  });
+}
+
+function withoutUpdatedAt(d: any): any {
+  if (!d || typeof d !== 'object') return d;
+  const { updatedAt: _u, ...rest } = d;
+  return rest;
+}
+
+describe('§4.1 omitted fields stay unchanged', () => {
+  const RICH = {
+    firstMessage: 'Merge semantics: before',
+    developerPrompt: 'Be brief.',
+    transferMode: 'warm-return',
+    idleTimeoutSeconds: 12,
+    callTimeLimitSeconds: 600,
+    idleMessageMaxSpokenCount: 2,
+    categories: ['sales', 'support'],
+    idleMessages: ['Still there?'],
+    address: '1 Merge Lane',
+    backgroundSound: false,
+    transferSettings: { amd_detection: false, use_assistant_number: true },
+    ivrSettings: { ivrMode: true, conformanceNote: 'kept' },
+    dictionarySettings: { sttKeyterms: [{ term: 'Mergeo', language: 'fr' }] },
+    transferDialTimeout: 20,
+    warmReturnMessage: 'Back with you.',
+  };
+  const SINGLES: Record<string, unknown>[] = [
+    { firstMessage: 'Merge semantics: after' },
+    { idleMessageMaxSpokenCount: 5 },
+    { backgroundSound: true },
+    { transferMode: 'smart-summary' },
+  ];
+  for (const single of SINGLES) {
+    const [field] = Object.keys(single);
+    clauseTest('4.1/omitted-unchanged', `a PATCH of ${field} alone leaves every other field as it was, field by field`, async () => {
+      await patchOk('4.1/omitted-unchanged', RICH, 'setting up a varied state');
+      const before = await read('4.1/omitted-unchanged');
+      await patchOk('4.1/omitted-unchanged', single);
+      const after = await read('4.1/omitted-unchanged');
+      const keys = new Set([...Object.keys(before.data ?? {}), ...Object.keys(after.data ?? {})]);
+      keys.delete(field);
+      keys.delete('updatedAt');
+      const changed = [...keys].filter((k) => !isDeepStrictEqual(before.data?.[k], after.data?.[k]));
+      check('4.1/omitted-unchanged', `every field other than ${field} (updatedAt aside) is unchanged`, changed.length === 0, {
+        expected: 'no other field changed',
+        actual: changed.map((k) => `${k}: ${describeActual(k in (before.data ?? {}) ? before.data[k] : ABSENT)} → ${describeActual(k in (after.data ?? {}) ? after.data[k] : ABSENT)}`).join('; '),
+        res: after.res,
+      });
+    });
+  }
+});
+
+describe('§2.2 id sets are replaced', () => {
+  /** Sends made-up ids; skips when the target refuses them (whether they must exist is not stated). */
+  async function setIds(ctx: any, clauses: string, field: 'toolIds' | 'dictionaryIds', ids: string[]): Promise<void> {
+    const res = await client.patch(`/assistants/${id}`, { [field]: ids });
+    if (ids.length && (res.status === 400 || res.status === 404)) {
+      skipWith(ctx, `the target refuses ${field} that name no existing resource (${res.status} ${res.json?.error?.code ?? ''}); whether they must exist is not stated (§2.2), and this suite creates no ${field === 'toolIds' ? 'tools' : 'dictionaries'}`);
+    }
+    checkSuccess(clauses, `PATCH ${field} ${JSON.stringify(ids)} is accepted`, res, 200);
+  }
+
+  clauseTest('2.2/tool-ids-replace-set', 'toolIds replaces the stored set instead of adding to it', async (ctx) => {
+    const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
+    await setIds(ctx, '2.2/tool-ids-replace-set', 'toolIds', [a, b]);
+    const first = await read('2.2/tool-ids-replace-set');
+    checkEqual('2.2/tool-ids-replace-set', 'GET shows the two tool ids (as a set)', [...(first.data?.toolIds ?? [])].sort(), [a, b].sort(), first.res);
+    await setIds(ctx, '2.2/tool-ids-replace-set', 'toolIds', [c]);
+    const second = await read('2.2/tool-ids-replace-set');
+    checkEqual('2.2/tool-ids-replace-set', 'GET shows only the new tool id', second.data?.toolIds, [c], second.res);
+  });
+
+  clauseTest('2.2/tool-ids-replace-set', 'toolIds [] leaves no tool linked', async (ctx) => {
+    await setIds(ctx, '2.2/tool-ids-replace-set', 'toolIds', [randomUUID(), randomUUID()]);
+    await setIds(ctx, '2.2/tool-ids-replace-set', 'toolIds', []);
+    const { data, res } = await read('2.2/tool-ids-replace-set');
+    const v = data?.toolIds;
+    check('2.2/tool-ids-replace-set', 'GET shows toolIds empty ([] or null)', v === null || (Array.isArray(v) && v.length === 0), { expected: '[] or null', actual: describeActual(v), res });
+  });
+
+  clauseTest('2.2/dictionary-ids-replace-set', 'dictionaryIds replaces the stored set, in the order sent', async (ctx) => {
+    const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
+    await setIds(ctx, '2.2/dictionary-ids-replace-set', 'dictionaryIds', [a, b]);
+    const first = await read('2.2/dictionary-ids-replace-set');
+    if (first.data?.dictionaryIds === undefined) skipWith(ctx, 'the target does not return the optional dictionaryIds (§2.2 response column: optional)');
+    checkEqual('2.2/dictionary-ids-replace-set', 'GET shows the two dictionary ids in precedence order', first.data.dictionaryIds, [a, b], first.res);
+    await setIds(ctx, '2.2/dictionary-ids-replace-set', 'dictionaryIds', [c, a]);
+    const second = await read('2.2/dictionary-ids-replace-set');
+    checkEqual('2.2/dictionary-ids-replace-set', 'GET shows exactly the new list', second.data?.dictionaryIds, [c, a], second.res);
+  });
+
+  clauseTest('2.2/dictionary-ids-empty-unlinks', 'dictionaryIds [] unlinks every dictionary', async (ctx) => {
+    await setIds(ctx, '2.2/dictionary-ids-empty-unlinks', 'dictionaryIds', [randomUUID()]);
+    await setIds(ctx, '2.2/dictionary-ids-empty-unlinks', 'dictionaryIds', []);
+    const { data, res } = await read('2.2/dictionary-ids-empty-unlinks');
+    const v = data?.dictionaryIds;
+    check('2.2/dictionary-ids-empty-unlinks', 'GET shows dictionaryIds [] (or omits the optional field)', v === undefined || (Array.isArray(v) && v.length === 0), { expected: '[] or absent', actual: describeActual(v), res });
+  });
+});
+
+describe('§2.5 transferSettings', () => {
+  clauseTest(['2.5/deep-merge', '2.5/get-returns-object'], 'sending one key leaves the other as stored', async () => {
+    await patchOk('2.5/deep-merge', { transferSettings: null });
+    await patchOk('2.5/deep-merge', { transferSettings: { amd_detection: false, use_assistant_number: true } });
+    await patchOk('2.5/deep-merge', { transferSettings: { use_assistant_number: false } });
+    const one = await read('2.5/deep-merge');
+    check('2.5/get-returns-object', 'GET returns transferSettings as an object', !!one.data?.transferSettings && typeof one.data.transferSettings === 'object' && !Array.isArray(one.data.transferSettings), {
+      expected: 'an object',
+      actual: describeActual(one.data?.transferSettings),
+      res: one.res,
+    });
+    checkAt('2.5/deep-merge', 'after sending use_assistant_number only', one.data, ['transferSettings', 'amd_detection'], false, one.res);
+    checkAt('2.5/deep-merge', 'after sending use_assistant_number only', one.data, ['transferSettings', 'use_assistant_number'], false, one.res);
+    await patchOk('2.5/deep-merge', { transferSettings: { amd_detection: true } });
+    const two = await read('2.5/deep-merge');
+    checkAt('2.5/deep-merge', 'after sending amd_detection only', two.data, ['transferSettings', 'amd_detection'], true, two.res);
+    checkAt('2.5/deep-merge', 'after sending amd_detection only', two.data, ['transferSettings', 'use_assistant_number'], false, two.res);
+  });
+
+  clauseTest('2.5/null-clears', 'null clears the whole document', async () => {
+    await patchOk('2.5/null-clears', { transferSettings: { amd_detection: false, use_assistant_number: true } });
+    await patchOk('2.5/null-clears', { transferSettings: null });
+    const { data, res } = await read('2.5/null-clears');
+    checkCleared('2.5/null-clears', 'after transferSettings null', data, ['transferSettings'], res);
+  });
+
+  clauseTest(['2.5/unknown-key-rejected', '4.1/rejected-patch-changes-nothing'], 'an unknown key is refused, and the known key sent beside it is not stored', async () => {
+    await patchOk('2.5/unknown-key-rejected', { transferSettings: { amd_detection: false } });
+    const before = await read('2.5/unknown-key-rejected');
+    const res = await client.patch(`/assistants/${id}`, { transferSettings: { amd_detection: true, ring_timeout: 30 } });
+    checkError('2.5/unknown-key-rejected', 'transferSettings with the unknown key ring_timeout answers 400 VALIDATION_ERROR', res, 400, 'VALIDATION_ERROR');
+    const details = res.json?.error?.details ?? [];
+    check('4.1/validation-error-details', 'error.details names transferSettings or ring_timeout', Array.isArray(details) && details.some((d: any) => fieldNames(d?.field, ['transferSettings', 'ring_timeout'])), {
+      expected: 'an entry naming transferSettings or ring_timeout',
+      actual: Array.isArray(details) ? details.map((d: any) => d?.field) : details,
+      res,
+    });
+    const after = await read('2.5/unknown-key-rejected');
+    checkEqual('4.1/rejected-patch-changes-nothing', 'the full GET after equals the GET before', after.data, before.data, after.res);
+  });
+});
+
+describe('§2.6 dictionarySettings', () => {
+  clauseTest('2.6/replace', 'a PATCH replaces the whole document: a sub-list not sent is gone', async () => {
+    await patchOk('2.6/replace', {
+      dictionarySettings: { sttKeyterms: [{ term: 'Alphax', language: 'fr' }], ttsPronunciations: [{ word: 'Betax', respell: 'bay-tax' }] },
+    });
+    await patchOk('2.6/replace', { dictionarySettings: { sttKeyterms: [{ term: 'Gammax' }] } });
+    const { data, res } = await read('2.6/replace');
+    const terms = getAt(data, ['dictionarySettings', 'sttKeyterms']);
+    check('2.6/replace', 'GET shows sttKeyterms as the one item sent', Array.isArray(terms) && terms.length === 1 && terms[0]?.term === 'Gammax' && (terms[0].language === undefined || terms[0].language === null), {
+      expected: '[{ term: "Gammax" }] (language absent or null)',
+      actual: describeActual(terms),
+      res,
+    });
+    const pron = getAt(data, ['dictionarySettings', 'ttsPronunciations']);
+    check('2.6/replace', 'GET no longer shows the ttsPronunciations that were not sent', pron === ABSENT || pron === null || (Array.isArray(pron) && pron.length === 0), {
+      expected: 'absent, null or []',
+      actual: describeActual(pron),
+      res,
+    });
+  });
+
+  clauseTest('2.6/null-clears', 'null clears the document', async () => {
+    await patchOk('2.6/null-clears', { dictionarySettings: { sttKeyterms: [{ term: 'Deltax', language: 'de' }] } });
+    await patchOk('2.6/null-clears', { dictionarySettings: null });
+    const { data, res } = await read('2.6/null-clears');
+    checkCleared('2.6/null-clears', 'after dictionarySettings null', data, ['dictionarySettings'], res);
+  });
+});
+
+describe('§2.7 ivrSettings', () => {
+  clauseTest('2.7/deep-merge-per-key', 'keys not sent keep their stored values', async () => {
+    await patchOk('2.7/deep-merge-per-key', { ivrSettings: null });
+    await patchOk('2.7/deep-merge-per-key', { ivrSettings: { ivrMode: true, conformanceA: 'a' } });
+    await patchOk('2.7/deep-merge-per-key', { ivrSettings: { conformanceB: 'b' } });
+    const one = await read('2.7/deep-merge-per-key');
+    for (const [k, v] of [['ivrMode', true], ['conformanceA', 'a'], ['conformanceB', 'b']] as const) checkAt('2.7/deep-merge-per-key', 'after sending conformanceB only', one.data, ['ivrSettings', k], v, one.res);
+    await patchOk('2.7/deep-merge-per-key', { ivrSettings: { ivrMode: false } });
+    const two = await read('2.7/deep-merge-per-key');
+    for (const [k, v] of [['ivrMode', false], ['conformanceA', 'a'], ['conformanceB', 'b']] as const) checkAt('2.7/deep-merge-per-key', 'after sending ivrMode false only', two.data, ['ivrSettings', k], v, two.res);
+  });
+
+  clauseTest('2.7/null-key-deleted', 'a key sent as null is deleted, and GET omits it', async () => {
+    await patchOk('2.7/null-key-deleted', { ivrSettings: null });
+    await patchOk('2.7/null-key-deleted', { ivrSettings: { ivrMode: true, conformanceA: 'a' } });
+    await patchOk('2.7/null-key-deleted', { ivrSettings: { conformanceA: null } });
+    const { data, res } = await read('2.7/null-key-deleted');
+    const a = getAt(data, ['ivrSettings', 'conformanceA']);
+    check('2.7/null-key-deleted', 'GET omits ivrSettings.conformanceA (not even null)', a === ABSENT, { expected: 'absent', actual: describeActual(a), res });
+    checkAt('2.7/null-key-deleted', 'the other key stays', data, ['ivrSettings', 'ivrMode'], true, res);
+  });
+
+  clauseTest('2.7/null-clears', 'the whole field null clears the document', async () => {
+    await patchOk('2.7/null-clears', { ivrSettings: { ivrMode: true, conformanceA: 'a' } });
+    await patchOk('2.7/null-clears', { ivrSettings: null });
+    const { data, res } = await read('2.7/null-clears');
+    checkCleared('2.7/null-clears', 'after ivrSettings null', data, ['ivrSettings'], res);
+  });
+
+  clauseTest('2.7/omitted-unchanged', 'a PATCH without ivrSettings leaves it unchanged', async () => {
+    await patchOk('2.7/omitted-unchanged', { ivrSettings: null });
+    await patchOk('2.7/omitted-unchanged', { ivrSettings: { ivrMode: false, conformanceA: 'kept' } });
+    const before = await read('2.7/omitted-unchanged');
+    await patchOk('2.7/omitted-unchanged', { firstMessage: 'ivr untouched' });
+    const after = await read('2.7/omitted-unchanged');
+    checkEqual('2.7/omitted-unchanged', 'ivrSettings is as before', after.data?.ivrSettings, before.data?.ivrSettings, after.res);
+  });
+});
+
+describe('§2.4 settings.conversationConfig nulls', () => {
+  const CC = ['settings', 'conversationConfig'];
+
+  /** Deleted: absent, null, or {} for a plan; a default shown instead passes only when it differs from what was stored (informational). */
+  function checkDeleted(clause: string, data: any, path: PathSegment[], stored: unknown, res: ApiResponse, plan: boolean): void {
+    const actual = getAt(data, path);
+    const cleared = readingHolds({ kind: 'cleared', readings: plan ? CLEARED : ['null', 'absent'] }, actual);
+    if (!cleared && !isDeepStrictEqual(actual, stored)) {
+      inform(clause, `${path.join('.')} shows a value other than the one stored (a default?)`, true, `stored ${JSON.stringify(stored)}, GET shows ${describeActual(actual)}`);
+      return;
+    }
+    check(clause, `GET no longer shows the stored ${path.join('.')}`, cleared, { expected: plan ? 'absent, null or {}' : 'absent or null', actual: describeActual(actual), res });
+  }
+
+  for (const [plan, value] of [
+    ['interruptionPlan', { minDuration: 2, minWords: 7 }],
+    ['endpointingPlan', { mode: 'dynamic' }],
+  ] as const) {
+    clauseTest('2.4/plan-null-deletes', `null on ${plan} deletes the stored plan`, async () => {
+      await patchOk('2.4/plan-null-deletes', { settings: { conversationConfig: { [plan]: value } } });
+      const set = await read('2.4/plan-null-deletes');
+      checkAt('2.4/plan-null-deletes', `${plan} was stored`, set.data, [...CC, plan], value, set.res);
+      await patchOk('2.4/plan-null-deletes', { settings: { conversationConfig: { [plan]: null } } });
+      const { data, res } = await read('2.4/plan-null-deletes');
+      checkDeleted('2.4/plan-null-deletes', data, [...CC, plan], value, res, true);
+    });
+  }
+
+  for (const [plan, field, value] of [
+    ['interruptionPlan', 'minWords', 7],
+    ['interruptionPlan', 'minDuration', 3],
+    ['endpointingPlan', 'mode', 'fixed'],
+  ] as const) {
+    clauseTest('2.4/plan-null-deletes', `null on ${plan}.${field} deletes the stored value`, async () => {
+      await patchOk('2.4/plan-null-deletes', { settings: { conversationConfig: { [plan]: { [field]: value } } } });
+      const set = await read('2.4/plan-null-deletes');
+      checkAt('2.4/plan-null-deletes', `${plan}.${field} was stored`, set.data, [...CC, plan, field], value, set.res);
+      await patchOk('2.4/plan-null-deletes', { settings: { conversationConfig: { [plan]: { [field]: null } } } });
+      const { data, res } = await read('2.4/plan-null-deletes');
+      checkDeleted('2.4/plan-null-deletes', data, [...CC, plan, field], value, res, false);
+    });
+  }
+
+  clauseTest('2.4/expressive-options-null-omits', 'null on expressiveOptions removes the key: GET omits it', async () => {
+    await patchOk('2.4/expressive-options-null-omits', { settings: { conversationConfig: { expressiveOptions: { pace: 'slow', disfluencies: true } } } });
+    const set = await read('2.4/expressive-options-null-omits');
+    checkAt('2.4/expressive-options-null-omits', 'expressiveOptions was stored', set.data, [...CC, 'expressiveOptions', 'pace'], 'slow', set.res);
+    await patchOk('2.4/expressive-options-null-omits', { settings: { conversationConfig: { expressiveOptions: null } } });
+    const { data, res } = await read('2.4/expressive-options-null-omits');
+    const v = getAt(data, [...CC, 'expressiveOptions']);
+    check('2.4/expressive-options-null-omits', 'GET omits settings.conversationConfig.expressiveOptions (not even null)', v === ABSENT, { expected: 'absent', actual: describeActual(v), res });
+  });
+});
+
+describe('§2.2 fields merged into settings', () => {
+  const SETUP = {
+    settings: { conversationConfig: { deliveryMode: 'expressive', interruptionPlan: { minDuration: 1, minWords: 2 } } },
+  };
+  const MERGED: [string, string, unknown, unknown, 'numeric' | 'equals'][] = [
+    ['2.2/transfer-dial-timeout-merged-into-settings', 'transferDialTimeout', 20, 33, 'numeric'],
+    ['2.2/warm-whisper-delay-merged-into-settings', 'warmWhisperDelaySeconds', 5, 12, 'numeric'],
+    ['2.2/warm-return-message-merged-into-settings', 'warmReturnMessage', 'First wording.', 'Second wording.', 'equals'],
+  ];
+  for (const [clause, field, first, second, kind] of MERGED) {
+    clauseTest(clause, `${field} is stored as settings.${field} and every other settings key is kept`, async () => {
+      // The merged fields first, then settings (a settings PATCH may replace or merge: not stated), then the one field.
+      await patchOk(clause, { transferDialTimeout: 20, warmWhisperDelaySeconds: 5, warmReturnMessage: 'First wording.', [field]: first }, 'setting up the merged fields');
+      await patchOk(clause, SETUP, 'setting up settings.conversationConfig');
+      const before = await read(clause);
+      checkAt(clause, 'settings.conversationConfig was stored (precondition)', before.data, ['settings', 'conversationConfig', 'deliveryMode'], 'expressive', before.res);
+      await patchOk(clause, { [field]: second });
+      const { data, res } = await read(clause);
+      const shown = getAt(data, ['settings', field]);
+      check(clause, `GET shows settings.${field} = ${JSON.stringify(second)}`, readingHolds(kind === 'numeric' ? { kind: 'numeric', value: second as number } : { kind: 'equals', value: second }, shown), {
+        expected: second,
+        actual: describeActual(shown),
+        res,
+      });
+      const was = before.data?.settings ?? {};
+      const now = data?.settings ?? {};
+      const lost = Object.keys(was).filter((k) => k !== field && !isDeepStrictEqual(was[k], now?.[k]));
+      check(clause, `every settings key other than ${field} is kept as it was`, lost.length === 0, {
+        expected: `settings keys ${Object.keys(was).filter((k) => k !== field).join(', ')} unchanged`,
+        actual: lost.map((k) => `${k}: ${describeActual(was[k])} → ${describeActual(k in now ? now[k] : ABSENT)}`).join('; '),
+        res,
+      });
+    });
+  }
+
+  clauseTest('2.2/warm-return-message-empty-restores', "warmReturnMessage '' is accepted (restores the built-in wording)", async () => {
+    await patchOk('2.2/warm-return-message-empty-restores', { warmReturnMessage: 'Custom wording.' });
+    await patchOk('2.2/warm-return-message-empty-restores', { warmReturnMessage: '' });
+  });
+});
+
+describe('§2.2 defaults of an assistant never patched', () => {
+  clauseTest('2.2/warm-whisper-delay-default-0', 'warmWhisperDelaySeconds is 0 (or not shown) when never set', async () => {
+    const { data, res } = await read('2.2/warm-whisper-delay-default-0', neverSetId);
+    const v = getAt(data, ['settings', 'warmWhisperDelaySeconds']);
+    check('2.2/warm-whisper-delay-default-0', 'settings.warmWhisperDelaySeconds is 0 or absent', v === ABSENT || readingHolds({ kind: 'numeric', value: 0 }, v), {
+      expected: '0 or absent',
+      actual: describeActual(v),
+      res,
+    });
+  });
+
+  clauseTest('2.2/transfer-mode-default', 'transferMode reads cold-transfer when never set', async () => {
+    const { data, res } = await read('2.2/transfer-mode-default', neverSetId);
+    checkEqual('2.2/transfer-mode-default', 'transferMode is cold-transfer', data?.transferMode, 'cold-transfer', res);
+  });
+});
+
+describe('§8 a replayed PATCH converges', () => {
+  clauseTest('8/patch-replay-converges', 'the same PATCH sent twice gives the same answer and the same GET, updatedAt aside', async () => {
+    await patchOk('8/patch-replay-converges', { ivrSettings: null, transferSettings: null });
+    const body = {
+      firstMessage: 'Replayed',
+      idleTimeoutSeconds: '30',
+      callTimeLimitSeconds: 900,
+      transferMode: 'smart-summary',
+      transferSettings: { use_assistant_number: true },
+      ivrSettings: { ivrMode: true, conformanceA: null, conformanceB: 'b' },
+      dictionarySettings: { sttKeyterms: [{ term: 'Replayx', language: 'en-GB' }] },
+      transferDialTimeout: '15',
+      settings: { conversationConfig: { interruptionPlan: { minWords: 4 } } },
+    };
+    const r1 = await patchOk('8/patch-replay-converges', body, 'first PATCH');
+    const g1 = await read('8/patch-replay-converges');
+    const r2 = await patchOk('8/patch-replay-converges', body, 'replayed PATCH');
+    const g2 = await read('8/patch-replay-converges');
+    checkEqual('8/patch-replay-converges', 'the replayed answer equals the first, updatedAt aside', withoutUpdatedAt(r2.json?.data), withoutUpdatedAt(r1.json?.data), r2);
+    checkEqual('8/patch-replay-converges', 'the GET after the replay equals the GET after the first PATCH, updatedAt aside', withoutUpdatedAt(g2.data), withoutUpdatedAt(g1.data), g2.res);
+  });
+});
+
+describe('§4.1 unknown assistant', () => {
+  clauseTest('4.1/unknown-id-404', 'PATCH of an assistant that does not exist answers 404 RESOURCE_NOT_FOUND', async () => {
+    const res = await client.patch(`/assistants/${randomUUID()}`, { idleTimeoutSeconds: 10 });
+    checkError('4.1/unknown-id-404', 'PATCH /assistants/{unknown uuid}', res, 404, 'RESOURCE_NOT_FOUND');
+  });
+});
