@@ -8,6 +8,7 @@
  * that cannot send anything (no sender, unknown sender) run everywhere a sender is known.
  */
 import { afterEach, beforeAll, describe } from 'vitest';
+import { isDeepStrictEqual } from 'node:util';
 import { faker } from '@faker-js/faker';
 import fc from 'fast-check';
 import { useWorld } from '../helpers/world';
@@ -177,7 +178,7 @@ describe('§4.4 POST /sms: a fromNumber not on the tenant', () => {
   function checkSameAs(res: ApiResponse, ref: ApiResponse, what: string): void {
     checkError('4.4/from-number-not-found', `POST /sms from ${what}`, res, 404, 'RESOURCE_NOT_FOUND');
     const pick = (r: ApiResponse) => ({ status: r.status, code: r.json?.error?.code, message: r.json?.error?.message });
-    check('4.4/from-number-not-found', `${what} is indistinguishable from an unknown number (status, code, message)`, JSON.stringify(pick(res)) === JSON.stringify(pick(ref)), {
+    check('4.4/from-number-not-found', `${what} is indistinguishable from an unknown number (status, code, message)`, isDeepStrictEqual(pick(res), pick(ref)), {
       expected: pick(ref),
       actual: pick(res),
       res,
