@@ -17,6 +17,7 @@ import { redact } from './redact';
 import type { ApiResponse } from './client';
 import type { CheckRecord } from './meta';
 import { findDrift, formatIssues, validate } from './validator';
+import { attachFailureEvidence, clauseLabels } from './report/allure';
 import './meta';
 
 /** Thrown by a failing check; its message reads like the spec. */
@@ -56,11 +57,7 @@ export function clauseTest(
 ): void {
   const ids = asList(clauses);
   test(`${requirement} [${ids.join(' ')}]`, { meta: { clauses: ids }, timeout: opts.timeout }, async (ctx) => {
-    for (const id of ids) {
-      await allure.label('story', id);
-      await allure.label('epic', `§${id.split('/')[0].split('.')[0]}`);
-      await allure.link(clauseLink(id), `§${id}`);
-    }
+    await clauseLabels(ids);
     for (const cap of opts.requires ?? []) {
       if (!hasCapability(cap)) skipWith(ctx, capabilityReason(cap));
     }
@@ -70,12 +67,7 @@ export function clauseTest(
       const soft = (TestRunner.getCurrentTest()?.meta.checks ?? []).filter((c) => !c.ok && c.level !== 'informational');
       if (soft.length) throw new ConformanceFailure(soft.map((c) => c.detail ?? c.requirement).join('\n\n'), soft.flatMap((c) => c.clauses));
     } catch (e) {
-      const t = TestRunner.getCurrentTest();
-      const ex = t?.meta.exchanges;
-      if (ex?.length && !(e as any)?.message?.includes?.('request:')) {
-        const last = ex[ex.length - 1];
-        await allure.attachment('last exchange', JSON.stringify(last, null, 2), 'application/json');
-      }
+      await attachFailureEvidence();
       throw e;
     }
   });

@@ -1,15 +1,39 @@
 /**
- * The run record: what `reports/conformance.json` holds. Reports (Markdown, HTML, gate, baseline
- * diff, shard merge) are computed from this record alone, never by re-running tests.
+ * The run record: what `reports/conformance.json` holds (format: docs/report-format.md). Reports
+ * (Markdown, HTML, gate, baseline diff, shard merge) are computed from this record alone, never by
+ * re-running tests.
  */
 import type { CheckRecord, DriftRecord } from '../meta';
-import type { Clause } from '../catalogue';
+import type { Clause, ClauseTarget } from '../catalogue';
+import type { RunComparison } from './compare';
 
 /** Verdict of one test. `error`: the target or network misbehaved, not a conformance verdict. */
 export type TestVerdict = 'pass' | 'fail' | 'skip' | 'error';
 
-/** Verdict of one clause; `not-covered` when no test in the run names it. */
+/** Verdict of one clause; `not-covered` when no test in the run names a testable clause. */
 export type ClauseVerdict = 'pass' | 'fail' | 'skip' | 'error' | 'not-covered' | 'not-testable';
+
+/** Every clause verdict, in the order reports list them (worst first). */
+export const CLAUSE_VERDICTS: readonly ClauseVerdict[] = ['fail', 'error', 'not-covered', 'skip', 'pass', 'not-testable'];
+
+/**
+ * Why something was skipped, from the reason's leading words (helpers/target.ts `capabilityReason`,
+ * helpers/world.ts `missing`):
+ * - `not-applicable`: the clause or test does not apply to this target (e.g. needs a control API);
+ * - `missing-fixture`: an optional live fixture variable was not given;
+ * - `opt-in`: an opt-in (`CORE_API_ALLOW_SMS`, `CORE_API_ALLOW_BILLABLE`) was not given;
+ * - `other`: any other reason (precondition not met, filtered out).
+ */
+export type SkipKind = 'not-applicable' | 'missing-fixture' | 'opt-in' | 'other';
+
+/** Classifies a skip reason by its leading words (see {@link SkipKind}). */
+export function skipKindOf(reason: string | undefined): SkipKind {
+  const r = (reason ?? '').trim().toLowerCase();
+  if (r.startsWith('not applicable')) return 'not-applicable';
+  if (r.startsWith('missing optional fixture')) return 'missing-fixture';
+  if (r.startsWith('opt-in not given')) return 'opt-in';
+  return 'other';
+}
 
 /** One test as the report shows it. */
 export interface TestRecord {
@@ -20,87 +44,227 @@ export interface TestRecord {
   clauses: string[];
   /** vitest state mapped to a verdict. */
   status: TestVerdict;
+  /** Wall time of the test in ms. */
   durationMs: number;
   /** Failure or skip message, redacted. */
   message?: string;
+  /** For `skip`: the kind of reason (added in format 1.1). */
+  skipKind?: SkipKind;
   checks: CheckRecord[];
+  /** Requests this test sent to the target, retries included. */
   requests: number;
   retries: number;
   drift: DriftRecord[];
-  /** Last exchanges before a failure, redacted (evidence). */
+  /** Last exchanges before a failure, redacted (evidence): `{ request, response?, error? }` of helpers/client.ts. */
   evidence?: unknown[];
 }
 
 /** One clause with its verdict and the tests that name it. */
 export interface ClauseRecord extends Clause {
   verdict: ClauseVerdict;
-  /** Names of the tests that name this clause. */
+  /** Names of the tests that name this clause (in the test name or on a check). */
   tests: string[];
-  /** Why it failed / was skipped, from the first relevant test. */
+  /** Why it failed / errored / was skipped, from the first relevant test. */
   message?: string;
+  /** For `skip`: the kind of reason (added in format 1.1). */
+  skipKind?: SkipKind;
 }
 
-/** The whole run (`reports/conformance.json`, schemaVersion 1). Holds no key or secret. */
+/** A shard of a sharded run (`vitest --shard index/count`), 1-based. */
+export interface ShardInfo {
+  index: number;
+  count: number;
+}
+
+/** The whole run (`reports/conformance.json`, schemaVersion 1, format 1.1). Holds no key or secret. */
 export interface RunRecord {
   schemaVersion: 1;
+  /** Minor format revision; absent means 1.0 (see docs/report-format.md). Added fields are optional. */
+  formatVersion?: string;
   target: { mode: string; baseUrl: string };
   startedAt: string;
   finishedAt: string;
   /** Test counts (conformance project only). */
   summary: { passed: number; failed: number; skipped: number; errors: number; total: number };
-  /** Clause counts by verdict and coverage = testable clauses with a test / testable clauses. */
+  /** Clause counts by verdict and coverage = testable clauses with a test / testable clauses (0..1). */
   clauseSummary: Record<ClauseVerdict, number> & { coverage: number };
   /** Requests sent to the target: total, retries, and per suite file. */
   requests: { total: number; retries: number; perFile: Record<string, number> };
   drift: (DriftRecord & { tests: string[] })[];
   tests: TestRecord[];
   clauses: ClauseRecord[];
+  /** Spec section titles by number (`"5": "Authentication"`), for grouping; format 1.1. */
+  sections?: Record<string, string>;
+  /** Set when this record is one shard of a sharded run; format 1.1. */
+  shard?: ShardInfo;
+  /** Set when this record was joined from shard records by `npm run report:merge`; format 1.1. */
+  merged?: { sources: string[]; shards: ShardInfo[] };
+  /** Comparison with a baseline run (`--baseline`); format 1.1. */
+  comparison?: RunComparison;
+}
+
+/** Current minor format revision written by this code. */
+export const FORMAT_VERSION = '1.1';
+
+/** Which catalogue target a run mode exercises: simulators (embedded, external) or a live tenant. */
+export function targetKindOf(mode: string): ClauseTarget {
+  return mode === 'live' ? 'live' : 'simulator';
 }
 
 /**
  * Derives clause verdicts from test records (OpenID-conformance style: a failing check fails only
  * the clauses it names; a failing test without a clause-tagged failing check fails all its clauses).
- * Precedence when several tests name a clause: fail > error > pass > skip.
+ * Precedence when several tests name a clause: fail > error > pass > skip. A testable clause no test
+ * names is `not-covered`, or `skip` (kind `not-applicable`) when its targets exclude `mode`'s target.
+ * @param mode run mode (`embedded`, `external`, `live`); omitted: every clause applies.
  */
-export function clauseVerdicts(catalogue: Map<string, Clause>, tests: TestRecord[]): ClauseRecord[] {
-  const byClause = new Map<string, { verdicts: ClauseVerdict[]; tests: string[]; message?: string }>();
+export function clauseVerdicts(catalogue: Map<string, Clause>, tests: TestRecord[], mode?: string): ClauseRecord[] {
+  const byClause = new Map<string, { verdicts: ClauseVerdict[]; tests: string[]; message?: string; skipKind?: SkipKind }>();
   const note = (id: string, v: ClauseVerdict, test: TestRecord, message?: string) => {
     const e = byClause.get(id) ?? { verdicts: [], tests: [] };
     e.verdicts.push(v);
     if (!e.tests.includes(test.name)) e.tests.push(test.name);
-    if (message && !e.message && (v === 'fail' || v === 'error' || v === 'skip')) e.message = message;
+    if (message && !e.message && (v === 'fail' || v === 'error')) e.message = message;
+    if (v === 'skip' && !e.skipKind) e.skipKind = test.skipKind ?? skipKindOf(test.message);
     byClause.set(id, e);
   };
+  const skipMessages = new Map<string, string>();
   for (const t of tests) {
     const failedChecks = t.checks.filter((c) => !c.ok && c.level !== 'informational');
     const failedIds = new Set(failedChecks.flatMap((c) => c.clauses));
     const named = new Set([...t.clauses, ...t.checks.flatMap((c) => c.clauses)]);
     for (const id of named) {
       if (t.status === 'fail') {
-        if (failedIds.size === 0 || failedIds.has(id)) note(id, 'fail', t, t.message);
-        else if (t.checks.some((c) => c.ok && c.clauses.includes(id))) note(id, 'pass', t);
+        if (failedIds.size === 0 || failedIds.has(id)) {
+          const own = failedChecks.find((c) => c.clauses.includes(id))?.detail;
+          note(id, 'fail', t, own ?? t.message);
+        } else if (t.checks.some((c) => c.ok && c.clauses.includes(id))) note(id, 'pass', t);
         else note(id, 'fail', t, t.message);
-      } else note(id, t.status, t, t.message);
+      } else {
+        note(id, t.status, t, t.message);
+        if (t.status === 'skip' && t.message && !skipMessages.has(id)) skipMessages.set(id, t.message);
+      }
     }
   }
   const rank: ClauseVerdict[] = ['fail', 'error', 'pass', 'skip'];
+  const kind = mode === undefined ? undefined : targetKindOf(mode);
   const out: ClauseRecord[] = [];
   for (const c of catalogue.values()) {
     const e = byClause.get(c.id);
+    const { file: _file, ...clause } = c;
     let verdict: ClauseVerdict;
-    if (c.targets.length === 0) verdict = e ? rank.find((r) => e.verdicts.includes(r))! : 'not-testable';
-    else if (!e) verdict = 'not-covered';
-    else verdict = rank.find((r) => e.verdicts.includes(r))!;
-    out.push({ ...c, verdict, tests: e?.tests ?? [], message: e?.message });
+    let message = e?.message;
+    let skipKind: SkipKind | undefined;
+    if (!e) {
+      if (c.targets.length === 0) verdict = 'not-testable';
+      else if (kind && !c.targets.includes(kind)) {
+        verdict = 'skip';
+        skipKind = 'not-applicable';
+        message = `not applicable to this target: testable on ${c.targets.join(' and ')} only`;
+      } else verdict = 'not-covered';
+    } else {
+      verdict = rank.find((r) => e.verdicts.includes(r))!;
+      if (verdict === 'skip') {
+        skipKind = e.skipKind;
+        message = skipMessages.get(c.id);
+      }
+    }
+    const rec: ClauseRecord = { ...clause, verdict, tests: e?.tests ?? [] };
+    if (c.file) rec.file = c.file;
+    if (message) rec.message = message;
+    if (skipKind) rec.skipKind = skipKind;
+    out.push(rec);
   }
   return out;
 }
 
-/** Counts clause verdicts and the coverage figure (0..1). */
+/** Counts clause verdicts and the coverage figure (0..1; 1 when nothing is testable). */
 export function summariseClauses(clauses: ClauseRecord[]): RunRecord['clauseSummary'] {
   const s = { pass: 0, fail: 0, skip: 0, error: 0, 'not-covered': 0, 'not-testable': 0, coverage: 1 } as RunRecord['clauseSummary'];
   for (const c of clauses) s[c.verdict] += 1;
   const testable = clauses.filter((c) => c.targets.length > 0);
   s.coverage = testable.length === 0 ? 1 : testable.filter((c) => c.tests.length > 0).length / testable.length;
   return s;
+}
+
+/** Test counts of a list of test records. */
+export function summariseTests(tests: TestRecord[]): RunRecord['summary'] {
+  return {
+    passed: tests.filter((t) => t.status === 'pass').length,
+    failed: tests.filter((t) => t.status === 'fail').length,
+    skipped: tests.filter((t) => t.status === 'skip').length,
+    errors: tests.filter((t) => t.status === 'error').length,
+    total: tests.length,
+  };
+}
+
+/** Request totals of a list of test records: total, retries, per suite file. */
+export function summariseRequests(tests: TestRecord[]): RunRecord['requests'] {
+  const perFile: Record<string, number> = {};
+  for (const t of tests) perFile[t.file] = (perFile[t.file] ?? 0) + t.requests;
+  return {
+    total: tests.reduce((n, t) => n + t.requests, 0),
+    retries: tests.reduce((n, t) => n + t.retries, 0),
+    perFile,
+  };
+}
+
+/** Joins the drift of every test by kind, place and what, listing the tests that saw it. */
+export function collectDrift(tests: TestRecord[]): RunRecord['drift'] {
+  const driftMap = new Map<string, RunRecord['drift'][number]>();
+  for (const t of tests)
+    for (const d of t.drift) {
+      const key = driftKey(d);
+      const e = driftMap.get(key) ?? { ...d, tests: [] };
+      if (!e.tests.includes(t.name)) e.tests.push(t.name);
+      driftMap.set(key, e);
+    }
+  return [...driftMap.values()];
+}
+
+/** Identity of a drift finding across runs: `kind|where|what`. */
+export function driftKey(d: DriftRecord): string {
+  return `${d.kind}|${d.where}|${d.what}`;
+}
+
+/** Inputs of {@link buildRunRecord}. */
+export interface BuildInput {
+  catalogue: Map<string, Clause>;
+  tests: TestRecord[];
+  target: { mode: string; baseUrl: string };
+  startedAt: string;
+  finishedAt: string;
+  sections?: Record<string, string>;
+  shard?: ShardInfo;
+}
+
+/** Assembles a run record from test records and the catalogue (verdicts, summaries, drift). */
+export function buildRunRecord(input: BuildInput): RunRecord {
+  const clauses = clauseVerdicts(input.catalogue, input.tests, input.target.mode);
+  const record: RunRecord = {
+    schemaVersion: 1,
+    formatVersion: FORMAT_VERSION,
+    target: input.target,
+    startedAt: input.startedAt,
+    finishedAt: input.finishedAt,
+    summary: summariseTests(input.tests),
+    clauseSummary: summariseClauses(clauses),
+    requests: summariseRequests(input.tests),
+    drift: collectDrift(input.tests),
+    tests: input.tests,
+    clauses,
+  };
+  if (input.sections) record.sections = input.sections;
+  if (input.shard) record.shard = input.shard;
+  return record;
+}
+
+/** The catalogue a record was judged against, rebuilt from its clause records (for merging). */
+export function catalogueOf(run: RunRecord): Map<string, Clause> {
+  const out = new Map<string, Clause>();
+  for (const c of run.clauses) {
+    const { verdict: _v, tests: _t, message: _m, skipKind: _k, ...clause } = c;
+    out.set(c.id, clause);
+  }
+  return out;
 }

@@ -1,21 +1,41 @@
 /**
  * vitest reporter that turns the conformance project's results into the run record
- * (`reports/conformance.json`, see model.ts), hands it to the report writers, and prints the
- * closing lines `unit: …` and `conformance: N passed, N failed, N skipped`.
+ * (`conformance.json`, see model.ts and docs/report-format.md), hands it to the report writers
+ * (Markdown, HTML), and prints the closing lines `unit: …` and `conformance: N passed, N failed, N skipped`.
+ *
+ * Where: all run output goes to `CONFORMANCE_REPORT_DIR` (default `reports/`); under
+ * `vitest --shard i/n` without that variable, the conformance reports go to
+ * `reports/shard-<i>-of-<n>/` so shards on one machine keep apart (`npm run report:merge` joins them).
+ * `CONFORMANCE_BASELINE=<conformance.json>` adds the comparison with that earlier run (set by
+ * `npm run conformance -- --baseline <file>`).
  * Runs in vitest's main process; every message is redacted again with the secrets known there.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { loadCatalogue } from '../catalogue';
 import { readTargetConfig, describeTarget, EMBEDDED_BASE_URL_VAR } from '../target';
 import { redact, registerSecret } from '../redact';
-import { clauseVerdicts, summariseClauses, type RunRecord, type TestRecord, type TestVerdict } from './model';
+import { buildRunRecord, skipKindOf, type ShardInfo, type TestRecord, type TestVerdict } from './model';
 import { writeReports } from './writers';
+import { readRunRecord, registerEnvironmentSecrets, writeRunRecord } from './record-io';
+import { compareRuns } from './compare';
+import { readSpec, sectionTitles } from './spec-doc';
 import '../meta';
 
+import { BASELINE_VAR, REPORT_DIR_VAR } from './env';
+
+export { BASELINE_VAR, REPORT_DIR_VAR } from './env';
+
 /** Folder run output is written to. */
-export const REPORT_DIR = resolve(process.cwd(), process.env.CONFORMANCE_REPORT_DIR ?? 'reports');
+export const REPORT_DIR = resolve(process.cwd(), process.env[REPORT_DIR_VAR] ?? 'reports');
+
+/** Folder the conformance reports of this run go to (see the module comment). */
+export function conformanceReportDir(shard?: ShardInfo, env: NodeJS.ProcessEnv = process.env): string {
+  if (env[REPORT_DIR_VAR]) return resolve(env[REPORT_DIR_VAR]!);
+  if (shard && shard.count > 1) return join(REPORT_DIR, `shard-${shard.index}-of-${shard.count}`);
+  return REPORT_DIR;
+}
 
 function fullName(tc: TestCase): string {
   const parts: string[] = [tc.name];
@@ -41,7 +61,7 @@ function toRecord(tc: TestCase, root: string): TestRecord {
   }
   let message: string | undefined;
   if (firstError) message = redact(firstError.message ?? String(firstError));
-  if (status === 'skip') message = meta.skipReason ?? (result as any).note ?? 'skipped';
+  if (status === 'skip') message = redact(meta.skipReason ?? (result as any).note ?? 'skipped');
   return {
     name: fullName(tc),
     file: relative(root, tc.module.moduleId),
@@ -49,6 +69,7 @@ function toRecord(tc: TestCase, root: string): TestRecord {
     status,
     durationMs: Math.round(diag?.duration ?? 0),
     message,
+    ...(status === 'skip' ? { skipKind: skipKindOf(message) } : {}),
     checks: (meta.checks ?? []).map((c) => ({ ...c, detail: c.detail ? redact(c.detail) : undefined })),
     requests: meta.requests ?? 0,
     retries: meta.retries ?? 0,
@@ -60,6 +81,12 @@ function toRecord(tc: TestCase, root: string): TestRecord {
 /** The reporter; registered in vitest.config.ts. */
 export default class ConformanceReporter implements Reporter {
   private startedAt = new Date();
+  private shard?: ShardInfo;
+
+  onInit(vitest: Vitest): void {
+    const shard = vitest.config.shard;
+    if (shard) this.shard = { index: shard.index, count: shard.count };
+  }
 
   onTestRunStart(): void {
     this.startedAt = new Date();
@@ -77,7 +104,6 @@ export default class ConformanceReporter implements Reporter {
     }
     const counts = { unit: { passed: 0, failed: 0, skipped: 0 }, conformance: { passed: 0, failed: 0, skipped: 0 } };
     const tests: TestRecord[] = [];
-    const perFile: Record<string, number> = {};
     let conformanceRan = false;
     for (const mod of testModules) {
       const project = mod.project.name === 'conformance' ? 'conformance' : 'unit';
@@ -89,48 +115,33 @@ export default class ConformanceReporter implements Reporter {
         else if (state === 'failed') bucket.failed += 1;
         else bucket.skipped += 1;
         if (project === 'conformance') {
-          const rec = toRecord(tc, root);
-          tests.push(rec);
-          perFile[rec.file] = (perFile[rec.file] ?? 0) + rec.requests;
+          tests.push(toRecord(tc, root));
         }
       }
     }
     if (conformanceRan) {
-      const catalogue = loadCatalogue();
-      const clauses = clauseVerdicts(catalogue, tests);
-      const driftMap = new Map<string, RunRecord['drift'][number]>();
-      for (const t of tests)
-        for (const d of t.drift) {
-          const key = `${d.kind}|${d.where}|${d.what}`;
-          const e = driftMap.get(key) ?? { ...d, tests: [] };
-          if (!e.tests.includes(t.name)) e.tests.push(t.name);
-          driftMap.set(key, e);
-        }
-      const record: RunRecord = {
-        schemaVersion: 1,
+      registerEnvironmentSecrets();
+      const record = buildRunRecord({
+        catalogue: loadCatalogue(),
+        tests,
         target,
         startedAt: this.startedAt.toISOString(),
         finishedAt: new Date().toISOString(),
-        summary: {
-          passed: tests.filter((t) => t.status === 'pass').length,
-          failed: tests.filter((t) => t.status === 'fail').length,
-          skipped: tests.filter((t) => t.status === 'skip').length,
-          errors: tests.filter((t) => t.status === 'error').length,
-          total: tests.length,
-        },
-        clauseSummary: summariseClauses(clauses),
-        requests: {
-          total: tests.reduce((n, t) => n + t.requests, 0),
-          retries: tests.reduce((n, t) => n + t.retries, 0),
-          perFile,
-        },
-        drift: [...driftMap.values()],
-        tests,
-        clauses,
-      };
-      mkdirSync(REPORT_DIR, { recursive: true });
-      writeFileSync(join(REPORT_DIR, 'conformance.json'), redact(JSON.stringify(record, null, 2)));
-      await writeReports(record, REPORT_DIR);
+        sections: sectionTitles(readSpec()),
+        shard: this.shard,
+      });
+      const baseline = process.env[BASELINE_VAR];
+      if (baseline) {
+        try {
+          record.comparison = compareRuns(readRunRecord(baseline), record, baseline);
+        } catch (e) {
+          console.error(`conformance: baseline not compared: ${(e as Error).message}`);
+        }
+      }
+      const dir = conformanceReportDir(this.shard);
+      writeRunRecord(record, dir);
+      await writeReports(record, dir);
+      if (dir !== REPORT_DIR) console.log(`conformance reports: ${relative(root, dir) || '.'}/conformance.{json,md,html}`);
     }
     mkdirSync(REPORT_DIR, { recursive: true });
     writeFileSync(join(REPORT_DIR, 'run-summary.json'), JSON.stringify(counts, null, 2));

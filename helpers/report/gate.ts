@@ -1,0 +1,135 @@
+/**
+ * The pre-release gate: a yes/no on a run record. It says no when any `must` clause fails, when any
+ * clause regressed (pass → fail) against a baseline, or when the record holds no conformance test;
+ * one line per reason. A reviewed allow-list (spec/known-deviations.json, OpenID-conformance style)
+ * can unblock a known failing clause until the entry's expiry date; an expired entry stops
+ * unblocking and says so. `error` verdicts (target or network trouble) are listed as warnings.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { RunRecord } from './model';
+import { compareRuns, type RunComparison } from './compare';
+import { firstLine } from './evidence';
+
+const Ajv2020 = (Ajv2020Module as any).default ?? Ajv2020Module;
+const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+/** Default location of the allow-list, relative to the project root. */
+export const KNOWN_DEVIATIONS_FILE = join('spec', 'known-deviations.json');
+
+/** One allow-list entry (helpers/report/known-deviations.schema.json). */
+export interface KnownDeviation {
+  /** Catalogue clause id, e.g. `5.1/bearer-401`. */
+  clause: string;
+  /** Last day (YYYY-MM-DD, UTC, inclusive) on which the entry unblocks the gate. */
+  expires: string;
+  /** Why the failure is accepted and what will end it (at least 10 characters). */
+  comment: string;
+  reviewedBy?: string;
+  issue?: string;
+  /** Run modes the entry applies to (`embedded`, `external`, `live`); all when absent. */
+  targets?: string[];
+}
+
+/**
+ * Reads and checks the allow-list.
+ * @throws Error naming the file and each violation when it is not JSON or breaks the schema.
+ */
+export function readKnownDeviations(file: string): KnownDeviation[] {
+  const doc = JSON.parse(readFileSync(file, 'utf8'));
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats(ajv);
+  const validate = ajv.compile(JSON.parse(readFileSync(join(HERE, 'known-deviations.schema.json'), 'utf8')));
+  if (!validate(doc)) {
+    const issues = (validate.errors ?? []).map((e: any) => `${e.instancePath || '/'} ${e.message}`);
+    throw new Error(`${file} is not a valid allow-list of known deviations:\n  ${issues.join('\n  ')}`);
+  }
+  return doc.deviations;
+}
+
+/** Outcome of the gate: `ok` (exit 0) or not, the blocking reasons, and non-blocking notes. */
+export interface GateResult {
+  ok: boolean;
+  /** One line per blocking reason. */
+  reasons: string[];
+  /** Allowed failures, expired or unused allow-list entries, error verdicts: never block. */
+  notes: string[];
+  /** The comparison used (when a baseline was given). */
+  comparison?: RunComparison;
+}
+
+/** Inputs of {@link evaluateGate}. */
+export interface GateInput {
+  run: RunRecord;
+  /** Baseline record to compare against (regressions block). */
+  baseline?: RunRecord;
+  baselineFile?: string;
+  deviations?: KnownDeviation[];
+  /** Today (for expiry); default now. */
+  now?: Date;
+}
+
+/** Formats a date as YYYY-MM-DD in UTC. */
+export function utcDay(d: Date): string {
+  return d.toISOString().slice(0, 10);
+}
+
+/** Decides the gate. Never throws on a well-formed record. */
+export function evaluateGate(input: GateInput): GateResult {
+  const { run } = input;
+  const today = utcDay(input.now ?? new Date());
+  const reasons: string[] = [];
+  const notes: string[] = [];
+  const entries = (input.deviations ?? []).filter((d) => !d.targets || d.targets.includes(run.target.mode));
+  const used = new Set<KnownDeviation>();
+  const known = new Set(run.clauses.map((c) => c.id));
+
+  /** The allow-list's say on a clause: an unexpired entry unblocks; an expired one is named. */
+  const allowance = (id: string): { allowed?: KnownDeviation; expired?: KnownDeviation } => {
+    const list = entries.filter((d) => d.clause === id);
+    for (const d of list) used.add(d);
+    const allowed = list.find((d) => d.expires >= today);
+    return allowed ? { allowed } : { expired: list[0] };
+  };
+  const block = (id: string, line: string) => {
+    const { allowed, expired } = allowance(id);
+    if (allowed) notes.push(`allowed: ${line} — known deviation until ${allowed.expires}: ${allowed.comment}`);
+    else if (expired) reasons.push(`${line} (allow-list entry expired on ${expired.expires}, no longer unblocks: ${expired.comment})`);
+    else reasons.push(line);
+  };
+
+  if (run.summary.total === 0) reasons.push('no conformance test ran: the record holds no test, so it proves nothing');
+  for (const c of run.clauses) {
+    if (c.level === 'must' && c.verdict === 'fail') block(c.id, `must clause ${c.id} fails: ${firstLine(c.message, 200) || c.text}`);
+  }
+  let comparison: RunComparison | undefined;
+  if (input.baseline) {
+    comparison = compareRuns(input.baseline, run, input.baselineFile);
+    for (const r of comparison.regressions) {
+      if (r.level === 'must') {
+        // already blocked above as a failing must clause; say that it is also a regression
+        const i = reasons.findIndex((x) => x.startsWith(`must clause ${r.id} fails`));
+        if (i >= 0) reasons[i] = reasons[i].replace(`must clause ${r.id} fails`, `must clause ${r.id} fails (regressed: pass → fail)`);
+        else {
+          const j = notes.findIndex((x) => x.startsWith(`allowed: must clause ${r.id} fails`));
+          if (j >= 0) notes[j] = notes[j].replace(`must clause ${r.id} fails`, `must clause ${r.id} fails (regressed: pass → fail)`);
+        }
+        continue;
+      }
+      block(r.id, `${r.level} clause ${r.id} regressed: pass → fail: ${firstLine(r.message, 200) || r.text}`);
+    }
+  }
+  for (const c of run.clauses)
+    if (c.verdict === 'error') notes.push(`warning: ${c.level} clause ${c.id} has no verdict, the target or network misbehaved: ${firstLine(c.message, 160)}`);
+  for (const d of entries) {
+    if (!known.has(d.clause)) notes.push(`allow-list entry for ${d.clause} names no clause of this run's catalogue`);
+    else if (!used.has(d)) notes.push(`allow-list entry for ${d.clause} (until ${d.expires}) is no longer needed: the clause does not fail`);
+  }
+  const result: GateResult = { ok: reasons.length === 0, reasons, notes };
+  if (comparison) result.comparison = comparison;
+  return result;
+}

@@ -1,0 +1,118 @@
+/**
+ * `reports/conformance.md`: the run for a person or a CI job summary (GitHub limits a summary to
+ * 1 MiB, so evidence is cut). Order: what changed since the baseline (when given), totals, failures
+ * first with the request and answer that show them, the clause table, requests per suite file, drift.
+ */
+import type { RunRecord } from './model';
+import type { RunComparison, ClauseChange } from './compare';
+import { byClauseId, cut, describeAnswer, describeRequest, evidenceFor, firstLine } from './evidence';
+
+/** Options of {@link renderMarkdown}. */
+export interface MarkdownOptions {
+  /** Relative link to the authorization matrix, shown when given. */
+  authorizationMatrix?: string;
+  /** Relative link to the HTML report, shown when given. */
+  htmlReport?: string;
+}
+
+function cell(text: string | undefined): string {
+  return (text ?? '').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+function fence(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const f = '`'.repeat(longest + 1);
+  return `${f}\n${text}\n${f}`;
+}
+
+function changeList(title: string, list: ClauseChange[], lines: string[]): void {
+  if (!list.length) return;
+  lines.push(`**${title} (${list.length})**`, '');
+  for (const c of list) lines.push(`- \`${c.id}\` (${c.level}) ${c.from} → ${c.to}: ${cell(c.text)}${c.message ? ` — ${cell(firstLine(c.message, 160))}` : ''}`);
+  lines.push('');
+}
+
+/** Renders the comparison with the baseline as Markdown lines. */
+export function renderComparison(c: RunComparison): string[] {
+  const lines: string[] = [];
+  lines.push(`## Since the baseline`, '');
+  lines.push(`Baseline: ${c.baseline.file ? `\`${c.baseline.file}\` · ` : ''}${c.baseline.target.mode} ${c.baseline.target.baseUrl} · ${c.baseline.startedAt}`, '');
+  const counts = `${c.regressions.length} regressions, ${c.fixes.length} fixes, ${c.newlySkipped.length} newly skipped, ${c.otherChanges.length} other verdict changes, ${c.newDrift.length} new drift, requests ${c.requestTotals.before} → ${c.requestTotals.after}`;
+  lines.push(counts, '');
+  changeList('Regressions (pass → fail)', c.regressions, lines);
+  changeList('Fixes (fail → pass)', c.fixes, lines);
+  changeList('Newly skipped', c.newlySkipped, lines);
+  changeList('Other verdict changes', c.otherChanges, lines);
+  if (c.newDrift.length) {
+    lines.push(`**New drift (${c.newDrift.length})** — undocumented fields, error codes or statuses not seen in the baseline (informational, §9.4)`, '');
+    for (const d of c.newDrift) lines.push(`- ${d.kind} \`${cell(d.what)}\` at ${cell(d.where)} (${d.tests.length} tests)`);
+    lines.push('');
+  }
+  if (c.requestChanges.length) {
+    lines.push('**Request counts changed**', '', '| suite file | before | after | change |', '|---|---:|---:|---:|');
+    for (const r of c.requestChanges) lines.push(`| ${r.file} | ${r.before} | ${r.after} | ${r.after - r.before > 0 ? '+' : ''}${r.after - r.before} |`);
+    lines.push('');
+  }
+  return lines;
+}
+
+/** Renders the Markdown report from a run record alone. */
+export function renderMarkdown(run: RunRecord, opts: MarkdownOptions = {}): string {
+  const s = run.summary;
+  const cs = run.clauseSummary;
+  const failingClauses = run.clauses.filter((c) => c.verdict === 'fail' || c.verdict === 'error').sort(byClauseId);
+  const ok = s.failed === 0 && s.errors === 0 && cs.fail === 0 && cs.error === 0;
+  const lines: string[] = [];
+  lines.push(`# Core API conformance: ${ok ? 'PASS' : 'FAIL'}`, '');
+  const shard = run.shard ? ` · shard ${run.shard.index}/${run.shard.count}` : '';
+  const merged = run.merged ? ` · merged from ${run.merged.sources.length} shard records` : '';
+  lines.push(`Target: ${run.target.mode} ${run.target.baseUrl} · ${run.startedAt} → ${run.finishedAt}${shard}${merged}`, '');
+  const links = [opts.htmlReport && `[HTML report](${opts.htmlReport})`, opts.authorizationMatrix && `[authorization matrix](${opts.authorizationMatrix})`].filter(Boolean);
+  if (links.length) lines.push(links.join(' · '), '');
+  if (run.comparison) lines.push(...renderComparison(run.comparison));
+  lines.push('## Totals', '');
+  lines.push(`- Clauses: **${cs.fail} fail**, ${cs.error} error, ${cs.pass} pass, ${cs.skip} skip, ${cs['not-covered']} not covered, ${cs['not-testable']} not testable`);
+  lines.push(`- Coverage: **${(cs.coverage * 100).toFixed(1)}%** (testable clauses with at least one test / testable clauses)`);
+  lines.push(`- Tests: ${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped (${s.total} in all)`);
+  lines.push(`- Requests: ${run.requests.total} (${run.requests.retries} retries)`, '');
+
+  if (failingClauses.length) {
+    lines.push('## Failing clauses', '', '| clause | level | verdict | why |', '|---|---|---|---|');
+    for (const c of failingClauses) lines.push(`| \`${c.id}\` | ${c.level} | ${c.verdict} | ${cell(firstLine(c.message, 160))} |`);
+    lines.push('');
+    lines.push('## Failures', '');
+    let budget = 400_000; // characters of evidence, well under the 1 MiB job-summary limit
+    for (const c of failingClauses) {
+      lines.push(`### ${c.verdict === 'error' ? 'ERROR' : 'FAIL'} \`${c.id}\` (${c.level}, §${c.section}) ${cell(c.text)}`, '');
+      if (c.verdict === 'error') lines.push('_The target or the network misbehaved; this is not a conformance verdict._', '');
+      for (const ev of evidenceFor(run, c, 2)) {
+        lines.push(`Test: ${cell(ev.test.name)} (\`${ev.test.file}\`)`, '');
+        const why = ev.details.length ? ev.details.join('\n\n') : ev.test.message ?? '';
+        const block = [fence(cut(why, 2500))];
+        const x = ev.exchanges[ev.exchanges.length - 1];
+        if (x) block.push('', '<details><summary>request and answer</summary>', '', fence(`${describeRequest(x)}\n\n--- answer ---\n${describeAnswer(x)}`), '', '</details>');
+        const text = block.join('\n');
+        if (budget - text.length < 0) {
+          lines.push('_(more evidence in conformance.json and the HTML report)_', '');
+          break;
+        }
+        budget -= text.length;
+        lines.push(text, '');
+      }
+    }
+  }
+
+  lines.push('## Clauses', '', '| clause | level | verdict | tests | note |', '|---|---|---|---:|---|');
+  for (const c of [...run.clauses].sort(byClauseId)) {
+    const note = c.verdict === 'skip' ? `${c.skipKind ?? 'other'}: ${firstLine(c.message, 120)}` : c.verdict === 'not-testable' ? c.reason ?? '' : c.verdict === 'pass' ? '' : firstLine(c.message, 120);
+    lines.push(`| \`${c.id}\` | ${c.level} | ${c.verdict} | ${c.tests.length} | ${cell(note)} |`);
+  }
+  lines.push('', '## Requests per suite file', '', '| suite file | requests |', '|---|---:|');
+  for (const [file, n] of Object.entries(run.requests.perFile).sort()) lines.push(`| ${file} | ${n} |`);
+  lines.push(`| **total** | **${run.requests.total}** |`);
+  if (run.drift.length) {
+    lines.push('', '## Drift (informational)', '', '| kind | where | what | tests |', '|---|---|---|---:|');
+    for (const d of run.drift) lines.push(`| ${d.kind} | ${cell(d.where)} | ${cell(d.what)} | ${d.tests.length} |`);
+  }
+  return lines.join('\n') + '\n';
+}

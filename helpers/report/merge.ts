@@ -1,0 +1,114 @@
+/**
+ * Shard merge (issue 8, CI): joins the `conformance.json` of several `vitest --shard` runs into one
+ * run record, judged against the catalogue the shards carry (so no re-run and no catalogue read),
+ * and copies each shard's Allure results into one folder.
+ */
+import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Clause } from '../catalogue';
+import { buildRunRecord, catalogueOf, type RunRecord, type ShardInfo, type TestRecord } from './model';
+import { readRunRecord } from './record-io';
+
+/** Error raised when shard records cannot be joined (different targets, no input). */
+export class MergeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MergeError';
+  }
+}
+
+/**
+ * Joins shard records into one record. Tests are keyed by file and name; when a test appears in
+ * several records (a shard re-run), the record that finished last wins. The catalogue is the union
+ * of the shards' clause records (a clause present in several keeps the last finished shard's text).
+ * @throws MergeError when `records` is empty or the shards ran against different targets.
+ */
+export function mergeRuns(records: RunRecord[], sources: string[] = []): RunRecord {
+  if (records.length === 0) throw new MergeError('nothing to merge: no conformance.json given or found');
+  const targets = new Set(records.map((r) => `${r.target.mode} ${r.target.baseUrl}`));
+  const modes = new Set(records.map((r) => r.target.mode));
+  if (modes.size > 1) throw new MergeError(`shards ran against different target modes: ${[...targets].join(', ')}`);
+  const ordered = [...records].sort((a, b) => a.finishedAt.localeCompare(b.finishedAt));
+  const catalogue = new Map<string, Clause>();
+  const tests = new Map<string, TestRecord>();
+  const sections: Record<string, string> = {};
+  for (const r of ordered) {
+    for (const [id, c] of catalogueOf(r)) catalogue.set(id, c);
+    for (const t of r.tests) tests.set(`${t.file}\u0000${t.name}`, t);
+    Object.assign(sections, r.sections ?? {});
+  }
+  const sortedCatalogue = new Map([...catalogue.entries()].sort((a, b) => a[0].localeCompare(b[0], 'en', { numeric: true })));
+  const baseUrls = [...new Set(records.map((r) => r.target.baseUrl))];
+  const merged = buildRunRecord({
+    catalogue: sortedCatalogue,
+    tests: [...tests.values()].sort((a, b) => a.file.localeCompare(b.file) || a.name.localeCompare(b.name)),
+    // Embedded simulators listen on a different port per shard; report them together.
+    target: { mode: records[0].target.mode, baseUrl: baseUrls.join(' | ') },
+    startedAt: ordered.map((r) => r.startedAt).sort()[0],
+    finishedAt: ordered[ordered.length - 1].finishedAt,
+    sections: Object.keys(sections).length ? sections : undefined,
+  });
+  const shards: ShardInfo[] = records.flatMap((r) => (r.shard ? [r.shard] : r.merged?.shards ?? []));
+  merged.merged = { sources, shards };
+  return merged;
+}
+
+/**
+ * Finds run records under the given paths: a file is taken as is; a folder is searched
+ * (recursively, depth ≤ 4) for `conformance.json`.
+ */
+export function findRunRecords(paths: string[]): string[] {
+  const out: string[] = [];
+  const walk = (dir: string, depth: number) => {
+    for (const name of readdirSync(dir).sort()) {
+      const p = join(dir, name);
+      const st = statSync(p);
+      if (st.isDirectory()) {
+        if (name !== 'node_modules' && name !== 'allure-results' && depth < 4) walk(p, depth + 1);
+      } else if (name === 'conformance.json') out.push(p);
+    }
+  };
+  for (const p of paths) {
+    if (!existsSync(p)) throw new MergeError(`no such file or folder: ${p}`);
+    if (statSync(p).isDirectory()) walk(p, 0);
+    else out.push(p);
+  }
+  return [...new Set(out.map((p) => resolve(p)))];
+}
+
+/** Reads every record found by {@link findRunRecords}, skipping `exclude` (the output file). */
+export function readShardRecords(paths: string[], exclude?: string): { records: RunRecord[]; files: string[] } {
+  const files = findRunRecords(paths).filter((f) => !exclude || resolve(f) !== resolve(exclude));
+  return { records: files.map((f) => readRunRecord(f)), files };
+}
+
+/**
+ * Copies the Allure results of each shard into `outDir/allure-results`: for each record, the
+ * nearest `allure-results/` folder beside it or up to two folders above it (a shard's
+ * `reports/shard-1-of-2/conformance.json` has its results in `reports/allure-results/`). Result
+ * files have unique names, so shards never overwrite each other. Returns the number of files copied.
+ */
+export function copyAllureResults(recordFiles: string[], outDir: string): number {
+  const target = resolve(outDir, 'allure-results');
+  const sources = new Set<string>();
+  for (const f of recordFiles) {
+    let dir = dirname(resolve(f));
+    for (let up = 0; up <= 2; up += 1, dir = dirname(dir)) {
+      const candidate = join(dir, 'allure-results');
+      if (existsSync(candidate)) {
+        sources.add(candidate);
+        break;
+      }
+    }
+  }
+  let copied = 0;
+  for (const src of sources) {
+    if (src === target) continue;
+    mkdirSync(target, { recursive: true });
+    for (const name of readdirSync(src)) {
+      cpSync(join(src, name), join(target, name), { recursive: true });
+      copied += 1;
+    }
+  }
+  return copied;
+}

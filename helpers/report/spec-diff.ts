@@ -1,0 +1,178 @@
+/**
+ * Spec diff: which statements of the spec document changed between two versions, and which
+ * catalogue clauses and tests each change touches. Both versions are parsed into numbered sections
+ * and statements (spec-doc.ts: table rows, list items, paragraph sentences); statements with a
+ * stable key (a table row's first cell, a numbered item's number) are paired by key, the rest by
+ * the `diff` package's array diff, and a removed and an added statement that share most of their
+ * words count as one change.
+ */
+import { diffArrays, diffWords } from 'diff';
+import type { Clause } from '../catalogue';
+import { parseSpec, withinSection, type SpecStatement } from './spec-doc';
+
+/** One changed statement. */
+export interface StatementChange {
+  kind: 'added' | 'removed' | 'changed';
+  /** Numbered heading it sits under (`2.2`, `5`). */
+  section: string;
+  /** Finer address (`5.6` for §5 item 6), see spec-doc.ts. */
+  address: string;
+  subheading?: string;
+  statementKind: SpecStatement['kind'];
+  before?: string;
+  after?: string;
+  /** Catalogue clauses of the address (or, when it has none, of the whole section). */
+  clauses: { id: string; level: string; text: string; tests: string[] }[];
+  /** `address` when clauses were found at the statement's own address, `section` otherwise. */
+  clauseScope: 'address' | 'section';
+}
+
+/** The whole diff. */
+export interface SpecDiff {
+  changes: StatementChange[];
+  /** Sections present in one version only. */
+  sectionsAdded: string[];
+  sectionsRemoved: string[];
+  /** Section titles that changed (`2.3: old → new`). */
+  sectionsRenamed: { section: string; before: string; after: string }[];
+}
+
+/** Share of words two statements have in common (0..1), by the `diff` package's word diff. */
+export function similarity(a: string, b: string): number {
+  const parts = diffWords(a, b);
+  let same = 0;
+  for (const p of parts) if (!p.added && !p.removed) same += p.value.trim().length;
+  const total = a.replace(/\s+/g, '').length + b.replace(/\s+/g, '').length;
+  return total === 0 ? 1 : (2 * same) / total;
+}
+
+/** Statements are paired as "changed" from this similarity up. */
+export const SIMILAR = 0.5;
+
+type Raw = Omit<StatementChange, 'clauses' | 'clauseScope'>;
+
+function diffStatements(section: string, before: SpecStatement[], after: SpecStatement[]): Raw[] {
+  const out: Raw[] = [];
+  const base = (s: SpecStatement) => ({ section, address: s.address, ...(s.subheading ? { subheading: s.subheading } : {}), statementKind: s.kind });
+  // 1. keyed statements (table rows, numbered items) pair by key
+  const keyedBefore = new Map(before.filter((s) => s.key).map((s) => [s.key!, s]));
+  const keyedAfter = new Map(after.filter((s) => s.key).map((s) => [s.key!, s]));
+  const unpairedBefore: SpecStatement[] = [];
+  const unpairedAfter: SpecStatement[] = [];
+  for (const [k, s] of keyedBefore) {
+    const n = keyedAfter.get(k);
+    if (!n) unpairedBefore.push(s);
+    else if (n.text !== s.text) out.push({ kind: 'changed', ...base(n), before: s.text, after: n.text });
+  }
+  for (const [k, n] of keyedAfter) if (!keyedBefore.has(k)) unpairedAfter.push(n);
+  // 2. the rest by array diff on text, in document order
+  const restBefore = before.filter((s) => !s.key);
+  const restAfter = after.filter((s) => !s.key);
+  const removed: SpecStatement[] = [...unpairedBefore];
+  const added: SpecStatement[] = [...unpairedAfter];
+  let i = 0;
+  let j = 0;
+  for (const part of diffArrays(restBefore.map((s) => s.text), restAfter.map((s) => s.text))) {
+    const n = part.count ?? part.value.length;
+    if (part.removed) {
+      removed.push(...restBefore.slice(i, i + n));
+      i += n;
+    } else if (part.added) {
+      added.push(...restAfter.slice(j, j + n));
+      j += n;
+    } else {
+      i += n;
+      j += n;
+    }
+  }
+  // 3. a removed and an added statement that mostly agree are one change
+  for (const r of removed) {
+    let best = -1;
+    let score = 0;
+    added.forEach((a, k) => {
+      if (a.kind !== r.kind) return;
+      const s = similarity(r.text, a.text);
+      if (s > score) {
+        score = s;
+        best = k;
+      }
+    });
+    if (best >= 0 && score >= SIMILAR) {
+      const [a] = added.splice(best, 1);
+      out.push({ kind: 'changed', ...base(a), before: r.text, after: a.text });
+    } else out.push({ kind: 'removed', ...base(r), before: r.text });
+  }
+  for (const a of added) out.push({ kind: 'added', ...base(a), after: a.text });
+  return out;
+}
+
+/**
+ * Diffs two versions of the spec document.
+ * @param catalogue clauses to attach to each change (by section).
+ * @param testsOf tests that cover a clause id (from a run record or a test listing).
+ */
+export function diffSpecs(
+  oldMd: string,
+  newMd: string,
+  catalogue: Iterable<Clause>,
+  testsOf: (id: string) => string[] = () => [],
+): SpecDiff {
+  const a = parseSpec(oldMd);
+  const b = parseSpec(newMd);
+  const clauses = [...catalogue];
+  const before = new Map(a.sections.map((s) => [s.number, s]));
+  const after = new Map(b.sections.map((s) => [s.number, s]));
+  const result: SpecDiff = { changes: [], sectionsAdded: [], sectionsRemoved: [], sectionsRenamed: [] };
+  const numbers = [...new Set([...before.keys(), ...after.keys()])].sort((x, y) => x.localeCompare(y, 'en', { numeric: true }));
+  for (const n of numbers) {
+    const s0 = before.get(n);
+    const s1 = after.get(n);
+    if (!s0) result.sectionsAdded.push(n);
+    if (!s1) result.sectionsRemoved.push(n);
+    if (s0 && s1 && s0.title !== s1.title) result.sectionsRenamed.push({ section: n, before: s0.title, after: s1.title });
+    for (const raw of diffStatements(n, s0?.statements ?? [], s1?.statements ?? [])) {
+      let scope: StatementChange['clauseScope'] = 'address';
+      let hits = clauses.filter((c) => withinSection(c.section, raw.address));
+      if (hits.length === 0) {
+        scope = 'section';
+        hits = clauses.filter((c) => withinSection(c.section, raw.section));
+      }
+      result.changes.push({
+        ...raw,
+        clauses: hits.map((c) => ({ id: c.id, level: c.level, text: c.text, tests: testsOf(c.id) })),
+        clauseScope: scope,
+      });
+    }
+  }
+  return result;
+}
+
+/** Renders a spec diff as text for a terminal or a pull-request comment (Markdown). */
+export function renderSpecDiff(d: SpecDiff, oldName: string, newName: string): string {
+  const lines: string[] = [];
+  const count = (k: StatementChange['kind']) => d.changes.filter((c) => c.kind === k).length;
+  lines.push(`# Spec diff: ${oldName} → ${newName}`, '');
+  lines.push(`${count('changed')} changed, ${count('added')} added, ${count('removed')} removed statements`, '');
+  if (d.sectionsAdded.length) lines.push(`Sections added: ${d.sectionsAdded.map((s) => `§${s}`).join(', ')}`, '');
+  if (d.sectionsRemoved.length) lines.push(`Sections removed: ${d.sectionsRemoved.map((s) => `§${s}`).join(', ')}`, '');
+  for (const r of d.sectionsRenamed) lines.push(`Section §${r.section} renamed: "${r.before}" → "${r.after}"`, '');
+  for (const c of d.changes) {
+    const where = `§${c.address}${c.subheading ? ` (${c.subheading})` : ''}`;
+    lines.push(`## ${c.kind} ${c.statementKind} in ${where}`, '');
+    if (c.before !== undefined) lines.push(`- before: ${c.before}`);
+    if (c.after !== undefined) lines.push(`+ after:  ${c.after}`);
+    lines.push('');
+    if (!c.clauses.length) lines.push(`No catalogue clause in §${c.section}: consider adding one.`, '');
+    else {
+      lines.push(`Clauses of ${c.clauseScope === 'address' ? `§${c.address}` : `the whole §${c.section}`} (${c.clauses.length}):`);
+      for (const k of c.clauses) {
+        lines.push(`- ${k.id} (${k.level}) ${k.text} — ${k.tests.length ? `${k.tests.length} tests` : 'no test'}`);
+        for (const t of k.tests.slice(0, 5)) lines.push(`    - ${t}`);
+        if (k.tests.length > 5) lines.push(`    - … ${k.tests.length - 5} more`);
+      }
+      lines.push('');
+    }
+  }
+  if (!d.changes.length) lines.push('No statement changed.');
+  return lines.join('\n') + '\n';
+}

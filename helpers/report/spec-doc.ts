@@ -1,0 +1,197 @@
+/**
+ * Reads the spec document (`../shared/spec/core-api.md`) into numbered sections and statements:
+ * table rows, list items and paragraph sentences. Serves the clause catalogue check (every section
+ * has a clause), section titles and links in the reports, and the spec diff.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Where the spec lives, relative to the project root; `CORE_API_SPEC` overrides it. */
+export const SPEC_PATH = process.env.CORE_API_SPEC ?? join(process.cwd(), '..', 'shared', 'spec', 'core-api.md');
+
+/** One statement of the spec: a table row, a list item, or one sentence of a paragraph. */
+export interface SpecStatement {
+  /** Number of the enclosing numbered heading, e.g. `2.3`, `5`. */
+  section: string;
+  /**
+   * Finer address: `<section>.<n>` for numbered list item n of a section without subsections
+   * (`5.6` for item 6 of §5, and the table that follows it), else the section number.
+   */
+  address: string;
+  /** Unnumbered sub-heading it sits under (e.g. `Model A: shared-secret header`), if any. */
+  subheading?: string;
+  kind: 'row' | 'item' | 'sentence';
+  /** Stable key for pairing old and new versions (row: first cell; numbered item: its number). */
+  key?: string;
+  /** Text with whitespace collapsed (rows: cells joined with ` | `). */
+  text: string;
+}
+
+/** One numbered heading of the spec and its statements. */
+export interface SpecSection {
+  /** `1`, `2.1`, `4.5`, … */
+  number: string;
+  title: string;
+  /** GitHub-style anchor of the heading (`5-authentication`). */
+  anchor: string;
+  /** Heading depth (2 for `##`, 3 for `###`). */
+  depth: number;
+  /** true when no numbered heading sits below it (the sections clauses are counted on). */
+  leaf: boolean;
+  statements: SpecStatement[];
+}
+
+/** The parsed spec. */
+export interface SpecDoc {
+  title: string;
+  sections: SpecSection[];
+}
+
+/** GitHub-style heading anchor: lower case, punctuation dropped, spaces to hyphens. */
+export function headingAnchor(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+function cells(line: string): string[] {
+  return line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split('|')
+    .map((c) => c.trim());
+}
+
+function sentences(paragraph: string): string[] {
+  return paragraph
+    .split(/(?<=[.!?])\s+(?=[A-Z`(])/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** Parses spec Markdown into numbered sections and statements. */
+export function parseSpec(md: string): SpecDoc {
+  const lines = md.replace(/\r\n/g, '\n').split('\n');
+  const sections: SpecSection[] = [];
+  let title = '';
+  let cur: SpecSection | undefined;
+  let subheading: string | undefined;
+  let item: string | undefined; // number of the last numbered list item (sections without subsections)
+  let table: { header?: string[]; rows: string[][] } | undefined;
+  let paragraph: string[] = [];
+  let pendingItem: { text: string; key?: string } | undefined;
+
+  const push = (s: Omit<SpecStatement, 'section' | 'address' | 'subheading'>) => {
+    if (!cur) return;
+    const address = item && !cur.number.includes('.') && !subheading ? `${cur.number}.${item}` : cur.number;
+    cur.statements.push({ section: cur.number, address, ...(subheading ? { subheading } : {}), ...s });
+  };
+  const flushParagraph = () => {
+    if (paragraph.length) {
+      for (const s of sentences(paragraph.join(' '))) push({ kind: 'sentence', text: s });
+      paragraph = [];
+    }
+  };
+  const flushItem = () => {
+    if (pendingItem) push({ kind: 'item', ...pendingItem });
+    pendingItem = undefined;
+  };
+  const flushTable = () => {
+    if (!table) return;
+    const firstCells = table.rows.map((r) => r[0]);
+    for (const r of table.rows) {
+      const dup = firstCells.filter((c) => c === r[0]).length > 1;
+      push({ kind: 'row', key: `${subheading ?? ''}|${(table.header ?? []).join('/')}|${dup ? `${r[0]} ${r[1] ?? ''}` : r[0]}`, text: r.join(' | ') });
+    }
+    table = undefined;
+  };
+  const flushAll = () => {
+    flushItem();
+    flushTable();
+    flushParagraph();
+  };
+
+  for (const raw of lines) {
+    const line = raw.replace(/\s+$/, '');
+    const h = /^(#{1,6})\s+(.*)$/.exec(line);
+    if (h) {
+      flushAll();
+      const depth = h[1].length;
+      const text = h[2].trim();
+      const num = /^(\d+(?:\.\d+)*)\.?\s+(.*)$/.exec(text);
+      if (depth === 1) title = text;
+      else if (num) {
+        cur = { number: num[1], title: num[2].trim(), anchor: headingAnchor(text), depth, leaf: true, statements: [] };
+        sections.push(cur);
+        subheading = undefined;
+        item = undefined;
+      } else {
+        subheading = text;
+        item = undefined;
+      }
+      continue;
+    }
+    if (/^\s*\|/.test(line)) {
+      flushItem();
+      flushParagraph();
+      const c = cells(line);
+      if (c.every((x) => /^:?-{3,}:?$/.test(x))) continue; // separator row
+      if (!table) table = { header: c, rows: [] };
+      else table.rows.push(c);
+      continue;
+    }
+    flushTable();
+    const li = /^(\s*)(?:(\d+)\.|[-*])\s+(.*)$/.exec(line);
+    if (li && li[1].length === 0) {
+      flushItem();
+      flushParagraph();
+      if (li[2]) item = li[2];
+      pendingItem = { text: li[3].trim(), ...(li[2] ? { key: `${subheading ?? ''}|item ${li[2]}` } : {}) };
+      continue;
+    }
+    if (line.trim() === '') {
+      flushItem();
+      flushParagraph();
+      continue;
+    }
+    if (pendingItem) {
+      pendingItem.text += ` ${line.trim()}`;
+      continue;
+    }
+    if (paragraph.length === 0) item = undefined; // a paragraph ends the list it follows
+    paragraph.push(line.trim());
+  }
+  flushAll();
+  for (const s of sections) s.leaf = !sections.some((o) => o.number.startsWith(`${s.number}.`));
+  for (const s of sections) for (const st of s.statements) st.text = st.text.replace(/\s+/g, ' ').trim();
+  return { title, sections };
+}
+
+/** Reads and parses the spec at `path` (default {@link SPEC_PATH}); undefined when the file is absent. */
+export function readSpec(path: string = SPEC_PATH): SpecDoc | undefined {
+  if (!existsSync(path)) return undefined;
+  return parseSpec(readFileSync(path, 'utf8'));
+}
+
+/** Whether a clause section (`5.6`) lies within a spec section (`5`): equal, or a dotted descendant. */
+export function withinSection(clauseSection: string, section: string): boolean {
+  return clauseSection === section || clauseSection.startsWith(`${section}.`);
+}
+
+/** The deepest numbered heading that contains a clause section (`5.6` → the §5 heading). */
+export function headingOf(doc: SpecDoc, clauseSection: string): SpecSection | undefined {
+  let best: SpecSection | undefined;
+  for (const s of doc.sections)
+    if (withinSection(clauseSection, s.number) && (!best || s.number.length > best.number.length)) best = s;
+  return best;
+}
+
+/** Section titles by number (`{ "5": "Authentication", "2.3": "serverUrl rules" }`). */
+export function sectionTitles(doc: SpecDoc | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const s of doc?.sections ?? []) out[s.number] = s.title;
+  return out;
+}

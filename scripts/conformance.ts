@@ -1,0 +1,65 @@
+/**
+ * `npm run conformance -- [--baseline <conformance.json>] [vitest arguments…]`
+ *
+ * Runs `vitest run --project conformance` with every other argument passed through (files, `-t`,
+ * `--shard 1/3`, …). `--baseline <file>` (or `--baseline=<file>`) is taken out — vitest rejects
+ * unknown flags — checked to be a run record, and handed to the clause reporter as
+ * `CONFORMANCE_BASELINE`, so the reports lead with the comparison (regressions, fixes, newly
+ * skipped, new drift, request counts). Exit status: vitest's (0 only when no conformance test
+ * failed); 2 when the baseline cannot be read.
+ */
+import { spawn } from 'node:child_process';
+import { resolve, join } from 'node:path';
+import { readRunRecord } from '../helpers/report/record-io';
+import { fileURLToPath } from 'node:url';
+import { BASELINE_VAR } from '../helpers/report/env';
+
+/** Splits `--baseline <file>` / `--baseline=<file>` from the arguments vitest receives. */
+export function splitBaseline(args: string[]): { baseline?: string; rest: string[] } {
+  const rest: string[] = [];
+  let baseline: string | undefined;
+  for (let i = 0; i < args.length; i += 1) {
+    const a = args[i];
+    if (a === '--baseline') {
+      baseline = args[i + 1];
+      if (baseline === undefined || baseline.startsWith('-')) throw new Error('--baseline needs a file: --baseline <conformance.json>');
+      i += 1;
+    } else if (a.startsWith('--baseline=')) baseline = a.slice('--baseline='.length);
+    else rest.push(a);
+  }
+  return { baseline, rest };
+}
+
+async function main(): Promise<number> {
+  let parsed: ReturnType<typeof splitBaseline>;
+  try {
+    parsed = splitBaseline(process.argv.slice(2));
+  } catch (e) {
+    console.error(`conformance: ${(e as Error).message}`);
+    return 2;
+  }
+  const env = { ...process.env };
+  if (parsed.baseline) {
+    const file = resolve(parsed.baseline);
+    try {
+      readRunRecord(file);
+    } catch (e) {
+      console.error(`conformance: ${(e as Error).message}`);
+      return 2;
+    }
+    env[BASELINE_VAR] = file;
+  }
+  const vitest = join(process.cwd(), 'node_modules', 'vitest', 'vitest.mjs');
+  const child = spawn(process.execPath, [vitest, 'run', '--project', 'conformance', ...parsed.rest], { stdio: 'inherit', env });
+  return new Promise((done) => {
+    child.on('exit', (code, signal) => done(code ?? (signal ? 1 : 0)));
+    child.on('error', (e) => {
+      console.error(`conformance: cannot start vitest: ${e.message}`);
+      done(2);
+    });
+  });
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().then((code) => process.exit(code));
+}

@@ -1,0 +1,59 @@
+/**
+ * `npm run gate -- [--run <conformance.json>] [--baseline <conformance.json>] [--allow <known-deviations.json>] [--today YYYY-MM-DD]`
+ *
+ * The pre-release gate on a finished run (default `reports/conformance.json`, or
+ * `$CONFORMANCE_REPORT_DIR/conformance.json`): exits 1 when any `must` clause fails, any clause
+ * regressed (pass → fail) against the baseline, or the run holds no test — one line per reason —
+ * and 0 otherwise. Failures listed in the allow-list (default spec/known-deviations.json) do not
+ * block until their expiry date; expired entries block again and say so. Exit 2: bad input.
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { readRunRecord } from '../helpers/report/record-io';
+import { evaluateGate, readKnownDeviations, KNOWN_DEVIATIONS_FILE } from '../helpers/report/gate';
+import { REPORT_DIR_VAR } from '../helpers/report/env';
+import { redact } from '../helpers/redact';
+import { registerEnvironmentSecrets } from '../helpers/report/record-io';
+
+/** Runs the gate with command-line arguments; returns the exit status (0 pass, 1 blocked, 2 bad input). */
+export function gateMain(argv: string[], log: (line: string) => void = console.log): number {
+  let values: { run?: string; baseline?: string; allow?: string; today?: string };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { run: { type: 'string' }, baseline: { type: 'string' }, allow: { type: 'string' }, today: { type: 'string' } },
+      strict: true,
+    }));
+  } catch (e) {
+    log(`gate: ${(e as Error).message}`);
+    return 2;
+  }
+  registerEnvironmentSecrets();
+  const runFile = values.run ?? join(process.env[REPORT_DIR_VAR] ?? 'reports', 'conformance.json');
+  const allowFile = values.allow ?? KNOWN_DEVIATIONS_FILE;
+  try {
+    const run = readRunRecord(resolve(runFile));
+    const baseline = values.baseline ? readRunRecord(resolve(values.baseline)) : undefined;
+    const deviations = existsSync(allowFile) ? readKnownDeviations(allowFile) : [];
+    if (values.today && !/^\d{4}-\d{2}-\d{2}$/.test(values.today)) throw new Error(`--today must be YYYY-MM-DD, got ${values.today}`);
+    const now = values.today ? new Date(`${values.today}T12:00:00Z`) : new Date();
+    const result = evaluateGate({ run, baseline, baselineFile: values.baseline, deviations, now });
+    for (const r of result.reasons) log(redact(`gate: BLOCK ${r}`));
+    for (const n of result.notes) log(redact(`gate: note ${n}`));
+    const cs = run.clauseSummary;
+    log(
+      `gate: ${result.ok ? 'PASS' : 'FAIL'} — ${runFile}: ${cs.fail} failing clauses, ${cs.pass} passing, coverage ${(cs.coverage * 100).toFixed(1)}%` +
+        (baseline ? `; against baseline ${values.baseline}: ${result.comparison!.regressions.length} regressions` : '; no baseline given'),
+    );
+    return result.ok ? 0 : 1;
+  } catch (e) {
+    log(`gate: cannot decide: ${redact((e as Error).message)}`);
+    return 2;
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exit(gateMain(process.argv.slice(2)));
+}

@@ -1,0 +1,51 @@
+/**
+ * `npm run report:merge -- <folder or conformance.json>… [--out <folder>] [--baseline <conformance.json>]`
+ *
+ * Joins the `conformance.json` of `vitest --shard` runs (folders are searched for them) into one
+ * run record, copies each shard's Allure results beside it, and re-renders conformance.md and
+ * conformance.html — from the records alone, redacted again. `--out` defaults to
+ * `$CONFORMANCE_REPORT_DIR` or `reports`. `--baseline` adds the comparison with an earlier run.
+ * Exit 0 when merged, 1 on bad input.
+ */
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { copyAllureResults, mergeRuns, readShardRecords } from '../helpers/report/merge';
+import { readRunRecord, registerEnvironmentSecrets, writeRunRecord } from '../helpers/report/record-io';
+import { writeReports } from '../helpers/report/writers';
+import { compareRuns } from '../helpers/report/compare';
+import { REPORT_DIR_VAR } from '../helpers/report/env';
+
+/** Merges shard records found under `inputs` into `out`; returns the summary line. @throws MergeError, RunRecordError. */
+export async function mergeMain(inputs: string[], out: string, baseline?: string): Promise<string> {
+  registerEnvironmentSecrets();
+  const outFile = join(out, 'conformance.json');
+  const { records, files } = readShardRecords(inputs, outFile);
+  const merged = mergeRuns(records, files.map((f) => relative(process.cwd(), f)));
+  if (baseline) merged.comparison = compareRuns(readRunRecord(baseline), merged, baseline);
+  writeRunRecord(merged, out);
+  await writeReports(merged, out);
+  const copied = copyAllureResults(files, out);
+  const s = merged.summary;
+  return `report:merge: ${files.length} records → ${relative(process.cwd(), out) || '.'}/conformance.{json,md,html}; ${s.total} tests (${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped); ${merged.clauseSummary.fail} failing clauses; ${copied} allure files copied`;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values, positionals } = parseArgs({
+    args: process.argv.slice(2),
+    options: { out: { type: 'string' }, baseline: { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (!positionals.length) {
+    console.error('usage: npm run report:merge -- <folder or conformance.json>… [--out <folder>] [--baseline <conformance.json>]');
+    process.exit(1);
+  }
+  mergeMain(positionals, resolve(values.out ?? process.env[REPORT_DIR_VAR] ?? 'reports'), values.baseline).then(
+    (line) => console.log(line),
+    (e) => {
+      console.error(`report:merge: ${(e as Error).message}`);
+      process.exit(1);
+    },
+  );
+}
