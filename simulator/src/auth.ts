@@ -61,7 +61,7 @@ export function authenticate(state: SimState, request: FastifyRequest, scope: Ro
   const xTenant = headerValue(request, 'x-tenant-id');
 
   if (owner.type === 'tenant') {
-    if (scope === 'organization') throw orgScopeRequired();
+    if (scope === 'organization' && !faultOn(state, 'org.tenant-key-accepted')) throw orgScopeRequired();
     // §5.2: sending X-Tenant-Id with a tenant key is unnecessary; naming any other tenant is 403
     // (§5.6 "tenant key with another tenant's X-Tenant-Id"). Ids are opaque: exact comparison.
     if (scope !== null && xTenant !== undefined && xTenant !== owner.tenantId) throw forbidden();
@@ -70,6 +70,9 @@ export function authenticate(state: SimState, request: FastifyRequest, scope: Ro
 
   // Organization key.
   if (scope === null || scope === 'organization' || scope === 'organization-or-tenant') {
+    if (scope !== null && xTenant === undefined && faultOn(state, 'org.org-key-needs-tenant')) {
+      throw new ApiError(400, 'VALIDATION_ERROR', 'X-Tenant-Id is required with an organization key');
+    }
     // Organization-level routes act on the organization itself; X-Tenant-Id is not needed and,
     // when sent, ignored.
     return { keyType: 'organization', organizationId: owner.organizationId, tenantId: null };

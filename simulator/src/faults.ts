@@ -162,6 +162,245 @@ export const FAULTS: readonly FaultInfo[] = [
     clauses: ['6/model-a-secret-header'],
     description: 'Model A: the x-service-core-secret header is left out.',
   },
+  // cross-tenant (§5.7, §7 exception 2): routes/calls.ts, routes/monitoring.ts, routes/tools.ts
+  {
+    name: 'xtenant.foreign-call-403',
+    clauses: ['5.7/cross-tenant-resource-not-found', '7/bare-404-not-found'],
+    description: "Another tenant's call answers 403 (FORBIDDEN envelope, or bare {\"error\":\"forbidden\"} on the monitoring actions) instead of 404.",
+  },
+  {
+    name: 'xtenant.foreign-call-message-differs',
+    clauses: ['5.7/cross-tenant-indistinguishable'],
+    description: "Another tenant's call answers 404 RESOURCE_NOT_FOUND with a message different from an unknown call's (GET /calls/{id}, monitor-sessions, DELETE monitor-session).",
+  },
+  {
+    name: 'xtenant.foreign-call-extra-header',
+    clauses: ['5.7/cross-tenant-indistinguishable'],
+    description: "The 404 for another tenant's call carries an extra header `x-resource-owner: another-tenant` (every call route).",
+  },
+  {
+    name: 'xtenant.foreign-bare-body-differs',
+    clauses: ['7/bare-404-byte-identical', '5.7/cross-tenant-indistinguishable'],
+    description: 'POST monitor-session/takeover/end on another tenant\'s call answers 404 `{"error":"not_found","owner":"other_tenant"}` instead of the byte-identical body.',
+  },
+  {
+    name: 'xtenant.deleted-call-gone',
+    clauses: ['7/bare-404-byte-identical'],
+    description: 'POST monitor-session/takeover/end on a deleted call answers 410 `{"error":"gone"}` instead of the bare 404.',
+  },
+  {
+    name: 'xtenant.foreign-tool-write-through',
+    clauses: ['5.7/no-cross-tenant-write'],
+    description: "PUT /tools/{id} on another tenant's tool answers 404 but applies the write.",
+  },
+  {
+    name: 'xtenant.calls-list-leaks',
+    clauses: ['5.7/lists-own-tenant-only'],
+    description: "GET /calls lists every tenant's calls.",
+  },
+  // calls and conversations (§1, §4.5): routes/calls.ts
+  {
+    name: 'calls.conversations-in-calls',
+    clauses: ['1/conversations-not-under-calls', '4.5/get-conversations'],
+    description: 'GET /calls also lists the tenant\'s text conversations.',
+  },
+  // live monitoring (§3, §4.5, §7 exceptions 2 and 3): routes/monitoring.ts
+  {
+    name: 'monitoring.conflict-in-envelope',
+    clauses: ['7/monitoring-409-bare-conflict'],
+    description: '409 of monitor-session/takeover/end is an envelope (code CONFLICT) instead of bare {"error":"conflict","reason":...}.',
+  },
+  {
+    name: 'monitoring.retry-after-in-error',
+    clauses: ['7/monitor-429-top-level-retry-after'],
+    description: 'The per-tenant mint 429 is an envelope with `error.retryAfterSeconds` and no top-level retryAfterSeconds.',
+  },
+  {
+    name: 'monitoring.delete-ends-call',
+    clauses: ['4.5/delete-monitor-session-keeps-call'],
+    description: 'DELETE /calls/{id}/monitor-session also ends the call.',
+  },
+  {
+    name: 'monitoring.not-live-as-agent-absent',
+    clauses: ['3/not-live-reason', '7/monitoring-409-reasons'],
+    description: 'Actions on a finished call answer 409 reason `agent_absent` instead of `not_live`.',
+  },
+  {
+    name: 'monitoring.actor-label-altered',
+    clauses: ['4.5/actor-label-verbatim'],
+    description: 'actorLabel is stored trimmed and with <>"\'& removed instead of verbatim.',
+  },
+  {
+    name: 'monitoring.callid-in-path',
+    clauses: ['4.5/live-callid-never-in-path'],
+    description: 'The support `callId` of GET /calls/live is accepted in /calls/{id}/... paths.',
+  },
+  {
+    name: 'monitoring.mint-in-envelope',
+    clauses: ['7/monitoring-bare-json', '4.5/monitor-session-bare-json'],
+    description: 'POST /calls/{id}/monitor-session answers its credential inside the envelope.',
+  },
+  {
+    name: 'monitoring.no-rate-limit',
+    clauses: ['4.5/monitor-session-per-tenant-429'],
+    description: 'Minting monitor sessions is never throttled (no 429).',
+  },
+  {
+    name: 'monitoring.no-slot-limit',
+    clauses: ['4.5/monitor-session-per-call-slots'],
+    description: 'Monitor sessions on one call are not limited by monitorSlotsPerCall.',
+  },
+  {
+    name: 'monitoring.over-length-bare',
+    clauses: ['7/monitoring-400-envelope'],
+    description: 'An over-length actorLabel answers a bare 400 {"error":"invalid_request"} instead of the envelope.',
+  },
+  // insights (§4.5): routes/insights.ts
+  {
+    name: 'insights.batch-26-accepted',
+    clauses: ['4.5/insights-batch-1-25', '8/insights-batch-limit'],
+    description: 'GET /calls/insights accepts 26 ids.',
+  },
+  {
+    name: 'insights.batch-duplicates-accepted',
+    clauses: ['4.5/insights-batch-unique'],
+    description: 'GET /calls/insights accepts a repeated id.',
+  },
+  {
+    name: 'insights.batch-unknown-fails',
+    clauses: ['4.5/insights-batch-miss-never-fails'],
+    description: 'One unknown id in GET /calls/insights fails the whole request with 404.',
+  },
+  {
+    name: 'insights.foreign-id-reported-differently',
+    clauses: ['5.7/cross-tenant-indistinguishable', '4.5/insights-batch-call-not-found'],
+    description: "In GET /calls/insights another tenant's id is reported as `forbidden` instead of `call_not_found`.",
+  },
+  {
+    name: 'insights.available-early',
+    clauses: ['4.5/insights-404-until-metrics'],
+    description: 'Insights are served for live calls and before insightsDelayMs has passed.',
+  },
+  {
+    name: 'insights.not-found-message',
+    clauses: ['4.5/insights-not-found-message'],
+    description: "The 404 of GET /calls/{id}/insights says 'Insights not available' instead of 'Call insights not found'.",
+  },
+  {
+    name: 'insights.missing-turn',
+    clauses: ['4.5/insights-one-entry-per-turn'],
+    description: 'The performance list has one entry fewer than the assistant turns.',
+  },
+  // SMS (§2.9, §4.3, §4.4): routes/sms.ts
+  {
+    name: 'sms.accept-1601',
+    clauses: ['4.4/message-max-1600', '8/sms-message-limit'],
+    description: 'POST /sms accepts a 1601-character message.',
+  },
+  {
+    name: 'sms.accept-empty-message',
+    clauses: ['4.4/message-non-empty'],
+    description: 'POST /sms accepts an empty message.',
+  },
+  {
+    name: 'sms.foreign-from-403',
+    clauses: ['4.4/from-number-indistinguishable-404', '5.7/cross-tenant-resource-not-found'],
+    description: "POST /sms with another tenant's fromNumber answers 403 FORBIDDEN instead of 404 RESOURCE_NOT_FOUND.",
+  },
+  {
+    name: 'sms.deleted-from-accepted',
+    clauses: ['4.4/from-number-indistinguishable-404'],
+    description: 'POST /sms sends from a deleted number of the tenant instead of answering 404.',
+  },
+  {
+    name: 'sms.no-details',
+    clauses: ['7/validation-details'],
+    description: 'A rejected POST /sms answers 400 VALIDATION_ERROR without error.details.',
+  },
+  {
+    name: 'sms.reason-drops-properties',
+    clauses: ['2.9/response-nine-fields', '4.3/sms-reason-all-fields'],
+    description: 'POST /sms-reasons answers without `properties`.',
+  },
+  // organization routes (§4.5, §5.3, §5.6): auth.ts
+  {
+    name: 'org.tenant-key-accepted',
+    clauses: ['5.6/403-org-scope-required', '4.5/org-routes-org-key-only'],
+    description: 'A tenant key is accepted on organization-only routes (e.g. GET /organization/tenants) instead of 403 ORG_SCOPE_REQUIRED.',
+  },
+  {
+    name: 'org.org-key-needs-tenant',
+    clauses: ['5.3/org-routes-without-x-tenant-id'],
+    description: 'An organization key without X-Tenant-Id is refused (400 VALIDATION_ERROR) on organization-only routes and transcriber reads.',
+  },
+  // tools (§4.5): routes/tools.ts
+  {
+    name: 'tools.put-clears-text-instructions',
+    clauses: ['4.5/tool-put-omit-keeps-text-instructions'],
+    description: 'PUT /tools/{id} (and /instruction) without textInstructions clears it.',
+  },
+  {
+    name: 'tools.null-keeps-text-instructions',
+    clauses: ['4.5/tool-put-null-removes-text-instructions'],
+    description: 'PUT /tools/{id} with textInstructions: null keeps the stored value.',
+  },
+  {
+    name: 'tools.text-override-without-text-instructions',
+    clauses: ['4.5/text-override-needs-text-instructions'],
+    description: 'Text overrides apply (GET text-override `applied`, effective text) although the tool has no textInstructions.',
+  },
+  {
+    name: 'tools.empty-description-stored',
+    clauses: ['4.5/empty-description-restores-default'],
+    description: "An empty description override is stored as '' instead of restoring the default.",
+  },
+  {
+    name: 'tools.voice-text-coupled',
+    clauses: ['4.5/voice-text-overrides-independent'],
+    description: 'PUT text-description-override also overrides the voice description.',
+  },
+  // text test suites (§3, §4.5, §8): routes/test-suites.ts
+  {
+    name: 'texttests.accept-13-cases',
+    clauses: ['4.5/test-suite-max-12-cases', '8/test-suite-limits'],
+    description: 'POST /test-suites accepts 13 cases.',
+  },
+  {
+    name: 'texttests.accept-voice-mode',
+    clauses: ['4.5/test-suite-mode-text-only'],
+    description: 'POST /test-suites accepts mode "voice".',
+  },
+  {
+    name: 'texttests.iterations-11',
+    clauses: ['4.5/test-suite-iterations-1-10', '8/test-suite-limits'],
+    description: 'iterations 11 is accepted.',
+  },
+  {
+    name: 'texttests.realtime-run-accepted',
+    clauses: ['4.5/test-run-realtime-400', '7/validation-error-realtime-run'],
+    description: 'A run against an assistant with a realtime model starts instead of answering 400 VALIDATION_ERROR.',
+  },
+  {
+    name: 'texttests.case-passes-on-any-iteration',
+    clauses: ['4.5/test-case-passes-only-if-all-iterations-pass'],
+    description: 'A case passes when any one of its iterations passes.',
+  },
+  // catalogues, prompts, channels (§2.10, §4.5): routes/models.ts, routes/prompts.ts, routes/chatapp.ts
+  {
+    name: 'catalog.model-type-missing',
+    clauses: ['2.10/model-entries-carry-type'],
+    description: 'One GET /models entry has no `type`.',
+  },
+  {
+    name: 'prompts.type-filter-ignored',
+    clauses: ['4.5/prompts-filter-by-type'],
+    description: 'GET /prompts?type= ignores the filter and lists every type.',
+  },
+  {
+    name: 'chatapp.enable-without-onboarding',
+    clauses: ['4.5/chatapp-enabled-needs-onboarded-number', '7/validation-error-chatapp'],
+    description: 'PATCH /assistants/{id}/chatapp-enabled enables the channel without a linked, onboarded number.',
+  },
 ];
 
 const KNOWN = new Set(FAULTS.map((f) => f.name));

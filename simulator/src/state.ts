@@ -240,3 +240,139 @@ export function normalizeHostname(hostname: string): string {
 function newApiKey(kind: 'tenant' | 'org'): string {
   return `sk_${kind}_${randomBytes(24).toString('base64url')}`;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Calls, conversations, tools, prompts, SMS and text test suites (§1, §4.3–§4.5). Each kind lives
+// in `state.collection(<name>)` (emptied by reset); the typed accessors below are the only way
+// routes and control endpoints reach them.
+// ---------------------------------------------------------------------------------------------
+
+/** One line of a stored call transcript. `marker` lines stand in for untranscribed speech (§4.5 takeover). */
+export interface TranscriptLine {
+  role: 'assistant' | 'customer' | 'marker';
+  text: string;
+  /** ISO-8601 time the line was spoken (or the marker placed). */
+  at: string;
+}
+
+/** A tool call made during a call (from `POST /__control/tool-invocations`); feeds the insights timeline. */
+export interface ToolCallRecord {
+  toolId: string;
+  toolName: string;
+  /** ISO-8601 time of the call; the result follows `resultAfterMs` later. */
+  at: string;
+  resultAfterMs: number;
+}
+
+/**
+ * One live-monitoring audit entry of a call (§4.5 `GET /calls/{id}/monitor-sessions`).
+ * `action` is `monitor` (a minted session; `closedAt` null while open), `takeover` or `end`.
+ * `actorLabel` is stored verbatim as supplied (null when none was sent).
+ */
+export interface MonitorAuditRecord {
+  action: 'monitor' | 'takeover' | 'end';
+  /** Session id for `monitor` entries (and for a takeover naming a session); null otherwise. */
+  sessionId: string | null;
+  actorLabel: string | null;
+  /** ISO-8601 time of the action (for `monitor`: when the session was minted). */
+  at: string;
+  /** `monitor` only: ISO-8601 time the session was closed, null while open. */
+  closedAt: string | null;
+}
+
+/**
+ * A voice call (§1, §4.5). `id` is the id used in every path; `callId` is the separate
+ * support-correlation id of `GET /calls/live`, never accepted in a path.
+ *
+ * Configuration snapshot (§1 "a call already in progress keeps the configuration it began
+ * with"): `config` is a deep copy of the assistant's whole §2.2 object taken when the call
+ * started, and `serverUrl` is that copy's `serverUrl` (null when the assistant had none, so
+ * deliveries use the tenant-level URL). Route this call's events, the end-of-call report
+ * included, by `serverUrl`, never by the assistant's current value.
+ */
+export interface CallRecord {
+  tenantId: string;
+  id: string;
+  callId: string;
+  assistantId: string;
+  customerNumber: string | null;
+  /** Assistant configuration when the call started (deep copy; never updated). */
+  config: Record<string, unknown>;
+  /** `config.serverUrl` at call start: the URL this call's webhook events go to (null → tenant URL). */
+  serverUrl: string | null;
+  startedAt: string;
+  endedAt: string | null;
+  /** True while the assistant is briefly away (control `agent-absent`): takeover/end answer 409 agent_absent. */
+  agentAbsent: boolean;
+  /** True once control `DELETE /__control/calls/{id}` ran: every route answers as for an unknown id. */
+  deleted: boolean;
+  transcript: TranscriptLine[];
+  toolCalls: ToolCallRecord[];
+  audit: MonitorAuditRecord[];
+  /** Recorded when the call ends (end-of-call report `supervisor_answered`). */
+  supervisorAnswered: boolean | null;
+  /** Epoch ms from which insights exist (end + insightsDelayMs); null while live. */
+  metricsReadyAtMs: number | null;
+  /** How the call ended (`customer-ended-call`, `ended-by-supervisor`), null while live. */
+  endedReason: string | null;
+}
+
+/** A text conversation (web chat, SMS, messaging app; §1). Never served under `/calls`. */
+export interface ConversationRecord {
+  tenantId: string;
+  id: string;
+  assistantId: string;
+  channel: 'sms' | 'web' | 'chatapp';
+  customerIdentifier: string;
+  startedAt: string;
+  endedAt: string | null;
+  messages: Array<{ role: 'assistant' | 'customer'; text: string; at: string }>;
+}
+
+/** The instruction shape of a tool (§4.5): title, description, steps (each step with an `id`). */
+export interface ToolInstruction {
+  title: string;
+  description: string;
+  steps: Array<Record<string, unknown> & { id: string }>;
+}
+
+/** A tenant tool (§4.5 `POST /tools`), or a tenant's copy of the Knowledge Base tool. */
+export interface ToolRecord {
+  tenantId: string;
+  id: string;
+  name: string;
+  kind: 'function' | 'knowledge_base';
+  instruction: ToolInstruction;
+  /** Used in SMS, messaging-app and web chat; null when the tool has none (§4.5). */
+  textInstructions: ToolInstruction | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * Per-assistant overrides of one tool (§4.5), keyed `${assistantId}:${toolId}`. Voice and text
+ * overrides are independent; `null` / absent means "use the tool's own text".
+ */
+export interface ToolOverrideRecord {
+  tenantId: string;
+  assistantId: string;
+  toolId: string;
+  /** Voice description override (`PUT .../description-override`). */
+  description: string | null;
+  /** Text description override (`PUT .../text-description-override`). */
+  textDescription: string | null;
+  /** Text step overrides by step id (`PUT .../steps/{stepId}/text-override`). */
+  textSteps: Record<string, string>;
+}
+
+/** Typed accessors of the collections above (the same Map until the next reset). */
+export const store = {
+  calls: (s: SimState) => s.collection<CallRecord>('calls'),
+  conversations: (s: SimState) => s.collection<ConversationRecord>('conversations'),
+  tools: (s: SimState) => s.collection<ToolRecord>('tools'),
+  /** Keyed `${tenantId}` → that tenant's copy of the Knowledge Base tool (copy on first write). */
+  knowledgeBaseCopies: (s: SimState) => s.collection<ToolRecord>('knowledgeBaseCopies'),
+  toolOverrides: (s: SimState) => s.collection<ToolOverrideRecord>('toolOverrides'),
+  /** Epoch-ms times of recent monitor-session mints, keyed by tenant id (§4.5 per-tenant rate). */
+  monitorMints: (s: SimState) => s.collection<number[]>('monitorMints'),
+};

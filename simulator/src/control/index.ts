@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { isLoopbackPeer } from '../validation/formats.ts';
+import { callsControl } from './calls.ts';
 import { ControlError } from './common.ts';
 import { deliveriesControl } from './deliveries.ts';
 import { dnsControl } from './dns.ts';
@@ -21,6 +22,7 @@ export const controlPlugins: FastifyPluginAsync[] = [
   dnsControl,
   phoneNumbersControl,
   taskOverridesControl,
+  callsControl,
   deliveriesControl,
   onboardingControl,
 ];

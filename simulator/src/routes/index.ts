@@ -11,8 +11,32 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { assistantsRoutes } from './assistants.ts';
+import { callsRoutes } from './calls.ts';
+import { chatappRoutes } from './chatapp.ts';
+import { insightsRoutes } from './insights.ts';
+import { modelsRoutes } from './models.ts';
+import { monitoringRoutes } from './monitoring.ts';
+import { phoneNumbersRoutes } from './phone-numbers.ts';
+import { promptsRoutes } from './prompts.ts';
+import { smsRoutes } from './sms.ts';
+import { testSuitesRoutes } from './test-suites.ts';
+import { toolsRoutes } from './tools.ts';
 import { organizationRoutes } from './organization.ts';
 import { transcribersRoutes } from './transcribers.ts';
 
 /** Registered in order by server.ts. */
-export const routePlugins: FastifyPluginAsync[] = [assistantsRoutes, organizationRoutes, transcribersRoutes];
+export const routePlugins: FastifyPluginAsync[] = [
+  assistantsRoutes,
+  organizationRoutes,
+  transcribersRoutes,
+  callsRoutes,
+  monitoringRoutes,
+  insightsRoutes,
+  smsRoutes,
+  toolsRoutes,
+  promptsRoutes,
+  modelsRoutes,
+  phoneNumbersRoutes,
+  chatappRoutes,
+  testSuitesRoutes,
+];

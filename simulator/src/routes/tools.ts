@@ -1,0 +1,363 @@
+/**
+ * Tools and per-assistant tool overrides (§4.5).
+ *
+ * Tool shape (`data` of every tool answer): `{ id, name, type: "function"|"knowledge_base",
+ * instruction, textInstructions, createdAt, updatedAt }`. `instruction` and `textInstructions`
+ * share one shape `{ title, description, steps }` (§4.5); `textInstructions` is null when the tool
+ * has none. A step may be sent as a string (stored as `{ id, text }`) or an object (kept as sent);
+ * a step without a string `id` gets a generated one, so send your own ids to keep step overrides
+ * attached across PUTs.
+ *
+ * - `POST /tools { name?, instruction, textInstructions? }` → 201.
+ * - `PUT /tools/{id} { name?, instruction?, textInstructions? }` → 200. Omitted fields stay;
+ *   `textInstructions: null` removes it, omitting it keeps the stored value.
+ * - `PUT /tools/{id}/instruction`: body is the instruction itself `{ title, description, steps }`
+ *   (or `{ instruction: {...} }`), plus optional `textInstructions` (same keep/remove rules). On the
+ *   built-in Knowledge Base tool ({@link KNOWLEDGE_BASE_TOOL_ID}) the first write makes the
+ *   caller's tenant copy; other tenants keep the default. Works on the caller's own tools too.
+ * - Added (not in the spec): `GET /tools` (the caller's tools plus the Knowledge Base tool as
+ *   that tenant sees it) and `GET /tools/{id}`.
+ *
+ * Per-assistant overrides (voice and text independent; the tool must be the caller's or the
+ * Knowledge Base tool, the assistant the caller's; otherwise 404 RESOURCE_NOT_FOUND):
+ * - `PUT .../tools/{toolId}/description-override { description }`: voice description.
+ * - `PUT .../tools/{toolId}/text-description-override { description }`: text description.
+ * - `PUT .../tools/{toolId}/steps/{stepId}/text-override { text }` (alias `description`): text of
+ *   one step; `stepId` must be a step id of the tool's instruction or textInstructions (else 404).
+ *   `DELETE` of the same path removes it (idempotent).
+ * - `GET .../tools/{toolId}/text-override`: the effective view below. `DELETE` removes every text
+ *   override (description and steps) of that assistant and tool; voice stays.
+ * An empty description or text (`''`, or null) removes that override: the default is restored.
+ * Every override route answers the view:
+ * `{ assistantId, toolId,
+ *    voice: { descriptionOverride, effective: <instruction with the voice override> },
+ *    text: { hasTextInstructions, applied, descriptionOverride, stepOverrides: [{ stepId, text }],
+ *            effective: <what text channels use> } }`.
+ * Reading: text overrides apply only while the tool has textInstructions (`applied`); without
+ * textInstructions text channels fall back to the voice `effective` instruction, and stored text
+ * overrides wait (they apply again once textInstructions is set).
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { tenantOf } from '../auth.ts';
+import { notFound, ok, validationError } from '../envelope.ts';
+import { faultOn } from '../faults.ts';
+import { findOwned } from '../resources.ts';
+import { store, type SimState, type ToolInstruction, type ToolOverrideRecord, type ToolRecord } from '../state.ts';
+import { Checker } from '../validation/checker.ts';
+import { isPlainObject } from '../validation/formats.ts';
+
+/** Id of the built-in Knowledge Base tool, the same for every tenant. */
+export const KNOWLEDGE_BASE_TOOL_ID = '0b5e1c2d-4a6f-4e8b-9c1d-2e3f4a5b6c7d';
+
+const KB_CREATED_AT = '2024-01-01T00:00:00.000Z';
+
+function kbDefault(tenantId: string): ToolRecord {
+  return {
+    tenantId,
+    id: KNOWLEDGE_BASE_TOOL_ID,
+    name: 'knowledge_base',
+    kind: 'knowledge_base',
+    instruction: {
+      title: 'Knowledge Base',
+      description: 'Search the documents attached to the assistant before answering a factual question.',
+      steps: [
+        { id: 'kb-search', text: 'Search the attached documents with the caller’s question.' },
+        { id: 'kb-answer', text: 'Answer only from what the documents say; say so when they do not cover it.' },
+      ],
+    },
+    textInstructions: null,
+    createdAt: KB_CREATED_AT,
+    updatedAt: KB_CREATED_AT,
+  };
+}
+
+/** The tool `id` as tenant `tenantId` sees it (own tool, or its Knowledge Base view), or null. */
+export function tenantTool(state: SimState, tenantId: string, id: string): ToolRecord | null {
+  if (id === KNOWLEDGE_BASE_TOOL_ID) return store.knowledgeBaseCopies(state).get(tenantId) ?? kbDefault(tenantId);
+  const t = store.tools(state).get(id);
+  return t && t.tenantId === tenantId ? t : null;
+}
+
+/** Like {@link tenantTool} for a write: the Knowledge Base tool is copied into the tenant first. */
+function writableTool(state: SimState, tenantId: string, id: string): ToolRecord | null {
+  if (id !== KNOWLEDGE_BASE_TOOL_ID) return tenantTool(state, tenantId, id);
+  const copies = store.knowledgeBaseCopies(state);
+  let copy = copies.get(tenantId);
+  if (!copy) {
+    copy = kbDefault(tenantId);
+    copies.set(tenantId, copy);
+  }
+  return copy;
+}
+
+/** Validates an instruction document `{ title, description, steps }`; records failures under `field`. */
+function parseInstruction(c: Checker, field: string, v: unknown): ToolInstruction | undefined {
+  if (!isPlainObject(v)) {
+    c.fail(field, 'must be an object { title, description, steps }');
+    return undefined;
+  }
+  let okAll = c.check(`${field}.title`, typeof v.title === 'string', 'must be a string');
+  okAll = c.check(`${field}.description`, typeof v.description === 'string', 'must be a string') && okAll;
+  const steps: ToolInstruction['steps'] = [];
+  if (!Array.isArray(v.steps)) {
+    c.fail(`${field}.steps`, 'must be an array of steps (strings or objects)');
+    okAll = false;
+  } else {
+    v.steps.forEach((s, i) => {
+      if (typeof s === 'string') steps.push({ id: randomUUID(), text: s });
+      else if (isPlainObject(s)) {
+        const copy = structuredClone(s);
+        steps.push({ ...copy, id: typeof copy.id === 'string' && copy.id !== '' ? copy.id : randomUUID() });
+      } else {
+        c.fail(`${field}.steps[${i}]`, 'must be a string or an object');
+        okAll = false;
+      }
+    });
+  }
+  return okAll ? { title: v.title as string, description: v.description as string, steps } : undefined;
+}
+
+/** The public tool object. */
+export function toolView(t: ToolRecord): Record<string, unknown> {
+  return {
+    id: t.id,
+    name: t.name,
+    type: t.kind,
+    instruction: structuredClone(t.instruction),
+    textInstructions: t.textInstructions ? structuredClone(t.textInstructions) : null,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+  };
+}
+
+/**
+ * Applies `textInstructions` of a write body to `next`: absent keeps, null removes, an object
+ * replaces (faults `tools.put-clears-text-instructions`, `tools.null-keeps-text-instructions`).
+ */
+function applyTextInstructions(state: SimState, c: Checker, body: Record<string, unknown>, next: ToolRecord): void {
+  if (!('textInstructions' in body) || body.textInstructions === undefined) {
+    if (faultOn(state, 'tools.put-clears-text-instructions')) next.textInstructions = null;
+    return;
+  }
+  if (body.textInstructions === null) {
+    if (!faultOn(state, 'tools.null-keeps-text-instructions')) next.textInstructions = null;
+    return;
+  }
+  const ti = parseInstruction(c, 'textInstructions', body.textInstructions);
+  if (ti) next.textInstructions = ti;
+}
+
+function bodyOf(body: unknown): Record<string, unknown> {
+  if (body === undefined) return {};
+  if (!isPlainObject(body)) throw validationError([{ field: 'body', message: 'must be a JSON object' }]);
+  return body;
+}
+
+/** The text a step shows: its `text`, else `description`, else `instruction`, else ''. */
+function stepTextKey(step: Record<string, unknown>): string {
+  for (const k of ['text', 'description', 'instruction']) if (typeof step[k] === 'string') return k;
+  return 'text';
+}
+
+/** The override view of the module comment. */
+function overrideView(state: SimState, tool: ToolRecord, o: ToolOverrideRecord | undefined, assistantId: string): Record<string, unknown> {
+  const voice = structuredClone(tool.instruction);
+  if (o?.description != null) voice.description = o.description;
+  const hasText = tool.textInstructions !== null;
+  const applyAnyway = faultOn(state, 'tools.text-override-without-text-instructions');
+  let effective: ToolInstruction;
+  if (hasText || applyAnyway) {
+    effective = structuredClone(hasText ? tool.textInstructions! : voice);
+    if (o?.textDescription != null) effective.description = o.textDescription;
+    for (const step of effective.steps) {
+      const t = o?.textSteps[step.id];
+      if (t !== undefined) step[stepTextKey(step)] = t;
+    }
+  } else {
+    effective = structuredClone(voice);
+  }
+  return {
+    assistantId,
+    toolId: tool.id,
+    voice: { descriptionOverride: o?.description ?? null, effective: voice },
+    text: {
+      hasTextInstructions: hasText,
+      applied: hasText || applyAnyway,
+      descriptionOverride: o?.textDescription ?? null,
+      stepOverrides: Object.entries(o?.textSteps ?? {}).map(([stepId, text]) => ({ stepId, text })),
+      effective,
+    },
+  };
+}
+
+/** A description/text value of an override body: a string, '' or null (restore). Throws 400 otherwise. */
+function overrideText(body: Record<string, unknown>, keys: string[]): string | null {
+  const key = keys.find((k) => k in body);
+  const v = key === undefined ? undefined : body[key];
+  if (v === null) return null;
+  if (typeof v !== 'string') throw validationError([{ field: keys[0], message: 'is required: a string (empty restores the default)' }]);
+  return v;
+}
+
+/** `''` restores the default (null), unless the `tools.empty-description-stored` fault is on. */
+function normalised(state: SimState, v: string | null): string | null {
+  if (v === '' && !faultOn(state, 'tools.empty-description-stored')) return null;
+  return v;
+}
+
+type OverrideParams = { Params: { id: string; toolId: string; stepId?: string } };
+
+/** Plugin with the tool and tool-override routes. */
+export const toolsRoutes: FastifyPluginAsync = async (app) => {
+  const state = app.sim;
+
+  app.get('/tools', async (request, reply) => {
+    const tenantId = tenantOf(request);
+    const own = [...store.tools(state).values()].filter((t) => t.tenantId === tenantId);
+    return ok(reply, [tenantTool(state, tenantId, KNOWLEDGE_BASE_TOOL_ID)!, ...own].map(toolView));
+  });
+
+  app.get<{ Params: { id: string } }>('/tools/:id', async (request, reply) => {
+    const t = tenantTool(state, tenantOf(request), request.params.id);
+    if (!t) throw notFound();
+    return ok(reply, toolView(t));
+  });
+
+  app.post('/tools', async (request, reply) => {
+    const tenantId = tenantOf(request);
+    const body = bodyOf(request.body);
+    const c = new Checker();
+    c.check('name', body.name === undefined || typeof body.name === 'string', 'must be a string');
+    const instruction = 'instruction' in body ? parseInstruction(c, 'instruction', body.instruction) : (c.fail('instruction', 'is required: { title, description, steps }'), undefined);
+    const now = new Date().toISOString();
+    const tool: ToolRecord = {
+      tenantId,
+      id: randomUUID(),
+      name: typeof body.name === 'string' ? body.name : 'tool',
+      kind: 'function',
+      instruction: instruction ?? { title: '', description: '', steps: [] },
+      textInstructions: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    if (body.textInstructions !== undefined && body.textInstructions !== null) {
+      const ti = parseInstruction(c, 'textInstructions', body.textInstructions);
+      if (ti) tool.textInstructions = ti;
+    }
+    c.throwIfAny();
+    store.tools(state).set(tool.id, tool);
+    return ok(reply, toolView(tool), 201);
+  });
+
+  app.put<{ Params: { id: string } }>('/tools/:id', async (request, reply) => {
+    const tenantId = tenantOf(request);
+    let tool = writableTool(state, tenantId, request.params.id);
+    const foreign = store.tools(state).get(request.params.id);
+    const writeThrough = !tool && !!foreign && faultOn(state, 'xtenant.foreign-tool-write-through');
+    if (writeThrough) tool = foreign!;
+    if (!tool) throw notFound();
+    const body = bodyOf(request.body);
+    const c = new Checker();
+    const next: ToolRecord = structuredClone(tool);
+    if (body.name !== undefined) {
+      if (c.check('name', typeof body.name === 'string', 'must be a string')) next.name = body.name as string;
+    }
+    if (body.instruction !== undefined) {
+      const ins = parseInstruction(c, 'instruction', body.instruction);
+      if (ins) next.instruction = ins;
+    }
+    applyTextInstructions(state, c, body, next);
+    c.throwIfAny();
+    next.updatedAt = new Date().toISOString();
+    Object.assign(tool, next);
+    if (writeThrough) throw notFound();
+    return ok(reply, toolView(tool));
+  });
+
+  app.put<{ Params: { id: string } }>('/tools/:id/instruction', async (request, reply) => {
+    const tool = writableTool(state, tenantOf(request), request.params.id);
+    if (!tool) throw notFound();
+    const body = bodyOf(request.body);
+    const c = new Checker();
+    const next: ToolRecord = structuredClone(tool);
+    const insDoc = isPlainObject(body.instruction) ? body.instruction : body;
+    const ins = parseInstruction(c, isPlainObject(body.instruction) ? 'instruction' : 'body', insDoc);
+    if (ins) next.instruction = ins;
+    applyTextInstructions(state, c, body, next);
+    c.throwIfAny();
+    next.updatedAt = new Date().toISOString();
+    Object.assign(tool, next);
+    return ok(reply, toolView(tool));
+  });
+
+  /** Resolves assistant + tool of an override route (404 otherwise) and the stored overrides. */
+  const resolve = (request: { params: OverrideParams['Params'] } & Parameters<typeof tenantOf>[0]) => {
+    const tenantId = tenantOf(request);
+    const assistant = findOwned(state, state.assistants, tenantId, request.params.id, 'assistant');
+    const tool = tenantTool(state, tenantId, request.params.toolId);
+    if (!tool) throw notFound();
+    const key = `${assistant.data.id}:${tool.id}`;
+    const overrides = store.toolOverrides(state);
+    const get = () => overrides.get(key);
+    const upsert = () => {
+      let o = overrides.get(key);
+      if (!o) {
+        o = { tenantId, assistantId: assistant.data.id as string, toolId: tool.id, description: null, textDescription: null, textSteps: {} };
+        overrides.set(key, o);
+      }
+      return o;
+    };
+    const view = () => overrideView(state, tool, get(), assistant.data.id as string);
+    return { tool, get, upsert, view };
+  };
+
+  const base = '/assistants/:id/tools/:toolId';
+
+  app.put<OverrideParams>(`${base}/description-override`, async (request, reply) => {
+    const r = resolve(request);
+    const v = normalised(state, overrideText(bodyOf(request.body), ['description']));
+    r.upsert().description = v;
+    return ok(reply, r.view());
+  });
+
+  app.put<OverrideParams>(`${base}/text-description-override`, async (request, reply) => {
+    const r = resolve(request);
+    const v = normalised(state, overrideText(bodyOf(request.body), ['description']));
+    const o = r.upsert();
+    o.textDescription = v;
+    if (faultOn(state, 'tools.voice-text-coupled')) o.description = v;
+    return ok(reply, r.view());
+  });
+
+  app.put<OverrideParams>(`${base}/steps/:stepId/text-override`, async (request, reply) => {
+    const r = resolve(request);
+    const stepId = request.params.stepId!;
+    const known = [...r.tool.instruction.steps, ...(r.tool.textInstructions?.steps ?? [])].some((s) => s.id === stepId);
+    if (!known) throw notFound();
+    const v = normalised(state, overrideText(bodyOf(request.body), ['text', 'description', 'instruction']));
+    const o = r.upsert();
+    if (v === null) delete o.textSteps[stepId];
+    else o.textSteps[stepId] = v;
+    return ok(reply, r.view());
+  });
+
+  app.delete<OverrideParams>(`${base}/steps/:stepId/text-override`, async (request, reply) => {
+    const r = resolve(request);
+    const o = r.get();
+    if (o) delete o.textSteps[request.params.stepId!];
+    return ok(reply, r.view());
+  });
+
+  app.get<OverrideParams>(`${base}/text-override`, async (request, reply) => ok(reply, resolve(request).view()));
+
+  app.delete<OverrideParams>(`${base}/text-override`, async (request, reply) => {
+    const r = resolve(request);
+    const o = r.get();
+    if (o) {
+      o.textDescription = null;
+      o.textSteps = {};
+    }
+    return ok(reply, r.view());
+  });
+};

@@ -1,0 +1,23 @@
+/**
+ * Which registered faults belong to the surface areas (calls, monitoring, insights, SMS, tools,
+ * prompts, catalogues, channels, text tests, organization routes, and the cross-tenant faults of
+ * those routes). They are probed in faults-surface.test.ts; faults.test.ts probes the rest.
+ */
+
+/** Cross-tenant faults of the surface routes (the assistant ones stay in faults.test.ts). */
+export const SURFACE_XTENANT_FAULTS = [
+  'xtenant.foreign-call-403',
+  'xtenant.foreign-call-message-differs',
+  'xtenant.foreign-call-extra-header',
+  'xtenant.foreign-bare-body-differs',
+  'xtenant.deleted-call-gone',
+  'xtenant.foreign-tool-write-through',
+  'xtenant.calls-list-leaks',
+] as const;
+
+const AREAS = /^(monitoring|insights|sms|org|tools|texttests|catalog|prompts|chatapp|calls)\./;
+
+/** True when fault `name` is probed by faults-surface.test.ts. */
+export function isSurfaceFault(name: string): boolean {
+  return AREAS.test(name) || (SURFACE_XTENANT_FAULTS as readonly string[]).includes(name);
+}
