@@ -161,6 +161,24 @@ function tenantParameter(scope: AuthScope): Record<string, unknown> {
 }
 
 /**
+ * The success envelope with `data` narrowed to one operation's schema. Built mechanically from
+ * `envelope.success`: its property names and `required` list, each property a `$ref` into
+ * `#/components/schemas/envelope.success/properties/<name>` except `data`. (An `allOf` of the
+ * envelope and `{ data }` is equivalent in JSON Schema, but generators turn it into an
+ * intersection with the envelope's open `data` union, which leaves clients unable to read a
+ * field; see docs/openapi.md.)
+ */
+function narrowedEnvelope(envelope: unknown, data: Record<string, unknown>): Record<string, unknown> {
+  const env = (envelope ?? {}) as { required?: string[]; properties?: Record<string, unknown>; description?: string };
+  const properties: Record<string, unknown> = {};
+  for (const name of Object.keys(env.properties ?? {})) {
+    properties[name] = name === 'data' ? data : { $ref: componentPointer('envelope.success', `/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`) };
+  }
+  if (!('data' in properties)) properties.data = data;
+  return { type: 'object', description: 'success envelope (components.schemas.envelope.success) with data narrowed', required: env.required ?? ['data'], properties };
+}
+
+/**
  * Assembles the document from schemas/ and the path table.
  * @param opts.schemaDir schemas folder (default {@link SCHEMA_DIR})
  * @param opts.version `info.version` (default `spec`)
@@ -215,7 +233,7 @@ export function assembleOpenApi(opts: { schemaDir?: string; version?: string } =
     } else {
       const data = row.data && row.data !== 'open' ? ref(row.data, `${where} data`) : undefined;
       const success = ref('envelope.success', `${where} envelope`);
-      const schema = data && Object.keys(data).length ? { allOf: [success, { type: 'object', required: ['data'], properties: { data } }] } : success;
+      const schema = data && Object.keys(data).length ? narrowedEnvelope(schemas['envelope.success'], data) : success;
       responses[status] = { description: `Success envelope (§2.1)${row.data === 'open' || !row.data ? '; data shape not shown' : ''}`, content: json(schema) };
     }
     for (const code of [400, 401, 403, 404, 500, ...(row.extraErrors ?? [])]) {

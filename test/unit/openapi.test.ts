@@ -88,8 +88,10 @@ describe('OpenAPI document', () => {
   it('answers with the envelope and the §7 errors, and bare JSON on live-monitoring routes', () => {
     const patch = document.paths['/assistants/{id}'].patch;
     expect(Object.keys(patch.responses).sort()).toEqual(['200', '400', '401', '403', '404', '500']);
-    expect(patch.responses['200'].content['application/json'].schema.allOf[0]).toEqual({ $ref: '#/components/schemas/envelope.success' });
-    expect(patch.responses['200'].content['application/json'].schema.allOf[1].properties.data).toEqual({ $ref: '#/components/schemas/assistant' });
+    const ok = patch.responses['200'].content['application/json'].schema;
+    expect(ok.properties.data).toEqual({ $ref: '#/components/schemas/assistant' });
+    expect(ok.properties.metadata).toEqual({ $ref: '#/components/schemas/envelope.success/properties/metadata' });
+    expect(ok.required).toEqual(document.components.schemas['envelope.success'].required);
     expect(patch.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/assistant.patch.request' });
     expect(document.components.responses.NotFound.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/envelope.error' });
     const takeover = document.paths['/calls/{id}/takeover'].post;

@@ -23,6 +23,7 @@ import { testSuitesRoutes } from './test-suites.ts';
 import { toolsRoutes } from './tools.ts';
 import { organizationRoutes } from './organization.ts';
 import { transcribersRoutes } from './transcribers.ts';
+import { openApiRoutes } from './openapi.ts';
 
 /** Registered in order by server.ts. */
 export const routePlugins: FastifyPluginAsync[] = [
@@ -39,4 +40,5 @@ export const routePlugins: FastifyPluginAsync[] = [
   phoneNumbersRoutes,
   chatappRoutes,
   testSuitesRoutes,
+  openApiRoutes,
 ];
