@@ -23,7 +23,7 @@ function refs(v: unknown, out: string[] = []): string[] {
 
 async function validate(doc: unknown) {
   const validator = new Validator();
-  const res = await validator.validate(structuredClone(doc) as object);
+  const res = await validator.validate(structuredClone(doc) as Record<string, unknown>);
   return { res, validator };
 }
 
