@@ -1,0 +1,124 @@
+/**
+ * Model-based property test of the PATCH /assistants/{id} merge rules (§2.2, §2.5-§2.7, §4.1):
+ * fast-check draws sequences of valid PATCHes, applies each to the target and to the model in
+ * helpers/generate/merge-model.ts, and after every step the target's GET must equal the model on
+ * every modelled field. A failure is shrunk to a minimal sequence.
+ *
+ * Seeded and bounded: `FC_SEED` (and `FC_PATH`) replay a run; the seed is printed on failure.
+ * At most {@link NUM_RUNS} sequences of {@link MAX_COMMANDS} PATCHes (≤ 2 requests each, plus 3 to
+ * reset), a time budget of {@link TIME_BUDGET_MS} ms, and a request budget of
+ * {@link REQUEST_BUDGET} past which further (shrinking) runs are not sent and count as passing.
+ */
+import { beforeAll } from 'vitest';
+import fc from 'fast-check';
+import { useWorld } from '../helpers/world';
+import { check, clauseTest, inform } from '../helpers/clause';
+import { assistantFixture } from '../helpers/fixtures';
+import type { ApiClient } from '../helpers/client';
+import {
+  applyPatch,
+  BASELINE_PATCHES,
+  compareWithModel,
+  FIELD_CLAUSES,
+  initialModel,
+  MODEL_CLAUSES,
+  patchArbitrary,
+  type MergeModel,
+  type ModelPatch,
+} from '../helpers/generate/merge-model';
+
+/** Sequences drawn per run. */
+const NUM_RUNS = 12;
+/** Longest PATCH sequence. */
+const MAX_COMMANDS = 6;
+/** Time budget of the whole property, shrinking included (ms). */
+const TIME_BUDGET_MS = 25_000;
+/** Requests after which no more are sent (bounds shrinking on a slow or live target). */
+const REQUEST_BUDGET = 300;
+
+const world = useWorld();
+let client: ApiClient;
+let id: string;
+let requests = 0;
+
+beforeAll(async () => {
+  const w = world();
+  client = w.as('tenantA');
+  id = (await assistantFixture(w, client, 'merge-model')).id;
+});
+
+/** A step where the target disagreed with the model; `clauses` are those of the fields involved. */
+class StepFailure extends Error {
+  constructor(message: string, readonly clauses: string[]) {
+    super(message);
+    this.name = 'StepFailure';
+  }
+}
+
+function clausesOf(body: Record<string, unknown>): string[] {
+  const ids = Object.keys(body).flatMap((k) => FIELD_CLAUSES[k] ?? FIELD_CLAUSES[`settings.${k}`] ?? []);
+  return ids.length ? [...new Set(ids)] : ['4.1/omitted-unchanged'];
+}
+
+async function patch(body: Record<string, unknown>): Promise<void> {
+  requests += 1;
+  const res = await client.patch(`/assistants/${id}`, body);
+  if (res.status !== 200) throw new StepFailure(`valid PATCH ${JSON.stringify(body)} answered ${res.status} ${res.json?.error?.code ?? ''} ${JSON.stringify(res.json?.error?.details ?? '')}`, clausesOf(body));
+}
+
+async function compare(model: MergeModel, after: string): Promise<void> {
+  requests += 1;
+  const res = await client.get(`/assistants/${id}`);
+  if (res.status !== 200) throw new StepFailure(`GET after ${after} answered ${res.status}`, ['4.1/omitted-unchanged']);
+  const mismatches = compareWithModel(model, res.json?.data);
+  if (mismatches.length) {
+    throw new StepFailure(
+      `after ${after}:\n${mismatches.map((m) => `    ${m.field}: expected ${m.expected}, GET shows ${m.actual}`).join('\n')}`,
+      [...new Set(mismatches.flatMap((m) => m.clauses))],
+    );
+  }
+}
+
+type Holder = { model: MergeModel };
+
+/** One PATCH of the sequence, applied to the target and to the model, then compared. */
+class PatchCommand implements fc.AsyncCommand<Holder, null> {
+  constructor(readonly body: ModelPatch) {}
+  check(): boolean {
+    return true;
+  }
+  async run(m: Holder): Promise<void> {
+    await patch(this.body as Record<string, unknown>);
+    m.model = applyPatch(m.model, this.body);
+    await compare(m.model, `PATCH ${JSON.stringify(this.body)}`);
+  }
+  toString(): string {
+    return `PATCH ${JSON.stringify(this.body)}`;
+  }
+}
+
+clauseTest(MODEL_CLAUSES, 'random sequences of valid PATCHes leave the target equal to the merge model after every step', async () => {
+  const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : (Date.now() ^ Math.floor(Math.random() * 0x7fffffff)) | 0;
+  const path = process.env.FC_PATH || undefined;
+  const property = fc.asyncProperty(fc.commands([patchArbitrary().map((b) => new PatchCommand(b))], { maxCommands: MAX_COMMANDS }), async (cmds) => {
+    if (requests >= REQUEST_BUDGET) return; // budget spent: stop sending (shrinking ends with the smallest failure found so far)
+    for (const b of BASELINE_PATCHES) await patch(b);
+    const holder: Holder = { model: initialModel() };
+    await compare(holder.model, 'the baseline PATCHes');
+    await fc.asyncModelRun(() => ({ model: holder, real: null }), cmds);
+  });
+  const out = await fc.check(property, { seed, path, numRuns: NUM_RUNS, interruptAfterTimeLimit: TIME_BUDGET_MS, markInterruptAsFailure: false });
+  if (out.interrupted && !out.failed) {
+    inform(MODEL_CLAUSES, 'the property ran out of its time budget before all runs', false, `${out.numRuns} of ${NUM_RUNS} runs in ${TIME_BUDGET_MS} ms (seed ${seed})`);
+  }
+  const err = out.errorInstance as unknown;
+  const clauses = err instanceof StepFailure ? err.clauses : MODEL_CLAUSES;
+  const replay = `seed ${out.seed}, path ${out.counterexamplePath ?? '-'}; replay with FC_SEED=${out.seed}${out.counterexamplePath ? ` FC_PATH=${out.counterexamplePath}` : ''}`;
+  if (out.failed) console.error(`merge-model: property failed (${replay})`);
+  check(clauses, `after each PATCH of a random sequence the GET equals the model (${out.numRuns} runs, ${requests} requests, seed ${out.seed})`, !out.failed, {
+    expected: 'the target agrees with the model after every step',
+    actual: out.failed
+      ? `${err instanceof Error ? err.message : String(err)}\n  shrunk sequence: ${out.counterexample ? String(out.counterexample[0]) : '?'}\n  ${replay}`
+      : 'agreed',
+  });
+}, { timeout: 60_000 });
