@@ -31,6 +31,8 @@ interface Fixtures {
   callBLive?: { id: string; callId?: string };
   /** A finished call of B whose insights have landed (simulator) or CORE_API_OTHER_CALL_ID (live). */
   callBDone?: { id: string; callId?: string };
+  /** A call of A that was deleted (simulator whose control API can delete calls). */
+  callADeleted?: string;
   /** An SMS-capable number of B (E.164). */
   numberB?: string;
   /** A number of A that was deleted (E.164; simulator only). */
@@ -119,6 +121,19 @@ async function makeFixtures(w: World): Promise<void> {
       }, { timeout: 5_000, interval: 100 })
       .catch(() => undefined);
     return { value: call };
+  });
+  await fixture('callADeleted', async () => {
+    if (!control) return noControl('deleting a call needs a control API');
+    const call = await control.call_({ tenantId: w.tenantA.id, assistantId: fx.assistantA.id, customerNumber: fictionalNumber() });
+    // Not in control-api.md: neither §4 nor the contract can delete a call. A simulator that offers
+    // DELETE /__control/calls/{id} lets §7 exception 2's "deleted" case run; elsewhere it is skipped.
+    try {
+      await control.call('DELETE', `/calls/${call.id}`);
+    } catch (e) {
+      await control.endCall(call.id).catch(() => undefined);
+      return { why: `not testable on this target: its control API cannot delete a call (DELETE /__control/calls/{id} is not in the control contract: ${(e as Error).message.slice(0, 120)})` };
+    }
+    return { value: call.id };
   });
   await fixture('numberB', async () => {
     if (!control) {
@@ -297,7 +312,10 @@ export const ISOLATION_ROUTES: IsolationRow[] = [
   },
   {
     route: 'POST /calls/{id}/monitor-session', clause: '7/bare-404-monitor-session', body: 'bytes', stated: 'bare-not-found', bodyShown: false,
-    pairs: [otherTenant((id) => ({ method: 'POST', path: `/calls/${id}/monitor-session`, body: ACTOR }), () => fx.callBLive?.id ?? { skip: fx.why.callBLive }, { name: 'other-tenant live call', requires: ['destructive'] })],
+    pairs: [
+      otherTenant((id) => ({ method: 'POST', path: `/calls/${id}/monitor-session`, body: ACTOR }), () => fx.callBLive?.id ?? { skip: fx.why.callBLive }, { name: 'other-tenant live call', requires: ['destructive'] }),
+      { name: 'deleted call', clauses: ['7/bare-404-deleted-call', '7/bare-404-monitor-session'], baseline: () => ({ method: 'POST', path: `/calls/${U()}/monitor-session`, body: ACTOR }), probe: () => (fx.callADeleted ? { method: 'POST', path: `/calls/${fx.callADeleted}/monitor-session`, body: ACTOR } : { skip: fx.why.callADeleted }) },
+    ],
   },
   {
     route: 'DELETE /calls/{id}/monitor-session', clause: '5.7/isolation-monitor-session-close', body: 'envelope', stated: 'status-404', bodyShown: false,
@@ -305,13 +323,17 @@ export const ISOLATION_ROUTES: IsolationRow[] = [
   },
   {
     route: 'POST /calls/{id}/takeover', clause: '7/bare-404-takeover', body: 'bytes', stated: 'bare-not-found', bodyShown: true,
-    pairs: [otherTenant((id) => ({ method: 'POST', path: `/calls/${id}/takeover`, body: ACTOR }), () => fx.callBLive?.id ?? { skip: fx.why.callBLive }, { name: 'other-tenant live call', requires: ['destructive'] })],
+    pairs: [
+      otherTenant((id) => ({ method: 'POST', path: `/calls/${id}/takeover`, body: ACTOR }), () => fx.callBLive?.id ?? { skip: fx.why.callBLive }, { name: 'other-tenant live call', requires: ['destructive'] }),
+      { name: 'deleted call', clauses: ['7/bare-404-deleted-call', '7/bare-404-takeover'], baseline: () => ({ method: 'POST', path: `/calls/${U()}/takeover`, body: ACTOR }), probe: () => (fx.callADeleted ? { method: 'POST', path: `/calls/${fx.callADeleted}/takeover`, body: ACTOR } : { skip: fx.why.callADeleted }) },
+    ],
   },
   {
     route: 'POST /calls/{id}/end', clause: '7/bare-404-end', body: 'bytes', stated: 'bare-not-found', bodyShown: true,
     pairs: [
       otherTenant((id) => ({ method: 'POST', path: `/calls/${id}/end`, body: ACTOR }), () => fx.callBDone?.id ?? { skip: fx.why.callBDone }, { name: 'other-tenant finished call', requires: ['destructive'] }),
       otherTenant((id) => ({ method: 'POST', path: `/calls/${id}/end`, body: ACTOR }), () => fx.callBLive?.id ?? { skip: fx.why.callBLive }, { name: 'other-tenant live call', requires: ['destructive'] }),
+      { name: 'deleted call', clauses: ['7/bare-404-deleted-call', '7/bare-404-end'], baseline: () => ({ method: 'POST', path: `/calls/${U()}/end`, body: ACTOR }), probe: () => (fx.callADeleted ? { method: 'POST', path: `/calls/${fx.callADeleted}/end`, body: ACTOR } : { skip: fx.why.callADeleted }) },
     ],
   },
   {
@@ -421,9 +443,6 @@ describe('a resource of another tenant is indistinguishable from one that never 
     });
   }
 
-  clauseTest('7/bare-404-deleted-call', 'a deleted call answers the same bare 404 (not testable)', (ctx) => {
-    skipWith(ctx, 'not testable: §7 exception 2 names deleted calls, but neither the API (§4) nor the control contract can delete a call');
-  });
   clauseTest('7/bare-404-embed', 'the embed-facing endpoints answer the identical bare 404 (not testable)', (ctx) => {
     skipWith(ctx, 'not testable: §7 exception 1 does not name the two embed-facing endpoints');
   });
@@ -470,11 +489,22 @@ describe("writes on another tenant's resources answer 404 and change nothing (§
       checkUnchanged(C, "B's assistant", before, await readAsB(`/assistants/${fx.assistantB.id}`));
     });
 
-    clauseTest(C, `${asker.words}: PUT of B's tool is refused with 404`, async (ctx) => {
+    clauseTest(C, `${asker.words}: PUT of B's tool is refused with 404 and B's tool keeps its textInstructions`, async (ctx) => {
       if (!fx.toolB) skipWith(ctx, fx.why.toolB);
-      // §4.5 names no read of a single tool, so the effect cannot be read back; the refusal is checked.
-      const res = await world().as(asker.principal).put(`/tools/${fx.toolB}`, toolBody(`${world().runPrefix}must-not-apply`));
+      const marker = { title: `${world().runPrefix}must-not-apply`, description: 'written by another tenant', steps: [] };
+      const res = await world().as(asker.principal).put(`/tools/${fx.toolB}`, { ...toolBody(`${world().runPrefix}must-not-apply`), textInstructions: marker });
       checkRefused(C, "PUT /tools/{id} on B's tool", res, ctx);
+      // §4.5 names no read of a single tool. Read-back through the owner's own PUT instead: "on PUT
+      // omitting textInstructions keeps the stored value", so B's PUT without it shows what is stored.
+      const own = await world().as('tenantB').put(`/tools/${fx.toolB}`, toolBody(`${world().runPrefix}xtenant-b-tool`));
+      if (own.status >= 300 || own.json?.data === undefined) {
+        return inform(C, "read-back of B's tool not possible", true, `tenant B's own PUT /tools/{id} answered ${statusLine(own)} without a tool in data`);
+      }
+      check(C, "B's tool does not carry the textInstructions another tenant tried to write", !JSON.stringify(own.json.data).includes(marker.title), {
+        expected: `textInstructions without ${JSON.stringify(marker.title)}`,
+        actual: JSON.stringify(own.json.data.textInstructions ?? null).slice(0, 300),
+        res: own,
+      });
     });
 
     for (const [method, suffix, body] of [
