@@ -61,7 +61,7 @@ export function authenticate(state: SimState, request: FastifyRequest, scope: Ro
   const xTenant = headerValue(request, 'x-tenant-id');
 
   if (owner.type === 'tenant') {
-    if (scope === 'organization' && !faultOn(state, 'org.tenant-key-accepted')) throw orgScopeRequired();
+    if (scope === 'organization' && !faultOn(state, 'auth.org-only-tenant-key-ok')) throw orgScopeRequired();
     // §5.2: sending X-Tenant-Id with a tenant key is unnecessary; naming any other tenant is 403
     // (§5.6 "tenant key with another tenant's X-Tenant-Id"). Ids are opaque: exact comparison.
     if (scope !== null && xTenant !== undefined && xTenant !== owner.tenantId) throw forbidden();

@@ -174,14 +174,14 @@ export const FAULTS: readonly FaultInfo[] = [
     description: "Another tenant's call answers 404 RESOURCE_NOT_FOUND with a message different from an unknown call's (GET /calls/{id}, monitor-sessions, DELETE monitor-session).",
   },
   {
-    name: 'xtenant.foreign-call-extra-header',
-    clauses: ['5.7/cross-tenant-indistinguishable'],
+    name: 'xtenant.foreign-call-header',
+    clauses: ['5.7/isolation-call-read', '5.7/cross-tenant-indistinguishable'],
     description: "The 404 for another tenant's call carries an extra header `x-resource-owner: another-tenant` (every call route).",
   },
   {
-    name: 'xtenant.foreign-bare-body-differs',
-    clauses: ['7/bare-404-byte-identical', '5.7/cross-tenant-indistinguishable'],
-    description: 'POST monitor-session/takeover/end on another tenant\'s call answers 404 `{"error":"not_found","owner":"other_tenant"}` instead of the byte-identical body.',
+    name: 'xtenant.foreign-bare-body',
+    clauses: ['7/bare-404-end', '7/bare-404-takeover', '7/bare-404-monitor-session', '5.7/cross-tenant-indistinguishable'],
+    description: 'POST monitor-session/takeover/end on another tenant\'s call answers 404 `{"error":"not_found","reason":"other_tenant"}` instead of the byte-identical body.',
   },
   {
     name: 'xtenant.deleted-call-gone',
@@ -197,6 +197,36 @@ export const FAULTS: readonly FaultInfo[] = [
     name: 'xtenant.calls-list-leaks',
     clauses: ['5.7/lists-own-tenant-only'],
     description: "GET /calls lists every tenant's calls.",
+  },
+  {
+    name: 'xtenant.foreign-tool-403',
+    clauses: ['5.7/isolation-tool-update', '5.7/cross-tenant-resource-not-found'],
+    description: "PUT /tools/{id} and PUT /tools/{id}/instruction on another tenant's tool answer 403 FORBIDDEN instead of 404.",
+  },
+  {
+    name: 'xtenant.foreign-override-message',
+    clauses: ['5.7/isolation-text-override', '5.7/cross-tenant-indistinguishable'],
+    description: "On the per-assistant tool override routes, another tenant's assistant or tool answers 404 with a different message.",
+  },
+  {
+    name: 'xtenant.foreign-assistant-write',
+    clauses: ['5.7/no-cross-tenant-write'],
+    description: "PATCH /assistants/{id} on another tenant's assistant applies the change and answers 200.",
+  },
+  {
+    name: 'xtenant.foreign-call-end',
+    clauses: ['5.7/no-cross-tenant-write', '7/bare-404-end'],
+    description: "POST /calls/{id}/end on another tenant's live call ends it (the answer is still the bare 404).",
+  },
+  {
+    name: 'xtenant.list-leak',
+    clauses: ['5.7/lists-own-tenant-only'],
+    description: "GET /assistants with an organization key lists every tenant's assistants of the organization.",
+  },
+  {
+    name: 'xtenant.foreign-slow',
+    clauses: ['5.7/timing-indistinguishable'],
+    description: "GET /assistants/{id} of another tenant's assistant answers after an extra ~20 ms (informational timing side channel).",
   },
   // calls and conversations (§1, §4.5): routes/calls.ts
   {
@@ -272,9 +302,9 @@ export const FAULTS: readonly FaultInfo[] = [
     description: 'One unknown id in GET /calls/insights fails the whole request with 404.',
   },
   {
-    name: 'insights.foreign-id-reported-differently',
-    clauses: ['5.7/cross-tenant-indistinguishable', '4.5/insights-batch-call-not-found'],
-    description: "In GET /calls/insights another tenant's id is reported as `forbidden` instead of `call_not_found`.",
+    name: 'xtenant.insights-batch-foreign-metrics',
+    clauses: ['4.5/insights-batch-foreign-as-unknown', '5.7/cross-tenant-indistinguishable'],
+    description: "GET /calls/insights reports another tenant's call as `metrics_not_found`, or returns its metrics once they landed, instead of `call_not_found`.",
   },
   {
     name: 'insights.available-early',
@@ -303,8 +333,8 @@ export const FAULTS: readonly FaultInfo[] = [
     description: 'POST /sms accepts an empty message.',
   },
   {
-    name: 'sms.foreign-from-403',
-    clauses: ['4.4/from-number-indistinguishable-404', '5.7/cross-tenant-resource-not-found'],
+    name: 'xtenant.sms-foreign-number-403',
+    clauses: ['4.4/sms-from-number-indistinguishable', '5.7/cross-tenant-resource-not-found'],
     description: "POST /sms with another tenant's fromNumber answers 403 FORBIDDEN instead of 404 RESOURCE_NOT_FOUND.",
   },
   {
@@ -324,8 +354,8 @@ export const FAULTS: readonly FaultInfo[] = [
   },
   // organization routes (§4.5, §5.3, §5.6): auth.ts
   {
-    name: 'org.tenant-key-accepted',
-    clauses: ['5.6/403-org-scope-required', '4.5/org-routes-org-key-only'],
+    name: 'auth.org-only-tenant-key-ok',
+    clauses: ['4.5/scope-org-only-routes', '5.6/403-org-scope-required'],
     description: 'A tenant key is accepted on organization-only routes (e.g. GET /organization/tenants) instead of 403 ORG_SCOPE_REQUIRED.',
   },
   {

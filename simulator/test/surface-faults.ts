@@ -8,8 +8,8 @@
 export const SURFACE_XTENANT_FAULTS = [
   'xtenant.foreign-call-403',
   'xtenant.foreign-call-message-differs',
-  'xtenant.foreign-call-extra-header',
-  'xtenant.foreign-bare-body-differs',
+  'xtenant.foreign-call-header',
+  'xtenant.foreign-bare-body',
   'xtenant.deleted-call-gone',
   'xtenant.foreign-tool-write-through',
   'xtenant.calls-list-leaks',

@@ -5,7 +5,8 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { tenantOf } from '../auth.ts';
+import { principalOf, tenantOf } from '../auth.ts';
+import { faultOn } from '../faults.ts';
 import { ok } from '../envelope.ts';
 import { applyAssistantInput, assistantResponse, defaultAssistant } from '../model/assistant.ts';
 import { findOwned, listOwned } from '../resources.ts';
@@ -20,11 +21,20 @@ export const assistantsRoutes: FastifyPluginAsync = async (app) => {
   // guaranteed; every item is the full object.
   app.get('/assistants', async (request, reply) => {
     const tenantId = tenantOf(request);
-    const assistants = listOwned(state.assistants, tenantId).map((r) => assistantResponse(r.data));
+    const p = principalOf(request);
+    const leak = p.keyType === 'organization' && faultOn(state, 'xtenant.list-leak');
+    const owned = leak
+      ? [...state.assistants.values()].filter((r) => state.tenants.get(r.tenantId)?.organizationId === p.organizationId)
+      : listOwned(state.assistants, tenantId);
+    const assistants = owned.map((r) => assistantResponse(r.data));
     return ok(reply, { assistants });
   });
 
   app.get<IdParams>('/assistants/:id', async (request, reply) => {
+    const other = state.assistants.get(request.params.id);
+    if (other && other.tenantId !== tenantOf(request) && faultOn(state, 'xtenant.foreign-slow')) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
     const rec = findOwned(state, state.assistants, tenantOf(request), request.params.id, 'assistant');
     return ok(reply, assistantResponse(rec.data));
   });
@@ -44,6 +54,11 @@ export const assistantsRoutes: FastifyPluginAsync = async (app) => {
   // The id is looked up before the body is validated: an unknown or foreign id answers 404 even
   // with an invalid body, so validation never reveals another tenant's assistant.
   app.patch<IdParams>('/assistants/:id', async (request, reply) => {
+    const other = state.assistants.get(request.params.id);
+    if (other && other.tenantId !== tenantOf(request) && faultOn(state, 'xtenant.foreign-assistant-write')) {
+      other.data = applyAssistantInput(state, other.data, request.body, new Date().toISOString());
+      return ok(reply, assistantResponse(other.data));
+    }
     const rec = findOwned(state, state.assistants, tenantOf(request), request.params.id, 'assistant');
     rec.data = applyAssistantInput(state, rec.data, request.body, new Date().toISOString());
     return ok(reply, assistantResponse(rec.data));

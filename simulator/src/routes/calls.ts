@@ -51,7 +51,7 @@ export function isForeignCall(state: SimState, tenantId: string, id: string): bo
 export function callNotFound(reply: FastifyReply, tenantId: string, id: string): ApiError {
   const state = reply.server.sim;
   if (isForeignCall(state, tenantId, id)) {
-    if (faultOn(state, 'xtenant.foreign-call-extra-header')) reply.header('x-resource-owner', 'another-tenant');
+    if (faultOn(state, 'xtenant.foreign-call-header')) reply.header('x-resource-owner', 'another-tenant');
     if (faultOn(state, 'xtenant.foreign-call-403')) return forbidden();
     if (faultOn(state, 'xtenant.foreign-call-message-differs')) {
       return new ApiError(404, 'RESOURCE_NOT_FOUND', 'Call belongs to another tenant');

@@ -31,7 +31,7 @@ import { createHash } from 'node:crypto';
 import { tenantOf } from '../auth.ts';
 import { ApiError, notFound, ok, validationError } from '../envelope.ts';
 import { faultOn } from '../faults.ts';
-import type { CallRecord, SimState } from '../state.ts';
+import { store, type CallRecord, type SimState } from '../state.ts';
 import { callNotFound, isForeignCall, ownedCall } from './calls.ts';
 import { MODELS, modelById } from './models.ts';
 import { TRANSCRIBERS } from './transcribers.ts';
@@ -149,8 +149,13 @@ export const insightsRoutes: FastifyPluginAsync = async (app) => {
       const call = ownedCall(state, tenantId, id);
       if (!call) {
         if (faultOn(state, 'insights.batch-unknown-fails')) throw notFound();
-        const foreign = isForeignCall(state, tenantId, id) && faultOn(state, 'insights.foreign-id-reported-differently');
-        missing.push({ id, reason: foreign ? 'forbidden' : 'call_not_found' });
+        if (isForeignCall(state, tenantId, id) && faultOn(state, 'xtenant.insights-batch-foreign-metrics')) {
+          const foreign = store.calls(state).get(id)!;
+          if (metricsReady(state, foreign)) insights.push(buildInsights(state, foreign));
+          else missing.push({ id, reason: 'metrics_not_found' });
+          continue;
+        }
+        missing.push({ id, reason: 'call_not_found' });
       } else if (!metricsReady(state, call)) {
         missing.push({ id, reason: 'metrics_not_found' });
       } else {

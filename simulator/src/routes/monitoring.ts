@@ -63,9 +63,9 @@ function bare(reply: FastifyReply, status: number, body: unknown): FastifyReply 
 function bareNotFound(reply: FastifyReply, tenantId: string, id: string): FastifyReply {
   const state = reply.server.sim;
   if (isForeignCall(state, tenantId, id)) {
-    if (faultOn(state, 'xtenant.foreign-call-extra-header')) reply.header('x-resource-owner', 'another-tenant');
+    if (faultOn(state, 'xtenant.foreign-call-header')) reply.header('x-resource-owner', 'another-tenant');
     if (faultOn(state, 'xtenant.foreign-call-403')) return bare(reply, 403, { error: 'forbidden' });
-    if (faultOn(state, 'xtenant.foreign-bare-body-differs')) return bare(reply, 404, { error: 'not_found', owner: 'other_tenant' });
+    if (faultOn(state, 'xtenant.foreign-bare-body')) return bare(reply, 404, { error: 'not_found', reason: 'other_tenant' });
   }
   const rec = store.calls(state).get(id);
   if (rec?.deleted && rec.tenantId === tenantId && faultOn(state, 'xtenant.deleted-call-gone')) {
@@ -206,7 +206,13 @@ export const monitoringRoutes: FastifyPluginAsync = async (app) => {
     app.post<IdParams>(`/calls/:id/${action}`, async (request, reply) => {
       const tenantId = tenantOf(request);
       const call = ownedCall(state, tenantId, request.params.id);
-      if (!call) return bareNotFound(reply, tenantId, request.params.id);
+      if (!call) {
+        const foreign = store.calls(state).get(request.params.id);
+        if (action === 'end' && foreign && !foreign.endedAt && isForeignCall(state, tenantId, foreign.id) && faultOn(state, 'xtenant.foreign-call-end')) {
+          endCall(state, foreign, { reason: 'ended-by-supervisor', supervisorAnswered: false });
+        }
+        return bareNotFound(reply, tenantId, request.params.id);
+      }
       const body = actionBody(reply, request.body);
       if (!body) return reply;
       const reason = refusal(state, call, true);

@@ -104,7 +104,7 @@ export const smsRoutes: FastifyPluginAsync = async (app) => {
     const rec = liveNumberOf(state, tenantId, from, faultOn(state, 'sms.deleted-from-accepted'));
     if (!rec) {
       const foreign = [...state.phoneNumbers.values()].some((p) => p.number === from && !p.deleted && p.tenantId !== tenantId);
-      if (foreign && faultOn(state, 'sms.foreign-from-403')) throw forbidden('This number belongs to another tenant');
+      if (foreign && faultOn(state, 'xtenant.sms-foreign-number-403')) throw forbidden('This number belongs to another tenant');
       throw notFound();
     }
     if (!rec.smsEnabled) throw validationError([{ field: 'fromNumber', message: 'SMS is not enabled on this number' }]);

@@ -40,7 +40,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { tenantOf } from '../auth.ts';
-import { notFound, ok, validationError } from '../envelope.ts';
+import { ApiError, forbidden, notFound, ok, validationError } from '../envelope.ts';
 import { faultOn } from '../faults.ts';
 import { findOwned } from '../resources.ts';
 import { store, type SimState, type ToolInstruction, type ToolOverrideRecord, type ToolRecord } from '../state.ts';
@@ -206,6 +206,13 @@ function normalised(state: SimState, v: string | null): string | null {
   return v;
 }
 
+/** The 404 for a tool id the caller cannot write (403 for another tenant's under `xtenant.foreign-tool-403`). */
+function foreignToolError(state: SimState, tenantId: string, id: string): ApiError {
+  const t = store.tools(state).get(id);
+  if (t && t.tenantId !== tenantId && faultOn(state, 'xtenant.foreign-tool-403')) return forbidden();
+  return notFound();
+}
+
 type OverrideParams = { Params: { id: string; toolId: string; stepId?: string } };
 
 /** Plugin with the tool and tool-override routes. */
@@ -256,7 +263,7 @@ export const toolsRoutes: FastifyPluginAsync = async (app) => {
     const foreign = store.tools(state).get(request.params.id);
     const writeThrough = !tool && !!foreign && faultOn(state, 'xtenant.foreign-tool-write-through');
     if (writeThrough) tool = foreign!;
-    if (!tool) throw notFound();
+    if (!tool) throw foreignToolError(state, tenantId, request.params.id);
     const body = bodyOf(request.body);
     const c = new Checker();
     const next: ToolRecord = structuredClone(tool);
@@ -277,7 +284,7 @@ export const toolsRoutes: FastifyPluginAsync = async (app) => {
 
   app.put<{ Params: { id: string } }>('/tools/:id/instruction', async (request, reply) => {
     const tool = writableTool(state, tenantOf(request), request.params.id);
-    if (!tool) throw notFound();
+    if (!tool) throw foreignToolError(state, tenantOf(request), request.params.id);
     const body = bodyOf(request.body);
     const c = new Checker();
     const next: ToolRecord = structuredClone(tool);
@@ -294,6 +301,14 @@ export const toolsRoutes: FastifyPluginAsync = async (app) => {
   /** Resolves assistant + tool of an override route (404 otherwise) and the stored overrides. */
   const resolve = (request: { params: OverrideParams['Params'] } & Parameters<typeof tenantOf>[0]) => {
     const tenantId = tenantOf(request);
+    const foreignAssistant = state.assistants.get(request.params.id);
+    const foreignTool = store.tools(state).get(request.params.toolId);
+    if (
+      faultOn(state, 'xtenant.foreign-override-message') &&
+      ((foreignAssistant && foreignAssistant.tenantId !== tenantId) || (foreignTool && foreignTool.tenantId !== tenantId))
+    ) {
+      throw new ApiError(404, 'RESOURCE_NOT_FOUND', 'Assistant or tool belongs to another tenant');
+    }
     const assistant = findOwned(state, state.assistants, tenantId, request.params.id, 'assistant');
     const tool = tenantTool(state, tenantId, request.params.toolId);
     if (!tool) throw notFound();
