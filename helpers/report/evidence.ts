@@ -88,3 +88,19 @@ export function byClauseId(a: { id: string }, b: { id: string }): number {
 export function topOf(section: string): string {
   return section.split('.')[0];
 }
+
+/**
+ * One line saying why a clause failed: `expected …, actual …` when the message is a check's
+ * expected/actual text (helpers/clause.ts), else its first line; cut to `max` characters (default 200).
+ */
+export function whyLine(message: string | undefined, max = 200): string {
+  const text = message ?? '';
+  const expected = /^\s*expected:\s*(.*)$/m.exec(text)?.[1]?.trim();
+  const actual = /^\s*actual:\s*(.*)$/m.exec(text)?.[1]?.trim();
+  if (expected !== undefined && actual !== undefined && (expected || actual)) {
+    const route = /^\s*request:\s*(\S+\s+\S+)/m.exec(text)?.[1];
+    const line = `expected ${expected || '(see evidence)'}, got ${actual || '(see evidence)'}${route ? ` (${route})` : ''}`;
+    return line.length > max ? `${line.slice(0, max)}…` : line;
+  }
+  return firstLine(text, max);
+}

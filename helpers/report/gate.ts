@@ -12,7 +12,7 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { RunRecord } from './model';
 import { compareRuns, type RunComparison } from './compare';
-import { firstLine } from './evidence';
+import { firstLine, whyLine } from './evidence';
 
 const Ajv2020 = (Ajv2020Module as any).default ?? Ajv2020Module;
 const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
@@ -104,7 +104,7 @@ export function evaluateGate(input: GateInput): GateResult {
 
   if (run.summary.total === 0) reasons.push('no conformance test ran: the record holds no test, so it proves nothing');
   for (const c of run.clauses) {
-    if (c.level === 'must' && c.verdict === 'fail') block(c.id, `must clause ${c.id} fails: ${firstLine(c.message, 200) || c.text}`);
+    if (c.level === 'must' && c.verdict === 'fail') block(c.id, `must clause ${c.id} fails: ${whyLine(c.message, 200) || c.text}`);
   }
   let comparison: RunComparison | undefined;
   if (input.baseline) {
@@ -120,7 +120,7 @@ export function evaluateGate(input: GateInput): GateResult {
         }
         continue;
       }
-      block(r.id, `${r.level} clause ${r.id} regressed: pass → fail: ${firstLine(r.message, 200) || r.text}`);
+      block(r.id, `${r.level} clause ${r.id} regressed: pass → fail: ${whyLine(r.message, 200) || r.text}`);
     }
   }
   for (const c of run.clauses)

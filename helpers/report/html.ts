@@ -7,7 +7,7 @@
 import type { ClauseRecord, ClauseVerdict, RunRecord } from './model';
 import { CLAUSE_VERDICTS } from './model';
 import type { ClauseChange, RunComparison } from './compare';
-import { byClauseId, cut, describeAnswer, describeRequest, evidenceFor, firstLine, topOf } from './evidence';
+import { byClauseId, cut, describeAnswer, describeRequest, evidenceFor, firstLine, topOf, whyLine } from './evidence';
 import { headingAnchor } from './spec-doc';
 
 /** Options of {@link renderHtml}. */
@@ -70,38 +70,46 @@ function evidenceHtml(run: RunRecord, c: ClauseRecord): string {
 function changeRows(title: string, list: ClauseChange[], cls: string): string {
   if (!list.length) return '';
   const items = list
-    .map((c) => `<li><a href="#c-${esc(c.id)}"><code>${esc(c.id)}</code></a> <span class="lvl">${esc(c.level)}</span> ${esc(c.from)} → ${esc(c.to)} — ${esc(c.text)}${c.message ? `<div class="reason">${esc(firstLine(c.message, 200))}</div>` : ''}</li>`)
+    .map((c) => `<li><a href="#c-${esc(c.id)}"><code>${esc(c.id)}</code></a> <span class="lvl">${esc(c.level)}</span> ${esc(c.from)} → ${esc(c.to)} — ${esc(c.text)}${c.message ? ` <span class="reason">${esc(whyLine(c.message, 160))}</span>` : ''}</li>`)
     .join('');
   return `<div class="chg ${cls}"><h3>${esc(title)} (${list.length})</h3><ul>${items}</ul></div>`;
 }
 
+/**
+ * The comparison with the baseline. Regressions are shown at once; the other changes (fixes, newly
+ * skipped, other verdict changes, new drift, request counts) sit in one expander so the failing
+ * clauses below still fit on the first screen.
+ */
 function comparisonHtml(c: RunComparison): string {
-  const parts = [
-    changeRows('Regressions: pass → fail', c.regressions, 'bad'),
+  const rest = [
     changeRows('Fixes: fail → pass', c.fixes, 'good'),
     changeRows('Newly skipped', c.newlySkipped, 'meh'),
     changeRows('Other verdict changes', c.otherChanges, 'meh'),
   ];
   if (c.newDrift.length)
-    parts.push(
+    rest.push(
       `<div class="chg meh"><h3>New drift (${c.newDrift.length}, informational)</h3><ul>${c.newDrift.map((d) => `<li>${esc(d.kind)} <code>${esc(d.what)}</code> at ${esc(d.where)}</li>`).join('')}</ul></div>`,
     );
   if (c.requestChanges.length)
-    parts.push(
+    rest.push(
       `<div class="chg meh"><h3>Request counts changed</h3><table class="small"><tr><th>suite file</th><th>before</th><th>after</th></tr>${c.requestChanges.map((r) => `<tr><td>${esc(r.file)}</td><td class="n">${r.before}</td><td class="n">${r.after}</td></tr>`).join('')}</table></div>`,
     );
-  const body = parts.filter(Boolean).join('') || '<p>No verdict changed.</p>';
-  return `<section id="changes"><h2>Since the baseline</h2><p class="meta">${c.baseline.file ? `<code>${esc(c.baseline.file)}</code> · ` : ''}${esc(c.baseline.target.mode)} ${esc(c.baseline.target.baseUrl)} · ${esc(c.baseline.startedAt)} · ${c.regressions.length} regressions, ${c.fixes.length} fixes, ${c.newlySkipped.length} newly skipped, requests ${c.requestTotals.before} → ${c.requestTotals.after}</p>${body}</section>`;
+  const restHtml = rest.filter(Boolean).join('');
+  const summary = `${c.regressions.length} regressions, ${c.fixes.length} fixes, ${c.newlySkipped.length} newly skipped, ${c.otherChanges.length} other verdict changes, ${c.newDrift.length} new drift, requests ${c.requestTotals.before} → ${c.requestTotals.after}`;
+  const base = `${c.baseline.file ? `<code>${esc(c.baseline.file)}</code> · ` : ''}${esc(c.baseline.target.mode)} ${esc(c.baseline.target.baseUrl)} · ${esc(c.baseline.startedAt)}`;
+  return `<section id="changes"><h2>Since the baseline <span class="meta">${esc(summary)}</span></h2><div class="meta">baseline: ${base}</div>${changeRows('Regressions: pass → fail', c.regressions, 'bad')}${
+    restHtml ? `<details id="more-changes"><summary>fixes, newly skipped, other changes, drift and request counts</summary>${restHtml}</details>` : ''
+  }</section>`;
 }
 
 const CSS = `
 *{box-sizing:border-box}body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1b1f24;background:#f6f8fa}
 header{padding:12px 20px;background:#fff;border-bottom:1px solid #d0d7de;display:flex;flex-wrap:wrap;gap:6px 18px;align-items:baseline}
-h1{font-size:20px;margin:0}h2{font-size:16px;margin:18px 0 8px}h3{font-size:14px;margin:8px 0 4px}
+h1{font-size:20px;margin:0}h2{font-size:16px;margin:14px 0 6px}h3{font-size:14px;margin:6px 0 2px}
 main{padding:0 20px 40px}section{margin-top:10px}.meta{color:#57606a}
 .verdict{font-weight:700;padding:2px 10px;border-radius:4px;color:#fff}.verdict.pass{background:#1a7f37}.verdict.fail{background:#cf222e}
-.cards{display:flex;flex-wrap:wrap;gap:8px;margin-top:12px}.card{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:6px 12px;min-width:92px}
-.card b{display:block;font-size:20px}.card.click{cursor:pointer}.card.click:hover{border-color:#0969da}
+.cards{display:flex;flex-wrap:wrap;gap:8px;margin-top:12px}.card{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:4px 10px;min-width:80px}
+.card b{display:block;font-size:18px}.tests{margin-top:4px}.card.click{cursor:pointer}.card.click:hover{border-color:#0969da}
 .badge{display:inline-block;padding:0 7px;border-radius:10px;font-size:12px;font-weight:600;white-space:nowrap}
 .v-pass{background:#dafbe1;color:#116329}.v-fail{background:#ffebe9;color:#a40e26}.v-error{background:#fff1e5;color:#953800}
 .v-skip{background:#eaeef2;color:#424a53}.v-not-covered{background:#fbefff;color:#6e40c9}.v-not-testable{background:#f6f8fa;color:#6e7781;border:1px solid #d0d7de}
@@ -115,7 +123,7 @@ button{font:inherit;padding:2px 10px;border:1px solid #d0d7de;border-radius:6px;
 code{font:12px ui-monospace,SFMono-Regular,Menlo,monospace}pre{font:12px/1.35 ui-monospace,SFMono-Regular,Menlo,monospace;background:#f6f8fa;border:1px solid #eaeef2;padding:6px;white-space:pre-wrap;word-break:break-word;margin:4px 0;max-height:420px;overflow:auto}
 details summary{cursor:pointer;color:#0969da}.ev{border-left:3px solid #cf222e;padding-left:8px;margin:6px 0}.evt{font-weight:600}.file{color:#57606a;font-weight:400}
 .xh{font-size:12px;color:#57606a;margin-top:4px}.reason{color:#57606a;font-size:12px}.lvl{font-size:12px;color:#57606a}
-.chg{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:4px 12px;margin:6px 0}.chg.bad{border-left:4px solid #cf222e}.chg.good{border-left:4px solid #1a7f37}.chg.meh{border-left:4px solid #8c959f}
+.chg{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:2px 12px;margin:6px 0}.chg.bad{border-left:4px solid #cf222e}.chg.good{border-left:4px solid #1a7f37}.chg.meh{border-left:4px solid #8c959f}
 .chg ul{margin:4px 0;padding-left:18px}.amb{color:#57606a;font-size:12px}a{color:#0969da}
 `;
 
@@ -160,15 +168,14 @@ export function renderHtml(run: RunRecord, opts: HtmlOptions = {}): string {
       (v) => `<div class="card click" data-only="${v}" title="show only ${esc(LABEL[v])}"><b>${cs[v]}</b>${badge(v)}</div>`,
     ),
     `<div class="card"><b>${(cs.coverage * 100).toFixed(1)}%</b>coverage <span class="meta">(${covered}/${testable.length} testable clauses have a test)</span></div>`,
-    `<div class="card"><b>${s.total}</b>tests: ${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped</div>`,
-    `<div class="card"><b>${run.requests.total}</b>requests (${run.requests.retries} retries)</div>`,
   ].join('');
+  const testLine = `tests: ${s.total} (${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped) · requests: ${run.requests.total} (${run.requests.retries} retries)`;
 
   const failingHtml = failing.length
     ? `<section id="failing"><h2>Failing clauses (${failing.length})</h2><table><tr><th>clause</th><th>level</th><th>verdict</th><th>statement</th><th>why</th></tr>${failing
         .map(
           (c) =>
-            `<tr class="${c.verdict}"><td><a href="#c-${esc(c.id)}"><code>${esc(c.id)}</code></a></td><td>${esc(c.level)}</td><td>${badge(c.verdict)}</td><td>${esc(c.text)}</td><td class="why">${esc(firstLine(c.message, 220))}</td></tr>`,
+            `<tr class="${c.verdict}"><td><a href="#c-${esc(c.id)}"><code>${esc(c.id)}</code></a></td><td>${esc(c.level)}</td><td>${badge(c.verdict)}</td><td>${esc(c.text)}</td><td class="why">${esc(whyLine(c.message, 220))}</td></tr>`,
         )
         .join('')}</table></section>`
     : `<section id="failing"><h2>No clause fails</h2></section>`;
@@ -189,7 +196,7 @@ export function renderHtml(run: RunRecord, opts: HtmlOptions = {}): string {
         .map((c) => {
           const detail =
             c.verdict === 'fail' || c.verdict === 'error'
-              ? `<details><summary>${esc(firstLine(c.message, 160) || 'evidence')}</summary>${evidenceHtml(run, c)}</details>`
+              ? `<details><summary>${esc(whyLine(c.message, 160) || 'evidence')}</summary>${evidenceHtml(run, c)}</details>`
               : c.verdict === 'skip'
                 ? `<div class="reason">skipped (${esc(c.skipKind ?? 'other')}): ${esc(firstLine(c.message, 200))}</div>`
                 : c.verdict === 'not-testable'
@@ -230,7 +237,7 @@ export function renderHtml(run: RunRecord, opts: HtmlOptions = {}): string {
 <title>${esc(title)}</title><style>${CSS}</style></head>
 <body><header><h1>Core API conformance <span class="verdict ${ok ? 'pass' : 'fail'}">${ok ? 'PASS' : 'FAIL'}</span></h1><span class="meta">${where}</span><span>${links.join(' · ')}</span></header>
 <main>
-<div class="cards">${cards}</div>
+<div class="cards">${cards}</div><div class="meta tests">${esc(testLine)}</div>
 ${run.comparison ? comparisonHtml(run.comparison) : ''}
 ${failingHtml}
 <section id="clauses"><h2>Clauses by spec section</h2>${filters}

@@ -5,7 +5,7 @@
  */
 import type { RunRecord } from './model';
 import type { RunComparison, ClauseChange } from './compare';
-import { byClauseId, cut, describeAnswer, describeRequest, evidenceFor, firstLine } from './evidence';
+import { byClauseId, cut, describeAnswer, describeRequest, evidenceFor, firstLine, whyLine } from './evidence';
 
 /** Options of {@link renderMarkdown}. */
 export interface MarkdownOptions {
@@ -28,7 +28,7 @@ function fence(text: string): string {
 function changeList(title: string, list: ClauseChange[], lines: string[]): void {
   if (!list.length) return;
   lines.push(`**${title} (${list.length})**`, '');
-  for (const c of list) lines.push(`- \`${c.id}\` (${c.level}) ${c.from} → ${c.to}: ${cell(c.text)}${c.message ? ` — ${cell(firstLine(c.message, 160))}` : ''}`);
+  for (const c of list) lines.push(`- \`${c.id}\` (${c.level}) ${c.from} → ${c.to}: ${cell(c.text)}${c.message ? ` — ${cell(whyLine(c.message, 160))}` : ''}`);
   lines.push('');
 }
 
@@ -78,7 +78,7 @@ export function renderMarkdown(run: RunRecord, opts: MarkdownOptions = {}): stri
 
   if (failingClauses.length) {
     lines.push('## Failing clauses', '', '| clause | level | verdict | why |', '|---|---|---|---|');
-    for (const c of failingClauses) lines.push(`| \`${c.id}\` | ${c.level} | ${c.verdict} | ${cell(firstLine(c.message, 160))} |`);
+    for (const c of failingClauses) lines.push(`| \`${c.id}\` | ${c.level} | ${c.verdict} | ${cell(whyLine(c.message, 160))} |`);
     lines.push('');
     lines.push('## Failures', '');
     let budget = 400_000; // characters of evidence, well under the 1 MiB job-summary limit
@@ -104,7 +104,7 @@ export function renderMarkdown(run: RunRecord, opts: MarkdownOptions = {}): stri
 
   lines.push('## Clauses', '', '| clause | level | verdict | tests | note |', '|---|---|---|---:|---|');
   for (const c of [...run.clauses].sort(byClauseId)) {
-    const note = c.verdict === 'skip' ? `${c.skipKind ?? 'other'}: ${firstLine(c.message, 120)}` : c.verdict === 'not-testable' ? c.reason ?? '' : c.verdict === 'pass' ? '' : firstLine(c.message, 120);
+    const note = c.verdict === 'skip' ? `${c.skipKind ?? 'other'}: ${firstLine(c.message, 120)}` : c.verdict === 'not-testable' ? c.reason ?? '' : c.verdict === 'pass' ? '' : whyLine(c.message, 120);
     lines.push(`| \`${c.id}\` | ${c.level} | ${c.verdict} | ${c.tests.length} | ${cell(note)} |`);
   }
   lines.push('', '## Requests per suite file', '', '| suite file | requests |', '|---|---:|');

@@ -1,0 +1,208 @@
+/**
+ * The regression report (issue 7): clause verdicts, Markdown and static HTML from a run record
+ * alone, baseline comparison, redaction before writing, report folder under shards, and the
+ * `conformance` wrapper's argument split.
+ */
+import { describe, expect, test } from 'vitest';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { clauseVerdicts, buildRunRecord, skipKindOf } from '../../helpers/report/model';
+import { compareRuns, hasChanges } from '../../helpers/report/compare';
+import { renderMarkdown } from '../../helpers/report/markdown';
+import { renderHtml } from '../../helpers/report/html';
+import { writeReports } from '../../helpers/report/writers';
+import { assertRunRecord, readRunRecord, scrubRecord, writeRunRecord } from '../../helpers/report/record-io';
+import { conformanceReportDir, REPORT_DIR } from '../../helpers/report/vitest-reporter';
+import { registerSecret } from '../../helpers/redact';
+import { splitBaseline } from '../../scripts/conformance';
+import { FIXTURE_SECRET, fixtureCatalogue, fixtureRun, fixtureTests } from '../fixtures/report/records';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'report-test-'));
+
+describe('clause verdicts', () => {
+  test('a failing check fails only the clause it names; the envelope clause checked in the same test passes', () => {
+    const run = fixtureRun({ fail: ['5.1/bearer-401'] });
+    const v = Object.fromEntries(run.clauses.map((c) => [c.id, c.verdict]));
+    expect(v['5.1/bearer-401']).toBe('fail');
+    expect(v['7/error-envelope']).toBe('pass');
+    expect(v['5.1/apikey-scheme']).toBe('pass');
+    expect(run.clauses.find((c) => c.id === '5.1/bearer-401')!.message).toContain('expected: 401 UNAUTHORIZED');
+  });
+
+  test('fail outranks pass, error outranks pass, and errors are not failures', () => {
+    const run = fixtureRun({ error: ['2.2/idle-timeout-range'] });
+    const c = run.clauses.find((x) => x.id === '2.2/idle-timeout-range')!;
+    expect(c.verdict).toBe('error');
+    expect(run.clauseSummary.fail).toBe(0);
+    expect(run.summary.errors).toBe(1);
+  });
+
+  test('not-covered, not-testable, and the coverage figure = testable clauses with a test / testable clauses', () => {
+    const run = fixtureRun({ omit: ['8/backoff-429'] });
+    const v = Object.fromEntries(run.clauses.map((c) => [c.id, c.verdict]));
+    expect(v['8/backoff-429']).toBe('not-covered');
+    expect(v['8/rate-limits']).toBe('not-testable');
+    expect(run.clauseSummary.coverage).toBeCloseTo(6 / 7);
+  });
+
+  test('a clause whose targets exclude a live run is skipped as not applicable, not reported as uncovered', () => {
+    const live = fixtureRun({ mode: 'live', omit: ['5.4/rotation-immediate'] });
+    const c = live.clauses.find((x) => x.id === '5.4/rotation-immediate')!;
+    expect(c.verdict).toBe('skip');
+    expect(c.skipKind).toBe('not-applicable');
+    expect(c.message).toMatch(/not applicable to this target/);
+    const sim = fixtureRun({ mode: 'external', omit: ['5.4/rotation-immediate'] });
+    expect(sim.clauses.find((x) => x.id === '5.4/rotation-immediate')!.verdict).toBe('not-covered');
+  });
+
+  test('skip reasons are classified: not applicable, missing optional fixture, opt-in not given', () => {
+    expect(skipKindOf('not applicable to this target: needs a simulator control API')).toBe('not-applicable');
+    expect(skipKindOf('missing optional fixture: set CORE_API_ROTATED_KEY')).toBe('missing-fixture');
+    expect(skipKindOf('opt-in not given: sending a real SMS needs CORE_API_ALLOW_SMS=1')).toBe('opt-in');
+    expect(skipKindOf('precondition failed')).toBe('other');
+    const run = fixtureRun({ mode: 'live', skip: { '5.4/rotation-immediate': 'missing optional fixture: set CORE_API_ROTATED_KEY' } });
+    const c = run.clauses.find((x) => x.id === '5.4/rotation-immediate')!;
+    expect([c.verdict, c.skipKind, c.message]).toEqual(['skip', 'missing-fixture', 'missing optional fixture: set CORE_API_ROTATED_KEY']);
+  });
+
+  test('a clause named by a test that is not in the catalogue gets no verdict row (the catalogue test catches it)', () => {
+    const tests = fixtureTests();
+    tests[0] = { ...tests[0], clauses: ['9.9/nowhere'] };
+    const ids = clauseVerdicts(fixtureCatalogue(), tests).map((c) => c.id);
+    expect(ids).not.toContain('9.9/nowhere');
+  });
+});
+
+describe('Markdown report', () => {
+  test('leads with the baseline diff, then totals, failures first with request and answer, then the clause table and requests per suite file', () => {
+    const baseline = fixtureRun();
+    const run = fixtureRun({ fail: ['5.1/bearer-401'], extraRequests: { 'suites/auth.test.ts': 3 } });
+    run.comparison = compareRuns(baseline, run, 'baseline.json');
+    const md = renderMarkdown(scrubRecord(run));
+    const order = ['## Since the baseline', '## Totals', '## Failing clauses', '## Failures', '## Clauses', '## Requests per suite file'].map((h) => md.indexOf(h));
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(md).toContain('# Core API conformance: FAIL');
+    expect(md).toMatch(/Regressions \(pass → fail\) \(1\)/);
+    expect(md).toContain('`5.1/bearer-401` (must) pass → fail');
+    expect(md).toContain('GET /assistants\naccept: application/json\nauthorization: Bearer [REDACTED]');
+    expect(md).toContain('--- answer ---\n200');
+    expect(md).toMatch(/| suites\/auth\.test\.ts \| 6 \| 15 \| \+9 \|/);
+    expect(md).toContain('Coverage: **100.0%**');
+  });
+
+  test('a clean run says PASS and lists no failures', () => {
+    const md = renderMarkdown(fixtureRun());
+    expect(md).toContain('# Core API conformance: PASS');
+    expect(md).not.toContain('## Failures');
+  });
+});
+
+describe('HTML report (static checks; the browser check is report-html.test.ts)', () => {
+  test('is one self-contained file: inline CSS and JS, no network reference', () => {
+    const html = renderHtml(fixtureRun({ fail: ['5.1/bearer-401'] }));
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).not.toMatch(/<script[^>]+src=/i);
+    expect(html).not.toMatch(/<link[^>]+stylesheet/i);
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//i);
+    expect(html).toContain("default-src 'none'");
+  });
+
+  test('has one row per clause, grouped by top section, and escapes catalogue text', () => {
+    const run = fixtureRun({ fail: ['2.2/transfer-mode-enum'] });
+    const html = renderHtml(run);
+    expect(html.match(/<tr class="clause"/g)!.length).toBe(run.clauses.length);
+    expect(html.match(/<tbody class="sec"/g)!.length).toBe(4);
+    expect(html).toContain('400 &lt;VALIDATION_ERROR&gt;');
+    expect(html).not.toContain('400 <VALIDATION_ERROR>');
+  });
+});
+
+describe('writing reports', () => {
+  test('every written file is redacted: registered secrets and credential headers of evidence never reach reports', async () => {
+    registerSecret(FIXTURE_SECRET, 'fixture tenant key');
+    const dir = tmp();
+    const run = fixtureRun({ fail: ['5.1/bearer-401', '7/error-envelope'] });
+    writeRunRecord(run, dir);
+    await writeReports(run, dir);
+    for (const f of ['conformance.json', 'conformance.md', 'conformance.html']) {
+      const text = readFileSync(join(dir, f), 'utf8');
+      expect(text, f).not.toContain(FIXTURE_SECRET);
+      expect(text, f).toMatch(/Bearer \[REDACTED\]/);
+    }
+    expect(readRunRecord(join(dir, 'conformance.json')).clauses.length).toBe(run.clauses.length);
+  });
+
+  test('credential headers are reduced to their scheme even when the key was never registered', () => {
+    const run = fixtureRun({ fail: ['5.1/bearer-401'] });
+    (run.tests.find((t) => t.status === 'fail')!.evidence![0] as any).request.headers.authorization = 'ApiKey never_registered_key_123456';
+    expect(JSON.stringify(scrubRecord(run))).not.toContain('never_registered_key_123456');
+  });
+
+  test('links the authorization matrix when the authorization suite wrote one', async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'authorization-matrix.md'), '# matrix\n');
+    await writeReports(fixtureRun(), dir);
+    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toContain('[authorization matrix](authorization-matrix.md)');
+    expect(readFileSync(join(dir, 'conformance.html'), 'utf8')).toContain('href="authorization-matrix.md"');
+  });
+
+  test('a file that is not a run record is refused with the path of each violation', () => {
+    expect(() => assertRunRecord({ schemaVersion: 1 }, 'x.json')).toThrow(/x\.json is not a conformance run record[\s\S]*required property 'target'/);
+    const run: any = fixtureRun();
+    run.clauses[0].verdict = 'maybe';
+    expect(() => assertRunRecord(run)).toThrow(/\/clauses\/0\/verdict/);
+  });
+});
+
+describe('history: comparison with a baseline', () => {
+  test('finds regressions, fixes, newly skipped, other changes, new drift and changed request counts', () => {
+    const baseline = fixtureRun({ fail: ['2.2/idle-timeout-range'], drift: [{ kind: 'field', where: 'assistant', what: '/data/old' }] });
+    const run = fixtureRun({
+      fail: ['5.1/bearer-401'],
+      skip: { '8/backoff-429': 'opt-in not given: x' },
+      error: ['7/error-envelope'],
+      drift: [
+        { kind: 'field', where: 'assistant', what: '/data/old' },
+        { kind: 'error-code', where: 'GET /assistants/{id}', what: 'TEAPOT' },
+      ],
+      extraRequests: { 'suites/envelope.test.ts': 5 },
+    });
+    const c = compareRuns(baseline, run, 'prev.json');
+    expect(c.regressions.map((x) => x.id)).toEqual(['5.1/bearer-401']);
+    expect(c.fixes.map((x) => x.id)).toEqual(['2.2/idle-timeout-range']);
+    expect(c.newlySkipped.map((x) => x.id)).toEqual(['8/backoff-429']);
+    expect(c.otherChanges.map((x) => `${x.id} ${x.from}→${x.to}`)).toEqual(['7/error-envelope pass→error']);
+    expect(c.newDrift.map((d) => d.what)).toEqual(['TEAPOT']);
+    expect(c.requestChanges).toEqual([
+      { file: 'suites/envelope.test.ts', before: 2, after: 7 },
+      { file: 'suites/limits.test.ts', before: 2, after: 0 },
+    ]);
+    expect(c.baseline.file).toBe('prev.json');
+    expect(hasChanges(c)).toBe(true);
+    expect(hasChanges(compareRuns(baseline, baseline))).toBe(false);
+  });
+});
+
+describe('shards and the conformance wrapper', () => {
+  test('each shard writes its own report folder unless CONFORMANCE_REPORT_DIR names one', () => {
+    expect(conformanceReportDir(undefined, {})).toBe(REPORT_DIR);
+    expect(conformanceReportDir({ index: 2, count: 3 }, {})).toBe(join(REPORT_DIR, 'shard-2-of-3'));
+    expect(conformanceReportDir({ index: 2, count: 3 }, { CONFORMANCE_REPORT_DIR: 'out/s2' })).toBe(resolve('out/s2'));
+  });
+
+  test('--baseline is taken out of the arguments; everything else reaches vitest unchanged', () => {
+    expect(splitBaseline(['--baseline', 'old.json', 'suites/auth.test.ts', '-t', '5.1'])).toEqual({ baseline: 'old.json', rest: ['suites/auth.test.ts', '-t', '5.1'] });
+    expect(splitBaseline(['--baseline=old.json', '--shard', '1/2'])).toEqual({ baseline: 'old.json', rest: ['--shard', '1/2'] });
+    expect(splitBaseline(['suites/x.test.ts'])).toEqual({ baseline: undefined, rest: ['suites/x.test.ts'] });
+    expect(() => splitBaseline(['--baseline'])).toThrow(/needs a file/);
+  });
+
+  test('a run record built twice from the same tests is identical (reports depend on records alone)', () => {
+    const a = fixtureRun({ fail: ['5.1/bearer-401'] });
+    const b = buildRunRecord({ catalogue: fixtureCatalogue(), tests: a.tests, target: a.target, startedAt: a.startedAt, finishedAt: a.finishedAt, sections: a.sections });
+    expect(renderMarkdown(b)).toBe(renderMarkdown(a));
+    expect(readdirSync(tmp())).toEqual([]);
+  });
+});
