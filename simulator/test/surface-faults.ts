@@ -4,7 +4,7 @@
  * those routes). They are probed in faults-surface.test.ts; faults.test.ts probes the rest.
  */
 
-/** Cross-tenant faults of the surface routes (the assistant ones stay in faults.test.ts). */
+/** Cross-tenant and auth faults added with the surface routes (the first assistant ones stay in faults.test.ts). */
 export const SURFACE_XTENANT_FAULTS = [
   'xtenant.foreign-call-403',
   'xtenant.foreign-call-message-differs',
@@ -13,6 +13,15 @@ export const SURFACE_XTENANT_FAULTS = [
   'xtenant.deleted-call-gone',
   'xtenant.foreign-tool-write-through',
   'xtenant.calls-list-leaks',
+  'xtenant.foreign-tool-403',
+  'xtenant.foreign-override-message',
+  'xtenant.foreign-assistant-write',
+  'xtenant.foreign-call-end',
+  'xtenant.list-leak',
+  'xtenant.foreign-slow',
+  'xtenant.insights-batch-foreign-metrics',
+  'xtenant.sms-foreign-number-403',
+  'auth.org-only-tenant-key-ok',
 ] as const;
 
 const AREAS = /^(monitoring|insights|sms|org|tools|texttests|catalog|prompts|chatapp|calls)\./;

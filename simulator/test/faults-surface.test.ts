@@ -1,0 +1,216 @@
+/**
+ * Every surface fault (surface-faults.ts) changes some answer: each probe runs once without the
+ * fault and once with it, on a fresh world, and the two results must differ.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { FAULTS } from '../src/faults.ts';
+import { isSurfaceFault } from './surface-faults.ts';
+import { endedCall, INSTRUCTION, liveCall, number, st, TEXT_INSTRUCTION, tool } from './surface-world.ts';
+import { makeWorld, type World } from './world.ts';
+
+let w: World;
+afterEach(async () => w?.app.close());
+
+const U = '0d9c3a5e-1111-4222-8333-444455556666';
+const REALTIME = '8d0f3f7e-2a41-4c1b-9e0a-6b7c1d2e3f03';
+const ids = (n: number) => Array.from({ length: n }, (_, i) => `0d9c3a5e-1111-4222-8333-${String(i).padStart(12, '0')}`).join(',');
+
+type Probe = (w: World) => Promise<unknown>;
+
+const mint = (w: World, id: string, actorLabel = 'sup') => w.req('POST', `/calls/${id}/monitor-session`, { key: w.A.apiKey, body: { actorLabel } });
+
+const PROBES: Record<string, Probe> = {
+  'xtenant.foreign-call-403': async (w) => st(await w.req('GET', `/calls/${(await liveCall(w, w.B)).id}`, { key: w.A.apiKey })),
+  'xtenant.foreign-call-message-differs': async (w) => st(await w.req('GET', `/calls/${(await liveCall(w, w.B)).id}`, { key: w.A.apiKey })),
+  'xtenant.foreign-call-header': async (w) => (await w.req('GET', `/calls/${(await liveCall(w, w.B)).id}`, { key: w.A.apiKey })).headers['x-resource-owner'] ?? null,
+  'xtenant.foreign-bare-body': async (w) => (await w.req('POST', `/calls/${(await liveCall(w, w.B)).id}/takeover`, { key: w.A.apiKey })).raw,
+  'xtenant.deleted-call-gone': async (w) => {
+    const c = await liveCall(w, w.A);
+    await w.ctl('DELETE', `/calls/${c.id}`);
+    return (await w.req('POST', `/calls/${c.id}/end`, { key: w.A.apiKey })).raw;
+  },
+  'xtenant.foreign-tool-write-through': async (w) => {
+    const t = await tool(w, w.B, { name: 'b', instruction: INSTRUCTION });
+    await w.req('PUT', `/tools/${t.id}`, { key: w.A.apiKey, body: { name: 'stolen' } });
+    return (await w.req('GET', `/tools/${t.id}`, { key: w.B.apiKey })).body.data.name;
+  },
+  'xtenant.calls-list-leaks': async (w) => {
+    await liveCall(w, w.B);
+    return (await w.req('GET', '/calls', { key: w.A.apiKey })).body.data.length;
+  },
+  'xtenant.foreign-tool-403': async (w) => st(await w.req('PUT', `/tools/${(await tool(w, w.B)).id}`, { key: w.A.apiKey, body: {} })),
+  'xtenant.foreign-override-message': async (w) => {
+    const b = await w.assistant(w.B.apiKey);
+    const t = await tool(w, w.A);
+    return st(await w.req('GET', `/assistants/${b.id}/tools/${t.id}/text-override`, { key: w.A.apiKey }));
+  },
+  'xtenant.foreign-assistant-write': async (w) => {
+    const b = await w.assistant(w.B.apiKey, { name: 'mine' });
+    await w.req('PATCH', `/assistants/${b.id}`, { key: w.A.apiKey, body: { name: 'stolen' } });
+    return (await w.req('GET', `/assistants/${b.id}`, { key: w.B.apiKey })).body.data.name;
+  },
+  'xtenant.foreign-call-end': async (w) => {
+    const c = await liveCall(w, w.B);
+    await w.req('POST', `/calls/${c.id}/end`, { key: w.A.apiKey });
+    return (await w.req('GET', `/calls/${c.id}`, { key: w.B.apiKey })).body.data.status;
+  },
+  'xtenant.list-leak': async (w) => {
+    await w.assistant(w.B.apiKey);
+    return (await w.req('GET', '/assistants', { key: w.orgKey, headers: { 'x-tenant-id': w.A.id } })).body.data.assistants.length;
+  },
+  'xtenant.foreign-slow': async (w) => {
+    const b = await w.assistant(w.B.apiKey);
+    const t0 = performance.now();
+    await w.req('GET', `/assistants/${b.id}`, { key: w.A.apiKey });
+    return performance.now() - t0 >= 18;
+  },
+  'xtenant.insights-batch-foreign-metrics': async (w) => {
+    const c = await endedCall(w, w.B);
+    return (await w.req('GET', `/calls/insights?ids=${c.id}`, { key: w.A.apiKey })).body.data;
+  },
+  'xtenant.sms-foreign-number-403': async (w) => {
+    await number(w, w.B, '+14155551001');
+    return st(await w.req('POST', '/sms', { key: w.A.apiKey, body: { fromNumber: '+14155551001', toNumber: '+14155550000', message: 'x' } }));
+  },
+  'calls.conversations-in-calls': async (w) => {
+    const a = await w.assistant(w.A.apiKey);
+    await w.ctl('POST', '/conversations', { tenantId: w.A.id, assistantId: a.id, channel: 'sms', customerIdentifier: '+14155550000' });
+    return (await w.req('GET', '/calls', { key: w.A.apiKey })).body.data.length;
+  },
+  'monitoring.conflict-in-envelope': async (w) => (await w.req('POST', `/calls/${(await endedCall(w, w.A)).id}/takeover`, { key: w.A.apiKey })).raw,
+  'monitoring.retry-after-in-error': async (w) => {
+    await w.ctl('PUT', '/config', { monitorMintsPerMinute: 0 });
+    const r = await mint(w, (await liveCall(w, w.A)).id);
+    return [r.status, 'retryAfterSeconds' in r.body];
+  },
+  'monitoring.delete-ends-call': async (w) => {
+    const c = await liveCall(w, w.A);
+    await mint(w, c.id);
+    await w.req('DELETE', `/calls/${c.id}/monitor-session`, { key: w.A.apiKey });
+    return (await w.req('GET', `/calls/${c.id}`, { key: w.A.apiKey })).body.data.status;
+  },
+  'monitoring.not-live-as-agent-absent': async (w) => (await w.req('POST', `/calls/${(await endedCall(w, w.A)).id}/end`, { key: w.A.apiKey })).body,
+  'monitoring.actor-label-altered': async (w) => {
+    const c = await liveCall(w, w.A);
+    await mint(w, c.id, ' <b>"Zoë" & co</b> ');
+    return (await w.req('GET', `/calls/${c.id}/monitor-sessions`, { key: w.A.apiKey })).body.data[0].actorLabel;
+  },
+  'monitoring.callid-in-path': async (w) => (await w.req('GET', `/calls/${(await liveCall(w, w.A)).callId}/monitor-sessions`, { key: w.A.apiKey })).status,
+  'monitoring.mint-in-envelope': async (w) => 'success' in (await mint(w, (await liveCall(w, w.A)).id)).body,
+  'monitoring.no-rate-limit': async (w) => {
+    await w.ctl('PUT', '/config', { monitorMintsPerMinute: 1 });
+    const c = await liveCall(w, w.A);
+    await mint(w, c.id);
+    return (await mint(w, c.id)).status;
+  },
+  'monitoring.no-slot-limit': async (w) => {
+    await w.ctl('PUT', '/config', { monitorSlotsPerCall: 1 });
+    const c = await liveCall(w, w.A);
+    await mint(w, c.id);
+    return (await mint(w, c.id)).status;
+  },
+  'monitoring.over-length-bare': async (w) => 'success' in (await mint(w, (await liveCall(w, w.A)).id, 'x'.repeat(5000))).body,
+  'insights.batch-26-accepted': async (w) => (await w.req('GET', `/calls/insights?ids=${ids(26)}`, { key: w.A.apiKey })).status,
+  'insights.batch-duplicates-accepted': async (w) => (await w.req('GET', `/calls/insights?ids=${U},${U}`, { key: w.A.apiKey })).status,
+  'insights.batch-unknown-fails': async (w) => (await w.req('GET', `/calls/insights?ids=${U}`, { key: w.A.apiKey })).status,
+  'insights.available-early': async (w) => (await w.req('GET', `/calls/${(await liveCall(w, w.A)).id}/insights`, { key: w.A.apiKey })).status,
+  'insights.not-found-message': async (w) => st(await w.req('GET', `/calls/${U}/insights`, { key: w.A.apiKey })),
+  'insights.missing-turn': async (w) => (await w.req('GET', `/calls/${(await endedCall(w, w.A)).id}/insights`, { key: w.A.apiKey })).body.data.performance.length,
+  'sms.accept-1601': async (w) => {
+    await number(w, w.A, '+14155551003');
+    return st(await w.req('POST', '/sms', { key: w.A.apiKey, body: { fromNumber: '+14155551003', toNumber: '+14155550000', message: 'x'.repeat(1601) } }));
+  },
+  'sms.accept-empty-message': async (w) => {
+    await number(w, w.A, '+14155551003');
+    return st(await w.req('POST', '/sms', { key: w.A.apiKey, body: { fromNumber: '+14155551003', toNumber: '+14155550000', message: '' } }));
+  },
+  'sms.deleted-from-accepted': async (w) => {
+    const n = await number(w, w.A, '+14155551004');
+    await w.ctl('DELETE', `/phone-numbers/${n.id}`);
+    return st(await w.req('POST', '/sms', { key: w.A.apiKey, body: { fromNumber: '+14155551004', toNumber: '+14155550000', message: 'x' } }));
+  },
+  'sms.no-details': async (w) => (await w.req('POST', '/sms', { key: w.A.apiKey, body: {} })).body.error.details ?? null,
+  'sms.reason-drops-properties': async (w) => 'properties' in (await w.req('POST', '/sms-reasons', { key: w.A.apiKey, body: {} })).body.data,
+  'auth.org-only-tenant-key-ok': async (w) => st(await w.req('GET', '/organization/tenants', { key: w.A.apiKey })),
+  'org.org-key-needs-tenant': async (w) => st(await w.req('GET', '/organization/tenants', { key: w.orgKey })),
+  'tools.put-clears-text-instructions': async (w) => {
+    const t = await tool(w, w.A, { name: 't', instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTION });
+    return (await w.req('PUT', `/tools/${t.id}`, { key: w.A.apiKey, body: { name: 'u' } })).body.data.textInstructions;
+  },
+  'tools.null-keeps-text-instructions': async (w) => {
+    const t = await tool(w, w.A, { name: 't', instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTION });
+    return (await w.req('PUT', `/tools/${t.id}`, { key: w.A.apiKey, body: { textInstructions: null } })).body.data.textInstructions;
+  },
+  'tools.text-override-without-text-instructions': async (w) => {
+    const a = await w.assistant(w.A.apiKey);
+    const t = await tool(w, w.A);
+    return (await w.req('PUT', `/assistants/${a.id}/tools/${t.id}/text-description-override`, { key: w.A.apiKey, body: { description: 'txt' } })).body.data.text;
+  },
+  'tools.empty-description-stored': async (w) => {
+    const a = await w.assistant(w.A.apiKey);
+    const t = await tool(w, w.A);
+    await w.req('PUT', `/assistants/${a.id}/tools/${t.id}/description-override`, { key: w.A.apiKey, body: { description: 'v' } });
+    return (await w.req('PUT', `/assistants/${a.id}/tools/${t.id}/description-override`, { key: w.A.apiKey, body: { description: '' } })).body.data.voice;
+  },
+  'tools.voice-text-coupled': async (w) => {
+    const a = await w.assistant(w.A.apiKey);
+    const t = await tool(w, w.A, { name: 't', instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTION });
+    return (await w.req('PUT', `/assistants/${a.id}/tools/${t.id}/text-description-override`, { key: w.A.apiKey, body: { description: 'txt' } })).body.data.voice;
+  },
+  'texttests.accept-13-cases': async (w) => {
+    const a = await w.assistant(w.A.apiKey);
+    return (await w.req('POST', '/test-suites', { key: w.A.apiKey, body: { assistantId: a.id, cases: Array.from({ length: 13 }, () => ({ input: 'hi' })) } })).status;
+  },
+  'texttests.accept-voice-mode': async (w) => {
+    const a = await w.assistant(w.A.apiKey);
+    return (await w.req('POST', '/test-suites', { key: w.A.apiKey, body: { assistantId: a.id, mode: 'voice', cases: [] } })).status;
+  },
+  'texttests.iterations-11': async (w) => {
+    const a = await w.assistant(w.A.apiKey);
+    return (await w.req('POST', '/test-suites', { key: w.A.apiKey, body: { assistantId: a.id, iterations: 11, cases: [] } })).status;
+  },
+  'texttests.realtime-run-accepted': async (w) => {
+    const a = await w.assistant(w.A.apiKey, { modelId: REALTIME });
+    const s = (await w.req('POST', '/test-suites', { key: w.A.apiKey, body: { assistantId: a.id, cases: [{ input: 'hi' }] } })).body.data;
+    return st(await w.req('POST', `/test-suites/${s.id}/run`, { key: w.A.apiKey }));
+  },
+  'texttests.case-passes-on-any-iteration': async (w) => {
+    const a = await w.assistant(w.A.apiKey);
+    const s = (await w.req('POST', '/test-suites', { key: w.A.apiKey, body: { assistantId: a.id, iterations: 10, cases: [{ input: 'What time do you open?' }] } })).body.data;
+    const run = (await w.req('POST', `/test-suites/${s.id}/run`, { key: w.A.apiKey })).body.data;
+    await new Promise((r) => setTimeout(r, 60));
+    return (await w.req('GET', `/test-runs/${run.id}`, { key: w.A.apiKey })).body.data.cases[0].outcome;
+  },
+  'catalog.model-type-missing': async (w) => (await w.req('GET', '/models', { key: w.A.apiKey })).body.data.every((m: any) => 'type' in m),
+  'prompts.type-filter-ignored': async (w) => {
+    await w.req('POST', '/prompts', { key: w.A.apiKey, body: { type: 'ivr' } });
+    return (await w.req('GET', '/prompts?type=chat', { key: w.A.apiKey })).body.data.length;
+  },
+  'chatapp.enable-without-onboarding': async (w) => {
+    const a = await w.assistant(w.A.apiKey);
+    return st(await w.req('PATCH', `/assistants/${a.id}/chatapp-enabled`, { key: w.A.apiKey, body: { enabled: true } }));
+  },
+};
+
+describe('surface faults', () => {
+  const surface = FAULTS.filter((f) => isSurfaceFault(f.name));
+
+  it('every surface fault has a probe', () => {
+    expect(surface.length).toBeGreaterThanOrEqual(40);
+    for (const f of surface) expect(PROBES[f.name], `probe for ${f.name}`).toBeDefined();
+  });
+
+  for (const f of surface) {
+    it(`${f.name} changes an answer`, async () => {
+      const probe = PROBES[f.name];
+      if (!probe) return;
+      w = await makeWorld();
+      const clean = await probe(w);
+      await w.app.close();
+      w = await makeWorld();
+      expect((await w.ctl('PUT', '/config', { faults: [f.name] })).status).toBe(200);
+      const faulty = await probe(w);
+      expect(faulty, f.name).not.toEqual(clean);
+    });
+  }
+});
