@@ -1,10 +1,9 @@
 /**
  * Spec diff: which statements of the spec document changed between two versions, and which
  * catalogue clauses and tests each change touches. Both versions are parsed into numbered sections
- * and statements (spec-doc.ts: table rows, list items, paragraph sentences); statements with a
- * stable key (a table row's first cell, a numbered item's number) are paired by key, the rest by
- * the `diff` package's array diff, and a removed and an added statement that share most of their
- * words count as one change.
+ * and statements (spec-doc.ts: table rows, list items, paragraph sentences); table rows are
+ * paired by their first cell, the rest by the `diff` package's array diff, and a removed and an
+ * added statement that share most of their words count as one change.
  */
 import { diffArrays, diffWords } from 'diff';
 import type { Clause } from '../catalogue';
@@ -54,9 +53,11 @@ type Raw = Omit<StatementChange, 'clauses' | 'clauseScope'>;
 function diffStatements(section: string, before: SpecStatement[], after: SpecStatement[]): Raw[] {
   const out: Raw[] = [];
   const base = (s: SpecStatement) => ({ section, address: s.address, ...(s.subheading ? { subheading: s.subheading } : {}), statementKind: s.kind });
-  // 1. keyed statements (table rows, numbered items) pair by key
-  const keyedBefore = new Map(before.filter((s) => s.key).map((s) => [s.key!, s]));
-  const keyedAfter = new Map(after.filter((s) => s.key).map((s) => [s.key!, s]));
+  // 1. table rows pair by key (first cell). List numbers are no identity: inserting an item
+  //    renumbers the rest, so items pair by text like sentences.
+  const keyed = (s: SpecStatement) => s.kind === 'row' && !!s.key;
+  const keyedBefore = new Map(before.filter(keyed).map((s) => [s.key!, s]));
+  const keyedAfter = new Map(after.filter(keyed).map((s) => [s.key!, s]));
   const unpairedBefore: SpecStatement[] = [];
   const unpairedAfter: SpecStatement[] = [];
   for (const [k, s] of keyedBefore) {
@@ -66,8 +67,8 @@ function diffStatements(section: string, before: SpecStatement[], after: SpecSta
   }
   for (const [k, n] of keyedAfter) if (!keyedBefore.has(k)) unpairedAfter.push(n);
   // 2. the rest by array diff on text, in document order
-  const restBefore = before.filter((s) => !s.key);
-  const restAfter = after.filter((s) => !s.key);
+  const restBefore = before.filter((s) => !keyed(s));
+  const restAfter = after.filter((s) => !keyed(s));
   const removed: SpecStatement[] = [...unpairedBefore];
   const added: SpecStatement[] = [...unpairedAfter];
   let i = 0;

@@ -1,0 +1,142 @@
+/**
+ * The pre-release gate (issue 7): fails on a failing `must` clause and on a regression against a
+ * baseline, passes on a clean run, honours allow-list entries until they expire, and the command
+ * line prints one line per reason with exit status 1 (blocked), 0 (pass) or 2 (bad input).
+ */
+import { describe, expect, test } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { evaluateGate, readKnownDeviations, type KnownDeviation } from '../../helpers/report/gate';
+import { writeRunRecord } from '../../helpers/report/record-io';
+import { gateMain } from '../../scripts/gate';
+import { fixtureRun } from '../fixtures/report/records';
+import type { RunRecord } from '../../helpers/report/model';
+
+const NOW = new Date('2026-06-15T10:00:00Z');
+const entry = (clause: string, expires: string): KnownDeviation => ({ clause, expires, comment: 'vendor ticket 123: Bearer accepted until the auth gateway upgrade' });
+
+function files(run: RunRecord, baseline?: RunRecord, deviations: KnownDeviation[] = []): { run: string; baseline?: string; allow: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'gate-test-'));
+  writeRunRecord(run, join(dir, 'run'));
+  if (baseline) writeRunRecord(baseline, join(dir, 'base'));
+  writeFileSync(join(dir, 'allow.json'), JSON.stringify({ deviations }));
+  return { run: join(dir, 'run', 'conformance.json'), baseline: baseline ? join(dir, 'base', 'conformance.json') : undefined, allow: join(dir, 'allow.json') };
+}
+
+function cli(args: string[]): { code: number; lines: string[] } {
+  const lines: string[] = [];
+  const code = gateMain(args, (l) => lines.push(l));
+  return { code, lines };
+}
+
+describe('gate decisions', () => {
+  test('passes a clean run, with and without a baseline', () => {
+    expect(evaluateGate({ run: fixtureRun(), now: NOW })).toMatchObject({ ok: true, reasons: [] });
+    expect(evaluateGate({ run: fixtureRun(), baseline: fixtureRun(), now: NOW })).toMatchObject({ ok: true, reasons: [] });
+  });
+
+  test('fails when a must clause fails, one reason per clause, saying why', () => {
+    const r = evaluateGate({ run: fixtureRun({ fail: ['5.1/bearer-401', '2.2/idle-timeout-range'] }), now: NOW });
+    expect(r.ok).toBe(false);
+    expect(r.reasons).toHaveLength(2);
+    expect(r.reasons[0]).toMatch(/^must clause 5\.1\/bearer-401 fails: expected 401 UNAUTHORIZED, got 200/);
+  });
+
+  test('a failing should clause alone does not block; a should clause that regressed does', () => {
+    expect(evaluateGate({ run: fixtureRun({ fail: ['8/backoff-429'] }), now: NOW }).ok).toBe(true);
+    const r = evaluateGate({ run: fixtureRun({ fail: ['8/backoff-429'] }), baseline: fixtureRun(), now: NOW });
+    expect(r.ok).toBe(false);
+    expect(r.reasons).toEqual([expect.stringMatching(/^should clause 8\/backoff-429 regressed: pass → fail/)]);
+  });
+
+  test('a must clause that regressed is one reason that says so', () => {
+    const r = evaluateGate({ run: fixtureRun({ fail: ['5.1/bearer-401'] }), baseline: fixtureRun(), now: NOW });
+    expect(r.reasons).toEqual([expect.stringMatching(/^must clause 5\.1\/bearer-401 fails \(regressed: pass → fail\)/)]);
+  });
+
+  test('errors (target trouble) are warnings, not blocking; an empty run blocks', () => {
+    const r = evaluateGate({ run: fixtureRun({ error: ['5.1/bearer-401'] }), now: NOW });
+    expect(r.ok).toBe(true);
+    expect(r.notes).toEqual([expect.stringMatching(/^warning: must clause 5\.1\/bearer-401 has no verdict/)]);
+    const empty = fixtureRun({ omit: ['5.1/apikey-scheme', '5.1/bearer-401', '5.4/rotation-immediate', '2.2/transfer-mode-enum', '7/error-envelope', '8/backoff-429', '2.2/idle-timeout-range'] });
+    expect(evaluateGate({ run: empty, now: NOW }).reasons).toEqual([expect.stringMatching(/no conformance test ran/)]);
+  });
+});
+
+describe('allow-list of known deviations', () => {
+  test('an unexpired entry unblocks its clause (inclusive of the expiry day) and is listed as allowed', () => {
+    const run = fixtureRun({ fail: ['5.1/bearer-401'] });
+    for (const expires of ['2026-12-31', '2026-06-15']) {
+      const r = evaluateGate({ run, deviations: [entry('5.1/bearer-401', expires)], now: NOW });
+      expect(r.ok, expires).toBe(true);
+      expect(r.notes[0]).toMatch(new RegExp(`^allowed: must clause 5\\.1/bearer-401 fails.*until ${expires}: vendor ticket 123`));
+    }
+  });
+
+  test('an expired entry stops unblocking and says so', () => {
+    const r = evaluateGate({ run: fixtureRun({ fail: ['5.1/bearer-401'] }), deviations: [entry('5.1/bearer-401', '2026-06-14')], now: NOW });
+    expect(r.ok).toBe(false);
+    expect(r.reasons[0]).toMatch(/allow-list entry expired on 2026-06-14, no longer unblocks: vendor ticket 123/);
+  });
+
+  test('an entry unblocks a regression too, but only for its own clause', () => {
+    const run = fixtureRun({ fail: ['8/backoff-429', '5.1/bearer-401'] });
+    const r = evaluateGate({ run, baseline: fixtureRun(), deviations: [entry('8/backoff-429', '2026-07-01')], now: NOW });
+    expect(r.reasons).toEqual([expect.stringMatching(/^must clause 5\.1\/bearer-401 fails/)]);
+    expect(r.notes).toContainEqual(expect.stringMatching(/^allowed: should clause 8\/backoff-429 regressed/));
+  });
+
+  test('entries for passing or unknown clauses are reported as no longer needed', () => {
+    const r = evaluateGate({ run: fixtureRun(), deviations: [entry('5.1/bearer-401', '2026-12-31'), entry('9.9/gone', '2026-12-31')], now: NOW });
+    expect(r.ok).toBe(true);
+    expect(r.notes).toEqual([expect.stringMatching(/5\.1\/bearer-401 .*no longer needed/), expect.stringMatching(/9\.9\/gone names no clause/)]);
+  });
+
+  test('an entry limited to live runs does not unblock a simulator run', () => {
+    const r = evaluateGate({ run: fixtureRun({ fail: ['5.1/bearer-401'] }), deviations: [{ ...entry('5.1/bearer-401', '2026-12-31'), targets: ['live'] }], now: NOW });
+    expect(r.ok).toBe(false);
+  });
+
+  test('the allow-list file is checked: an entry without comment or with a bad date is refused', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gate-allow-'));
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ deviations: [{ clause: '5.1/bearer-401', expires: 'next year' }] }));
+    expect(() => readKnownDeviations(bad)).toThrow(/must have required property 'comment'[\s\S]*must match format "date"/);
+    expect(readKnownDeviations(join(process.cwd(), 'spec', 'known-deviations.json'))).toEqual(expect.any(Array));
+  });
+});
+
+describe('npm run gate (command line)', () => {
+  test('exit 1 with one BLOCK line per reason on a failing must clause', () => {
+    const f = files(fixtureRun({ fail: ['5.1/bearer-401', '7/error-envelope'] }));
+    const { code, lines } = cli(['--run', f.run, '--allow', f.allow, '--today', '2026-06-15']);
+    expect(code).toBe(1);
+    expect(lines.filter((l) => l.startsWith('gate: BLOCK'))).toHaveLength(2);
+    expect(lines.at(-1)).toMatch(/^gate: FAIL/);
+  });
+
+  test('exit 1 on a regression against --baseline; exit 0 on a clean run against the same baseline', () => {
+    const f = files(fixtureRun({ fail: ['8/backoff-429'] }), fixtureRun());
+    const blocked = cli(['--run', f.run, '--baseline', f.baseline!, '--allow', f.allow]);
+    expect(blocked.code).toBe(1);
+    expect(blocked.lines[0]).toMatch(/^gate: BLOCK should clause 8\/backoff-429 regressed: pass → fail/);
+    const g = files(fixtureRun(), fixtureRun());
+    const clean = cli(['--run', g.run, '--baseline', g.baseline!, '--allow', g.allow]);
+    expect(clean.code).toBe(0);
+    expect(clean.lines.at(-1)).toMatch(/^gate: PASS .* 0 regressions$/);
+  });
+
+  test('honours and expires allow-list entries by --today', () => {
+    const f = files(fixtureRun({ fail: ['5.1/bearer-401'] }), undefined, [entry('5.1/bearer-401', '2026-06-30')]);
+    expect(cli(['--run', f.run, '--allow', f.allow, '--today', '2026-06-30']).code).toBe(0);
+    const late = cli(['--run', f.run, '--allow', f.allow, '--today', '2026-07-01']);
+    expect(late.code).toBe(1);
+    expect(late.lines[0]).toMatch(/expired on 2026-06-30/);
+  });
+
+  test('exit 2 on a missing record or an unknown flag', () => {
+    expect(cli(['--run', '/nonexistent/conformance.json']).code).toBe(2);
+    expect(cli(['--frobnicate']).code).toBe(2);
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * Shard merge (issue 8, item 7): `npm run report:merge` joins shards' conformance.json into one
+ * record whose verdicts equal an unsharded run's, copies their Allure results, and re-renders
+ * Markdown and HTML; a real `vitest --shard` pair of runs merges the same way.
+ */
+import { describe, expect, test } from 'vitest';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { mergeRuns, MergeError } from '../../helpers/report/merge';
+import { readRunRecord, writeRunRecord } from '../../helpers/report/record-io';
+import { mergeMain } from '../../scripts/report-merge';
+import { fixtureRun } from '../fixtures/report/records';
+
+function shards(): { root: string; one: ReturnType<typeof fixtureRun>; two: ReturnType<typeof fixtureRun> } {
+  const root = mkdtempSync(join(tmpdir(), 'merge-test-'));
+  const one = fixtureRun({ sections: ['5', '7'], fail: ['5.1/bearer-401'], startedAt: '2026-01-02T03:04:05.000Z' });
+  one.shard = { index: 1, count: 2 };
+  const two = fixtureRun({ sections: ['2', '8'], skip: { '8/backoff-429': 'opt-in not given: x' }, startedAt: '2026-01-02T03:04:06.000Z' });
+  two.shard = { index: 2, count: 2 };
+  for (const [i, rec] of [one, two].entries()) {
+    const dir = join(root, `shard-${i + 1}`);
+    writeRunRecord(rec, join(dir, `shard-${i + 1}-of-2`));
+    mkdirSync(join(dir, 'allure-results'), { recursive: true });
+    writeFileSync(join(dir, 'allure-results', `result-${i + 1}.json`), '{}');
+  }
+  return { root, one, two };
+}
+
+describe('merging shard records', () => {
+  test('two fixture shards merge into the verdicts, counts and requests of one unsharded run', () => {
+    const { one, two } = shards();
+    const whole = fixtureRun({ fail: ['5.1/bearer-401'], skip: { '8/backoff-429': 'opt-in not given: x' } });
+    const merged = mergeRuns([two, one], ['a', 'b']);
+    expect(merged.clauses.map((c) => [c.id, c.verdict])).toEqual(whole.clauses.map((c) => [c.id, c.verdict]).sort((a, b) => a[0].localeCompare(b[0], 'en', { numeric: true })));
+    expect(merged.summary).toEqual(whole.summary);
+    expect(merged.clauseSummary).toEqual(whole.clauseSummary);
+    expect(merged.requests).toEqual({ ...whole.requests, perFile: expect.objectContaining(whole.requests.perFile) });
+    expect(merged.startedAt).toBe(one.startedAt);
+    expect(merged.merged).toEqual({ sources: ['a', 'b'], shards: [{ index: 2, count: 2 }, { index: 1, count: 2 }] });
+    // Each shard alone leaves the other shard's clauses uncovered; merged, nothing is.
+    expect(one.clauseSummary['not-covered']).toBeGreaterThan(0);
+    expect(merged.clauseSummary['not-covered']).toBe(0);
+  });
+
+  test('a test present in two records counts once, from the record that finished last', () => {
+    const first = fixtureRun({ fail: ['5.1/bearer-401'], startedAt: '2026-01-02T00:00:00.000Z' });
+    const rerun = fixtureRun({ startedAt: '2026-01-02T01:00:00.000Z' });
+    const merged = mergeRuns([rerun, first]);
+    expect(merged.summary.total).toBe(first.summary.total);
+    expect(merged.clauses.find((c) => c.id === '5.1/bearer-401')!.verdict).toBe('pass');
+  });
+
+  test('shards of different target modes are refused; so is an empty input', () => {
+    expect(() => mergeRuns([fixtureRun(), fixtureRun({ mode: 'live' })])).toThrow(MergeError);
+    expect(() => mergeRuns([])).toThrow(/nothing to merge/);
+  });
+
+  test('npm run report:merge finds the records in folders, writes json, md and html, and copies the Allure results', async () => {
+    const { root } = shards();
+    const out = join(root, 'merged');
+    const line = await mergeMain([root], out);
+    expect(line).toMatch(/2 records .* 7 tests \(5 passed, 1 failed, 0 errors, 1 skipped\); 1 failing clauses; 2 allure files copied/);
+    const merged = readRunRecord(join(out, 'conformance.json'));
+    expect(merged.summary.total).toBe(7);
+    expect(readFileSync(join(out, 'conformance.md'), 'utf8')).toContain('merged from 2 shard records');
+    expect(readFileSync(join(out, 'conformance.html'), 'utf8')).toContain('<tr class="clause" id="c-5.1/bearer-401" data-status="fail">');
+    expect(readdirSync(join(out, 'allure-results')).sort()).toEqual(['result-1.json', 'result-2.json']);
+    // merging again into the same folder does not read the merged record back as a shard
+    expect(await mergeMain([root], out)).toMatch(/^report:merge: 2 records/);
+  });
+});
+
+describe('vitest --shard with the clause reporter', () => {
+  test('two real shards of the conformance project each write their record, and the merge joins them', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'shard-run-'));
+    const files = ['suites/envelope.test.ts', 'suites/auth.test.ts'].filter((f) => existsSync(f));
+    expect(files.length).toBe(2);
+    const run = promisify(execFile);
+    for (const i of [1, 2]) {
+      await run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--project', 'conformance', ...files, `--shard=${i}/2`], {
+        cwd: process.cwd(),
+        env: { ...process.env, CONFORMANCE_REPORT_DIR: join(root, `shard-${i}`), CORE_API_BASE_URL: '', CORE_API_CONTROL_URL: '' },
+        maxBuffer: 64 * 1024 * 1024,
+      }).catch((e) => e); // a failing conformance test must not stop the merge check
+    }
+    const records = [1, 2].map((i) => readRunRecord(join(root, `shard-${i}`, 'conformance.json')));
+    expect(records.map((r) => r.shard)).toEqual([{ index: 1, count: 2 }, { index: 2, count: 2 }]);
+    expect(records[0].tests.map((t) => t.file)).not.toEqual(records[1].tests.map((t) => t.file));
+    const out = join(root, 'merged');
+    await mergeMain([join(root, 'shard-1'), join(root, 'shard-2')], out);
+    const merged = readRunRecord(join(out, 'conformance.json'));
+    expect(merged.summary.total).toBe(records[0].summary.total + records[1].summary.total);
+    expect(new Set(merged.tests.map((t) => t.file))).toEqual(new Set(files));
+    expect(readdirSync(join(out, 'allure-results')).length).toBeGreaterThan(0);
+  }, 180_000);
+});

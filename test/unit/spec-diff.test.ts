@@ -1,0 +1,89 @@
+/**
+ * Spec diff (issue 7): the current spec against a copy edited by test/fixtures/report/spec-edits.json
+ * lists exactly the edited statements as added, removed or changed, each with the catalogue clauses
+ * of its section and the tests covering them; and the parser finds every section of the spec.
+ */
+import { describe, expect, test } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { diffSpecs, renderSpecDiff, similarity } from '../../helpers/report/spec-diff';
+import { parseSpec, SPEC_PATH } from '../../helpers/report/spec-doc';
+import { writeRunRecord } from '../../helpers/report/record-io';
+import { FIXTURE_CLAUSES, fixtureRun } from '../fixtures/report/records';
+
+const spec = readFileSync(SPEC_PATH, 'utf8');
+const { edits } = JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'report', 'spec-edits.json'), 'utf8')) as {
+  edits: { find: string; replace: string; expect: { kind: string; address: string; statementKind: string } }[];
+};
+
+function edited(): string {
+  let text = spec;
+  for (const e of edits) {
+    expect(text.split(e.find).length - 1, `fixture edit no longer matches the spec once: ${e.find.slice(0, 60)}`).toBe(1);
+    text = text.replace(e.find, e.replace);
+  }
+  return text;
+}
+
+const run = fixtureRun({ fail: ['5.4/rotation-immediate'] });
+const testsOf = (id: string) => run.clauses.find((c) => c.id === id)?.tests ?? [];
+
+describe('spec diff', () => {
+  test('the parser finds every numbered section of the spec and its statements', () => {
+    const doc = parseSpec(spec);
+    const leaves = doc.sections.filter((s) => s.leaf).map((s) => s.number);
+    expect(leaves).toEqual(['1', '2.1', '2.2', '2.3', '2.4', '2.5', '2.6', '2.7', '2.8', '2.9', '2.10', '3', '4.1', '4.2', '4.3', '4.4', '4.5', '5', '6', '7', '8', '9']);
+    // §2.2 table: one row per field (42 response properties plus request-only fields)
+    expect(doc.sections.find((s) => s.number === '2.2')!.statements.filter((s) => s.kind === 'row').length).toBeGreaterThanOrEqual(42);
+    // the table after "6. Outcomes:" belongs to §5.6
+    expect(doc.sections.find((s) => s.number === '5')!.statements.filter((s) => s.address === '5.6' && s.kind === 'row')).toHaveLength(4);
+  });
+
+  test('the same document gives no change', () => {
+    expect(diffSpecs(spec, spec, FIXTURE_CLAUSES).changes).toEqual([]);
+  });
+
+  test('an edited copy gives exactly the edited statements, with kind, address and statement kind', () => {
+    const d = diffSpecs(spec, edited(), FIXTURE_CLAUSES, testsOf);
+    const got = d.changes.map((c) => ({ kind: c.kind, address: c.address, statementKind: c.statementKind })).sort((a, b) => `${a.address}${a.kind}`.localeCompare(`${b.address}${b.kind}`));
+    const want = edits.map((e) => e.expect).sort((a, b) => `${a.address}${a.kind}`.localeCompare(`${b.address}${b.kind}`));
+    expect(got).toEqual(want);
+    const rotation = d.changes.find((c) => c.address === '5.4')!;
+    expect(rotation.before).toContain('immediately');
+    expect(rotation.after).toContain('24-hour grace period');
+    expect(rotation.clauseScope).toBe('address');
+    expect(rotation.clauses).toEqual([{ id: '5.4/rotation-immediate', level: 'must', text: 'A rotated key is refused at once', tests: ['A rotated key is refused at once [5.4/rotation-immediate]'] }]);
+    const errors = d.changes.find((c) => c.address === '7')!;
+    expect(errors.after).toBe('422 | UNPROCESSABLE_ENTITY | body is valid JSON but semantically wrong');
+    expect(errors.clauses.map((c) => c.id)).toEqual(['7/error-envelope']);
+    // no clause at §2.3 in the fixture catalogue and none in the section either
+    expect(d.changes.find((c) => c.address === '2.3')!.clauses).toEqual([]);
+  });
+
+  test('the rendered diff names each change, its clauses and their tests', () => {
+    const text = renderSpecDiff(diffSpecs(spec, edited(), FIXTURE_CLAUSES, testsOf), 'old.md', 'new.md');
+    expect(text).toContain('3 changed, 2 added, 1 removed statements');
+    expect(text).toContain('## changed item in §5.4');
+    expect(text).toContain('- 5.4/rotation-immediate (must) A rotated key is refused at once — 1 tests');
+    expect(text).toContain('No catalogue clause in §2.3: consider adding one.');
+  });
+
+  test('similarity pairs rewordings, not unrelated statements', () => {
+    expect(similarity('Rotation invalidates the previous key immediately.', 'Rotation invalidates the previous key after a day.')).toBeGreaterThan(0.5);
+    expect(similarity('Keys are secrets.', 'The calls API is read-only.')).toBeLessThan(0.5);
+  });
+
+  test('npm run spec-diff prints the diff with the tests from a run record', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spec-diff-'));
+    writeFileSync(join(dir, 'old.md'), spec);
+    writeFileSync(join(dir, 'new.md'), edited());
+    writeRunRecord(run, join(dir, 'run'));
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/spec-diff.ts', join(dir, 'old.md'), join(dir, 'new.md'), '--run', join(dir, 'run', 'conformance.json'), '--json'], { cwd: process.cwd() });
+    const out = JSON.parse(stdout);
+    expect(out.changes).toHaveLength(edits.length);
+    expect(out.source).toMatch(/^tests from /);
+  }, 60_000);
+});
