@@ -16,7 +16,7 @@
 import { afterAll, beforeAll, describe, vi } from 'vitest';
 import { isDeepStrictEqual } from 'node:util';
 import { useWorld, type World } from '../helpers/world';
-import { clauseTest, check, checkSchema, checkSuccess, inform } from '../helpers/clause';
+import { clauseTest, check, checkSchema, checkSuccess, inform, ConformanceFailure } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { hasCapability } from '../helpers/target';
 import { RUN_CONFIG } from '../helpers/global-setup';
@@ -115,6 +115,18 @@ async function arrival(
   }
   if (wrong) check(clauses, requirement, false, { expected: opts.expected ?? 'delivery as stated', actual: wrong });
   return found;
+}
+
+/**
+ * Runs a check softly: its failure is recorded (and fails the test at its end, helpers/clause.ts)
+ * but does not stop the test, so each clause of a many-sided test gets its own verdict.
+ */
+function soft(fn: () => void): void {
+  try {
+    fn();
+  } catch (e) {
+    if (!(e instanceof ConformanceFailure)) throw e;
+  }
 }
 
 /** Starts a call through the control API (assistant-request is delivered). */
@@ -361,19 +373,19 @@ describe('model B: HMAC signature', () => {
       const ids = new Set<string>();
       for (const type of ONBOARDING_TYPES) {
         const r = got.find((x) => typeOf(x) === type)!;
-        checkPostJson(r, type);
-        checkType(r, type);
-        checkSchema('6/onboarding-events', `${type} body`, 'events/chatapp-onboarding', jsonOf(r));
+        soft(() => checkPostJson(r, type));
+        soft(() => checkType(r, type));
+        soft(() => checkSchema('6/onboarding-events', `${type} body`, 'events/chatapp-onboarding', jsonOf(r)));
         const sig = getHeader(r.headers, HEADER_SIGNATURE);
         const v = verifyModelB(r.body, r.headers, secret);
-        check(['6/b-signature', '6/delivery-model-per-event'], `${type} (model B): X-Service-Signature is sha256=<hex> HMAC-SHA256 of the raw body keyed by the client server secret`, v.ok, {
+        soft(() => check(['6/b-signature', '6/delivery-model-per-event'], `${type} (model B): X-Service-Signature is sha256=<hex> HMAC-SHA256 of the raw body keyed by the client server secret`, v.ok, {
           expected: 'sha256= followed by the 64-digit hex HMAC of the bytes received',
           actual: v.ok ? 'verified' : `${v.reason}: ${v.message} (header starts ${JSON.stringify(sig?.slice(0, 14) ?? null)})`,
-        });
+        }));
         const upper = !!sig && /[A-F]/.test(sig.slice(7));
         inform('6/b-signature', `${type}: the hex digest is lower case`, !upper, upper ? 'upper-case hex digits: accepted (hex case carries no meaning), but receivers comparing strings literally would refuse them' : 'lower-case hex digits');
         const id = deliveryIdOf(r.headers);
-        check('6/b-delivery-id-uuid', `${type}: X-Service-Delivery is a UUID`, !!id && UUID_PATTERN.test(id), { expected: 'a UUID', actual: id ?? '(absent)' });
+        soft(() => check('6/b-delivery-id-uuid', `${type}: X-Service-Delivery is a UUID`, !!id && UUID_PATTERN.test(id), { expected: 'a UUID', actual: id ?? '(absent)' }));
         if (id) ids.add(id);
         // Re-serialising or reformatting the body must invalidate the signature (rule 2).
         const parsed = JSON.parse(r.body.toString('utf8'));
@@ -384,16 +396,16 @@ describe('model B: HMAC signature', () => {
             continue;
           }
           const again = verifyModelB(changed, r.headers, secret);
-          check('6/b-raw-bytes', `${type}: the signature does not verify once the body is ${how} (it covers the raw bytes only)`, !again.ok, {
+          soft(() => check('6/b-raw-bytes', `${type}: the signature does not verify once the body is ${how} (it covers the raw bytes only)`, !again.ok, {
             expected: 'mismatch',
             actual: 'the signature verified over the changed bytes: it was computed over a re-serialised body, not the bytes sent',
-          });
+          }));
         }
       }
-      check('6/b-dedupe', 'distinct events carry distinct delivery ids (otherwise deduplication would drop events)', ids.size === ONBOARDING_TYPES.length, {
+      soft(() => check('6/b-dedupe', 'distinct events carry distinct delivery ids (otherwise deduplication would drop events)', ids.size === ONBOARDING_TYPES.length, {
         expected: `${ONBOARDING_TYPES.length} distinct ids`,
         actual: `${ids.size}`,
-      });
+      }));
     },
     NEEDS,
   );
@@ -420,37 +432,38 @@ describe('model B: HMAC signature', () => {
       }
       const attempts = seen;
       const reading = retryReading(attempts.length);
-      check('6/b-retry-count', 'a failing model B delivery is retried up to 5 times (5 or 6 attempts in all, never fewer or more)', reading === 'five-retries' || reading === 'five-attempts', {
+      soft(() => check('6/b-retry-count', 'a failing model B delivery is retried up to 5 times (5 or 6 attempts in all, never fewer or more)', reading === 'five-retries' || reading === 'five-attempts', {
         expected: '6 attempts (1 + 5 retries) or 5 attempts in all (§8 "5 attempts")',
         actual: `${attempts.length} attempts${attempts.length >= 8 ? ' or more' : ''} (${attempts.length - 1} retries)`,
-      });
+      }));
       inform('6/b-retry-count', 'reading of "up to 5 retries" the target takes', true, reading === 'five-retries' ? '1 + 5 retries (6 attempts)' : '5 attempts in all (1 + 4 retries, §8 limit table)');
 
       const ids = attempts.map((r) => deliveryIdOf(r.headers));
-      check('6/b-same-delivery-id', 'every retry reuses the delivery id of the first attempt', ids.every((id) => id && id === ids[0]), {
+      soft(() => check('6/b-same-delivery-id', 'every retry reuses the delivery id of the first attempt', ids.every((id) => id && id === ids[0]), {
         expected: `all ${ids[0]}`,
         actual: ids.join(', '),
-      });
+      }));
       inform('6/b-same-delivery-id', 'the delivery id is the one the control API returned', ids[0] === deliveryId, `header ${ids[0]}, control ${deliveryId}`);
-      attempts.forEach((r, i) => {
-        const v = verifyModelB(r.body, r.headers, secret);
-        check('6/b-signature', `attempt ${i + 1}: the signature verifies over its raw body`, v.ok, { expected: 'verified', actual: v.ok ? 'verified' : `${v.reason}: ${v.message}` });
-      });
       const first = jsonOf(attempts[0]);
-      check('6/b-dedupe', 'every attempt carries the same event (same parsed body), so deduplicating on the id loses nothing', attempts.every((r) => isDeepStrictEqual(jsonOf(r), first)), {
+      soft(() => check('6/b-dedupe', 'every attempt carries the same event (same parsed body), so deduplicating on the id loses nothing', attempts.every((r) => isDeepStrictEqual(jsonOf(r), first)), {
         expected: 'equal JSON bodies',
         actual: attempts.map((r) => `#${r.seq}: ${r.body.length} bytes`).join(', '),
-      });
+      }));
       inform('6/b-same-bytes', 'retries are byte-identical to the first attempt', attempts.every((r) => r.body.equals(attempts[0].body)), attempts.map((r) => `${r.body.length} bytes`).join(', '));
 
       const backoff = analyseBackoff(attempts.map((r) => r.arrivedAtMs));
       const gaps = backoff.gapsMs.map((g) => g.toFixed(0)).join(', ');
-      check('6/b-backoff-exponential', 'each retry comes later than the one before, the waits growing about geometrically', attempts.length < 3 || backoff.exponential, {
-        expected: `each wait ≥ 1.3× the previous (10 ms slack), average growth ≥ 1.4× (first retry delay configured: ${retryBaseMs} ms)`,
+      soft(() => check('6/b-backoff-exponential', 'each retry comes later than the one before, the waits growing about geometrically', attempts.length < 3 || backoff.exponential, {
+        expected: `median growth ≥ 1.4× per retry, and at most one wait (of three or more) growing less than 1.3× with 10 ms slack (first retry delay configured: ${retryBaseMs} ms)`,
         actual: `waits ${gaps} ms; ${backoff.problems.join('; ')}`,
-      });
+      }));
       inform('6/b-backoff-exponential', 'measured retry waits (ms) and growth', true, `waits ${gaps}; ratios ${backoff.ratios.map((r) => r.toFixed(2)).join(', ')}`);
 
+      // Last, so that a signing fault (proved by the signature test) does not hide the retry verdicts.
+      attempts.forEach((r, i) => {
+        const v = verifyModelB(r.body, r.headers, secret);
+        soft(() => check('6/b-signature', `attempt ${i + 1}: the signature verifies over its raw body`, v.ok, { expected: 'verified', actual: v.ok ? 'verified' : `${v.reason}: ${v.message}` }));
+      });
       const log = (await control.deliveries(world().tenantA.id)).find((d) => d.deliveryId === deliveryId);
       inform('6/b-retry-count', 'the deliveries log agrees with the receiver', log?.attempts.length === attempts.length && log?.url === url, `log: ${log ? `${log.attempts.length} attempts, ${log.state}` : 'no entry'}; receiver: ${attempts.length}`);
     },
@@ -463,26 +476,25 @@ describe('model B: HMAC signature', () => {
     async () => {
       const path = '/t/b-dedupe';
       await tenantUrl(path);
-      const secret = world().tenantA.clientServerSecret!;
       const dedupe = new Deduper();
       let processed = 0;
-      // The integrator's handler: verify, claim the id, process; it fails (500) on the first two tries
-      // after processing, as a crash after the work would.
+      // The integrator's handler: claim the id, process; it fails (500) on the first two tries after
+      // processing, as a crash after the work would. (A real receiver verifies first; signatures are
+      // proved by the other model B tests, so a signing fault does not blur this verdict.)
       rx.route(path, (r, n) => {
-        if (!verifyModelB(r.body, r.headers, secret).ok) return 401;
         const id = deliveryIdOf(r.headers);
         if (id && dedupe.claim(id) === 'process') processed += 1;
         return n < 2 ? 500 : 200;
       });
       await control.onboardingEvent({ tenantId: world().tenantA.id, type: 'chatapp.onboarding.tier_pending' });
-      const got = await arrival('6/b-retry-on-failure', 'the event is retried after 500 answers until a 2xx', (all) => {
+      const got = await arrival('6/b-retry-on-failure', 'the event is retried after two 500 answers', (all) => {
         const mine = all.filter((r) => r.path === path);
-        return mine.some((r) => r.answeredStatus === 200) && mine;
+        return mine.length >= 3 && mine;
       }, { timeoutMs: retryScheduleMs(retryBaseMs, 3) + ARRIVAL_MS });
-      check('6/b-dedupe', 'the event was processed exactly once over all attempts', processed === 1, {
+      soft(() => check('6/b-dedupe', 'the event was processed exactly once over all attempts', processed === 1, {
         expected: 1,
         actual: `${processed} times over ${got.length} attempts with delivery ids ${got.map((r) => deliveryIdOf(r.headers)).join(', ')}`,
-      });
+      }));
     },
     NEEDS,
   );

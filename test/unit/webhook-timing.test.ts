@@ -20,18 +20,34 @@ describe('analyseBackoff', () => {
   test('doubling from 20 ms passes', () => {
     const a = analyseBackoff(arrivals(6, 20, 2));
     expect(a.exponential).toBe(true);
-    expect(a.meanRatio).toBeGreaterThan(1.8);
+    expect(a.medianRatio).toBeGreaterThan(1.8);
     expect(a.gapsMs).toHaveLength(5);
   });
 
   test('a constant delay fails, naming the average growth', () => {
     const a = analyseBackoff(arrivals(6, 20, 1));
     expect(a.exponential).toBe(false);
-    expect(a.problems.join(' ')).toMatch(/factor of 1\.0/);
+    expect(a.problems.join(' ')).toMatch(/median factor of 1\.0/);
   });
 
   test('shrinking delays fail', () => {
     expect(analyseBackoff(arrivals(6, 320, 0.5)).exponential).toBe(false);
+  });
+
+  test('a first wait stretched by a busy machine does not decide the verdict', () => {
+    // measured on a loaded 2-core machine with a 20 ms base: 64, 60, 96, 174, 342
+    expect(analyseBackoff([0, 64, 124, 220, 394, 736]).exponential).toBe(true);
+    expect(analyseBackoff([0, 100, 160, 256, 430, 772]).exponential).toBe(true);
+  });
+
+  test('a constant delay stretched by the same busy machine still fails', () => {
+    expect(analyseBackoff([0, 64, 94, 119, 147, 169]).exponential).toBe(false);
+  });
+
+  test('two flat steps out of four fail even when the median grows', () => {
+    const a = analyseBackoff([0, 20, 60, 100, 140, 300]);
+    expect(a.flatSteps.length).toBeGreaterThanOrEqual(2);
+    expect(a.exponential).toBe(false);
   });
 
   test('a factor of 1.5 (still exponential) passes', () => {
