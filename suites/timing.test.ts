@@ -127,7 +127,7 @@ function verdict(route: string, s: Samples, ctx: any): void {
   const ms = (v: number) => `${v.toFixed(3)} ms`;
   const detail =
     `${route}: never-existed median ${ms(median(s.never))}, other-tenant median ${ms(median(s.other))}, ` +
-    `n = ${s.never.length} + ${s.other.length}, Mann–Whitney U = ${t.u}, z = ${t.z.toFixed(2)}, p = ${t.p.toPrecision(3)} ` +
+    `n = ${s.never.length} + ${s.other.length}, Mann–Whitney U = ${t.u}, z = ${t.z.toFixed(2)}, p = ${t.p < 1e-12 ? '< 1e-12' : t.p < 1e-3 ? t.p.toExponential(1) : t.p.toPrecision(3)} ` +
     `(${Math.round(s.elapsedMs)} ms of sampling, seed ${SEED})`;
   const indistinguishable = t.p >= ALPHA;
   inform(clause, `${route}: response time does not tell another tenant's id from a never-existed one`, indistinguishable, detail);
