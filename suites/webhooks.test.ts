@@ -491,6 +491,10 @@ describe('model B: HMAC signature', () => {
         const mine = all.filter((r) => r.path === path);
         return mine.length >= 3 && mine;
       }, { timeoutMs: retryScheduleMs(retryBaseMs, 3) + ARRIVAL_MS });
+      check('6/b-retry-on-failure', 'two 500 answers were each followed by a retry', got.length >= 3 && got[0].answeredStatus === 500 && got[1].answeredStatus === 500, {
+        expected: '500, 500, then a third attempt',
+        actual: got.map((r) => `#${r.seq} -> ${r.answeredStatus}`).join(', '),
+      });
       soft(() => check('6/b-dedupe', 'the event was processed exactly once over all attempts', processed === 1, {
         expected: 1,
         actual: `${processed} times over ${got.length} attempts with delivery ids ${got.map((r) => deliveryIdOf(r.headers)).join(', ')}`,
@@ -512,6 +516,10 @@ describe('model B: HMAC signature', () => {
         const mine = all.filter((r) => r.path === path);
         return mine.length >= 2 && mine;
       }, { timeoutMs: timeoutMs + retryScheduleMs(retryBaseMs, 2) + ARRIVAL_MS });
+      check('6/b-retry-on-failure', 'the unanswered first attempt was followed by a retry', got.length >= 2 && got[0].answeredStatus === undefined, {
+        expected: 'attempt 1 unanswered (held past the timeout), then attempt 2',
+        actual: got.map((r) => `#${r.seq} -> ${r.answeredStatus ?? 'held'}`).join(', '),
+      });
       check('6/b-same-delivery-id', 'the retry after a timeout reuses the delivery id', deliveryIdOf(got[0].headers) === deliveryIdOf(got[1].headers), {
         expected: deliveryIdOf(got[0].headers),
         actual: deliveryIdOf(got[1].headers),
