@@ -226,7 +226,12 @@ export const FAULTS: readonly FaultInfo[] = [
   {
     name: 'xtenant.foreign-slow',
     clauses: ['5.7/timing-indistinguishable'],
-    description: "GET /assistants/{id} of another tenant's assistant answers after an extra ~20 ms (informational timing side channel).",
+    description: "GET /assistants/{id} of another tenant's assistant, and the bare monitoring routes on another tenant's call, answer after an extra ~20 ms (timing side channel).",
+  },
+  {
+    name: 'xtenant.foreign-override-write-through',
+    clauses: ['5.7/no-cross-tenant-write', '5.7/isolation-text-override'],
+    description: "DELETE /assistants/{id}/tools/{toolId}/text-override with another tenant's assistant answers 404 but deletes its text overrides.",
   },
   // calls and conversations (§1, §4.5): routes/calls.ts
   {

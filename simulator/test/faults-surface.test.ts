@@ -44,6 +44,13 @@ const PROBES: Record<string, Probe> = {
     const t = await tool(w, w.A);
     return st(await w.req('GET', `/assistants/${b.id}/tools/${t.id}/text-override`, { key: w.A.apiKey }));
   },
+  'xtenant.foreign-override-write-through': async (w) => {
+    const b = await w.assistant(w.B.apiKey);
+    const t = await tool(w, w.B, { name: 't', instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTION });
+    await w.req('PUT', `/assistants/${b.id}/tools/${t.id}/text-description-override`, { key: w.B.apiKey, body: { description: 'b text' } });
+    await w.req('DELETE', `/assistants/${b.id}/tools/${t.id}/text-override`, { key: w.A.apiKey });
+    return (await w.req('GET', `/assistants/${b.id}/tools/${t.id}/text-override`, { key: w.B.apiKey })).body.data.text.descriptionOverride;
+  },
   'xtenant.foreign-assistant-write': async (w) => {
     const b = await w.assistant(w.B.apiKey, { name: 'mine' });
     await w.req('PATCH', `/assistants/${b.id}`, { key: w.A.apiKey, body: { name: 'stolen' } });

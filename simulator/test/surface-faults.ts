@@ -22,6 +22,7 @@ export const SURFACE_XTENANT_FAULTS = [
   'xtenant.insights-batch-foreign-metrics',
   'xtenant.sms-foreign-number-403',
   'auth.org-only-tenant-key-ok',
+  'xtenant.foreign-override-write-through',
 ] as const;
 
 const AREAS = /^(monitoring|insights|sms|org|tools|texttests|catalog|prompts|chatapp|calls)\./;

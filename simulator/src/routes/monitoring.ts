@@ -60,9 +60,10 @@ function bare(reply: FastifyReply, status: number, body: unknown): FastifyReply 
  * The bare 404 of §7 exception 2 for a call id `ownedCall` refused: byte-identical for unknown,
  * foreign and deleted calls, apart from the cross-tenant fault switches.
  */
-function bareNotFound(reply: FastifyReply, tenantId: string, id: string): FastifyReply {
+async function bareNotFound(reply: FastifyReply, tenantId: string, id: string): Promise<FastifyReply> {
   const state = reply.server.sim;
   if (isForeignCall(state, tenantId, id)) {
+    if (faultOn(state, 'xtenant.foreign-slow')) await new Promise((r) => setTimeout(r, 20));
     if (faultOn(state, 'xtenant.foreign-call-header')) reply.header('x-resource-owner', 'another-tenant');
     if (faultOn(state, 'xtenant.foreign-call-403')) return bare(reply, 403, { error: 'forbidden' });
     if (faultOn(state, 'xtenant.foreign-bare-body')) return bare(reply, 404, { error: 'not_found', reason: 'other_tenant' });

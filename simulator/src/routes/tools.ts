@@ -367,6 +367,14 @@ export const toolsRoutes: FastifyPluginAsync = async (app) => {
   app.get<OverrideParams>(`${base}/text-override`, async (request, reply) => ok(reply, resolve(request).view()));
 
   app.delete<OverrideParams>(`${base}/text-override`, async (request, reply) => {
+    const other = state.assistants.get(request.params.id);
+    if (other && other.tenantId !== tenantOf(request) && faultOn(state, 'xtenant.foreign-override-write-through')) {
+      const o = store.toolOverrides(state).get(`${request.params.id}:${request.params.toolId}`);
+      if (o) {
+        o.textDescription = null;
+        o.textSteps = {};
+      }
+    }
     const r = resolve(request);
     const o = r.get();
     if (o) {
