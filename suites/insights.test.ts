@@ -11,7 +11,7 @@
 import { beforeAll, describe, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { useWorld } from '../helpers/world';
-import { clauseTest, check, checkEqual, checkError, checkSchema, checkSuccess, inform } from '../helpers/clause';
+import { clauseTest, check, checkEqual, checkError, checkSchema, checkSuccess, inform, skipWith } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { RUN_CONFIG } from '../helpers/global-setup';
 import type { ApiResponse } from '../helpers/client';
@@ -118,6 +118,23 @@ describe('§4.5 GET /calls/{id}/insights', () => {
       res,
     });
   }, { requires: ['control'], timeout: 30_000 });
+
+  clauseTest('4.5/insights-performance-per-turn', 'one performance entry per assistant turn (assumed names: performance, timeline entries marked assistant)', async (ctx) => {
+    const call = await liveCall();
+    await world().control!.endCall(call.id);
+    const res = await awaitInsights(call.id);
+    checkSuccess('4.5/insights-performance-per-turn', 'fixture: insights landed', res, 200);
+    const { performance, timeline } = res.json.data ?? {};
+    if (!Array.isArray(performance) || !Array.isArray(timeline)) {
+      skipWith(ctx, 'precondition failed: no `performance` and `timeline` arrays (field names not shown)');
+    }
+    // An assistant reply in the timeline: an entry whose kind-like string value names the assistant (e.g. "assistant_reply").
+    const isAssistantTurn = (e: unknown) =>
+      !!e && typeof e === 'object' && Object.values(e).some((v) => typeof v === 'string' && /^assistant([ _-]?(reply|response|message|turn|speech))?$/i.test(v));
+    const turns = timeline.filter(isAssistantTurn).length;
+    if (turns === 0) skipWith(ctx, 'precondition failed: no timeline entry is marked as an assistant reply (entry shape not shown)');
+    checkEqual('4.5/insights-performance-per-turn', 'performance has one entry per assistant reply in the timeline', performance.length, turns, res);
+  }, { requires: ['control'], timeout: 30_000 });
 });
 
 describe('§4.5 / §8 GET /calls/insights?ids=', () => {
@@ -159,9 +176,15 @@ describe('§4.5 / §8 GET /calls/insights?ids=', () => {
     checkSuccess('4.5/insights-batch-miss-reasons', 'fixture: the ended call has insights', await awaitInsights(done.id), 200);
     const live = await liveCall();
     const unknown = randomUUID();
-    const res = await batch([done.id, live.id, unknown]);
+    const w = world();
+    const theirs = await w.as('tenantB').post('/assistants', { name: `${w.runPrefix}insights-B` });
+    checkSuccess('4.5/insights-batch-miss-reasons', "fixture: tenant B's assistant", theirs);
+    const foreign = await w.control!.call_({ tenantId: w.tenantB.id, assistantId: theirs.json.data.id });
+    await w.control!.endCall(foreign.id);
+    const res = await batch([done.id, live.id, unknown, foreign.id]);
     checkSuccess('4.5/insights-batch-unknown-never-fails', 'the batch with one unknown id answers 200', res, 200);
     checkEqual('4.5/insights-batch-miss-reasons', 'the unknown id is reported as call_not_found', missReason(res.json?.data, unknown), 'call_not_found', res);
+    checkEqual('4.5/insights-batch-miss-reasons', "another tenant's call is reported like an unknown one: call_not_found (§5.7)", missReason(res.json?.data, foreign.id), 'call_not_found', res);
     checkEqual('4.5/insights-batch-miss-reasons', 'the call without metrics yet is reported as metrics_not_found', missReason(res.json?.data, live.id), 'metrics_not_found', res);
     checkEqual('4.5/insights-batch-unknown-never-fails', 'the call with metrics is not reported as a miss', missReason(res.json?.data, done.id), undefined, res);
     check('4.5/insights-batch-unknown-never-fails', "the call with metrics is in the answer", mentions(res.json?.data, done.id), { expected: `an entry for ${done.id}`, actual: res.json?.data, res });

@@ -33,6 +33,15 @@ function rowsOf(data: unknown): any[] {
   return [];
 }
 
+/** Whether some property named like `description` (any case) holds '' anywhere in `value`: an empty description that was stored. */
+function storesEmptyDescription(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(storesEmptyDescription);
+  if (value && typeof value === 'object') {
+    return Object.entries(value).some(([k, v]) => (/description/i.test(k) && v === '') || storesEmptyDescription(v));
+  }
+  return false;
+}
+
 /** Whether `text` occurs as an exact string value anywhere in `value`. */
 function containsString(value: unknown, text: string): boolean {
   if (typeof value === 'string') return value === text;
@@ -140,6 +149,12 @@ describe('§4.5 per-assistant tool overrides', () => {
     read = await readText();
     check('4.5/tool-empty-description-restores', 'after an empty description the custom text description is gone', !containsString(read.json?.data, text), {
       expected: `no ${JSON.stringify(text)}`,
+      actual: read.json?.data,
+      res: read,
+    });
+    // The defaults are non-empty, so a description that reads back as '' means the empty text was stored, not the default restored.
+    check('4.5/tool-empty-description-restores', 'the empty description is not stored in place of the default', !storesEmptyDescription(read.json?.data), {
+      expected: 'no description field holding an empty string (the default, null or no override)',
       actual: read.json?.data,
       res: read,
     });
