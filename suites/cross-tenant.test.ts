@@ -472,6 +472,18 @@ function checkRefused(clause: string | string[], what: string, res: ApiResponse,
   else check(clause, `${what} is refused with 404`, res.status === 404, { expected: '404', actual: statusLine(res), res });
 }
 
+/**
+ * Gives B's tool textInstructions and B's assistant a text override of it, so a write by another
+ * tenant (a DELETE above all) would have something to change. Idempotent (PUT, §8). A target that
+ * refuses leaves the read-back comparing whatever is stored.
+ */
+async function giveBATextOverride(): Promise<void> {
+  const B = world().as('tenantB');
+  const text = { title: 'B text', description: 'tenant B text instructions', steps: [] };
+  await B.put(`/tools/${fx.toolB}`, { ...toolBody(`${world().runPrefix}xtenant-b-tool`), textInstructions: text });
+  await B.put(`/assistants/${fx.assistantB.id}/tools/${fx.toolB}/text-description-override`, { description: "tenant B's own text description" });
+}
+
 describe("writes on another tenant's resources answer 404 and change nothing (§5.7)", () => {
   const C = ['5.7/no-cross-tenant-write'];
   for (const asker of ASKERS) {
@@ -517,6 +529,7 @@ describe("writes on another tenant's resources answer 404 and change nothing (§
       clauseTest(C, `${asker.words}: ${method} /assistants/{id}/tools/{toolId}${suffix.replace(STEP, '{stepId}')} on B's assistant and tool is refused and B's text override is unchanged`, async (ctx) => {
         if (!fx.toolB) skipWith(ctx, fx.why.toolB);
         const overridePath = `/assistants/${fx.assistantB.id}/tools/${fx.toolB}/text-override`;
+        await giveBATextOverride();
         const before = await readAsB(overridePath);
         const res = await world().as(asker.principal).request(method, `/assistants/${fx.assistantB.id}/tools/${fx.toolB}${suffix}`, { body });
         checkRefused(C, `${method} ${suffix} on B's assistant`, res, ctx);
