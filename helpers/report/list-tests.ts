@@ -48,3 +48,32 @@ export async function listConformanceTests(cwd = process.cwd(), project = 'confo
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** Pattern of a clause id (`5.6/rotated-key`), as the catalogue loader checks it. */
+export const CLAUSE_ID = /^\d+(\.\d+)*\/[a-z0-9][a-z0-9.\-]*$/;
+
+/**
+ * Clause ids written as string literals in TypeScript source files (comments excluded), found
+ * with the TypeScript parser: the ids that checks name (`check(['6/a-secret-header', …])`) and that
+ * helpers such as the envelope audit record on every answer. Returns id → files that name it.
+ */
+export async function clauseIdsInSource(files: string[], root = process.cwd()): Promise<Map<string, string[]>> {
+  const ts = (await import('typescript')).default;
+  const out = new Map<string, string[]>();
+  for (const file of files) {
+    const { readFileSync } = await import('node:fs');
+    const { relative } = await import('node:path');
+    const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+    const rel = relative(root, file);
+    const visit = (node: import('typescript').Node): void => {
+      if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && CLAUSE_ID.test(node.text)) {
+        const list = out.get(node.text) ?? [];
+        if (!list.includes(rel)) list.push(rel);
+        out.set(node.text, list);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  return out;
+}

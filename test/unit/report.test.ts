@@ -206,3 +206,21 @@ describe('shards and the conformance wrapper', () => {
     expect(readdirSync(tmp())).toEqual([]);
   });
 });
+
+describe('clause ids for the catalogue check', () => {
+  test('ids come from the brackets at the end of a test name', async () => {
+    const { clauseIdsInName } = await import('../../helpers/report/list-tests');
+    expect(clauseIdsInName("'GET /assistants' > Bearer is rejected [5.1/bearer-401 7/error-envelope]")).toEqual(['5.1/bearer-401', '7/error-envelope']);
+    expect(clauseIdsInName('a test without ids')).toEqual([]);
+  });
+
+  test('ids in source are string literals only: comments and other strings are ignored', async () => {
+    const { clauseIdsInSource } = await import('../../helpers/report/list-tests');
+    const dir = tmp();
+    const file = join(dir, 'probe.test.ts');
+    writeFileSync(file, "// clauseTest('9.9/in-a-comment')\n/** '9.8/in-a-doc' */\ncheck(['6/a-secret-header', `7/error-envelope`], 'see §5.6/x', ok);\nconst path = '/assistants/1';\n");
+    const found = await clauseIdsInSource([file], dir);
+    expect([...found.keys()].sort()).toEqual(['6/a-secret-header', '7/error-envelope']);
+    expect(found.get('6/a-secret-header')).toEqual(['probe.test.ts']);
+  });
+});
