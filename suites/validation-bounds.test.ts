@@ -10,18 +10,32 @@ import { useWorld } from '../helpers/world';
 import { check, checkEqual, checkError, checkSchema, checkSuccess, clauseTest, skipWith } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import type { ApiClient, ApiResponse } from '../helpers/client';
-import { generateBoundsCases, materializeCase, type BoundsCase, type TemplateVars } from '../helpers/generate/bounds';
+import { budgetSample, generateBoundsCases, materializeCase, Template, type BoundsCase, type TemplateVars } from '../helpers/generate/bounds';
 import { describeActual, describeReading, fieldNames, formatPath, getAt, readingHolds } from '../helpers/generate/paths';
 import { hostResolvingTo, publicHost, unresolvableHost } from '../helpers/generate/hosts';
+import { hasCapability } from '../helpers/target';
 
 const world = useWorld();
 const CASES = generateBoundsCases();
+/**
+ * Every case runs on a target with a control API (a simulator). Elsewhere (a live tenant) the run's
+ * request budget applies (issue 8: under 1,500 requests for a full run), so every bound, length,
+ * integer-string, case-variant, required and unknown-key case runs and, of the other kinds, the first
+ * case per field, kind and expectation.
+ */
+const fullSet = (): boolean => hasCapability('control');
+const SAMPLE = budgetSample(CASES);
+const BUDGET_REASON = 'request budget of a live run (issue 8): on a target without a control API one case per field, kind and expectation runs here; the full set runs on simulators';
 const DETAILS = '4.1/validation-error-details';
 const UNCHANGED = '4.1/rejected-patch-changes-nothing';
 
 let client: ApiClient;
 let assistantId: string;
 let vars: TemplateVars;
+/** Why cases that need a publicly resolving name cannot run, when they cannot. */
+let publicHostUnusable: string | undefined;
+/** The fixture's last GET `data` while nothing has been sent since (saves the GET before a refused PATCH). */
+let lastKnown: unknown;
 
 beforeAll(async () => {
   const w = world();
@@ -29,6 +43,13 @@ beforeAll(async () => {
   const a = await assistantFixture(w, client, 'validation-bounds');
   assistantId = a.id;
   vars = { publicHost: await publicHost(w, 'bounds') };
+  if (!hasCapability('control')) {
+    // Precondition on a target whose DNS cannot be arranged: the public name must be accepted.
+    const probe = await client.patch(`/assistants/${assistantId}`, { serverUrl: `https://${vars.publicHost}/conformance-probe` });
+    if (probe.status !== 200) {
+      publicHostUnusable = `precondition failed: the target refuses https://${vars.publicHost}/… (${probe.status} ${probe.json?.error?.code ?? ''}), a name that resolves in public DNS; cases that need an accepted public serverUrl are skipped`;
+    }
+  }
 });
 
 const path = () => `/assistants/${assistantId}`;
@@ -49,21 +70,37 @@ function checkRejected(clauses: string[], what: string, res: ApiResponse, expect
 
 /** Sends a PATCH that must be refused, and checks the answer and that nothing changed (§4.1). */
 async function expectRejected(clauses: string[], what: string, body: unknown, expected: { label: string; names: string[] }[]): Promise<void> {
-  const before = await client.get(path());
-  checkSuccess(clauses, 'GET before the PATCH answers 200', before, 200);
+  let before = lastKnown;
+  if (before === undefined) {
+    const res = await client.get(path());
+    checkSuccess(clauses, 'GET before the PATCH answers 200', res, 200);
+    before = res.json?.data;
+  }
+  lastKnown = undefined;
   const res = await client.patch(path(), body);
   checkRejected([...clauses, DETAILS], what, res, expected);
   const after = await client.get(path());
-  checkEqual(UNCHANGED, 'the full GET after the refused PATCH equals the GET before', after.json?.data, before.json?.data, after);
+  checkSuccess(clauses, 'GET after the PATCH answers 200', after, 200);
+  lastKnown = after.json?.data;
+  checkEqual(UNCHANGED, 'the full GET after the refused PATCH equals the GET before', after.json?.data, before, after);
 }
 
 /** Sends a PATCH that must be accepted and returns the GET after it. */
 async function expectAccepted(clauses: string[], what: string, body: unknown): Promise<ApiResponse> {
+  lastKnown = undefined;
   const res = await client.patch(path(), body);
   checkSuccess(clauses, `${what} is accepted`, res, 200);
   const get = await client.get(path());
   checkSuccess(clauses, 'GET after the PATCH answers 200', get, 200);
+  lastKnown = get.json?.data;
   return get;
+}
+
+function needsPublicHost(v: unknown): boolean {
+  if (v instanceof Template) return v.template.includes('{publicHost}');
+  if (Array.isArray(v)) return v.some(needsPublicHost);
+  if (v && typeof v === 'object') return Object.values(v).some(needsPublicHost);
+  return false;
 }
 
 async function runCase(raw: BoundsCase): Promise<void> {
@@ -86,7 +123,11 @@ async function runCase(raw: BoundsCase): Promise<void> {
 describe('generated from schemas/assistant.patch.request.json', () => {
   for (const c of CASES) {
     const clauses = c.expect === 'reject' ? [...c.clauses, DETAILS, UNCHANGED] : c.clauses;
-    clauseTest(clauses, c.name, () => runCase(c));
+    clauseTest(clauses, c.name, (ctx) => {
+      if (!fullSet() && !SAMPLE.has(c.name)) skipWith(ctx, BUDGET_REASON);
+      if (c.expect === 'accept' && publicHostUnusable && needsPublicHost(c.value)) skipWith(ctx, publicHostUnusable);
+      return runCase(c);
+    });
   }
 });
 
@@ -108,15 +149,17 @@ describe('several invalid fields in one PATCH', () => {
 });
 
 describe('§2.3 serverUrl', () => {
-  clauseTest(['2.3/public-name-accepted', '2.3/no-test-request', '4.1/response-includes-server-url'], 'a public name is accepted promptly, the answer includes it, and no delivery is made to it', async () => {
+  clauseTest(['2.3/public-name-accepted', '2.3/validation-only', '4.1/response-includes-server-url'], 'a public name is accepted promptly, the answer includes it, and no delivery is made to it', async (ctx) => {
+    if (publicHostUnusable) skipWith(ctx, publicHostUnusable);
     const w = world();
+    lastKnown = undefined;
     const host = await publicHost(w, 'public');
     const url = `https://${host}/hooks/core`;
     const res = await client.patch(path(), { serverUrl: url });
     checkSuccess('2.3/public-name-accepted', `PATCH serverUrl ${url} is accepted`, res, 200);
     checkEqual('4.1/response-includes-server-url', 'the PATCH answer includes serverUrl as written', res.json?.data?.serverUrl, url, res);
     // The name points at a documentation address where nothing listens: a PATCH that sent (and waited on) a test request could not answer promptly.
-    check('2.3/no-test-request', 'the PATCH answers within 4 s (it validates DNS only and waits on no test request)', res.durationMs < 4_000, {
+    check('2.3/validation-only', 'the PATCH answers within 4 s (it validates DNS only and waits on no test request)', res.durationMs < 4_000, {
       expected: '< 4000 ms',
       actual: `${Math.round(res.durationMs)} ms`,
       res,
@@ -126,14 +169,15 @@ describe('§2.3 serverUrl', () => {
     if (w.control) {
       const deliveries = await w.control.deliveries(w.tenantA.id);
       const toHost = deliveries.filter((d) => d.url.includes(host));
-      check('2.3/no-test-request', 'no delivery was made to the new serverUrl by the PATCH', toHost.length === 0, {
+      check('2.3/validation-only', 'no delivery was made to the new serverUrl by the PATCH', toHost.length === 0, {
         expected: 'no delivery to the host',
         actual: toHost.map((d) => `${d.type} → ${d.url}`),
       });
     }
   });
 
-  clauseTest('2.3/null-clears', 'null clears a serverUrl that was set', async () => {
+  clauseTest('2.3/null-clears', 'null clears a serverUrl that was set', async (ctx) => {
+    if (publicHostUnusable) skipWith(ctx, publicHostUnusable);
     const host = await publicHost(world(), 'clear');
     await expectAccepted(['2.3/null-clears'], 'PATCH serverUrl (set)', { serverUrl: `https://${host}/x` });
     const get = await expectAccepted(['2.3/null-clears'], 'PATCH serverUrl null', { serverUrl: null });
@@ -188,11 +232,13 @@ describe('§2.3 serverUrl', () => {
 
 describe('§2.2 response shape', () => {
   clauseTest(['2.2/response-shape', '4.1/patch-returns-updated'], 'the PATCH answer and the GET are the §2.2 response column, and equal', async () => {
+    lastKnown = undefined;
     const res = await client.patch(path(), { idleTimeoutSeconds: 15, transferMode: 'smart-summary' });
     checkSuccess('2.2/response-shape', 'PATCH answers 200', res, 200);
     checkSchema('2.2/response-shape', 'the PATCH answer data is an assistant (§2.2 response column)', 'assistant', res.json?.data, res);
     const get = await client.get(path());
     checkSchema('2.2/response-shape', 'the GET data is an assistant (§2.2 response column)', 'assistant', get.json?.data, get);
+    lastKnown = get.json?.data;
     checkEqual('4.1/patch-returns-updated', 'the PATCH answer equals the following GET', res.json?.data, get.json?.data, get);
   });
 });

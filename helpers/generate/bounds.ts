@@ -455,3 +455,29 @@ export function summariseCases(cases: BoundsCase[]): { total: number; accept: nu
   for (const c of cases) byKind[c.kind] = (byKind[c.kind] ?? 0) + 1;
   return { total: cases.length, accept: cases.filter((c) => c.expect === 'accept').length, reject: cases.filter((c) => c.expect === 'reject').length, byKind };
 }
+
+/** Kinds kept whole by {@link budgetSample}: each of their cases proves a distinct bound or rule. */
+export const ALWAYS_SAMPLED: readonly CaseKind[] = ['bound', 'integer-string', 'enum-case', 'length', 'required', 'unknown-key'];
+
+/**
+ * The cases run where a request budget applies (a live tenant: issue 8 keeps a full live run under
+ * 1,500 requests): every case of the {@link ALWAYS_SAMPLED} kinds, and of the other kinds the first
+ * case per top-level field, kind and expectation.
+ * @returns names of the sampled cases
+ */
+export function budgetSample(cases: BoundsCase[]): Set<string> {
+  const out = new Set<string>();
+  const groups = new Set<string>();
+  for (const c of cases) {
+    if (ALWAYS_SAMPLED.includes(c.kind)) {
+      out.add(c.name);
+      continue;
+    }
+    const g = `${c.top}|${c.kind}|${c.expect}`;
+    if (!groups.has(g)) {
+      groups.add(g);
+      out.add(c.name);
+    }
+  }
+  return out;
+}

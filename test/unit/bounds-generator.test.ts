@@ -4,7 +4,7 @@
  * other change; clause ids come from the catalogue; templates render to exact lengths.
  */
 import { describe, expect, test } from 'vitest';
-import { generateBoundsCases, loadSchemaDocuments, materialize, PATCH_SCHEMA_ID, Template, type BoundsCase } from '../../helpers/generate/bounds';
+import { budgetSample, generateBoundsCases, loadSchemaDocuments, materialize, PATCH_SCHEMA_ID, Template, type BoundsCase } from '../../helpers/generate/bounds';
 import { ABSENT, fieldNames, formatPath, getAt, readingHolds } from '../../helpers/generate/paths';
 import { applyPatch, compareWithModel, initialModel } from '../../helpers/generate/merge-model';
 import { loadCatalogue } from '../../helpers/catalogue';
@@ -68,6 +68,14 @@ describe('generated cases from the real schemas', () => {
     expect(baseline.find((c) => c.top === 'idleTimeoutSeconds' && c.value === null)).toBeUndefined();
     expect(baseline.find((c) => c.top === 'voiceId' && c.expect === 'accept')).toBeUndefined();
     expect(baseline.filter((c) => c.kind === 'enum-case').every((c) => c.top === 'transferMode')).toBe(true);
+  });
+
+  test('the live budget sample keeps every bound, length and case-variant case and one of each other group', () => {
+    const sample = budgetSample(baseline);
+    expect(sample.size).toBeLessThan(baseline.length);
+    for (const c of baseline.filter((x) => ['bound', 'integer-string', 'length', 'enum-case', 'required', 'unknown-key'].includes(x.kind))) expect(sample.has(c.name)).toBe(true);
+    const groups = new Set(baseline.map((c) => `${c.top}|${c.kind}|${c.expect}`));
+    for (const g of groups) expect(baseline.some((c) => sample.has(c.name) && `${c.top}|${c.kind}|${c.expect}` === g)).toBe(true);
   });
 
   test('templates render to exact lengths', () => {
