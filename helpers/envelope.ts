@@ -11,10 +11,10 @@ import { describeExchange } from './clause';
 import type { CheckRecord } from './meta';
 
 /** Routes answering bare JSON (§4.5, §7 exceptions 2 and 3), as method + path pattern. */
-export const BARE_JSON_ROUTES: { method: string; pattern: RegExp; clause: string }[] = [
-  { method: 'POST', pattern: /^\/calls\/[^/?]+\/monitor-session(\?|$)/, clause: '7/bare-json-monitoring' },
-  { method: 'POST', pattern: /^\/calls\/[^/?]+\/takeover(\?|$)/, clause: '7/bare-json-monitoring' },
-  { method: 'POST', pattern: /^\/calls\/[^/?]+\/end(\?|$)/, clause: '7/bare-json-monitoring' },
+export const BARE_JSON_ROUTES: { method: string; pattern: RegExp }[] = [
+  { method: 'POST', pattern: /^\/calls\/[^/?]+\/monitor-session(\?|$)/ },
+  { method: 'POST', pattern: /^\/calls\/[^/?]+\/takeover(\?|$)/ },
+  { method: 'POST', pattern: /^\/calls\/[^/?]+\/end(\?|$)/ },
 ];
 
 /** Whether a request is answered in bare JSON rather than the envelope. */
