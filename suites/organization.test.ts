@@ -50,7 +50,8 @@ function mentions(value: unknown, id: string): boolean {
 
 describe('§1 and §4.5 calls and conversations', () => {
   clauseTest('1/calls-read-only', 'no endpoint places an outbound call: POST /calls is refused', async () => {
-    const res = await world().as('tenantA').post('/calls', { assistantId: assistant.id, customerNumber: '+15005550006' });
+    // An empty body: even a target that wrongly served this route would have no one to call (nothing billed on live).
+    const res = await world().as('tenantA').post('/calls', {});
     check('1/calls-read-only', 'POST /calls answers a 4xx (no such operation)', res.status >= 400 && res.status < 500, { expected: '404 NOT_FOUND or 405', actual: res.status, res });
   });
 
