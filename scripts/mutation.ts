@@ -1,10 +1,12 @@
 /**
- * `npm run mutation [-- --fault <name> … --file <suite> … --workers N --full]`: the mutation run
+ * `npm run mutation [-- --fault <name> … --file <suite> … --workers N --full --exhaustive]`: the mutation run
  * of issue 9. Runs the conformance suite once per simulator fault (GET /__control/faults), in
  * parallel up to the core count, writes `reports/mutation.json` and `reports/mutation.md`, and
  * ends with the line `mutation: N killed, M survived`. Exit code 0 when every fault was killed,
  * 1 otherwise (a survivor is a missing test), 2 when the run itself could not be done.
- * Per-run logs and records: `reports/mutation-runs/<fault>/`. See docs/mutation.md.
+ * Per-run logs and records: `reports/mutation-runs/<fault>/`. `--full` runs every suite file for
+ * every fault (default: only the tests naming a clause of the fault's area); `--exhaustive` runs
+ * each to the end (default: stop at the first kill). See docs/mutation.md.
  */
 import { parseArgs } from 'node:util';
 import { join, resolve, dirname } from 'node:path';
@@ -18,6 +20,7 @@ const { values } = parseArgs({
     file: { type: 'string', multiple: true },
     workers: { type: 'string' },
     full: { type: 'boolean', default: false },
+    exhaustive: { type: 'boolean', default: false },
     out: { type: 'string', default: join(root, 'reports') },
   },
 });
@@ -30,6 +33,7 @@ try {
     files: values.file,
     workers: values.workers ? Number(values.workers) : undefined,
     selection: values.full ? 'full' : 'targeted',
+    firstKill: !values.exhaustive,
     log: (line) => console.log(line),
   });
   const { json, md } = writeMutationReports(report, values.out!);

@@ -4,10 +4,15 @@
  * up to `workers` runs at a time (each against its own fresh in-process simulator, each writing
  * its reports into its own directory), and builds the kill matrix.
  *
- * Selection (docs/mutation.md): by default a fault runs only the suite files whose tests name a
- * clause of its area in the baseline run. Under the kill rule no other file can kill it, so this
- * loses no kill; it only leaves out collateral failures in unrelated files. `selection: 'full'`
- * runs every file for every fault.
+ * Selection (docs/mutation.md): by default a fault runs only the tests that name a clause of its
+ * area in the baseline run (in their name or in a check), in the files holding them. Under the
+ * kill rule no other test can kill it, so this loses no kill; it only leaves out collateral
+ * failures elsewhere. `selection: 'full'` runs every file for every fault.
+ *
+ * First kill (default on): a fault's run stops at its first failing test (`--bail 1`). When that
+ * failure is a kill, the fault is killed and the report lists that first killer; when it is not
+ * (outside the area, or failing in the baseline too), the run is repeated without stopping, so
+ * the verdict is the same as an exhaustive run's. `firstKill: false` always runs to the end.
  */
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -17,8 +22,9 @@ import type { Fault } from './areas';
 import {
   erroredFault,
   failingKeys,
-  filesForFault,
   judgeFault,
+  namePattern,
+  testsForFault,
   tallySuites,
   totals,
   unreachableFault,
@@ -45,6 +51,8 @@ export interface MutationOptions {
   workers?: number;
   /** `targeted` (default) or `full`; see the module header. */
   selection?: 'targeted' | 'full';
+  /** Stop each run at its first failure (default true); see the module header. */
+  firstKill?: boolean;
   /** Per-run time limit in ms (default 300 000). */
   runTimeoutMs?: number;
   /** Progress lines (default: none). */
@@ -80,6 +88,7 @@ export async function runMutation(opts: MutationOptions): Promise<MutationReport
   const log = opts.log ?? (() => {});
   const workers = opts.workers ?? Math.max(1, availableParallelism());
   const selection = opts.selection ?? 'targeted';
+  const firstKill = opts.firstKill ?? true;
   const catalogue: Map<string, Clause> = loadCatalogue();
 
   let faults: Fault[] = await listFaults();
@@ -91,7 +100,7 @@ export async function runMutation(opts: MutationOptions): Promise<MutationReport
   log(`mutation: ${faults.length} fault(s), ${workers} worker(s), selection ${selection}`);
 
   rmSync(opts.runsDir, { recursive: true, force: true });
-  const runOnce = async (name: string, faultNames: string[], files: string[]) => {
+  const runOnce = async (name: string, faultNames: string[], files: string[], extra: { testNamePattern?: string; bail?: number } = {}) => {
     const sim = await startFaultySimulator(faultNames);
     try {
       return await runConformance({
@@ -101,6 +110,7 @@ export async function runMutation(opts: MutationOptions): Promise<MutationReport
         files,
         runDir: join(opts.runsDir, safeDirName(name)),
         timeoutMs: opts.runTimeoutMs,
+        ...extra,
       });
     } finally {
       await sim.close();
@@ -116,17 +126,32 @@ export async function runMutation(opts: MutationOptions): Promise<MutationReport
   );
 
   const results: FaultResult[] = await pool(faults, workers, async (fault) => {
-    const files = selection === 'full' ? allFiles : filesForFault(baseline, catalogue, fault);
+    const pick = selection === 'full' ? { files: allFiles, names: [], wholeFiles: true } : testsForFault(baseline, catalogue, fault);
+    const files = pick.files;
     if (files.length === 0) {
       const r = unreachableFault(fault, catalogue);
       log(`  ${fault.name}: survived (nothing to run: ${r.note})`);
       return r;
     }
+    const testNamePattern = pick.wholeFiles ? undefined : namePattern(pick.names);
     const t0 = Date.now();
     try {
-      const run = await runOnce(fault.name, [fault.name], files);
-      const r = judgeFault(fault, run.record, baselineFailing, catalogue, files, run.wallMs);
-      log(`  ${fault.name}: ${r.verdict}${r.verdict === 'killed' ? ` by ${r.killedBy.length} test(s)` : ''} (${files.length} file(s), ${(run.wallMs / 1000).toFixed(1)} s)`);
+      let run = await runOnce(fault.name, [fault.name], files, { testNamePattern, bail: firstKill ? 1 : undefined });
+      let r = judgeFault(fault, run.record, baselineFailing, catalogue, files, run.wallMs);
+      let stoppedEarly = firstKill && r.verdict === 'killed';
+      if (firstKill && r.verdict !== 'killed' && r.otherFailures.length > 0) {
+        // The first failure was no kill: run again to the end so the verdict is exhaustive.
+        run = await runOnce(fault.name, [fault.name], files, { testNamePattern });
+        r = judgeFault(fault, run.record, baselineFailing, catalogue, files, Date.now() - t0);
+        stoppedEarly = false;
+      }
+      r.wallMs = Date.now() - t0;
+      r.stoppedEarly = stoppedEarly;
+      if (!pick.wholeFiles) r.selectedTests = pick.names.length;
+      log(
+        `  ${fault.name}: ${r.verdict}${r.verdict === 'killed' ? ` by ${r.killedBy.length}${stoppedEarly ? '+' : ''} test(s)` : ''} ` +
+          `(${pick.wholeFiles ? 'whole files' : `${pick.names.length} tests`} in ${files.length} file(s), ${(r.wallMs / 1000).toFixed(1)} s)`,
+      );
       return r;
     } catch (e) {
       log(`  ${fault.name}: run error: ${(e as Error).message.split('\n')[0]}`);
@@ -141,6 +166,7 @@ export async function runMutation(opts: MutationOptions): Promise<MutationReport
     wallMs: Date.now() - started,
     workers,
     selection,
+    firstKill,
     baseline: {
       wallMs: base.wallMs,
       summary: baseline.summary,

@@ -50,8 +50,12 @@ export interface FaultResult {
   otherFailures: FailingTest[];
   /** Why it survived or errored, in words. */
   note?: string;
-  /** Wall time of its run in ms (0 when nothing ran). */
+  /** Wall time of its run(s) in ms (0 when nothing ran). */
   wallMs: number;
+  /** Tests selected for its run (targeted selection), or undefined when whole files ran. */
+  selectedTests?: number;
+  /** The run stopped at the first failure (`--bail 1`), so `killedBy` lists only the first killer(s). */
+  stoppedEarly?: boolean;
 }
 
 /** Per-suite-file tally. */
@@ -71,8 +75,13 @@ export interface MutationReport {
   wallMs: number;
   /** Runs in parallel. */
   workers: number;
-  /** `targeted`: each fault runs the suite files naming a clause of its area; `full`: every file. */
+  /**
+   * `targeted`: each fault runs only the baseline tests naming a clause of its area; `full`: every
+   * suite file.
+   */
   selection: 'targeted' | 'full';
+  /** Runs stopped at the first failure (`--bail 1`; re-run in full when that failure was no kill). */
+  firstKill: boolean;
   baseline: { wallMs: number; summary: RunRecord['summary']; failing: { name: string; file: string }[] };
   totals: { faults: number; killed: number; survived: number; errors: number };
   faults: FaultResult[];
@@ -106,6 +115,42 @@ export function filesForFault(baseline: RunRecord, catalogue: Map<string, Clause
     if (named.some((id) => clauseInArea(id, catalogue.get(id), fault))) files.add(t.file);
   }
   return [...files].sort();
+}
+
+/** The tests of a fault's targeted run: those naming a clause of its area in the baseline. */
+export interface TestSelection {
+  /** Suite files holding at least one selected test, sorted. */
+  files: string[];
+  /** Full names (record form, " > "-joined) of the selected tests. */
+  names: string[];
+  /** True when every baseline test of those files is selected (no name filter needed). */
+  wholeFiles: boolean;
+}
+
+/**
+ * Tests (in the baseline run) that name at least one clause of the fault's area, in their test
+ * name or in any of their checks. Under the kill rule no other test can kill the fault.
+ */
+export function testsForFault(baseline: RunRecord, catalogue: Map<string, Clause>, fault: Fault): TestSelection {
+  const selected = baseline.tests.filter((t) => [...t.clauses, ...t.checks.flatMap((c) => c.clauses)].some((id) => clauseInArea(id, catalogue.get(id), fault)));
+  const files = [...new Set(selected.map((t) => t.file))].sort();
+  const inFiles = baseline.tests.filter((t) => files.includes(t.file)).length;
+  return { files, names: selected.map((t) => t.name), wholeFiles: selected.length === inFiles };
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * A vitest `--testNamePattern` selecting the named tests. vitest matches it against the test's
+ * full name (describe names and test name joined by spaces), so the pattern matches the test's
+ * own name (the last " > " part) at the end of the full name, after a space or at the start.
+ * It may select a few more tests (another test with the same own name), never fewer.
+ */
+export function namePattern(names: string[]): string {
+  const own = [...new Set(names.map((n) => n.split(' > ').pop()!))];
+  return `(?:^|\\s)(?:${own.map(escapeRegExp).join('|')})$`;
 }
 
 /**

@@ -22,7 +22,7 @@ export function renderMarkdown(r: MutationReport): string {
   lines.push('# Mutation run: kill matrix', '');
   lines.push(
     `Faults: ${r.totals.faults} · killed: ${r.totals.killed} · survived: ${r.totals.survived}${r.totals.errors ? ` · run errors: ${r.totals.errors}` : ''}` +
-      ` · wall time: ${(r.wallMs / 1000).toFixed(1)} s · workers: ${r.workers} · selection: ${r.selection}`,
+      ` · wall time: ${(r.wallMs / 1000).toFixed(1)} s · workers: ${r.workers} · selection: ${r.selection}${r.firstKill ? ' · runs stop at the first kill' : ''}`,
     '',
   );
   lines.push(
@@ -30,11 +30,11 @@ export function renderMarkdown(r: MutationReport): string {
       'A survivor is a missing test. See docs/mutation.md.',
     '',
   );
-  lines.push('## Faults', '', '| fault | area | verdict | killed by | files run | note |', '|---|---|---|---|---|---|');
+  lines.push('## Faults', '', '| fault | area | verdict | killed by | tests run | files run | note |', '|---|---|---|---|---|---|---|');
   for (const f of r.faults) {
-    const verdict = f.verdict === 'killed' ? `killed (${f.killedBy.length})` : f.verdict === 'error' ? '**run error**' : '**survived**';
+    const verdict = f.verdict === 'killed' ? (f.stoppedEarly ? 'killed (first kill)' : `killed (${f.killedBy.length})`) : f.verdict === 'error' ? '**run error**' : '**survived**';
     lines.push(
-      `| \`${f.name}\` | ${f.area} | ${verdict} | ${testList(f.killedBy)} | ${f.files.map((x) => x.replace(/^suites\//, '')).join(', ')} | ${cell(f.note ?? '')} |`,
+      `| \`${f.name}\` | ${f.area} | ${verdict} | ${testList(f.killedBy)} | ${f.files.length === 0 ? 'none' : f.selectedTests ?? 'whole files'} | ${f.files.map((x) => x.replace(/^suites\//, '')).join(', ')} | ${cell(f.note ?? '')} |`,
     );
   }
   lines.push('', '## Suites', '', '| suite file | faults killed | faults run against it |', '|---|---|---|');

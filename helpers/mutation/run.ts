@@ -1,7 +1,7 @@
 /**
  * One conformance run of the mutation tooling (issue 9): spawns `vitest run --project conformance`
  * as a child process in external-simulator mode (CORE_API_BASE_URL + CORE_API_CONTROL_URL, see
- * ../shared/design/control-api.md) and reads the run record (`conformance.json`) it writes into
+ * ../shared/design/control-api.md; or embedded mode when no URL is given, for benchmarks) and reads the run record (`conformance.json`) it writes into
  * its own report directory, so several runs can go on at once.
  *
  * Report directory: the clause reporter (helpers/report/vitest-reporter.ts) writes to
@@ -20,10 +20,13 @@ import type { RunRecord } from '../report/model';
 export interface ConformanceRunOptions {
   /** Project root (where vitest.config.ts is). */
   projectRoot: string;
-  /** Public API base URL of the simulator under test, e.g. `http://127.0.0.1:40123`. */
-  baseUrl: string;
+  /**
+   * Public API base URL of the simulator under test, e.g. `http://127.0.0.1:40123`. Absent (with
+   * `controlUrl`): embedded mode, the run's global setup starts its own simulator (benchmarks).
+   */
+  baseUrl?: string;
   /** Its control API URL (`…/__control`). */
-  controlUrl: string;
+  controlUrl?: string;
   /** Suite files relative to the project root (`suites/auth.test.ts`); empty = every suite. */
   files: string[];
   /** Directory this run owns (created; its `reports/` is emptied first). */
@@ -32,6 +35,10 @@ export interface ConformanceRunOptions {
   timeoutMs?: number;
   /** vitest `--maxWorkers` for the run (default: vitest's own). */
   maxWorkers?: number;
+  /** vitest `--testNamePattern` (a regular expression over the full test name); default: every test. */
+  testNamePattern?: string;
+  /** vitest `--bail`: stop after this many failed tests (default: never). */
+  bail?: number;
 }
 
 /** What one run produced. */
@@ -65,8 +72,8 @@ export function childEnv(opts: Pick<ConformanceRunOptions, 'baseUrl' | 'controlU
     if (/^(VITEST|__VITEST|CORE_API_|TINYPOOL)/.test(k) || k === 'NODE_OPTIONS' || k === 'TEST') continue;
     env[k] = v;
   }
-  env.CORE_API_BASE_URL = opts.baseUrl;
-  env.CORE_API_CONTROL_URL = opts.controlUrl;
+  if (opts.baseUrl) env.CORE_API_BASE_URL = opts.baseUrl;
+  if (opts.controlUrl) env.CORE_API_CONTROL_URL = opts.controlUrl;
   env.CONFORMANCE_REPORT_DIR = reportDir;
   env.FORCE_COLOR = '0';
   env.NO_COLOR = '1';
@@ -111,6 +118,8 @@ export async function runConformance(opts: ConformanceRunOptions): Promise<Confo
     '--passWithNoTests',
   ];
   if (opts.maxWorkers) args.push('--maxWorkers', String(opts.maxWorkers));
+  if (opts.testNamePattern) args.push('--testNamePattern', opts.testNamePattern);
+  if (opts.bail) args.push('--bail', String(opts.bail));
   args.push(...opts.files);
   const started = Date.now();
   const chunks: Buffer[] = [];

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import type { Clause } from '../../helpers/catalogue';
 import type { RunRecord, TestRecord } from '../../helpers/report/model';
 import { areaOf, clauseInArea, AREA_TABLE, type Fault } from '../../helpers/mutation/areas';
-import { closingLine, failureClauses, failingKeys, filesForFault, judgeFault, tallySuites, totals } from '../../helpers/mutation/matrix';
+import { closingLine, failureClauses, failingKeys, filesForFault, judgeFault, namePattern, tallySuites, testsForFault, totals } from '../../helpers/mutation/matrix';
 import { renderMarkdown } from '../../helpers/mutation/render';
 import { runMutation } from '../../helpers/mutation/index';
 
@@ -103,6 +103,15 @@ describe('kill rule', () => {
 
   it('selects only the files whose baseline tests name an area clause', () => {
     expect(filesForFault(baseline, catalogue, bearer)).toEqual(['suites/auth.test.ts']);
+  });
+
+  it('selects the tests naming an area clause and builds a name pattern vitest matches on full names', () => {
+    expect(testsForFault(baseline, catalogue, bearer)).toEqual({ files: ['suites/auth.test.ts'], names: ['bearer', 'flaky'], wholeFiles: true });
+    const re = new RegExp(namePattern(['outer > inner > rejects Bearer [5.1/bearer-401]', 'sums (1+1) $x']));
+    expect(re.test('outer inner rejects Bearer [5.1/bearer-401]')).toBe(true);
+    expect(re.test('sums (1+1) $x')).toBe(true);
+    expect(re.test('outer inner rejects Bearer [5.1/bearer-401] too')).toBe(false);
+    expect(re.test('xrejects Bearer [5.1/bearer-401]')).toBe(false);
   });
 
   it('tallies suites and ends with the closing line', () => {
