@@ -16,7 +16,7 @@
 import { afterAll, beforeAll, describe, vi } from 'vitest';
 import { isDeepStrictEqual } from 'node:util';
 import { useWorld, type World } from '../helpers/world';
-import { clauseTest, check, checkSchema, checkSuccess, inform, ConformanceFailure } from '../helpers/clause';
+import { clauseTest, check, checkSchema, checkSuccess, inform, skipWith, ConformanceFailure } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { hasCapability } from '../helpers/target';
 import { RUN_CONFIG } from '../helpers/global-setup';
@@ -329,6 +329,34 @@ describe('model A: shared-secret header', () => {
       });
       await control.endCall(call.id, {});
       await arrival('6/a-overrides-accepted', 'the call reaches its end-of-call report', (all) => all.filter((r) => r.path === path && aboutCall(r, call) && r.seq > req.seq));
+    },
+    NEEDS,
+  );
+
+  clauseTest(
+    ['6/tool-invocation-event', '6/voice-call-id'],
+    "a tool invocation in a call delivers a model A event carrying the call's call_id",
+    async (ctx) => {
+      const path = '/t/a-tool';
+      await tenantUrl(path);
+      // The POST /tools request body is not shown (§4.5); this one uses the named fields only.
+      const tool = await world().as('tenantA').post('/tools', {
+        name: `${world().runPrefix}webhooks-tool`,
+        instruction: { title: 'Order lookup', description: 'Look up an order by its number.', steps: [{ title: 'Ask', description: 'Ask for the order number.' }] },
+      });
+      const toolId = tool.json?.data?.id;
+      if (tool.status >= 300 || typeof toolId !== 'string') skipWith(ctx, `fixture: POST /tools answered ${tool.status}; its request body is not shown (§4.5), so no tool could be made`);
+      const a = await assistant('a-tool', { toolIds: [toolId] });
+      const call = await startCall(a.id, testNumber());
+      const [start] = await arrival('6/voice-call-id', 'assistant-request arrives', (all) => all.filter((r) => r.path === path && aboutCall(r, call)));
+      await control.toolInvocation({ callId: call.id, toolId });
+      const [ev] = await arrival('6/tool-invocation-event', 'the tool invocation event arrives for the call', (all) => all.filter((r) => r.path === path && aboutCall(r, call) && r.seq > start.seq));
+      checkPostJson(ev, 'tool invocation');
+      checkModelA(ev, 'tool invocation');
+      checkType(ev, 'tool invocation');
+      checkSchema(['6/tool-invocation-event', '6/voice-call-id'], 'the tool invocation carries type and call_id', 'events/tool-invocation', jsonOf(ev));
+      inform('6/tool-invocation-event', 'the event names the tool', JSON.stringify(jsonOf(ev)).includes(toolId), `type ${JSON.stringify(typeOf(ev))}`);
+      await control.endCall(call.id, {});
     },
     NEEDS,
   );
