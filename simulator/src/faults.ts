@@ -90,6 +90,188 @@ export const FAULTS: readonly FaultInfo[] = [
     clauses: ['2.2/transfer-dial-timeout-merged-into-settings'],
     description: 'transferDialTimeout replaces the whole settings object instead of merging one key.',
   },
+  // assistant bounds, validation and merge (§2.2–§2.7, §4.1, §8): model/assistant.ts,
+  // validation/settings.ts, validation/server-url.ts (issue 3 requests in docs/sim-requests.md)
+  {
+    name: 'bounds.call-time-limit-9',
+    clauses: ['2.2/call-time-limit-bounds', '8/call-time-limit-10-43200'],
+    description: 'callTimeLimitSeconds accepts 9 (lower bound off by one).',
+  },
+  {
+    name: 'bounds.call-time-limit-43201',
+    clauses: ['2.2/call-time-limit-bounds', '8/call-time-limit-10-43200'],
+    description: 'callTimeLimitSeconds accepts 43201 (upper bound off by one).',
+  },
+  {
+    name: 'bounds.idle-timeout-minus-1',
+    clauses: ['2.2/idle-timeout-bounds', '8/idle-timeout-0-60'],
+    description: 'idleTimeoutSeconds accepts -1 (lower bound off by one).',
+  },
+  {
+    name: 'bounds.idle-message-count-11',
+    clauses: ['2.2/idle-message-max-spoken-count-bounds', '8/idle-message-max-spoken-count-0-10'],
+    description: 'idleMessageMaxSpokenCount accepts 11 (upper bound off by one).',
+  },
+  {
+    name: 'bounds.transfer-dial-timeout-0',
+    clauses: ['2.2/transfer-dial-timeout-bounds', '8/transfer-dial-timeout-1-60'],
+    description: 'transferDialTimeout accepts 0 (lower bound off by one).',
+  },
+  {
+    name: 'bounds.transfer-dial-timeout-61',
+    clauses: ['2.2/transfer-dial-timeout-bounds', '8/transfer-dial-timeout-1-60'],
+    description: 'transferDialTimeout accepts 61 (upper bound off by one).',
+  },
+  {
+    name: 'bounds.warm-whisper-31',
+    clauses: ['2.2/warm-whisper-delay-bounds', '8/warm-whisper-delay-0-30'],
+    description: 'warmWhisperDelaySeconds accepts 31 (upper bound off by one).',
+  },
+  {
+    name: 'bounds.integer-string-unbounded',
+    clauses: ['2.2/integer-string-accepted'],
+    description: 'An integer string ("61") on an integer field is accepted without checking its value against the bounds; JSON integers are still checked.',
+  },
+  {
+    name: 'bounds.non-integer-accepted',
+    clauses: ['2.2/request-types'],
+    description: 'A non-integer number within the bounds (10.5) is accepted and stored on the integer fields of §2.2.',
+  },
+  {
+    name: 'bounds.warm-return-2001',
+    clauses: ['2.2/warm-return-message-length', '8/warm-return-message-2000'],
+    description: 'warmReturnMessage accepts 2001 characters.',
+  },
+  {
+    name: 'bounds.instructions-append-2001',
+    clauses: ['2.4/instructions-append-length', '8/instructions-append-2000'],
+    description: 'expressiveOptions.instructionsAppend accepts 2001 characters.',
+  },
+  {
+    name: 'bounds.interruption-min-duration-6',
+    clauses: ['2.4/interruption-plan-bounds', '8/interruption-plan-bounds'],
+    description: 'interruptionPlan.minDuration accepts values up to 6 (5.5 and 6 accepted).',
+  },
+  {
+    name: 'bounds.interruption-min-words-11',
+    clauses: ['2.4/interruption-plan-bounds', '8/interruption-plan-bounds'],
+    description: 'interruptionPlan.minWords accepts 11.',
+  },
+  {
+    name: 'bounds.server-url-1025',
+    clauses: ['2.3/https-max-1024', '8/server-url-1024-https'],
+    description: 'serverUrl accepts 1,025 characters.',
+  },
+  {
+    name: 'bounds.server-url-http',
+    clauses: ['2.3/https-max-1024', '8/server-url-1024-https'],
+    description: 'serverUrl accepts an http:// URL (the host is still checked).',
+  },
+  {
+    name: 'bounds.server-url-mapped-private',
+    clauses: ['2.3/no-private-addresses'],
+    description: 'An IPv4-mapped IPv6 form of a forbidden address (::ffff:10.0.0.1) is accepted as a serverUrl destination.',
+  },
+  {
+    name: 'bounds.server-url-first-address-only',
+    clauses: ['2.3/no-private-addresses'],
+    description: 'Only the first address a serverUrl hostname resolves to is checked ([public, private] accepted).',
+  },
+  {
+    name: 'bounds.language-name',
+    clauses: ['2.6/language-name-rejected'],
+    description: 'A dictionarySettings language given as a word of three or more letters (English) is accepted and stored as sent.',
+  },
+  {
+    name: 'bounds.regional-locale-kept',
+    clauses: ['2.6/regional-locale-base-code'],
+    description: 'A regional locale (en-GB) is accepted but stored as sent instead of as its base code.',
+  },
+  {
+    name: 'bounds.pronunciation-neither',
+    clauses: ['2.6/pronunciation-needs-phonemes-or-respell'],
+    description: 'A ttsPronunciations item with neither phonemes nor respell is accepted.',
+  },
+  {
+    name: 'bounds.transfer-settings-unknown-key',
+    clauses: ['2.5/unknown-key-rejected'],
+    description: 'An unknown transferSettings key is accepted and stored (known keys are still type-checked).',
+  },
+  {
+    name: 'validation.details-first-only',
+    clauses: ['4.1/validation-error-details'],
+    description: 'A rejected assistant PATCH lists only its first failing field in error.details.',
+  },
+  {
+    name: 'validation.partial-apply',
+    clauses: ['4.1/rejected-patch-changes-nothing'],
+    description: 'A rejected assistant PATCH still answers 400 but stores the fields that passed validation.',
+  },
+  {
+    name: 'merge.transfer-settings-null-ignored',
+    clauses: ['2.5/null-clears'],
+    description: 'transferSettings: null leaves the stored document instead of clearing it.',
+  },
+  {
+    name: 'merge.dictionary-settings-merged',
+    clauses: ['2.6/replace'],
+    description: 'A dictionarySettings object is merged key by key into the stored one instead of replacing it.',
+  },
+  {
+    name: 'merge.dictionary-settings-null-ignored',
+    clauses: ['2.6/null-clears'],
+    description: 'dictionarySettings: null leaves the stored document instead of clearing it.',
+  },
+  {
+    name: 'merge.ivr-replace',
+    clauses: ['2.7/deep-merge-per-key'],
+    description: 'An ivrSettings PATCH replaces the stored document instead of merging per key.',
+  },
+  {
+    name: 'merge.ivr-null-ignored',
+    clauses: ['2.7/null-clears'],
+    description: 'ivrSettings: null leaves the stored document instead of clearing it.',
+  },
+  {
+    name: 'merge.plan-null-ignored',
+    clauses: ['2.4/plan-null-deletes'],
+    description: 'null on a conversationConfig plan, or on a field inside one, is accepted but leaves the stored value.',
+  },
+  {
+    name: 'merge.expressive-options-null-kept',
+    clauses: ['2.4/expressive-options-null-omits'],
+    description: 'expressiveOptions: null is stored as null instead of deleting the key.',
+  },
+  {
+    name: 'merge.tool-ids-union',
+    clauses: ['2.2/tool-ids-replace-set'],
+    description: 'A non-empty toolIds is added to the stored set instead of replacing it.',
+  },
+  {
+    name: 'merge.dictionary-ids-empty-ignored',
+    clauses: ['2.2/dictionary-ids-empty-unlinks'],
+    description: '`dictionaryIds: []` is ignored instead of unlinking every dictionary.',
+  },
+  {
+    name: 'merge.warm-whisper-clobbers',
+    clauses: ['2.2/warm-whisper-delay-merged-into-settings'],
+    description: 'warmWhisperDelaySeconds replaces the whole settings object instead of merging one key.',
+  },
+  {
+    name: 'merge.warm-return-clobbers',
+    clauses: ['2.2/warm-return-message-merged-into-settings'],
+    description: 'warmReturnMessage replaces the whole settings object instead of merging one key.',
+  },
+  {
+    name: 'merge.omitted-reset',
+    clauses: ['4.1/omitted-unchanged'],
+    description: 'A PATCH that omits idleMessages resets it to its default ([]).',
+  },
+  {
+    name: 'merge.replay-drift',
+    clauses: ['8/patch-replay-converges'],
+    description: 'categories sent in a PATCH are appended to the stored list, so a replayed PATCH grows it.',
+  },
   {
     name: 'xtenant.foreign-assistant-403',
     clauses: ['5.7/cross-tenant-resource-not-found'],

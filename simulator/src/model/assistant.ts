@@ -34,6 +34,27 @@ export const TRANSFER_MODES = ['cold-transfer', 'smart-summary', 'warm-return'] 
 /** Maximum length of warmReturnMessage (§2.2, §8). */
 export const WARM_RETURN_MESSAGE_MAX = 2000;
 
+/**
+ * Fault switch points that move one end of an integer bound (§2.2, §8): field → faults, each with
+ * the bound it puts in place of the spec's.
+ */
+const BOUND_FAULTS: Record<string, { fault: string; min?: number; max?: number }[]> = {
+  callTimeLimitSeconds: [
+    { fault: 'bounds.call-time-limit-9', min: 9 },
+    { fault: 'bounds.call-time-limit-43201', max: 43201 },
+  ],
+  idleTimeoutSeconds: [
+    { fault: 'bounds.idle-timeout-61', max: 61 },
+    { fault: 'bounds.idle-timeout-minus-1', min: -1 },
+  ],
+  idleMessageMaxSpokenCount: [{ fault: 'bounds.idle-message-count-11', max: 11 }],
+  transferDialTimeout: [
+    { fault: 'bounds.transfer-dial-timeout-0', min: 0 },
+    { fault: 'bounds.transfer-dial-timeout-61', max: 61 },
+  ],
+  warmWhisperDelaySeconds: [{ fault: 'bounds.warm-whisper-31', max: 31 }],
+};
+
 /** Integer fields with bounds (§2.2, §8): [min, max, nullable]. */
 const INTEGER_FIELDS: Record<string, [number, number, boolean]> = {
   callTimeLimitSeconds: [10, 43200, true],
@@ -164,11 +185,60 @@ const PLAIN: Record<string, Rule> = {
   taskDrivenMode: bool,
 };
 
-function integerProblem(v: unknown, min: number, max: number): string | null {
-  const n = readIntegerLike(v);
-  if (n === null) return `must be an integer or an integer string from ${min} to ${max}`;
-  if (n < min || n > max) return `must be from ${min} to ${max}`;
-  return null;
+/**
+ * Reads an "integer or integer string" field (§2.2) bounded by [min, max] (the spec's bounds,
+ * moved by any BOUND_FAULTS entry switched on). Records a failure on `c` under `path` and returns
+ * undefined when the value is refused; otherwise returns the number to store. Faults:
+ * `bounds.integer-string-unbounded` (a string skips the bounds), `bounds.non-integer-accepted`
+ * (a finite non-integer number is read as itself).
+ */
+function readBoundedInteger(
+  state: SimState,
+  c: Checker,
+  path: string,
+  field: string,
+  v: unknown,
+  min: number,
+  max: number,
+  suffix = '',
+): number | undefined {
+  const specMin = min;
+  const specMax = max;
+  for (const b of BOUND_FAULTS[field] ?? []) {
+    if (!faultOn(state, b.fault)) continue;
+    if (b.min !== undefined) min = b.min;
+    if (b.max !== undefined) max = b.max;
+  }
+  let n = readIntegerLike(v);
+  if (n === null && typeof v === 'number' && Number.isFinite(v) && faultOn(state, 'bounds.non-integer-accepted')) n = v;
+  if (n === null) {
+    c.fail(path, `must be an integer or an integer string from ${specMin} to ${specMax}${suffix}`);
+    return undefined;
+  }
+  if (typeof v === 'string' && faultOn(state, 'bounds.integer-string-unbounded')) return n;
+  if (n < min || n > max) {
+    c.fail(path, `must be from ${specMin} to ${specMax}${suffix}`);
+    return undefined;
+  }
+  return n;
+}
+
+/** Longest accepted warmReturnMessage: §8's 2000, or 2001 with fault `bounds.warm-return-2001`. */
+function warmReturnMax(state: SimState): number {
+  return faultOn(state, 'bounds.warm-return-2001') ? WARM_RETURN_MESSAGE_MAX + 1 : WARM_RETURN_MESSAGE_MAX;
+}
+
+/** Fields merged into `settings` (§2.2) and the fault that makes each one clobber the container. */
+const SETTINGS_CLOBBER_FAULTS: Record<string, string> = {
+  transferDialTimeout: 'merge.settings-clobbered',
+  warmWhisperDelaySeconds: 'merge.warm-whisper-clobbers',
+  warmReturnMessage: 'merge.warm-return-clobbers',
+};
+
+/** Top-level property that a failing `details[].field` belongs to (fields merged into settings → settings). */
+function propertyOfField(field: string): string {
+  const top = field.split(/[.[]/)[0];
+  return top in SETTINGS_CLOBBER_FAULTS ? 'settings' : top;
 }
 
 /**
@@ -177,22 +247,21 @@ function integerProblem(v: unknown, min: number, max: number): string | null {
  * inside settings follow the same rules as at the top level; any other key is stored as sent and
  * `null` deletes it.
  */
-function mergeSettings(c: Checker, stored: unknown, patch: Obj): Obj {
+function mergeSettings(state: SimState, c: Checker, stored: unknown, patch: Obj): Obj {
   const next: Obj = isPlainObject(stored) ? { ...stored } : {};
   for (const [k, v] of Object.entries(patch)) {
     const p = `settings.${k}`;
     if (v === null) {
       delete next[k];
     } else if (k === 'conversationConfig') {
-      const cc = mergeConversationConfig(c, p, next[k], v);
+      const cc = mergeConversationConfig(state, c, p, next[k], v);
       if (cc) next[k] = cc;
     } else if (k in SETTINGS_INTEGER_FIELDS) {
       const [min, max] = SETTINGS_INTEGER_FIELDS[k];
-      const problem = integerProblem(v, min, max);
-      if (problem) c.fail(p, problem);
-      else next[k] = readIntegerLike(v);
+      const n = readBoundedInteger(state, c, p, k, v, min, max);
+      if (n !== undefined) next[k] = n;
     } else if (k === 'warmReturnMessage') {
-      if (typeof v !== 'string' || v.length > WARM_RETURN_MESSAGE_MAX) {
+      if (typeof v !== 'string' || v.length > warmReturnMax(state)) {
         c.fail(p, `must be a string of at most ${WARM_RETURN_MESSAGE_MAX} characters`);
       } else next[k] = v;
     } else {
@@ -204,8 +273,9 @@ function mergeSettings(c: Checker, stored: unknown, patch: Obj): Obj {
 
 /**
  * Validates a POST/PATCH body against §2.2–§2.7 and §8 and returns the next stored object built
- * from `current` (which is not modified). Unknown and read-only fields (id, createdAt, updatedAt,
- * featureFlags) are ignored; omitted fields stay unchanged.
+ * from `current` (which is not modified, except under fault `validation.partial-apply`). Unknown
+ * and read-only fields (id, createdAt, updatedAt, featureFlags) are ignored; omitted fields stay
+ * unchanged. Fault switch points of the bounds/merge/validation areas are marked `faultOn`.
  *
  * Throws ApiError 400 VALIDATION_ERROR listing every failing field (field `body` when the body is
  * not a JSON object).
@@ -225,8 +295,11 @@ export function applyAssistantInput(state: SimState, current: Obj, body: unknown
     if (!has(k)) continue;
     const problem = rule(input[k]);
     if (problem) c.fail(k, problem);
-    else next[k] = structuredClone(input[k]);
+    else if (k === 'categories' && Array.isArray(next.categories) && faultOn(state, 'merge.replay-drift')) {
+      next.categories = [...next.categories, ...(input.categories as string[])];
+    } else next[k] = structuredClone(input[k]);
   }
+  if (!has('idleMessages') && faultOn(state, 'merge.omitted-reset')) next.idleMessages = [];
 
   // Replace-the-set lists (§2.2): toolIds and dictionaryIds; [] unlinks all.
   for (const k of ['toolIds', 'dictionaryIds']) {
@@ -237,7 +310,9 @@ export function applyAssistantInput(state: SimState, current: Obj, body: unknown
       continue;
     }
     if (k === 'toolIds' && v.length === 0 && faultOn(state, 'merge.tool-ids-empty-ignored')) continue;
-    next[k] = [...new Set(v as string[])];
+    if (k === 'dictionaryIds' && v.length === 0 && faultOn(state, 'merge.dictionary-ids-empty-ignored')) continue;
+    const union = k === 'toolIds' && v.length > 0 && Array.isArray(next.toolIds) && faultOn(state, 'merge.tool-ids-union');
+    next[k] = [...new Set([...(union ? (next.toolIds as string[]) : []), ...(v as string[])])];
   }
 
   if (has('transferMode')) {
@@ -253,17 +328,15 @@ export function applyAssistantInput(state: SimState, current: Obj, body: unknown
     else next.transferMode = mode;
   }
 
-  for (const [k, [min, maxSpec, nullable]] of Object.entries(INTEGER_FIELDS)) {
+  for (const [k, [min, max, nullable]] of Object.entries(INTEGER_FIELDS)) {
     if (!has(k)) continue;
     const v = input[k];
     if (v === null && nullable) {
       next[k] = null;
       continue;
     }
-    const max = k === 'idleTimeoutSeconds' && faultOn(state, 'bounds.idle-timeout-61') ? 61 : maxSpec;
-    const problem = integerProblem(v, min, max);
-    if (problem) c.fail(k, nullable ? `${problem} (or null for no limit)` : problem);
-    else next[k] = readIntegerLike(v);
+    const n = readBoundedInteger(state, c, k, k, v, min, max, nullable ? ' (or null for no limit)' : '');
+    if (n !== undefined) next[k] = n;
   }
 
   if (has('serverUrl')) {
@@ -276,24 +349,24 @@ export function applyAssistantInput(state: SimState, current: Obj, body: unknown
   if (has('settings')) {
     const v = input.settings;
     if (!isPlainObject(v)) c.fail('settings', 'must be an object');
-    else next.settings = mergeSettings(c, next.settings, v);
+    else next.settings = mergeSettings(state, c, next.settings, v);
   }
   const settingsAdds: Obj = {};
   for (const [k, [min, max]] of Object.entries(SETTINGS_INTEGER_FIELDS)) {
     if (!has(k)) continue;
-    const problem = integerProblem(input[k], min, max);
-    if (problem) c.fail(k, problem);
-    else settingsAdds[k] = readIntegerLike(input[k]);
+    const n = readBoundedInteger(state, c, k, k, input[k], min, max);
+    if (n !== undefined) settingsAdds[k] = n;
   }
   if (has('warmReturnMessage')) {
     const v = input.warmReturnMessage;
     // '' is stored as '' and means "use the built-in wording" (§2.2).
-    if (typeof v !== 'string' || v.length > WARM_RETURN_MESSAGE_MAX) {
+    if (typeof v !== 'string' || v.length > warmReturnMax(state)) {
       c.fail('warmReturnMessage', `must be a string of at most ${WARM_RETURN_MESSAGE_MAX} characters`);
     } else settingsAdds.warmReturnMessage = v;
   }
   if (Object.keys(settingsAdds).length) {
-    if (faultOn(state, 'merge.settings-clobbered') && 'transferDialTimeout' in settingsAdds) {
+    const clobber = Object.entries(SETTINGS_CLOBBER_FAULTS).some(([k, f]) => k in settingsAdds && faultOn(state, f));
+    if (clobber) {
       next.settings = { ...settingsAdds };
     } else {
       next.settings = { ...(isPlainObject(next.settings) ? next.settings : {}), ...settingsAdds };
@@ -304,12 +377,19 @@ export function applyAssistantInput(state: SimState, current: Obj, body: unknown
     next.transferSettings = mergeTransferSettings(state, c, next.transferSettings, input.transferSettings);
   }
   if (has('dictionarySettings')) {
-    next.dictionarySettings = replaceDictionarySettings(c, input.dictionarySettings);
+    next.dictionarySettings = replaceDictionarySettings(state, c, next.dictionarySettings, input.dictionarySettings);
   }
   if (has('ivrSettings')) {
     next.ivrSettings = mergeIvrSettings(state, c, next.ivrSettings, input.ivrSettings);
   }
 
+  if (!c.ok && faultOn(state, 'validation.partial-apply')) {
+    // Fault: the refused request still stores every property none of its failing fields touch.
+    const failed = new Set(c.errors.map((e) => propertyOfField(e.field)));
+    for (const k of ASSISTANT_PROPERTIES) if (!failed.has(k)) current[k] = next[k];
+    current.updatedAt = now;
+  }
+  if (faultOn(state, 'validation.details-first-only')) c.errors.splice(1);
   c.throwIfAny();
   next.updatedAt = now;
   return next;

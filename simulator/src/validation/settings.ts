@@ -18,7 +18,8 @@ function isNum(v: unknown): v is number {
   return typeof v === 'number' && Number.isFinite(v);
 }
 
-type FieldRule = (v: unknown) => string | null;
+/** Checks one field; `state` is there for the fault switch points only. */
+type FieldRule = (v: unknown, state: SimState) => string | null;
 
 const anyNumber: FieldRule = (v) => (isNum(v) ? null : 'must be a number or null');
 const enumOf =
@@ -32,9 +33,14 @@ const PLANS: Record<string, Record<string, FieldRule>> = {
   turnDetectionPlan: { timeout: anyNumber, unlikelyThreshold: anyNumber },
   vadPlan: { minSpeechDuration: anyNumber, minSilenceDuration: anyNumber, prefixPaddingDuration: anyNumber },
   interruptionPlan: {
-    minDuration: (v) => (isNum(v) && v >= 0 && v <= 5 ? null : 'must be a number from 0 to 5 (or null)'),
-    minWords: (v) =>
-      typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 10 ? null : 'must be an integer from 0 to 10 (or null)',
+    minDuration: (v, state) => {
+      const max = faultOn(state, 'bounds.interruption-min-duration-6') ? 6 : 5;
+      return isNum(v) && v >= 0 && v <= max ? null : 'must be a number from 0 to 5 (or null)';
+    },
+    minWords: (v, state) => {
+      const max = faultOn(state, 'bounds.interruption-min-words-11') ? 11 : 10;
+      return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max ? null : 'must be an integer from 0 to 10 (or null)';
+    },
   },
 };
 
@@ -49,25 +55,36 @@ const EXPRESSIVE: Record<string, FieldRule> = {
     return bad.length ? `${bad.join(', ')} must be boolean` : null;
   },
   pace: enumOf('slow', 'normal', 'fast'),
-  instructionsAppend: (v) =>
-    typeof v === 'string' && v.length <= INSTRUCTIONS_APPEND_MAX
+  instructionsAppend: (v, state) => {
+    const max = faultOn(state, 'bounds.instructions-append-2001') ? INSTRUCTIONS_APPEND_MAX + 1 : INSTRUCTIONS_APPEND_MAX;
+    return typeof v === 'string' && v.length <= max
       ? null
-      : `must be a string of at most ${INSTRUCTIONS_APPEND_MAX} characters (or null)`,
+      : `must be a string of at most ${INSTRUCTIONS_APPEND_MAX} characters (or null)`;
+  },
 };
 
 /**
  * Merges `patch` into `stored` key by key: listed fields are checked with `rules`, `null` deletes
- * a key (§2.4 rule 1), unlisted keys are kept as sent (clients ignore them, §2.4).
+ * a key (§2.4 rule 1; with `keepOnNull` the stored value is left, fault `merge.plan-null-ignored`),
+ * unlisted keys are kept as sent (clients ignore them, §2.4).
  */
-function mergeFields(c: Checker, path: string, stored: unknown, patch: Obj, rules: Record<string, FieldRule>): Obj {
+function mergeFields(
+  state: SimState,
+  c: Checker,
+  path: string,
+  stored: unknown,
+  patch: Obj,
+  rules: Record<string, FieldRule>,
+  keepOnNull = false,
+): Obj {
   const next: Obj = isPlainObject(stored) ? { ...stored } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) {
-      delete next[k];
+      if (!keepOnNull) delete next[k];
       continue;
     }
     const rule = rules[k];
-    const problem = rule ? rule(v) : null;
+    const problem = rule ? rule(v, state) : null;
     if (problem) c.fail(`${path}.${k}`, problem);
     else next[k] = v;
   }
@@ -77,25 +94,36 @@ function mergeFields(c: Checker, path: string, stored: unknown, patch: Obj, rule
 /**
  * §2.4: validates `settings.conversationConfig` and merges it into the stored one. Plans merge
  * field by field; `null` on a plan, a plan field, `expressiveOptions` (rule 2), `deliveryMode` or
- * `emotionTaggingEnabled` deletes the stored value. Unknown keys are kept.
+ * `emotionTaggingEnabled` deletes the stored value. Unknown keys are kept. Faults:
+ * `merge.plan-null-ignored` (null on a plan or plan field leaves the stored value),
+ * `merge.expressive-options-null-kept` (expressiveOptions null stored as null).
  */
-export function mergeConversationConfig(c: Checker, path: string, stored: unknown, patch: unknown): Obj | undefined {
+export function mergeConversationConfig(
+  state: SimState,
+  c: Checker,
+  path: string,
+  stored: unknown,
+  patch: unknown,
+): Obj | undefined {
   if (!isPlainObject(patch)) {
     c.fail(path, 'must be an object (or null)');
     return undefined;
   }
   const next: Obj = isPlainObject(stored) ? { ...stored } : {};
+  const planNullIgnored = faultOn(state, 'merge.plan-null-ignored');
   for (const [k, v] of Object.entries(patch)) {
     const p = `${path}.${k}`;
     if (v === null) {
-      delete next[k];
+      if (k in PLANS && planNullIgnored) continue;
+      if (k === 'expressiveOptions' && faultOn(state, 'merge.expressive-options-null-kept')) next[k] = null;
+      else delete next[k];
       continue;
     }
     if (k in PLANS) {
       if (!isPlainObject(v)) c.fail(p, 'must be an object or null');
-      else next[k] = mergeFields(c, p, next[k], v, PLANS[k]);
+      else next[k] = mergeFields(state, c, p, next[k], v, PLANS[k], planNullIgnored);
     } else if (k === 'deliveryMode') {
-      const problem = enumOf('none', 'emotion_tagging', 'expressive')(v);
+      const problem = enumOf('none', 'emotion_tagging', 'expressive')(v, state);
       if (problem) c.fail(p, problem);
       else next[k] = v;
     } else if (k === 'emotionTaggingEnabled') {
@@ -103,7 +131,7 @@ export function mergeConversationConfig(c: Checker, path: string, stored: unknow
       else next[k] = v;
     } else if (k === 'expressiveOptions') {
       if (!isPlainObject(v)) c.fail(p, 'must be an object or null');
-      else next[k] = mergeFields(c, p, next[k], v, EXPRESSIVE);
+      else next[k] = mergeFields(state, c, p, next[k], v, EXPRESSIVE);
     } else {
       next[k] = v;
     }
@@ -116,12 +144,15 @@ export const TRANSFER_SETTINGS_KEYS = ['amd_detection', 'use_assistant_number'] 
 
 /**
  * §2.5: `null` clears the document; an object must use only the two known keys with boolean
- * values and is deep-merged into the stored one (fault `merge.transfer-settings-replace`:
- * replaced instead).
+ * values and is deep-merged into the stored one. Faults: `merge.transfer-settings-replace`
+ * (replaced instead), `merge.transfer-settings-null-ignored` (null leaves the stored document),
+ * `bounds.transfer-settings-unknown-key` (an unknown key is stored as sent).
  */
 export function mergeTransferSettings(state: SimState, c: Checker, stored: unknown, patch: unknown): Obj | null {
   const path = 'transferSettings';
-  if (patch === null) return null;
+  if (patch === null) {
+    return faultOn(state, 'merge.transfer-settings-null-ignored') && isPlainObject(stored) ? stored : null;
+  }
   if (!isPlainObject(patch)) {
     c.fail(path, 'must be an object or null');
     return null;
@@ -129,6 +160,7 @@ export function mergeTransferSettings(state: SimState, c: Checker, stored: unkno
   let bad = false;
   for (const [k, v] of Object.entries(patch)) {
     if (!(TRANSFER_SETTINGS_KEYS as readonly string[]).includes(k)) {
+      if (faultOn(state, 'bounds.transfer-settings-unknown-key')) continue;
       c.fail(`${path}.${k}`, `unknown key; allowed: ${TRANSFER_SETTINGS_KEYS.join(', ')}`);
       bad = true;
     } else if (typeof v !== 'boolean') {
@@ -162,10 +194,15 @@ export function normalizeDictionaryLanguage(v: unknown): string | null | undefin
  * §2.6: `null` clears; an object replaces the stored document (replace semantics). Items of
  * `sttKeyterms` need a string `term`; items of `ttsPronunciations` need a string `word` and at
  * least one non-empty `phonemes` or `respell`; `language` is normalized. Unknown keys are kept.
+ * Faults: `merge.dictionary-settings-null-ignored`, `merge.dictionary-settings-merged` (top-level
+ * keys merged into `stored`), `bounds.language-name`, `bounds.regional-locale-kept`,
+ * `bounds.pronunciation-neither`.
  */
-export function replaceDictionarySettings(c: Checker, patch: unknown): Obj | null {
+export function replaceDictionarySettings(state: SimState, c: Checker, stored: unknown, patch: unknown): Obj | null {
   const path = 'dictionarySettings';
-  if (patch === null) return null;
+  if (patch === null) {
+    return faultOn(state, 'merge.dictionary-settings-null-ignored') && isPlainObject(stored) ? stored : null;
+  }
   if (!isPlainObject(patch)) {
     c.fail(path, 'must be an object or null');
     return null;
@@ -188,7 +225,16 @@ export function replaceDictionarySettings(c: Checker, patch: unknown): Obj | nul
     });
   };
   const language = (item: Obj, p: string, out: Obj): boolean => {
-    const lang = normalizeDictionaryLanguage(item.language);
+    const v = item.language;
+    const lang = normalizeDictionaryLanguage(v);
+    if (lang === undefined && typeof v === 'string' && /^[A-Za-z]{3,}$/.test(v) && faultOn(state, 'bounds.language-name')) {
+      out.language = v;
+      return true;
+    }
+    if (lang && typeof v === 'string' && /[-_]/.test(v) && faultOn(state, 'bounds.regional-locale-kept')) {
+      out.language = v;
+      return true;
+    }
     if (lang === undefined) {
       c.fail(`${p}.language`, `must be null or one of ${DICTIONARY_LANGUAGES.join(', ')} (a regional locale is stored as its base code)`);
       return false;
@@ -212,13 +258,14 @@ export function replaceDictionarySettings(c: Checker, patch: unknown): Obj | nul
       }
     }
     const has = (k: string) => typeof item[k] === 'string' && (item[k] as string).trim() !== '';
-    if (!has('respell') && !has('phonemes')) {
+    if (!has('respell') && !has('phonemes') && !faultOn(state, 'bounds.pronunciation-neither')) {
       c.fail(p, 'needs at least one of phonemes and respell');
       good = false;
     }
     good = language(item, p, out) && good;
     return good ? out : null;
   });
+  if (faultOn(state, 'merge.dictionary-settings-merged') && isPlainObject(stored)) return { ...stored, ...next };
   return next;
 }
 
@@ -241,12 +288,16 @@ export function deepMergeDeletingNulls(state: SimState, stored: unknown, patch: 
   return next;
 }
 
-/** §2.7: `null` clears; an object deep-merges per key (no inner structure validated). */
+/**
+ * §2.7: `null` clears; an object deep-merges per key (no inner structure validated). Faults:
+ * `merge.ivr-null-ignored` (null leaves the stored document), `merge.ivr-replace` (the object
+ * replaces the stored document; null keys still dropped).
+ */
 export function mergeIvrSettings(state: SimState, c: Checker, stored: unknown, patch: unknown): Obj | null {
-  if (patch === null) return null;
+  if (patch === null) return faultOn(state, 'merge.ivr-null-ignored') && isPlainObject(stored) ? stored : null;
   if (!isPlainObject(patch)) {
     c.fail('ivrSettings', 'must be an object or null');
     return null;
   }
-  return deepMergeDeletingNulls(state, stored, patch);
+  return deepMergeDeletingNulls(state, faultOn(state, 'merge.ivr-replace') ? {} : stored, patch);
 }
