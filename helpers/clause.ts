@@ -20,13 +20,19 @@ import { findDrift, formatIssues, validate } from './validator';
 import { attachFailureEvidence, clauseLabels } from './report/allure';
 import './meta';
 
-/** Thrown by a failing check; its message reads like the spec. */
+/**
+ * Thrown by a failing check; its message reads like the spec. Its name, `ConformanceAssertionError`,
+ * marks it as an assertion for report tools (Allure counts it "failed", not "broken").
+ */
 export class ConformanceFailure extends Error {
   constructor(message: string, readonly clauses: string[]) {
     super(message);
-    this.name = 'ConformanceFailure';
+    this.name = CONFORMANCE_FAILURE_NAME;
   }
 }
+
+/** `name` of every {@link ConformanceFailure}, as it reaches reporters after serialisation. */
+export const CONFORMANCE_FAILURE_NAME = 'ConformanceAssertionError';
 
 /** Link to the spec section of a clause, for allure and the HTML report. */
 export function clauseLink(id: string): string {

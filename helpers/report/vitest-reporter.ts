@@ -56,7 +56,7 @@ function toRecord(tc: TestCase, root: string): TestRecord {
   const firstError = result.state === 'failed' ? result.errors?.[0] : undefined;
   if (status === 'fail' && (meta.targetTrouble || firstError?.name === 'TargetError' || firstError?.name === 'ControlError')) {
     // The target (or the network) misbehaved: report an error, not a conformance failure.
-    const conformance = firstError?.name === 'ConformanceFailure' && !meta.targetTrouble;
+    const conformance = firstError?.name === 'ConformanceAssertionError' && !meta.targetTrouble;
     if (!conformance) status = 'error';
   }
   let message: string | undefined;

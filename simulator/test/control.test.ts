@@ -19,6 +19,7 @@ describe('control API', () => {
       monitorSlotsPerCall: 2,
       version: '9.9',
       faults: [],
+      chaos: null,
     });
     const r = await w.req('GET', '/assistants', { key: w.A.apiKey });
     expect(r.body.metadata.version).toBe('9.9');
