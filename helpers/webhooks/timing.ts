@@ -10,8 +10,8 @@
 export interface BackoffTolerance {
   /**
    * The median of the step ratios (gap[i+1] / gap[i]) must reach this (default 1.4; doubling gives
-   * 2, a constant delay 1). The median, not the mean, so one wait stretched by a busy machine (most
-   * often the first, shortest one) cannot decide the verdict.
+   * 2, a constant delay 1). The median (the larger of two ratios), not the mean, so one wait
+   * stretched by a busy machine (most often the first, shortest one) cannot decide the verdict.
    */
   minMedianRatio: number;
   /**
@@ -21,7 +21,7 @@ export interface BackoffTolerance {
   minStepRatio: number;
   /** Absolute slack per step in ms for timer jitter on tiny delays (default 10 ms). */
   jitterMs: number;
-  /** Steps allowed not to grow when there are three or more steps (default 1: one outlier). */
+  /** Steps allowed not to grow when there are two or more steps (default 1: one outlier). */
   allowedOutliers: number;
 }
 
@@ -34,7 +34,7 @@ export interface BackoffAnalysis {
   gapsMs: number[];
   /** gap[i+1] / gap[i]. */
   ratios: number[];
-  /** Median of `ratios` (NaN with fewer than two gaps). */
+  /** Median of `ratios` (the larger of two; NaN with fewer than two gaps). */
   medianRatio: number;
   /** Steps that did not grow (1-based retry numbers of the later gap). */
   flatSteps: number[];
@@ -63,11 +63,14 @@ export function analyseBackoff(arrivalsMs: number[], tol: BackoffTolerance = DEF
   });
   const sorted = [...ratios].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  const medianRatio = sorted.length === 0 ? Number.NaN : sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  // With two ratios the median would average in an outlier; the larger one is taken instead (the
+  // same one-outlier allowance as for the steps below). Constant delays still give about 1.
+  const medianRatio =
+    sorted.length === 0 ? Number.NaN : sorted.length === 2 ? sorted[1] : sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
   if (ratios.length && !(medianRatio >= tol.minMedianRatio)) {
     problems.push(`the waits grow by a median factor of ${medianRatio.toFixed(2)} per retry (expected ≥ ${tol.minMedianRatio}: exponential, not constant or linear)`);
   }
-  const allowed = ratios.length >= 3 ? tol.allowedOutliers : 0;
+  const allowed = ratios.length >= 2 ? tol.allowedOutliers : 0;
   if (flatSteps.length > allowed) {
     problems.push(
       `${flatSteps.length} of ${ratios.length} waits did not grow by ≥ ${tol.minStepRatio}× (with ${tol.jitterMs} ms slack): retries ${flatSteps.join(', ')}` +
@@ -99,9 +102,9 @@ export function retryReading(attempts: number): RetryReading {
  * fixed margin for scheduling on a loaded machine.
  * @param lastGapMs the last gap seen (0 when only one attempt arrived)
  * @param baseMs the configured first retry delay (`webhookRetryBaseMs`)
- * @param marginMs fixed extra wait (default 250 ms)
+ * @param marginMs fixed extra wait (default 400 ms)
  */
-export function nextRetryWindowMs(lastGapMs: number, baseMs: number, marginMs = 250): number {
+export function nextRetryWindowMs(lastGapMs: number, baseMs: number, marginMs = 400): number {
   return Math.ceil(Math.max(2.5 * lastGapMs, 4 * baseMs) + marginMs);
 }
 

@@ -40,6 +40,13 @@ describe('analyseBackoff', () => {
     expect(analyseBackoff([0, 100, 160, 256, 430, 772]).exponential).toBe(true);
   });
 
+  test('three retries: a stretched first wait is tolerated, a constant delay is not', () => {
+    // measured: 59, 47, 93 ms for a 20 ms base
+    expect(analyseBackoff([0, 59, 106, 199]).exponential).toBe(true);
+    expect(analyseBackoff([0, 20, 41, 61]).exponential).toBe(false);
+    expect(analyseBackoff([0, 60, 90, 115]).exponential).toBe(false);
+  });
+
   test('a constant delay stretched by the same busy machine still fails', () => {
     expect(analyseBackoff([0, 64, 94, 119, 147, 169]).exponential).toBe(false);
   });
