@@ -496,7 +496,7 @@ export const FAULTS: readonly FaultInfo[] = [
   {
     name: 'insights.available-early',
     clauses: ['4.5/insights-404-until-metrics'],
-    description: 'Insights are served for live calls and before insightsDelayMs has passed.',
+    description: 'Insights of an ended call are served before insightsDelayMs has passed.',
   },
   {
     name: 'insights.not-found-message',
@@ -617,6 +617,77 @@ export const FAULTS: readonly FaultInfo[] = [
     name: 'chatapp.enable-without-onboarding',
     clauses: ['4.5/chatapp-enabled-needs-onboarded-number', '7/validation-error-chatapp'],
     description: 'PATCH /assistants/{id}/chatapp-enabled enables the channel without a linked, onboarded number.',
+  },
+  // requested by the suite side (sim-requests issue 6, h7)
+  {
+    name: 'taskoverrides.null-dropped',
+    clauses: ['2.8/task-override-shape'],
+    description: 'GET /assistants/{id}/tasks/overrides lists an override whose instructionOverride is null without that key.',
+  },
+  {
+    name: 'taskoverrides.object-not-array',
+    clauses: ['4.2/task-overrides-array'],
+    description: 'GET /assistants/{id}/tasks/overrides answers `data: { overrides: [...] }` instead of an array.',
+  },
+  {
+    name: 'calls.outbound-accepted',
+    clauses: ['1/calls-read-only'],
+    description: 'POST /calls answers 201 with a new call (of the caller\'s first assistant) instead of 404 NOT_FOUND.',
+  },
+  {
+    name: 'calls.call-missing-after-end',
+    clauses: ['1/call-record-on-dial'],
+    description: 'GET /calls/{id} of an ended call answers 404.',
+  },
+  {
+    name: 'monitoring.agent-absent-ignored',
+    clauses: ['3/monitoring-agent-absent'],
+    description: 'Takeover and end succeed while the assistant is away instead of 409 agent_absent.',
+  },
+  {
+    name: 'monitoring.unknown-call-envelope',
+    clauses: ['7/monitor-404-bare-identical'],
+    description: 'POST monitor-session/takeover/end answer an unknown (or foreign, or deleted) call with the envelope 404 RESOURCE_NOT_FOUND instead of bare {"error":"not_found"}.',
+  },
+  {
+    name: 'monitoring.live-list-callid-only',
+    clauses: ['4.5/calls-live-row-ids'],
+    description: 'GET /calls/live rows carry `callId` equal to the call id (no separate correlation id).',
+  },
+  {
+    name: 'insights.live-call-has-insights',
+    clauses: ['4.5/insights-404-until-metrics'],
+    description: 'A call still in progress answers 200 insights.',
+  },
+  {
+    name: 'sms.no-message-sid',
+    clauses: ['4.4/sms-message-sid'],
+    description: 'A sent SMS answers `data: {}`.',
+  },
+  {
+    name: 'sms.reason-empty-body-rejected',
+    clauses: ['2.9/sms-reason-request-optional'],
+    description: 'POST /sms-reasons with `{}` answers 400 VALIDATION_ERROR.',
+  },
+  {
+    name: 'texttests.unknown-outcome',
+    clauses: ['3/test-run-outcomes'],
+    description: 'A passing case reads outcome `success` instead of `passed`.',
+  },
+  {
+    name: 'prompts.whisper-summary-rejected',
+    clauses: ['4.5/prompt-types'],
+    description: 'POST /prompts with type whisper_summary answers 400.',
+  },
+  {
+    name: 'prompts.link-null-ignored',
+    clauses: ['2.2/prompt-link-fields'],
+    description: 'PATCH /assistants/{id} with chatPromptId (or whisperSummaryPromptId, voicePersonaPromptId) null leaves the stored id.',
+  },
+  {
+    name: 'catalog.transcriber-language-missing',
+    clauses: ['2.10/transcriber-language'],
+    description: 'GET /transcribers entries lack `language`.',
   },
 ];
 

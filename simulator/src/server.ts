@@ -8,7 +8,8 @@ import type { Duplex } from 'node:stream';
 import './types.ts';
 import { authenticate } from './auth.ts';
 import { controlApi, isControlPath } from './control/index.ts';
-import { ApiError, errorBody, internalError, notFound, sendError } from './envelope.ts';
+import { ApiError, errorBody, internalError, notFound, requestPath, sendError } from './envelope.ts';
+import { outboundCallFault } from './routes/calls.ts';
 import { faultOn } from './faults.ts';
 import { applyChaos } from './chaos.ts';
 import { routePlugins } from './routes/index.ts';
@@ -143,6 +144,9 @@ export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyIn
   // is not revealed to anonymous callers); with valid credentials 404 NOT_FOUND (§7). A known path
   // with a method we do not serve is also an unknown route.
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    if (faultOn(state, 'calls.outbound-accepted') && request.method === 'POST' && requestPath(request) === '/calls') {
+      return outboundCallFault(request, reply);
+    }
     const code = faultOn(state, 'envelope.not-found-code') ? 'RESOURCE_NOT_FOUND' : 'NOT_FOUND';
     return sendError(reply, new ApiError(404, code, 'Route not found'));
   });

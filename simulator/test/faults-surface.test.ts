@@ -120,7 +120,55 @@ const PROBES: Record<string, Probe> = {
   'insights.batch-26-accepted': async (w) => (await w.req('GET', `/calls/insights?ids=${ids(26)}`, { key: w.A.apiKey })).status,
   'insights.batch-duplicates-accepted': async (w) => (await w.req('GET', `/calls/insights?ids=${U},${U}`, { key: w.A.apiKey })).status,
   'insights.batch-unknown-fails': async (w) => (await w.req('GET', `/calls/insights?ids=${U}`, { key: w.A.apiKey })).status,
-  'insights.available-early': async (w) => (await w.req('GET', `/calls/${(await liveCall(w, w.A)).id}/insights`, { key: w.A.apiKey })).status,
+  'insights.available-early': async (w) => {
+    await w.ctl('PUT', '/config', { insightsDelayMs: 60_000 });
+    return (await w.req('GET', `/calls/${(await endedCall(w, w.A)).id}/insights`, { key: w.A.apiKey })).status;
+  },
+  'insights.live-call-has-insights': async (w) => (await w.req('GET', `/calls/${(await liveCall(w, w.A)).id}/insights`, { key: w.A.apiKey })).status,
+  'taskoverrides.null-dropped': async (w) => {
+    const a = await w.assistant(w.A.apiKey);
+    await w.ctl('POST', '/task-overrides', { assistantId: a.id });
+    return (await w.req('GET', `/assistants/${a.id}/tasks/overrides`, { key: w.A.apiKey })).body.data;
+  },
+  'taskoverrides.object-not-array': async (w) => {
+    const a = await w.assistant(w.A.apiKey);
+    return Array.isArray((await w.req('GET', `/assistants/${a.id}/tasks/overrides`, { key: w.A.apiKey })).body.data);
+  },
+  'calls.outbound-accepted': async (w) => {
+    await w.assistant(w.A.apiKey);
+    return st(await w.req('POST', '/calls', { key: w.A.apiKey, body: { toNumber: '+14155550000' } }));
+  },
+  'calls.call-missing-after-end': async (w) => (await w.req('GET', `/calls/${(await endedCall(w, w.A)).id}`, { key: w.A.apiKey })).status,
+  'monitoring.agent-absent-ignored': async (w) => {
+    const c = await liveCall(w, w.A);
+    await w.ctl('POST', `/calls/${c.id}/agent-absent`, { absent: true });
+    return (await w.req('POST', `/calls/${c.id}/takeover`, { key: w.A.apiKey })).status;
+  },
+  'monitoring.unknown-call-envelope': async (w) => (await w.req('POST', `/calls/${U}/takeover`, { key: w.A.apiKey })).raw.includes('success'),
+  'monitoring.live-list-callid-only': async (w) => {
+    await liveCall(w, w.A);
+    const row = (await w.req('GET', '/calls/live', { key: w.A.apiKey })).body.data[0];
+    return row.callId === row.id;
+  },
+  'sms.no-message-sid': async (w) => {
+    await number(w, w.A, '+14155551005');
+    return 'messageSid' in (await w.req('POST', '/sms', { key: w.A.apiKey, body: { fromNumber: '+14155551005', toNumber: '+14155550000', message: 'x' } })).body.data;
+  },
+  'sms.reason-empty-body-rejected': async (w) => (await w.req('POST', '/sms-reasons', { key: w.A.apiKey, body: {} })).status,
+  'texttests.unknown-outcome': async (w) => {
+    const a = await w.assistant(w.A.apiKey);
+    const s = (await w.req('POST', '/test-suites', { key: w.A.apiKey, body: { assistantId: a.id, cases: Array.from({ length: 8 }, (_, i) => ({ input: `q${i}` })) } })).body.data;
+    const run = (await w.req('POST', `/test-suites/${s.id}/run`, { key: w.A.apiKey })).body.data;
+    await new Promise((r) => setTimeout(r, 300));
+    return [...new Set((await w.req('GET', `/test-runs/${run.id}`, { key: w.A.apiKey })).body.data.cases.map((c: any) => c.outcome))].sort();
+  },
+  'prompts.whisper-summary-rejected': async (w) => (await w.req('POST', '/prompts', { key: w.A.apiKey, body: { type: 'whisper_summary' } })).status,
+  'prompts.link-null-ignored': async (w) => {
+    const p = (await w.req('POST', '/prompts', { key: w.A.apiKey, body: { type: 'chat' } })).body.data;
+    const a = await w.assistant(w.A.apiKey, { chatPromptId: p.id });
+    return (await w.req('PATCH', `/assistants/${a.id}`, { key: w.A.apiKey, body: { chatPromptId: null } })).body.data.chatPromptId;
+  },
+  'catalog.transcriber-language-missing': async (w) => (await w.req('GET', '/transcribers', { key: w.A.apiKey })).body.data.every((t: any) => 'language' in t),
   'insights.not-found-message': async (w) => st(await w.req('GET', `/calls/${U}/insights`, { key: w.A.apiKey })),
   'insights.missing-turn': async (w) => (await w.req('GET', `/calls/${(await endedCall(w, w.A)).id}/insights`, { key: w.A.apiKey })).body.data.performance.length,
   'sms.accept-1601': async (w) => {

@@ -293,6 +293,7 @@ export function applyAssistantInput(state: SimState, current: Obj, body: unknown
 
   for (const [k, rule] of Object.entries(PLAIN)) {
     if (!has(k)) continue;
+    if (input[k] === null && k.endsWith('PromptId') && faultOn(state, 'prompts.link-null-ignored')) continue;
     const problem = rule(input[k]);
     if (problem) c.fail(k, problem);
     else if (k === 'categories' && Array.isArray(next.categories) && faultOn(state, 'merge.replay-drift')) {

@@ -69,7 +69,11 @@ export const assistantsRoutes: FastifyPluginAsync = async (app) => {
     const rec = findOwned(state, state.assistants, tenantId, request.params.id, 'assistant');
     const overrides = [...state.taskOverrides.values()]
       .filter((o) => o.tenantId === tenantId && o.assistantId === rec.data.id)
-      .map(({ tenantId: _t, ...o }) => o);
-    return ok(reply, overrides);
+      .map(({ tenantId: _t, ...o }) => {
+        const out: Record<string, unknown> = { ...o };
+        if (o.instructionOverride === null && faultOn(state, 'taskoverrides.null-dropped')) delete out.instructionOverride;
+        return out;
+      });
+    return ok(reply, faultOn(state, 'taskoverrides.object-not-array') ? { overrides } : overrides);
   });
 };

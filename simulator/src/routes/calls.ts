@@ -17,10 +17,10 @@
  * Tenant isolation (§5.7): every lookup goes through {@link ownedCall}, so an unknown, another
  * tenant's and a deleted call take the same path.
  */
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { tenantOf } from '../auth.ts';
-import { callSummary, recordingUrl } from '../control/calls.ts';
-import { ApiError, forbidden, notFound, ok } from '../envelope.ts';
+import { callSummary, recordingUrl, startCall } from '../control/calls.ts';
+import { ApiError, forbidden, notFound, ok, sendError } from '../envelope.ts';
 import { faultOn } from '../faults.ts';
 import { store, type CallRecord, type SimState } from '../state.ts';
 
@@ -112,7 +112,7 @@ export const callsRoutes: FastifyPluginAsync = async (app) => {
       .filter((c) => !c.deleted && c.tenantId === tenantId && c.endedAt === null)
       .map((c) => ({
         id: c.id,
-        callId: c.callId,
+        callId: faultOn(state, 'monitoring.live-list-callid-only') ? c.id : c.callId,
         assistantId: c.assistantId,
         customerNumber: c.customerNumber,
         startedAt: c.startedAt,
@@ -126,6 +126,7 @@ export const callsRoutes: FastifyPluginAsync = async (app) => {
     const tenantId = tenantOf(request);
     const call = ownedCall(state, tenantId, request.params.id);
     if (!call) throw callNotFound(reply, tenantId, request.params.id);
+    if (call.endedAt && faultOn(state, 'calls.call-missing-after-end')) throw notFound();
     return ok(reply, callView(call));
   });
 
@@ -146,3 +147,16 @@ export const callsRoutes: FastifyPluginAsync = async (app) => {
     return ok(reply, rows);
   });
 };
+
+/**
+ * Fault `calls.outbound-accepted` only (§1 "no endpoint places an outbound call"): answers
+ * `POST /calls` 201 with a new live call of the caller's first assistant (or 404 NOT_FOUND when
+ * it has none or no tenant is named). Called from server.ts's not-found handler.
+ */
+export async function outboundCallFault(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const state = reply.server.sim;
+  const tenantId = request.principal?.tenantId ?? null;
+  const assistant = tenantId ? [...state.assistants.values()].find((a) => a.tenantId === tenantId) : undefined;
+  if (!tenantId || !assistant) return sendError(reply, new ApiError(404, 'NOT_FOUND', 'Route not found'));
+  return ok(reply, callView(startCall(state, tenantId, assistant.data.id as string, null)), 201);
+}

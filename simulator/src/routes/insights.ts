@@ -44,8 +44,8 @@ export const INSIGHTS_NOT_FOUND_MESSAGE = 'Call insights not found';
 
 /** True when the call's metrics have landed (ended and `insightsDelayMs` passed). */
 export function metricsReady(state: SimState, call: CallRecord): boolean {
-  if (faultOn(state, 'insights.available-early')) return true;
-  return call.metricsReadyAtMs !== null && Date.now() >= call.metricsReadyAtMs;
+  if (call.metricsReadyAtMs === null) return faultOn(state, 'insights.live-call-has-insights');
+  return faultOn(state, 'insights.available-early') || Date.now() >= call.metricsReadyAtMs;
 }
 
 /** Deterministic integer in [lo, hi] from a seed string. */

@@ -68,6 +68,7 @@ async function bareNotFound(reply: FastifyReply, tenantId: string, id: string): 
     if (faultOn(state, 'xtenant.foreign-call-403')) return bare(reply, 403, { error: 'forbidden' });
     if (faultOn(state, 'xtenant.foreign-bare-body')) return bare(reply, 404, { error: 'not_found', reason: 'other_tenant' });
   }
+  if (faultOn(state, 'monitoring.unknown-call-envelope')) throw notFound();
   const rec = store.calls(state).get(id);
   if (rec?.deleted && rec.tenantId === tenantId && faultOn(state, 'xtenant.deleted-call-gone')) {
     return bare(reply, 410, { error: 'gone' });
@@ -122,7 +123,7 @@ function actionBody(reply: FastifyReply, body: unknown): ActionBody | null {
 /** 409 reason for an action on `call`, or null when it may proceed. */
 function refusal(state: SimState, call: CallRecord, needsAgent: boolean): string | null {
   if (call.endedAt !== null) return faultOn(state, 'monitoring.not-live-as-agent-absent') ? 'agent_absent' : 'not_live';
-  if (needsAgent && call.agentAbsent) return 'agent_absent';
+  if (needsAgent && call.agentAbsent && !faultOn(state, 'monitoring.agent-absent-ignored')) return 'agent_absent';
   return null;
 }
 

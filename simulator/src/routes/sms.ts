@@ -58,6 +58,9 @@ export const smsRoutes: FastifyPluginAsync = async (app) => {
     const tenantId = tenantOf(request);
     const body = request.body === undefined ? {} : request.body;
     if (!isPlainObject(body)) throw validationError([{ field: 'body', message: 'must be a JSON object' }]);
+    if (Object.keys(body).length === 0 && faultOn(state, 'sms.reason-empty-body-rejected')) {
+      throw validationError([{ field: 'name', message: 'is required' }]);
+    }
     const c = new Checker();
     for (const k of TEXT_FIELDS) {
       const v = body[k];
@@ -117,6 +120,7 @@ export const smsRoutes: FastifyPluginAsync = async (app) => {
       createdAt: new Date().toISOString(),
     };
     state.collection<SmsRecord>('smsMessages').set(sms.messageSid, sms);
+    if (faultOn(state, 'sms.no-message-sid')) return ok(reply, {}, 201);
     return ok(reply, { messageSid: sms.messageSid, fromNumber: sms.fromNumber, toNumber: sms.toNumber, status: 'queued', createdAt: sms.createdAt }, 201);
   });
 };

@@ -9,6 +9,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { ok } from '../envelope.ts';
+import { faultOn } from '../faults.ts';
 import { findOwned } from '../resources.ts';
 
 /** One catalogue entry; every transcriber carries a `language` (§2.10). */
@@ -33,7 +34,10 @@ const SCOPE = { config: { scope: 'organization-or-tenant' as const } };
 export const transcribersRoutes: FastifyPluginAsync = async (app) => {
   const catalogue = new Map(TRANSCRIBERS.map((t) => [t.id, { tenantId: '*', data: t }]));
 
-  app.get('/transcribers', SCOPE, async (_request, reply) => ok(reply, TRANSCRIBERS));
+  app.get('/transcribers', SCOPE, async (_request, reply) => {
+    if (!faultOn(app.sim, 'catalog.transcriber-language-missing')) return ok(reply, TRANSCRIBERS);
+    return ok(reply, TRANSCRIBERS.map(({ language: _l, ...t }) => t));
+  });
 
   app.get<{ Params: { id: string } }>('/transcribers/:id', SCOPE, async (request, reply) => {
     return ok(reply, findOwned(app.sim, catalogue, '*', request.params.id, 'transcriber').data);
