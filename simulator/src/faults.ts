@@ -562,11 +562,6 @@ export const FAULTS: readonly FaultInfo[] = [
     description: 'PUT /tools/{id} with textInstructions: null keeps the stored value.',
   },
   {
-    name: 'tools.text-override-without-text-instructions',
-    clauses: ['4.5/text-override-needs-text-instructions'],
-    description: 'Text overrides apply (GET text-override `applied`, effective text) although the tool has no textInstructions.',
-  },
-  {
     name: 'tools.empty-description-stored',
     clauses: ['4.5/empty-description-restores-default'],
     description: "An empty description override is stored as '' instead of restoring the default.",
@@ -596,11 +591,6 @@ export const FAULTS: readonly FaultInfo[] = [
     name: 'texttests.realtime-run-accepted',
     clauses: ['4.5/test-run-realtime-400', '7/validation-error-realtime-run'],
     description: 'A run against an assistant with a realtime model starts instead of answering 400 VALIDATION_ERROR.',
-  },
-  {
-    name: 'texttests.case-passes-on-any-iteration',
-    clauses: ['4.5/test-case-passes-only-if-all-iterations-pass'],
-    description: 'A case passes when any one of its iterations passes.',
   },
   // catalogues, prompts, channels (§2.10, §4.5): routes/models.ts, routes/prompts.ts, routes/chatapp.ts
   {

@@ -196,11 +196,6 @@ const PROBES: Record<string, Probe> = {
     const t = await tool(w, w.A, { name: 't', instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTION });
     return (await w.req('PUT', `/tools/${t.id}`, { key: w.A.apiKey, body: { textInstructions: null } })).body.data.textInstructions;
   },
-  'tools.text-override-without-text-instructions': async (w) => {
-    const a = await w.assistant(w.A.apiKey);
-    const t = await tool(w, w.A);
-    return (await w.req('PUT', `/assistants/${a.id}/tools/${t.id}/text-description-override`, { key: w.A.apiKey, body: { description: 'txt' } })).body.data.text;
-  },
   'tools.empty-description-stored': async (w) => {
     const a = await w.assistant(w.A.apiKey);
     const t = await tool(w, w.A);
@@ -228,13 +223,6 @@ const PROBES: Record<string, Probe> = {
     const a = await w.assistant(w.A.apiKey, { modelId: REALTIME });
     const s = (await w.req('POST', '/test-suites', { key: w.A.apiKey, body: { assistantId: a.id, cases: [{ input: 'hi' }] } })).body.data;
     return st(await w.req('POST', `/test-suites/${s.id}/run`, { key: w.A.apiKey }));
-  },
-  'texttests.case-passes-on-any-iteration': async (w) => {
-    const a = await w.assistant(w.A.apiKey);
-    const s = (await w.req('POST', '/test-suites', { key: w.A.apiKey, body: { assistantId: a.id, iterations: 10, cases: [{ input: 'What time do you open?' }] } })).body.data;
-    const run = (await w.req('POST', `/test-suites/${s.id}/run`, { key: w.A.apiKey })).body.data;
-    await new Promise((r) => setTimeout(r, 60));
-    return (await w.req('GET', `/test-runs/${run.id}`, { key: w.A.apiKey })).body.data.cases[0].outcome;
   },
   'catalog.model-type-missing': async (w) => (await w.req('GET', '/models', { key: w.A.apiKey })).body.data.every((m: any) => 'type' in m),
   'prompts.type-filter-ignored': async (w) => {

@@ -130,9 +130,8 @@ function attempt(c: Obj, index: number, n: number, canAnswer: boolean): Obj {
   };
 }
 
-function caseOutcome(state: SimState, attempts: Obj[]): Outcome {
+function caseOutcome(attempts: Obj[]): Outcome {
   const outs = attempts.map((a) => a.outcome as Outcome);
-  if (faultOn(state, 'texttests.case-passes-on-any-iteration') && outs.includes('passed')) return 'passed';
   if (outs.every((o) => o === 'passed')) return 'passed';
   return outs.includes('error') ? 'error' : 'failed';
 }
@@ -228,7 +227,7 @@ export const testSuitesRoutes: FastifyPluginAsync = async (app) => {
     const results: CaseResult[] = suite.cases.map((k, i) => {
       const n = typeof k.iterations === 'number' ? k.iterations : suite.iterations;
       const attempts = Array.from({ length: n }, (_, a) => attempt(k, i, a + 1, canAnswer));
-      const outcome = caseOutcome(state, attempts);
+      const outcome = caseOutcome(attempts);
       return { caseId: k.id, name: k.name ?? null, outcome: outcome === 'passed' && faultOn(state, 'texttests.unknown-outcome') ? ('success' as Outcome) : outcome, iterations: attempts };
     });
     const run: RunRecord = { tenantId, id: randomUUID(), suiteId: suite.id, assistantId: suite.assistantId, startedAtMs: Date.now(), results };

@@ -165,10 +165,9 @@ function overrideView(state: SimState, tool: ToolRecord, o: ToolOverrideRecord |
   const voice = structuredClone(tool.instruction);
   if (o?.description != null) voice.description = o.description;
   const hasText = tool.textInstructions !== null;
-  const applyAnyway = faultOn(state, 'tools.text-override-without-text-instructions');
   let effective: ToolInstruction;
-  if (hasText || applyAnyway) {
-    effective = structuredClone(hasText ? tool.textInstructions! : voice);
+  if (hasText) {
+    effective = structuredClone(tool.textInstructions!);
     if (o?.textDescription != null) effective.description = o.textDescription;
     for (const step of effective.steps) {
       const t = o?.textSteps[step.id];
@@ -183,7 +182,7 @@ function overrideView(state: SimState, tool: ToolRecord, o: ToolOverrideRecord |
     voice: { descriptionOverride: o?.description ?? null, effective: voice },
     text: {
       hasTextInstructions: hasText,
-      applied: hasText || applyAnyway,
+      applied: hasText,
       descriptionOverride: o?.textDescription ?? null,
       stepOverrides: Object.entries(o?.textSteps ?? {}).map(([stepId, text]) => ({ stepId, text })),
       effective,
