@@ -387,8 +387,13 @@ export function applyAssistantInput(state: SimState, current: Obj, body: unknown
   if (!c.ok && faultOn(state, 'validation.partial-apply')) {
     // Fault: the refused request still stores every property none of its failing fields touch.
     const failed = new Set(c.errors.map((e) => propertyOfField(e.field)));
-    for (const k of ASSISTANT_PROPERTIES) if (!failed.has(k)) current[k] = next[k];
-    current.updatedAt = now;
+    let changed = false;
+    for (const k of ASSISTANT_PROPERTIES) {
+      if (failed.has(k) || JSON.stringify(current[k]) === JSON.stringify(next[k])) continue;
+      current[k] = next[k];
+      changed = true;
+    }
+    if (changed) current.updatedAt = now;
   }
   if (faultOn(state, 'validation.details-first-only')) c.errors.splice(1);
   c.throwIfAny();
