@@ -300,19 +300,9 @@ export const FAULTS: readonly FaultInfo[] = [
     description: 'Model B: X-Service-Signature is the bare hex digest, without "sha256=".',
   },
   {
-    name: 'webhooks.uppercase-hex',
-    clauses: ['6/model-b-signature-hex'],
-    description: 'Model B: the signature hex digest is upper-case.',
-  },
-  {
     name: 'webhooks.new-delivery-id-on-retry',
     clauses: ['6/model-b-retries-same-delivery-id'],
     description: 'Model B: every retry carries a fresh X-Service-Delivery id.',
-  },
-  {
-    name: 'webhooks.bytes-change-on-retry',
-    clauses: ['6/model-b-retries-same-body'],
-    description: 'Model B: retries are sent compact instead of pretty-printed (signed correctly over the new bytes).',
   },
   {
     name: 'webhooks.retry-model-a',
@@ -343,6 +333,72 @@ export const FAULTS: readonly FaultInfo[] = [
     name: 'webhooks.model-a-secret-missing',
     clauses: ['6/model-a-secret-header'],
     description: 'Model A: the x-service-core-secret header is left out.',
+  },
+  // webhooks, requested by the suite side (sim-requests issue 5, h6); clause ids as the request names them
+  {
+    name: 'webhooks.path-dropped',
+    clauses: ['2.3/path-kept'],
+    description: 'A delivery to a URL with a path (and query) is posted to `/` of that host.',
+  },
+  {
+    name: 'webhooks.server-url-at-delivery',
+    clauses: ['1/call-keeps-server-url'],
+    description: "The end-of-call report goes to the assistant's serverUrl at delivery time (else the tenant URL) instead of the one in force when the call started.",
+  },
+  {
+    name: 'webhooks.null-server-url-kept',
+    clauses: ['2.3/unset-tenant-url'],
+    description: 'After PATCH serverUrl: null, events keep going to the previous serverUrl instead of the tenant-level URL (the PATCH answer still shows null).',
+  },
+  {
+    name: 'webhooks.test-request-on-patch',
+    clauses: ['2.3/patch-no-test-request'],
+    description: 'A PATCH /assistants/{id} that sets serverUrl sends a POST `{"type":"test-request"}` to it.',
+  },
+  {
+    name: 'webhooks.no-retry-on-timeout',
+    clauses: ['6/b-retry-on-failure'],
+    description: 'Model B: an attempt that times out (no answer within webhookTimeoutMs) is not retried; a non-2xx answer still is.',
+  },
+  {
+    name: 'webhooks.shared-delivery-id',
+    clauses: ['6/b-dedupe'],
+    description: "A new event reuses the delivery id of the tenant's previous event of the same model, so distinct events share one id.",
+  },
+  {
+    name: 'webhooks.delivery-id-not-uuid',
+    clauses: ['6/b-delivery-id-uuid'],
+    description: 'Delivery ids (X-Service-Delivery, and the deliveries log) are `dlv_<24 hex>` tokens instead of UUIDs.',
+  },
+  {
+    name: 'webhooks.supervisor-answered-string',
+    clauses: ['6/a-end-of-call-fields'],
+    description: 'The end-of-call report carries `supervisor_answered` as the string "true" or "false".',
+  },
+  {
+    name: 'webhooks.no-call-id',
+    clauses: ['6/voice-call-id'],
+    description: 'Voice events (assistant-request, end-of-call-report, tool invocation) lack `call_id`.',
+  },
+  {
+    name: 'webhooks.no-customer-identifier',
+    clauses: ['6/messaging-fields'],
+    description: 'Messaging events (assistant-request, end-of-conversation-report) lack `customer_identifier`.',
+  },
+  {
+    name: 'webhooks.text-plain',
+    clauses: ['6/events-post-json'],
+    description: 'Events are sent with `Content-Type: text/plain` (same bytes).',
+  },
+  {
+    name: 'webhooks.empty-2xx-drops-call',
+    clauses: ['6/a-empty-2xx'],
+    description: 'A 2xx with an empty body to a voice assistant-request ends the call at once: it is no longer live and gives no end-of-call report.',
+  },
+  {
+    name: 'webhooks.tool-event-model-b',
+    clauses: ['6/delivery-model-per-event', '6/tool-invocation-event'],
+    description: 'The tool invocation event is sent under model B (signature and delivery id, no x-service-core-secret).',
   },
   // cross-tenant (§5.7, §7 exception 2): routes/calls.ts, routes/monitoring.ts, routes/tools.ts
   {

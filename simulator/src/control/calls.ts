@@ -26,7 +26,9 @@ import { randomUUID } from 'node:crypto';
 import { store, type CallRecord, type ConversationRecord, type SimState } from '../state.ts';
 import { isE164 } from '../validation/formats.ts';
 import { tenantTool } from '../routes/tools.ts';
-import { emitEvent } from '../webhooks/emit.ts';
+import { faultOn } from '../faults.ts';
+import { dropCallOnEmptyAnswer, emitEvent } from '../webhooks/emit.ts';
+import { assistantServerUrl } from '../webhooks/routing.ts';
 import { bodyObject, ControlError, optionalBoolean, optionalString, requiredString } from './common.ts';
 
 /** Builds and stores a live call of `assistantId` (already known to belong to `tenantId`). */
@@ -44,7 +46,7 @@ export function startCall(state: SimState, tenantId: string, assistantId: string
     assistantId,
     customerNumber,
     config,
-    serverUrl: typeof config.serverUrl === 'string' ? config.serverUrl : null,
+    serverUrl: assistantServerUrl(state, assistantId, config.serverUrl),
     startedAt: t(0),
     endedAt: null,
     agentAbsent: false,
@@ -77,6 +79,7 @@ export function emitCallStarted(state: SimState, call: CallRecord): string {
     type: 'assistant-request',
     model: 'A',
     ...callRoute(call),
+    onAnswer: dropCallOnEmptyAnswer(state, call),
     body: {
       type: 'assistant-request',
       call_id: call.id,
@@ -118,7 +121,7 @@ export function endCall(
     callId: call.id,
     type: 'end-of-call-report',
     model: 'A',
-    ...callRoute(call),
+    ...(faultOn(state, 'webhooks.server-url-at-delivery') ? { assistantId: call.assistantId } : callRoute(call)),
     body: {
       type: 'end-of-call-report',
       call_id: call.id,

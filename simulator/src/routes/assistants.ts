@@ -10,6 +10,7 @@ import { faultOn } from '../faults.ts';
 import { ok } from '../envelope.ts';
 import { applyAssistantInput, assistantResponse, defaultAssistant } from '../model/assistant.ts';
 import { findOwned, listOwned } from '../resources.ts';
+import { afterServerUrlPatch } from '../webhooks/emit.ts';
 
 type IdParams = { Params: { id: string } };
 
@@ -60,7 +61,9 @@ export const assistantsRoutes: FastifyPluginAsync = async (app) => {
       return ok(reply, assistantResponse(other.data));
     }
     const rec = findOwned(state, state.assistants, tenantOf(request), request.params.id, 'assistant');
+    const before = rec.data.serverUrl;
     rec.data = applyAssistantInput(state, rec.data, request.body, new Date().toISOString());
+    afterServerUrlPatch(state, rec.tenantId, request.params.id, before, request.body);
     return ok(reply, assistantResponse(rec.data));
   });
 

@@ -6,7 +6,12 @@
  * connection error, model B retries up to 5 times, waiting `webhookRetryBaseMs` × 1, 2, 4, 8, 16
  * before retries 1..5 (config read when each retry is scheduled). Model A makes one attempt
  * (§6 Model A rule 3). Faults: `webhooks.retry-model-a`, `webhooks.retries-3`,
- * `webhooks.retries-8`, `webhooks.constant-delay`.
+ * `webhooks.retries-8`, `webhooks.constant-delay`, `webhooks.no-retry-on-timeout` (a timed-out
+ * attempt ends the delivery), `webhooks.path-dropped` (the request goes to `/` of the host).
+ *
+ * An emitter that needs the answer (e.g. the call lifecycle reading an assistant-request answer)
+ * passes `onAnswer`; it is called with the status and raw body bytes of every 2xx..5xx answer,
+ * before the delivery record changes state.
  *
  * Hostnames are resolved through the control DNS table only (no real DNS query; `localhost`
  * aside); a name that does not resolve is an attempt with no answer (`status: null`).
@@ -91,6 +96,8 @@ export interface PendingDelivery {
   url: string;
   secret: string;
   body: Record<string, unknown>;
+  /** Called with each answer's HTTP status and raw body bytes (not for attempts with no answer). */
+  onAnswer?: (status: number, body: Buffer) => void;
 }
 
 function schedule(state: SimState, rt: Runtime, delayMs: number, fn: () => void): void {
@@ -115,12 +122,18 @@ async function attempt(state: SimState, rt: Runtime, d: PendingDelivery, n: numb
   });
   const at = new Date().toISOString();
   let status: number | null = null;
+  let answer: Buffer | null = null;
+  let timedOut = false;
   const controller = new AbortController();
   rt.controllers.add(controller);
-  const timeout = setTimeout(() => controller.abort(new Error('webhook timeout')), state.config.webhookTimeoutMs);
+  const timeout = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error('webhook timeout'));
+  }, state.config.webhookTimeoutMs);
   timeout.unref();
   try {
-    const target = deliveryTarget(state.config.webhookConnectTo, d.url);
+    const url = faultOn(state, 'webhooks.path-dropped') ? new URL('/', d.url).href : d.url;
+    const target = deliveryTarget(state.config.webhookConnectTo, url);
     const res = await request(target.requestUrl, {
       method: 'POST',
       headers: { ...headers, host: target.host },
@@ -130,7 +143,8 @@ async function attempt(state: SimState, rt: Runtime, d: PendingDelivery, n: numb
       reset: true, // one connection per attempt: receivers can close promptly
     });
     status = res.statusCode;
-    await res.body.dump().catch(() => undefined);
+    if (d.onAnswer) answer = Buffer.from(await res.body.arrayBuffer());
+    else await res.body.dump().catch(() => undefined);
   } catch {
     // timeout, refused connection, unresolvable host, bad URL: no answer
   } finally {
@@ -138,12 +152,13 @@ async function attempt(state: SimState, rt: Runtime, d: PendingDelivery, n: numb
     rt.controllers.delete(controller);
   }
   if (rt.generation !== gen) return; // reset or closed meanwhile
+  if (status !== null && answer !== null) d.onAnswer?.(status, answer);
   d.record.attempts.push({ at, status });
   if (status !== null && status >= 200 && status < 300) {
     d.record.state = 'delivered';
     return;
   }
-  if (n > maxRetries(state, d.record.model)) {
+  if (n > maxRetries(state, d.record.model) || (timedOut && faultOn(state, 'webhooks.no-retry-on-timeout'))) {
     d.record.state = 'failed';
     return;
   }

@@ -3,7 +3,9 @@
  *
  * 1. Which URL: the URL passed by the emitter (a call's serverUrl snapshotted when it began, §1),
  *    else the assistant's `serverUrl` when set, else the tenant-level URL; none → no delivery.
- *    Fault `webhooks.ignore-server-url`: always the tenant-level URL.
+ *    Fault `webhooks.ignore-server-url`: always the tenant-level URL. Fault
+ *    `webhooks.null-server-url-kept`: an assistant whose serverUrl was set to null keeps routing
+ *    to the URL it had before ({@link rememberServerUrl}, {@link assistantServerUrl}).
  * 2. Where the bytes really go: when `"host:port"` of that URL is a key of `webhookConnectTo`,
  *    the request is sent to that origin with the URL's path and query kept and the original
  *    `Host` header, like curl's `--connect-to`. A bare hostname has the path `/` (§2.3 rule 5).
@@ -29,10 +31,33 @@ export function routeUrl(state: SimState, input: RouteInput): string | null {
   if (input.url) return input.url;
   if (input.assistantId) {
     const a = state.assistants.get(input.assistantId);
-    const url = a && a.tenantId === input.tenantId ? a.data.serverUrl : null;
-    if (typeof url === 'string' && url !== '') return url;
+    const url = a && a.tenantId === input.tenantId ? assistantServerUrl(state, input.assistantId, a.data.serverUrl) : null;
+    if (url) return url;
   }
   return tenantUrl;
+}
+
+/** Collection of the last non-empty serverUrl each assistant had before a PATCH replaced it. */
+const PREVIOUS = 'webhookPreviousServerUrls';
+
+/**
+ * Notes the serverUrl an assistant had before a write (`before`, as stored; ignored unless a
+ * non-empty string), so the `webhooks.null-server-url-kept` fault can keep routing to it. Kept
+ * whether or not the fault is on, so switching it on later finds the URL. Reset empties it.
+ */
+export function rememberServerUrl(state: SimState, assistantId: string, before: unknown): void {
+  if (typeof before === 'string' && before !== '') state.collection<string>(PREVIOUS).set(assistantId, before);
+}
+
+/**
+ * The serverUrl an assistant's events use, given its stored value `current`: `current` when it is
+ * a non-empty string, else null (§2.3 rule 4: the tenant URL is used). Under the
+ * `webhooks.null-server-url-kept` fault a null `current` gives the URL it had before instead.
+ */
+export function assistantServerUrl(state: SimState, assistantId: string, current: unknown): string | null {
+  if (typeof current === 'string' && current !== '') return current;
+  if (!faultOn(state, 'webhooks.null-server-url-kept')) return null;
+  return state.collection<string>(PREVIOUS).get(assistantId) ?? null;
 }
 
 /** Where an HTTP request for a configured URL is sent. */

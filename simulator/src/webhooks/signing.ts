@@ -8,8 +8,8 @@
  * keyed by the client server secret>`, `X-Service-Delivery: <delivery id>`.
  *
  * Faults (each breaks one §6 rule): `webhooks.sign-reserialised`, `webhooks.wrong-secret`,
- * `webhooks.drop-sha256-prefix`, `webhooks.uppercase-hex`, `webhooks.bytes-change-on-retry`,
- * `webhooks.new-delivery-id-on-retry`, `webhooks.model-a-secret-missing`.
+ * `webhooks.drop-sha256-prefix`, `webhooks.new-delivery-id-on-retry`,
+ * `webhooks.model-a-secret-missing`, `webhooks.text-plain` (§6: events are JSON bodies).
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { faultOn } from '../faults.ts';
@@ -53,19 +53,16 @@ export interface AttemptInput {
 
 /** Body and headers of one attempt, with the switched-on faults applied. */
 export function buildAttempt(state: SimState, input: AttemptInput): AttemptRequest {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const headers: Record<string, string> = { 'content-type': faultOn(state, 'webhooks.text-plain') ? 'text/plain' : 'application/json' };
   if (input.model === 'A') {
     if (!faultOn(state, 'webhooks.model-a-secret-missing')) headers['x-service-core-secret'] = input.secret;
     return { body: modelABody(input.body), headers };
   }
   const retry = input.attempt > 1;
-  // bytes-change-on-retry: a retry is sent compact instead of pretty-printed (and signed over
-  // what is sent, so only the byte-identity rule of §6 Model B rule 3 breaks).
-  const body = retry && faultOn(state, 'webhooks.bytes-change-on-retry') ? modelABody(input.body) : modelBBody(input.body);
+  const body = modelBBody(input.body);
   const signed = faultOn(state, 'webhooks.sign-reserialised') ? Buffer.from(JSON.stringify(JSON.parse(body.toString('utf8'))), 'utf8') : body;
   const key = faultOn(state, 'webhooks.wrong-secret') ? `${input.secret}x` : input.secret;
-  let hex = hmacHex(key, signed);
-  if (faultOn(state, 'webhooks.uppercase-hex')) hex = hex.toUpperCase();
+  const hex = hmacHex(key, signed);
   headers['x-service-signature'] = faultOn(state, 'webhooks.drop-sha256-prefix') ? hex : `sha256=${hex}`;
   headers['x-service-delivery'] = retry && faultOn(state, 'webhooks.new-delivery-id-on-retry') ? randomUUID() : input.deliveryId;
   return { body, headers };

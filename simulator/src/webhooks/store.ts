@@ -44,7 +44,7 @@ export interface DeliveryView {
 
 const COLLECTION = 'webhookDeliveries';
 
-/** The deliveries Map of this state, keyed by delivery id. A reset replaces it with an empty one. */
+/** The deliveries Map of this state (keyed by a private id; records carry the delivery id). A reset replaces it with an empty one. */
 export function deliveries(state: SimState): Map<string, DeliveryRecord> {
   return state.collection<DeliveryRecord>(COLLECTION);
 }
