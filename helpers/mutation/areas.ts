@@ -57,12 +57,14 @@ export const AREA_TABLE: Readonly<Record<string, AreaRule[]>> = {
   org: [{ sections: ['5.3'] }, { sections: ['4.5', '5.6', '8', '7'], match: /org|audit|transcriber|tenants|turn-flag|bank|full-call|backlog/i }],
   // Task overrides (§2.8, §4.2).
   tasks: [{ sections: ['2.8', '4.2'] }],
-  // Tools, prompts, catalogues (§4.5 rows, §2.10).
+  // Tools, prompts, model/voice/transcriber catalogues (§4.5 rows, §2.10).
   tools: [{ sections: ['2.10'] }, { sections: ['4.5', '2.2'], match: /tool|prompt|model|voice|catalogue|text-instruction|override/i }],
   // Text test suites (§3 outcomes, §4.5 row, §8 limits).
   texttests: [{ sections: ['3', '4.5', '8', '7'], match: /test-suite|test-run|text-test|suite|iteration|case|realtime/i }],
   // Messaging-app channel (§4.5 chatapp-enabled, §3 onboarding, §7 codes).
   chatapp: [{ sections: ['3', '4.5', '7', '6'], match: /chatapp|onboard|messaging/i }],
+  // Calls and conversations (§1 calls API read-only, text threads apart; §4.5 rows).
+  calls: [{ sections: ['1', '4.5', '2.10'], match: /call|conversation/i }],
   // Assistant resource reads and writes (§2.2, §4.1, §4.5 assistant rows).
   assistant: [{ sections: ['2.2', '4.1'] }, { sections: ['4.5'], match: /assistant/i }],
 };
@@ -81,6 +83,11 @@ export const AREA_ALIASES: Readonly<Record<string, string>> = {
   'task-overrides': 'tasks',
   assistants: 'assistant',
   validation: 'bounds',
+  catalog: 'tools',
+  catalogue: 'tools',
+  prompts: 'tools',
+  models: 'tools',
+  conversations: 'calls',
 };
 
 /** A fault as `GET /__control/faults` lists it. */

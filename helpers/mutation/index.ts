@@ -9,10 +9,12 @@
  * kill rule no other test can kill it, so this loses no kill; it only leaves out collateral
  * failures elsewhere. `selection: 'full'` runs every file for every fault.
  *
- * First kill (default on): a fault's run stops at its first failing test (`--bail 1`). When that
- * failure is a kill, the fault is killed and the report lists that first killer; when it is not
- * (outside the area, or failing in the baseline too), the run is repeated without stopping, so
- * the verdict is the same as an exhaustive run's. `firstKill: false` always runs to the end.
+ * First kill (default on): a fault's run stops at its first failing test (`--bail 1`), and the
+ * closest tests (helpers/mutation/matrix.ts `closestTests`: named with a clause of a section the
+ * fault cites) run first on their own. When a first failure is a kill, the fault is killed and the
+ * report lists that first killer; when the selection yields a failure that is no kill (outside
+ * the area, or failing in the baseline too), it is run again to the end, so the verdict is the
+ * same as an exhaustive run's. `firstKill: false` always runs the selection to the end.
  */
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +24,7 @@ import type { Fault } from './areas';
 import {
   erroredFault,
   failingKeys,
+  closestTests,
   judgeFault,
   namePattern,
   testsForFault,
@@ -136,14 +139,24 @@ export async function runMutation(opts: MutationOptions): Promise<MutationReport
     const testNamePattern = pick.wholeFiles ? undefined : namePattern(pick.names);
     const t0 = Date.now();
     try {
-      let run = await runOnce(fault.name, [fault.name], files, { testNamePattern, bail: firstKill ? 1 : undefined });
-      let r = judgeFault(fault, run.record, baselineFailing, catalogue, files, run.wallMs);
-      let stoppedEarly = firstKill && r.verdict === 'killed';
-      if (firstKill && r.verdict !== 'killed' && r.otherFailures.length > 0) {
-        // The first failure was no kill: run again to the end so the verdict is exhaustive.
-        run = await runOnce(fault.name, [fault.name], files, { testNamePattern });
-        r = judgeFault(fault, run.record, baselineFailing, catalogue, files, Date.now() - t0);
-        stoppedEarly = false;
+      let r: FaultResult | undefined;
+      let stoppedEarly = false;
+      // First kill: the closest tests first, stopping at the first failure.
+      const near = firstKill && selection === 'targeted' ? closestTests(baseline, catalogue, fault, pick) : undefined;
+      if (near) {
+        const run = await runOnce(fault.name, [fault.name], near.files, { testNamePattern: near.wholeFiles ? undefined : namePattern(near.names), bail: 1 });
+        const first = judgeFault(fault, run.record, baselineFailing, catalogue, near.files, run.wallMs);
+        if (first.verdict === 'killed') [r, stoppedEarly] = [first, true];
+      }
+      if (!r && firstKill) {
+        const run = await runOnce(fault.name, [fault.name], files, { testNamePattern, bail: 1 });
+        const all = judgeFault(fault, run.record, baselineFailing, catalogue, files, run.wallMs);
+        if (all.verdict === 'killed' || all.otherFailures.length === 0) [r, stoppedEarly] = [all, all.verdict === 'killed'];
+      }
+      if (!r) {
+        // Exhaustive, or the first failure was no kill: run to the end so the verdict is exact.
+        const run = await runOnce(fault.name, [fault.name], files, { testNamePattern });
+        r = judgeFault(fault, run.record, baselineFailing, catalogue, files, run.wallMs);
       }
       r.wallMs = Date.now() - t0;
       r.stoppedEarly = stoppedEarly;

@@ -138,6 +138,23 @@ export function testsForFault(baseline: RunRecord, catalogue: Map<string, Clause
   return { files, names: selected.map((t) => t.name), wholeFiles: selected.length === inFiles };
 }
 
+/**
+ * The closest tests of a selection: those whose own name carries a clause (test-level ids, not
+ * check ids) in the area and in a section the fault itself cites (`5.7/...` → §5.7). They are run
+ * first because they are the likeliest killers; undefined when none or all qualify.
+ */
+export function closestTests(baseline: RunRecord, catalogue: Map<string, Clause>, fault: Fault, selection: TestSelection): TestSelection | undefined {
+  const sections = new Set(fault.clauses.map((c) => c.split('/')[0]));
+  const chosen = new Set(selection.names);
+  const near = baseline.tests.filter(
+    (t) => chosen.has(t.name) && t.clauses.some((id) => sections.has(catalogue.get(id)?.section ?? id.split('/')[0]) && clauseInArea(id, catalogue.get(id), fault)),
+  );
+  if (near.length === 0 || near.length === selection.names.length) return undefined;
+  const files = [...new Set(near.map((t) => t.file))].sort();
+  const inFiles = baseline.tests.filter((t) => files.includes(t.file)).length;
+  return { files, names: near.map((t) => t.name), wholeFiles: near.length === inFiles };
+}
+
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
