@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import type { Clause } from '../../helpers/catalogue';
 import type { RunRecord, TestRecord } from '../../helpers/report/model';
 import { areaOf, clauseInArea, AREA_TABLE, type Fault } from '../../helpers/mutation/areas';
-import { closingLine, failureClauses, failingKeys, filesForFault, judgeFault, namePattern, tallySuites, testsForFault, totals } from '../../helpers/mutation/matrix';
+import { closestTests, closingLine, failureClauses, failingKeys, filesForFault, judgeFault, namePattern, tallySuites, testsForFault, totals } from '../../helpers/mutation/matrix';
 import { renderMarkdown } from '../../helpers/mutation/render';
 import { runMutation } from '../../helpers/mutation/index';
 
@@ -112,6 +112,18 @@ describe('kill rule', () => {
     expect(re.test('sums (1+1) $x')).toBe(true);
     expect(re.test('outer inner rejects Bearer [5.1/bearer-401] too')).toBe(false);
     expect(re.test('xrejects Bearer [5.1/bearer-401]')).toBe(false);
+  });
+
+  it('runs first the tests named with a clause of a section the fault cites', () => {
+    const envFault: Fault = { name: 'envelope.not-found-code', clauses: ['7/404-not-found-route'], description: '' };
+    const base = record([
+      test_({ name: 'route', file: 'suites/envelope.test.ts', clauses: ['7/route-not-found'] }),
+      test_({ name: 'audited', file: 'suites/auth.test.ts', clauses: ['5.1/bearer-401'], checks: [{ clauses: ['7/route-not-found'], requirement: 'r', ok: true }] }),
+    ]);
+    const pick = testsForFault(base, catalogue, envFault);
+    expect(pick.names).toEqual(['route', 'audited']);
+    expect(closestTests(base, catalogue, envFault, pick)).toEqual({ files: ['suites/envelope.test.ts'], names: ['route'], wholeFiles: true });
+    expect(closestTests(base, catalogue, bearer, testsForFault(base, catalogue, bearer))).toBeUndefined();
   });
 
   it('tallies suites and ends with the closing line', () => {
