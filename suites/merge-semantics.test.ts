@@ -202,6 +202,16 @@ describe('§2.5 transferSettings', () => {
   });
 });
 
+describe('§4.1 a refused PATCH stores nothing, valid fields included', () => {
+  clauseTest('4.1/rejected-patch-changes-nothing', 'valid fields sent beside an invalid one are not stored', async () => {
+    const before = await read('4.1/rejected-patch-changes-nothing');
+    const res = await client.patch(`/assistants/${id}`, { firstMessage: `${before.data?.firstMessage ?? ''} (must not be stored)`, categories: ['must-not-be-stored'], idleTimeoutSeconds: 61 });
+    checkError('4.1/rejected-patch-changes-nothing', 'a PATCH with idleTimeoutSeconds 61 answers 400 VALIDATION_ERROR', res, 400, 'VALIDATION_ERROR');
+    const after = await read('4.1/rejected-patch-changes-nothing');
+    checkEqual('4.1/rejected-patch-changes-nothing', 'the full GET after equals the GET before (firstMessage and categories not stored)', after.data, before.data, after.res);
+  });
+});
+
 describe('§2.6 dictionarySettings', () => {
   clauseTest('2.6/replace', 'a PATCH replaces the whole document: a sub-list not sent is gone', async () => {
     await patchOk('2.6/replace', {
@@ -395,6 +405,9 @@ describe('§8 a replayed PATCH converges', () => {
       dictionarySettings: { sttKeyterms: [{ term: 'Replayx', language: 'en-GB' }] },
       transferDialTimeout: '15',
       settings: { conversationConfig: { interruptionPlan: { minWords: 4 } } },
+      categories: ['replay-a', 'replay-b'],
+      idleMessages: ['Are you still there?'],
+      toolIds: [],
     };
     const r1 = await patchOk('8/patch-replay-converges', body, 'first PATCH');
     const g1 = await read('8/patch-replay-converges');
