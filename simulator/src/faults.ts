@@ -338,7 +338,7 @@ export const FAULTS: readonly FaultInfo[] = [
   {
     name: 'webhooks.path-dropped',
     clauses: ['2.3/path-kept'],
-    description: 'A delivery to a URL with a path (and query) is posted to `/` of that host.',
+    description: "A delivery to an assistant's serverUrl with a path (and query) is posted to `/` of that host (the tenant-level URL keeps its path).",
   },
   {
     name: 'webhooks.server-url-at-delivery',
@@ -393,7 +393,7 @@ export const FAULTS: readonly FaultInfo[] = [
   {
     name: 'webhooks.empty-2xx-drops-call',
     clauses: ['6/a-empty-2xx'],
-    description: 'A 2xx with an empty body to a voice assistant-request ends the call at once: it is no longer live and gives no end-of-call report.',
+    description: 'A 2xx with an empty body to a voice assistant-request ends the call at once: it is no longer live and gives no end-of-call report (control end answers 200, sends nothing).',
   },
   {
     name: 'webhooks.tool-event-model-b',

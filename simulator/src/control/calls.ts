@@ -27,7 +27,7 @@ import { store, type CallRecord, type ConversationRecord, type SimState } from '
 import { isE164 } from '../validation/formats.ts';
 import { tenantTool } from '../routes/tools.ts';
 import { faultOn } from '../faults.ts';
-import { dropCallOnEmptyAnswer, emitEvent } from '../webhooks/emit.ts';
+import { DROPPED_ON_EMPTY_ANSWER, dropCallOnEmptyAnswer, emitEvent } from '../webhooks/emit.ts';
 import { assistantServerUrl } from '../webhooks/routing.ts';
 import { bodyObject, ControlError, optionalBoolean, optionalString, requiredString } from './common.ts';
 
@@ -190,6 +190,7 @@ export const callsControl: FastifyPluginAsync = async (app) => {
     const supervisorAnswered = optionalBoolean(body, 'supervisorAnswered', false);
     const customerNumber = optionalString(body, 'customerNumber');
     if (customerNumber !== undefined && !isE164(customerNumber)) throw new ControlError(400, 'customerNumber must be E.164');
+    if (call.endedReason === DROPPED_ON_EMPTY_ANSWER) return { id: call.id, endedAt: call.endedAt, deliveryId: null }; // fault: no report
     if (call.endedAt) throw new ControlError(400, 'call already ended');
     const deliveryId = endCall(state, call, { reason: 'customer-ended-call', supervisorAnswered, customerNumber });
     return { id: call.id, endedAt: call.endedAt, deliveryId };

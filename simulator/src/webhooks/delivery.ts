@@ -7,7 +7,7 @@
  * before retries 1..5 (config read when each retry is scheduled). Model A makes one attempt
  * (§6 Model A rule 3). Faults: `webhooks.retry-model-a`, `webhooks.retries-3`,
  * `webhooks.retries-8`, `webhooks.constant-delay`, `webhooks.no-retry-on-timeout` (a timed-out
- * attempt ends the delivery), `webhooks.path-dropped` (the request goes to `/` of the host).
+ * attempt ends the delivery).
  *
  * An emitter that needs the answer (e.g. the call lifecycle reading an assistant-request answer)
  * passes `onAnswer`; it is called with the status and raw body bytes of every 2xx..5xx answer,
@@ -94,6 +94,8 @@ export interface PendingDelivery {
   record: DeliveryRecord;
   /** Configured URL (non-null: a delivery without one is never started). */
   url: string;
+  /** URL actually requested when it differs from `url` (fault `webhooks.path-dropped`). */
+  sendTo?: string;
   secret: string;
   body: Record<string, unknown>;
   /** Called with each answer's HTTP status and raw body bytes (not for attempts with no answer). */
@@ -132,8 +134,7 @@ async function attempt(state: SimState, rt: Runtime, d: PendingDelivery, n: numb
   }, state.config.webhookTimeoutMs);
   timeout.unref();
   try {
-    const url = faultOn(state, 'webhooks.path-dropped') ? new URL('/', d.url).href : d.url;
-    const target = deliveryTarget(state.config.webhookConnectTo, url);
+    const target = deliveryTarget(state.config.webhookConnectTo, d.sendTo ?? d.url);
     const res = await request(target.requestUrl, {
       method: 'POST',
       headers: { ...headers, host: target.host },

@@ -11,7 +11,8 @@
  * Faults switched here (each breaks one rule; see faults.ts): `webhooks.shared-delivery-id`,
  * `webhooks.delivery-id-not-uuid` (delivery ids); `webhooks.supervisor-answered-string`,
  * `webhooks.no-call-id`, `webhooks.no-customer-identifier` (payload fields, applied to a copy of
- * the body); `webhooks.tool-event-model-b` (delivery model); `webhooks.test-request-on-patch`
+ * the body); `webhooks.tool-event-model-b` (delivery model); `webhooks.path-dropped` (an
+ * assistant serverUrl — any URL other than the tenant-level one — is requested at `/`); `webhooks.test-request-on-patch`
  * ({@link afterServerUrlPatch}); `webhooks.empty-2xx-drops-call` ({@link dropCallOnEmptyAnswer}).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -57,6 +58,19 @@ function newDeliveryId(state: SimState, tenantId: string, model: DeliveryModel):
   return faultOn(state, 'webhooks.delivery-id-not-uuid') ? `dlv_${randomBytes(12).toString('hex')}` : randomUUID();
 }
 
+/**
+ * Where to send a delivery routed to `url`: `url` itself, or under the `webhooks.path-dropped`
+ * fault `/` of its origin when `url` is not the tenant-level URL (§2.3 rule 5 concerns serverUrl).
+ */
+function sendUrl(state: SimState, url: string, tenantUrl: string | null): string | undefined {
+  if (!faultOn(state, 'webhooks.path-dropped') || url === tenantUrl) return undefined;
+  try {
+    return new URL('/', url).href;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A copy of `body` with the payload faults applied (the emitter's object is left as is). */
 function payloadWithFaults(state: SimState, body: Record<string, unknown>): Record<string, unknown> {
   const out = { ...body };
@@ -91,7 +105,15 @@ export function emitEvent(state: SimState, ev: WebhookEvent): { deliveryId: stri
   deliveries(state).set(randomUUID(), record);
   if (url && tenant) {
     const body = payloadWithFaults(state, ev.body);
-    startDelivery(state, { record, url, secret: tenant.clientServerSecret, body, ...(ev.onAnswer ? { onAnswer: ev.onAnswer } : {}) });
+    const sendTo = sendUrl(state, url, tenant.serverUrl);
+    startDelivery(state, {
+      record,
+      url,
+      secret: tenant.clientServerSecret,
+      body,
+      ...(sendTo ? { sendTo } : {}),
+      ...(ev.onAnswer ? { onAnswer: ev.onAnswer } : {}),
+    });
   }
   return { deliveryId };
 }
@@ -113,18 +135,22 @@ export function afterServerUrlPatch(state: SimState, tenantId: string, assistant
   startDelivery(state, { record, url, secret: tenant.clientServerSecret, body: { type: 'test-request', assistant_id: assistantId } });
 }
 
+/** `endedReason` of a call ended by the `webhooks.empty-2xx-drops-call` fault. */
+export const DROPPED_ON_EMPTY_ANSWER = 'assistant-request-empty-answer';
+
 /**
  * `onAnswer` hook for a call's voice assistant-request. Normally it does nothing: §6 Model A
  * rule 4 says an empty 2xx is safe and the call proceeds. Under the `webhooks.empty-2xx-drops-call`
  * fault, a 2xx with an empty body ends the call at once (`endedAt` set, reason
- * `assistant-request-empty-answer`): it is no longer live, and no end-of-call report is sent.
+ * {@link DROPPED_ON_EMPTY_ANSWER}): it is no longer live, and no end-of-call report is sent (the
+ * control end of such a call answers 200 and emits nothing).
  */
 export function dropCallOnEmptyAnswer(state: SimState, call: CallRecord): (status: number, body: Buffer) => void {
   return (status, body) => {
     if (!faultOn(state, 'webhooks.empty-2xx-drops-call')) return;
     if (status < 200 || status >= 300 || body.length > 0 || call.endedAt) return;
     call.endedAt = new Date().toISOString();
-    call.endedReason = 'assistant-request-empty-answer';
+    call.endedReason = DROPPED_ON_EMPTY_ANSWER;
     call.agentAbsent = false;
   };
 }
