@@ -30,7 +30,7 @@ export function renderMarkdown(r: MutationReport): string {
       'A survivor is a missing test. See docs/mutation.md.',
     '',
   );
-  lines.push('## Faults', '', '| fault | area | verdict | killed by | tests run | files run | note |', '|---|---|---|---|---|---|---|');
+  lines.push('## Faults', '', '| fault | area | verdict | killed by | tests selected | files run | note |', '|---|---|---|---|---|---|---|');
   for (const f of r.faults) {
     const verdict = f.verdict === 'killed' ? (f.stoppedEarly ? 'killed (first kill)' : `killed (${f.killedBy.length})`) : f.verdict === 'error' ? '**run error**' : '**survived**';
     lines.push(
