@@ -1,12 +1,13 @@
 /**
- * `npm run mutation [-- --fault <name> … --file <suite> … --workers N --full --exhaustive]`: the mutation run
+ * `npm run mutation [-- --fault <name> … --file <suite> … --workers N --full --exhaustive --strict-timing]`: the mutation run
  * of issue 9. Runs the conformance suite once per simulator fault (GET /__control/faults), in
  * parallel up to the core count, writes `reports/mutation.json` and `reports/mutation.md`, and
  * ends with the line `mutation: N killed, M survived`. Exit code 0 when every fault was killed,
  * 1 otherwise (a survivor is a missing test), 2 when the run itself could not be done.
  * Per-run logs and records: `reports/mutation-runs/<fault>/`. `--full` runs every suite file for
  * every fault (default: only the tests naming a clause of the fault's area); `--exhaustive` runs
- * each to the end (default: stop at the first kill). See docs/mutation.md.
+ * each to the end (default: stop at the first kill); `--strict-timing` sets CORE_API_STRICT_TIMING=1
+ * in every run, so the timing comparison of §5.7 can fail. See docs/mutation.md.
  */
 import { parseArgs } from 'node:util';
 import { join, resolve, dirname } from 'node:path';
@@ -21,6 +22,7 @@ const { values } = parseArgs({
     workers: { type: 'string' },
     full: { type: 'boolean', default: false },
     exhaustive: { type: 'boolean', default: false },
+    'strict-timing': { type: 'boolean', default: false },
     out: { type: 'string', default: join(root, 'reports') },
   },
 });
@@ -34,6 +36,7 @@ try {
     workers: values.workers ? Number(values.workers) : undefined,
     selection: values.full ? 'full' : 'targeted',
     firstKill: !values.exhaustive,
+    env: values['strict-timing'] ? { CORE_API_STRICT_TIMING: '1' } : undefined,
     log: (line) => console.log(line),
   });
   const { json, md } = writeMutationReports(report, values.out!);

@@ -56,10 +56,27 @@ export interface MutationOptions {
   selection?: 'targeted' | 'full';
   /** Stop each run at its first failure (default true); see the module header. */
   firstKill?: boolean;
+  /**
+   * Extra environment for every run, baseline included; e.g. `CORE_API_STRICT_TIMING=1` turns the
+   * informational timing comparison (§5.7) into a failing check, so timing faults can be killed.
+   */
+  env?: Record<string, string>;
   /** Per-run time limit in ms (default 300 000). */
   runTimeoutMs?: number;
   /** Progress lines (default: none). */
   log?: (line: string) => void;
+  /**
+   * Timing faults (name or clause ids mentioning timing or slowness) run with
+   * `CORE_API_STRICT_TIMING=1`, so the suite's informational timing comparison (§5.7) can kill
+   * them (default true). Other faults' runs keep timing informational, so timing noise cannot
+   * kill them.
+   */
+  strictTimingForTimingFaults?: boolean;
+}
+
+/** Whether a fault is about response timing (its name or clause ids mention timing or slowness). */
+export function isTimingFault(fault: Fault): boolean {
+  return [fault.name, ...fault.clauses].some((s) => /timing|slow|latency/i.test(s));
 }
 
 /** Runs `jobs` with at most `limit` at once, keeping result order. */
@@ -103,7 +120,12 @@ export async function runMutation(opts: MutationOptions): Promise<MutationReport
   log(`mutation: ${faults.length} fault(s), ${workers} worker(s), selection ${selection}`);
 
   rmSync(opts.runsDir, { recursive: true, force: true });
-  const runOnce = async (name: string, faultNames: string[], files: string[], extra: { testNamePattern?: string; bail?: number } = {}) => {
+  const runOnce = async (
+    name: string,
+    faultNames: string[],
+    files: string[],
+    extra: { testNamePattern?: string; bail?: number; extraEnv?: Record<string, string> } = {},
+  ) => {
     const sim = await startFaultySimulator(faultNames);
     try {
       return await runConformance({
@@ -114,6 +136,7 @@ export async function runMutation(opts: MutationOptions): Promise<MutationReport
         runDir: join(opts.runsDir, safeDirName(name)),
         timeoutMs: opts.runTimeoutMs,
         ...extra,
+        extraEnv: { ...(opts.env ?? {}), ...(extra.extraEnv ?? {}) },
       });
     } finally {
       await sim.close();
@@ -136,6 +159,7 @@ export async function runMutation(opts: MutationOptions): Promise<MutationReport
       log(`  ${fault.name}: survived (nothing to run: ${r.note})`);
       return r;
     }
+    const strict = (opts.strictTimingForTimingFaults ?? true) && isTimingFault(fault) ? { CORE_API_STRICT_TIMING: '1' } : undefined;
     const testNamePattern = pick.wholeFiles ? undefined : namePattern(pick.names);
     const t0 = Date.now();
     try {
@@ -144,18 +168,18 @@ export async function runMutation(opts: MutationOptions): Promise<MutationReport
       // First kill: the closest tests first, stopping at the first failure.
       const near = firstKill && selection === 'targeted' ? closestTests(baseline, catalogue, fault, pick) : undefined;
       if (near) {
-        const run = await runOnce(fault.name, [fault.name], near.files, { testNamePattern: near.wholeFiles ? undefined : namePattern(near.names), bail: 1 });
+        const run = await runOnce(fault.name, [fault.name], near.files, { testNamePattern: near.wholeFiles ? undefined : namePattern(near.names), bail: 1, extraEnv: strict });
         const first = judgeFault(fault, run.record, baselineFailing, catalogue, near.files, run.wallMs);
         if (first.verdict === 'killed') [r, stoppedEarly] = [first, true];
       }
       if (!r && firstKill) {
-        const run = await runOnce(fault.name, [fault.name], files, { testNamePattern, bail: 1 });
+        const run = await runOnce(fault.name, [fault.name], files, { testNamePattern, bail: 1, extraEnv: strict });
         const all = judgeFault(fault, run.record, baselineFailing, catalogue, files, run.wallMs);
         if (all.verdict === 'killed' || all.otherFailures.length === 0) [r, stoppedEarly] = [all, all.verdict === 'killed'];
       }
       if (!r) {
         // Exhaustive, or the first failure was no kill: run to the end so the verdict is exact.
-        const run = await runOnce(fault.name, [fault.name], files, { testNamePattern });
+        const run = await runOnce(fault.name, [fault.name], files, { testNamePattern, extraEnv: strict });
         r = judgeFault(fault, run.record, baselineFailing, catalogue, files, run.wallMs);
       }
       r.wallMs = Date.now() - t0;

@@ -39,6 +39,8 @@ export interface ConformanceRunOptions {
   testNamePattern?: string;
   /** vitest `--bail`: stop after this many failed tests (default: never). */
   bail?: number;
+  /** Extra environment for the run (e.g. `CORE_API_STRICT_TIMING: '1'`), applied last. */
+  extraEnv?: Record<string, string>;
 }
 
 /** What one run produced. */
@@ -66,7 +68,7 @@ export class MutationRunError extends Error {
  * target or confuse a nested vitest (VITEST_* set when this runs inside a unit test), plus the
  * external-simulator variables.
  */
-export function childEnv(opts: Pick<ConformanceRunOptions, 'baseUrl' | 'controlUrl'>, reportDir: string): NodeJS.ProcessEnv {
+export function childEnv(opts: Pick<ConformanceRunOptions, 'baseUrl' | 'controlUrl' | 'extraEnv'>, reportDir: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (/^(VITEST|__VITEST|CORE_API_|TINYPOOL)/.test(k) || k === 'NODE_OPTIONS' || k === 'TEST') continue;
@@ -77,6 +79,7 @@ export function childEnv(opts: Pick<ConformanceRunOptions, 'baseUrl' | 'controlU
   env.CONFORMANCE_REPORT_DIR = reportDir;
   env.FORCE_COLOR = '0';
   env.NO_COLOR = '1';
+  Object.assign(env, opts.extraEnv ?? {});
   return env;
 }
 

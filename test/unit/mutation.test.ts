@@ -14,7 +14,7 @@ import type { RunRecord, TestRecord } from '../../helpers/report/model';
 import { areaOf, clauseInArea, AREA_TABLE, type Fault } from '../../helpers/mutation/areas';
 import { closestTests, closingLine, failureClauses, failingKeys, filesForFault, judgeFault, namePattern, tallySuites, testsForFault, totals } from '../../helpers/mutation/matrix';
 import { renderMarkdown } from '../../helpers/mutation/render';
-import { runMutation } from '../../helpers/mutation/index';
+import { isTimingFault, runMutation } from '../../helpers/mutation/index';
 
 const catalogue = new Map<string, Clause>([
   ['5.1/bearer-401', { id: '5.1/bearer-401', section: '5.1', text: '', level: 'must', targets: ['simulator', 'live'], file: 'auth.json' }],
@@ -124,6 +124,11 @@ describe('kill rule', () => {
     expect(pick.names).toEqual(['route', 'audited']);
     expect(closestTests(base, catalogue, envFault, pick)).toEqual({ files: ['suites/envelope.test.ts'], names: ['route'], wholeFiles: true });
     expect(closestTests(base, catalogue, bearer, testsForFault(base, catalogue, bearer))).toBeUndefined();
+  });
+
+  it('recognises timing faults, which alone run with strict timing', () => {
+    expect(isTimingFault({ name: 'xtenant.foreign-slow', clauses: ['5.7/timing-indistinguishable'], description: '' })).toBe(true);
+    expect(isTimingFault(bearer)).toBe(false);
   });
 
   it('tallies suites and ends with the closing line', () => {
