@@ -8,10 +8,13 @@
  * clause reporter (reports/conformance.json/.md/.html), which also prints the closing line
  * `conformance: N passed, N failed, N skipped`.
  */
+import { rmSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
 /** Where run output goes: `reports/` unless CONFORMANCE_REPORT_DIR names another folder (shards, nested runs). */
 const reportDir = process.env.CONFORMANCE_REPORT_DIR ?? 'reports';
+// Allure keeps every result file it ever wrote; a run's results are its own.
+rmSync(`${reportDir}/allure-results`, { recursive: true, force: true });
 
 export default defineConfig({
   test: {
@@ -48,6 +51,9 @@ export default defineConfig({
           name: 'conformance',
           include: ['suites/**/*.test.ts'],
           globalSetup: ['./helpers/global-setup.ts'],
+          // Files share nothing through module state (each provisions its own world), so workers
+          // may reuse loaded modules between files: start-up dominates a run otherwise.
+          isolate: false,
           setupFiles: ['allure-vitest/setup'],
           testTimeout: 20_000,
           hookTimeout: 30_000,

@@ -96,7 +96,9 @@ export function auditEnvelope(res: ApiResponse): void {
   for (const p of problems) checks.push({ ...p, level: 'must' });
   if (problems.length === 0 && !isBareRoute(res.request.method, res.request.path) && res.json !== undefined) {
     const clause = res.status < 300 ? '2.1/success-envelope' : '7/error-envelope';
-    if (!checks.some((c) => c.ok && c.clauses[0] === clause)) checks.push({ clauses: [clause], requirement: 'answer uses the envelope', ok: true });
+    for (const [id, requirement] of [[clause, 'answer uses the envelope'], ['2.1/json-envelope', 'answer has a JSON body']] as const) {
+      if (!checks.some((c) => c.ok && c.clauses[0] === id)) checks.push({ clauses: [id], requirement, ok: true });
+    }
     const code = res.json?.error?.code;
     if (typeof code === 'string' && !validate('error-codes', code).ok) {
       (t.meta.drift ??= []).push({ kind: 'error-code', where: `${res.request.method} ${res.request.path.split('?')[0]}`, what: code });
