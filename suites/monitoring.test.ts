@@ -19,6 +19,7 @@ import { clauseTest, check, checkEqual, checkError, checkSchema, checkSuccess, i
 import { assistantFixture } from '../helpers/fixtures';
 import { withAgentAbsentRetry } from '../helpers/monitoring';
 import { validate } from '../helpers/validator';
+import { containsString, rowsOf } from '../helpers/shapes';
 
 /** Seed of fast-check in this file; printed when a test fails (CORE_API_SEED reproduces a run). */
 const SEED = Number(process.env.CORE_API_SEED ?? Math.floor(Math.random() * 2 ** 31)) ^ 0x40f;
@@ -46,21 +47,6 @@ async function liveCall(tenantId = world().tenantA.id, assistantId = assistant.i
 async function monitorConfig(): Promise<{ slots: number; mintsPerMinute: number }> {
   const cfg = await world().control!.config({});
   return { slots: Number(cfg.monitorSlotsPerCall ?? 2), mintsPerMinute: Number(cfg.monitorMintsPerMinute ?? 30) };
-}
-
-/** Rows of a list answer whose shape is not shown: `data` itself or the first array inside it. */
-function rowsOf(data: unknown): any[] {
-  if (Array.isArray(data)) return data;
-  if (data && typeof data === 'object') for (const v of Object.values(data)) if (Array.isArray(v)) return v;
-  return [];
-}
-
-/** Whether `label` occurs as an exact string value anywhere in `value`. */
-function containsString(value: unknown, label: string): boolean {
-  if (typeof value === 'string') return value === label;
-  if (Array.isArray(value)) return value.some((v) => containsString(v, label));
-  if (value && typeof value === 'object') return Object.values(value).some((v) => containsString(v, label));
-  return false;
 }
 
 const mint = (c: ApiClient, id: string, actorLabel = 'conformance monitor') =>

@@ -14,6 +14,7 @@ import { useWorld } from '../helpers/world';
 import { clauseTest, check, checkError, checkSuccess, inform, skipWith } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import type { ApiResponse } from '../helpers/client';
+import { containsString, rowsOf } from '../helpers/shapes';
 
 /** Seed of faker in this file; printed when a test fails (CORE_API_SEED reproduces a run). */
 const SEED = Number(process.env.CORE_API_SEED ?? Math.floor(Math.random() * 2 ** 31)) ^ 0x0e6;
@@ -32,21 +33,6 @@ beforeAll(async () => {
 
 /** A random E.164 number in the 555 range. */
 const randomNumber = () => `+1${faker.helpers.arrayElement(['213', '305', '503', '617', '919'])}555${faker.string.numeric(4)}`;
-
-/** Rows of a list answer whose shape is not shown: `data` itself or the first array inside it. */
-function rowsOf(data: unknown): any[] {
-  if (Array.isArray(data)) return data;
-  if (data && typeof data === 'object') for (const v of Object.values(data)) if (Array.isArray(v)) return v;
-  return [];
-}
-
-/** Whether `id` occurs as a string value anywhere in `value`. */
-function mentions(value: unknown, id: string): boolean {
-  if (typeof value === 'string') return value === id;
-  if (Array.isArray(value)) return value.some((v) => mentions(v, id));
-  if (value && typeof value === 'object') return Object.values(value).some((v) => mentions(v, id));
-  return false;
-}
 
 describe('§1 and §4.5 calls and conversations', () => {
   clauseTest('1/calls-read-only', 'no endpoint places an outbound call: POST /calls is refused', async () => {
@@ -75,7 +61,7 @@ describe('§1 and §4.5 calls and conversations', () => {
     checkSuccess('4.5/calls-readable', 'GET /calls/{id} after the call ended answers 200', after, 200);
     const list = await c.get('/calls');
     checkSuccess('4.5/calls-readable', 'GET /calls answers 200', list, 200);
-    check('1/call-record-on-dial', 'GET /calls lists the call', mentions(list.json?.data, call.id), { expected: call.id, actual: rowsOf(list.json?.data).map((r) => r?.id), res: list });
+    check('1/call-record-on-dial', 'GET /calls lists the call', containsString(list.json?.data, call.id), { expected: call.id, actual: rowsOf(list.json?.data).map((r) => r?.id), res: list });
   }, { requires: ['control'] });
 
   clauseTest(['1/conversations-separate', '4.5/conversations-readable'], 'a text conversation is listed by GET /conversations and never under /calls', async () => {
@@ -84,11 +70,11 @@ describe('§1 and §4.5 calls and conversations', () => {
     const c = w.as('tenantA');
     const convs = await c.get('/conversations');
     checkSuccess('4.5/conversations-readable', 'GET /conversations answers 200', convs, 200);
-    check('1/conversations-separate', 'GET /conversations lists the conversation', mentions(convs.json?.data, conv.id), { expected: conv.id, actual: rowsOf(convs.json?.data).map((r) => r?.id), res: convs });
+    check('1/conversations-separate', 'GET /conversations lists the conversation', containsString(convs.json?.data, conv.id), { expected: conv.id, actual: rowsOf(convs.json?.data).map((r) => r?.id), res: convs });
     await w.control!.endConversation(conv.id);
     const calls = await c.get('/calls');
     checkSuccess('1/conversations-separate', 'GET /calls answers 200', calls, 200);
-    check('1/conversations-separate', 'GET /calls does not list the conversation', !mentions(calls.json?.data, conv.id), { expected: `no ${conv.id}`, actual: 'listed', res: calls });
+    check('1/conversations-separate', 'GET /calls does not list the conversation', !containsString(calls.json?.data, conv.id), { expected: `no ${conv.id}`, actual: 'listed', res: calls });
     const asCall = await c.get(`/calls/${conv.id}`);
     checkError('1/conversations-separate', 'GET /calls/{conversation id} answers 404 RESOURCE_NOT_FOUND', asCall, 404, 'RESOURCE_NOT_FOUND');
   }, { requires: ['control'] });
@@ -145,7 +131,7 @@ describe('§4.5 / §5.3 organization routes', () => {
     const res = await w.as('org').get('/organization/tenants');
     checkSuccess('4.5/org-tenants', 'GET /organization/tenants with the organization key alone answers 200', res, 200);
     for (const [name, id] of [['A', w.tenantA.id], ['B', w.tenantB.id]] as const) {
-      check('1/hierarchy', `tenant ${name} of the organization is listed`, mentions(res.json?.data, id), { expected: id, actual: rowsOf(res.json?.data).map((r) => r?.id), res });
+      check('1/hierarchy', `tenant ${name} of the organization is listed`, containsString(res.json?.data, id), { expected: id, actual: rowsOf(res.json?.data).map((r) => r?.id), res });
     }
   });
 

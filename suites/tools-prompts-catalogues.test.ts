@@ -17,6 +17,7 @@ import { useWorld } from '../helpers/world';
 import { clauseTest, check, checkEqual, checkSchema, checkSuccess, inform, skipWith } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import type { ApiResponse } from '../helpers/client';
+import { containsString, rowsOf } from '../helpers/shapes';
 
 const world = useWorld();
 let assistant: { id: string };
@@ -26,27 +27,12 @@ beforeAll(async () => {
   assistant = await assistantFixture(w, w.as('tenantA'), 'tools-prompts');
 });
 
-/** Rows of a list answer whose shape is not shown: `data` itself or the first array inside it. */
-function rowsOf(data: unknown): any[] {
-  if (Array.isArray(data)) return data;
-  if (data && typeof data === 'object') for (const v of Object.values(data)) if (Array.isArray(v)) return v;
-  return [];
-}
-
 /** Whether some property named like `description` (any case) holds '' anywhere in `value`: an empty description that was stored. */
 function storesEmptyDescription(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(storesEmptyDescription);
   if (value && typeof value === 'object') {
     return Object.entries(value).some(([k, v]) => (/description/i.test(k) && v === '') || storesEmptyDescription(v));
   }
-  return false;
-}
-
-/** Whether `text` occurs as an exact string value anywhere in `value`. */
-function containsString(value: unknown, text: string): boolean {
-  if (typeof value === 'string') return value === text;
-  if (Array.isArray(value)) return value.some((v) => containsString(v, text));
-  if (value && typeof value === 'object') return Object.values(value).some((v) => containsString(v, text));
   return false;
 }
 
