@@ -239,18 +239,23 @@ export class ApiClient {
     return this.as({ ...(this.credentials ?? { label: 'no key' }), tenantId });
   }
 
+  /** GET `path` (relative to the base URL); see {@link ApiClient.request}. */
   get<T = any>(path: string, opts?: RequestOptions) {
     return this.request<T>('GET', path, opts);
   }
+  /** POST a JSON body; never retried blindly on a lost answer (§8). */
   post<T = any>(path: string, body?: unknown, opts?: RequestOptions) {
     return this.request<T>('POST', path, { ...opts, body });
   }
+  /** PATCH a JSON body (partial update, §4.1). */
   patch<T = any>(path: string, body?: unknown, opts?: RequestOptions) {
     return this.request<T>('PATCH', path, { ...opts, body });
   }
+  /** PUT a JSON body. */
   put<T = any>(path: string, body?: unknown, opts?: RequestOptions) {
     return this.request<T>('PUT', path, { ...opts, body });
   }
+  /** DELETE `path`. */
   delete<T = any>(path: string, opts?: RequestOptions) {
     return this.request<T>('DELETE', path, opts);
   }

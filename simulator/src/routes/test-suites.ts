@@ -48,6 +48,7 @@ import { modelById } from './models.ts';
 export const MAX_CASES = 12;
 /** Iterations bounds (§4.5, §8). */
 export const MIN_ITERATIONS = 1;
+/** Largest `iterations` of a run (§4.5: 1 to 10). */
 export const MAX_ITERATIONS = 10;
 /** The typed checks §4.5 names. */
 export const CHECK_TYPES = ['tool_called', 'tool_not_called', 'extract'] as const;
