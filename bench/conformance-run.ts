@@ -1,32 +1,89 @@
 /**
- * `npm run bench [-- --runs N]`: wall time of the full conformance run against the embedded
- * simulator (vitest start-up and simulator start-up included) and requests per second, from the
- * run record's request total (`requests.total` of conformance.json: requests the suite's client
- * sent to the public API; control-API calls are not counted). Each run writes its reports to
- * `reports/bench/run-<n>/` so the normal reports/ are left alone. Kept out of the test run.
- * Figures measured on the project machine: docs/benchmarks.md.
+ * `npm run bench [-- --runs N] [-- --latency MS]`: wall time of the full conformance run, as
+ * `npm run conformance` does it (vitest start-up and simulator start-up included), with the
+ * requests per second (the run record's `requests.total`: requests the suite's client sent to the
+ * public API; control-API calls are not counted) and the longest suite file.
+ *
+ * - Without `--latency`: against the embedded simulator (the suite's global setup starts it).
+ * - With `--latency MS`: against an external simulator started here whose every public answer is
+ *   delayed by MS ms (the simulator's chaos `delayMs`, control config; no 429s, no resets), as a
+ *   target in another region would be. Also prints the floor for comparison: requests inside a
+ *   test go one after the other, so the test with the most requests × MS bounds the run from
+ *   below (plus start-up), and the serial cost (every request × MS) bounds a run with no
+ *   concurrency at all.
+ *
+ * Each run writes its reports to `reports/bench/run-<n>/` so the normal reports/ are left alone.
+ * Kept out of the test run. Figures measured on the project machine: docs/benchmarks.md.
  */
 import { parseArgs } from 'node:util';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from 'simple-statistics';
-import { runConformance } from '../helpers/mutation/run';
+import { runConformance, type ConformanceRunResult } from '../helpers/mutation/run';
+import { ControlClient } from '../helpers/control';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '1' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '1' }, latency: { type: 'string', default: '0' } } });
 const runs = Math.max(1, Number(values.runs) || 1);
+const latencyMs = Math.max(0, Number(values.latency) || 0);
+
+/** The suite file with the largest sum of test wall times (tests inside a file run one after the other). */
+function longestFile(r: ConformanceRunResult): { file: string; ms: number; requests: number } {
+  const perFile = new Map<string, number>();
+  for (const t of r.record.tests) perFile.set(t.file, (perFile.get(t.file) ?? 0) + t.durationMs);
+  let best = { file: '-', ms: 0, requests: 0 };
+  for (const [file, ms] of perFile) if (ms > best.ms) best = { file, ms, requests: r.record.requests.perFile[file] ?? 0 };
+  return best;
+}
+
+/** Requests of the test that sent the most: with one request after another inside a test, its chain bounds the run from below. */
+function longestChain(r: ConformanceRunResult): { name: string; requests: number } {
+  let best = { name: '-', requests: 0 };
+  for (const t of r.record.tests) if (t.requests > best.requests) best = { name: t.name, requests: t.requests };
+  return best;
+}
 
 const walls: number[] = [];
 const rates: number[] = [];
 for (let i = 1; i <= runs; i++) {
-  const r = await runConformance({ projectRoot: root, files: [], runDir: join(root, 'reports', 'bench', `run-${i}`) });
+  let sim: { baseUrl: string; controlUrl: string; close(): Promise<void> } | undefined;
+  if (latencyMs > 0) {
+    const { startSimulator } = await import('../simulator/src/server');
+    sim = await startSimulator({ host: '127.0.0.1', port: 0 });
+    await new ControlClient(sim.controlUrl).config({ chaos: { rate429: 0, rateReset: 0, delayMs: latencyMs, seed: 1 } });
+  }
+  let r: ConformanceRunResult;
+  try {
+    r = await runConformance({
+      projectRoot: root,
+      files: [],
+      runDir: join(root, 'reports', 'bench', `run-${i}`),
+      baseUrl: sim?.baseUrl,
+      controlUrl: sim?.controlUrl,
+      timeoutMs: 900_000,
+    });
+  } finally {
+    await sim?.close();
+  }
   const s = r.record.summary;
   const rate = r.record.requests.total / (r.wallMs / 1000);
   walls.push(r.wallMs);
   rates.push(rate);
+  const lf = longestFile(r);
+  const chain = longestChain(r);
   console.log(
-    `bench run ${i}: ${(r.wallMs / 1000).toFixed(1)} s wall, ${s.total} tests (${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped), ` +
-      `${r.record.requests.total} requests (${r.record.requests.retries} retries), ${rate.toFixed(0)} requests/s over the wall time`,
+    `bench run ${i}${latencyMs ? ` (every answer delayed ${latencyMs} ms)` : ' (embedded)'}: ${(r.wallMs / 1000).toFixed(1)} s wall, ` +
+      `${s.total} tests (${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped), ` +
+      `${r.record.requests.total} requests (${r.record.requests.retries} retries), ${rate.toFixed(0)} requests/s over the wall time; ` +
+      `longest file ${lf.file}: ${(lf.ms / 1000).toFixed(1)} s (${((lf.ms / r.wallMs) * 100).toFixed(0)}% of the wall time, ${lf.requests} requests)`,
   );
+  if (latencyMs) {
+    console.log(
+      `bench run ${i}: floor ≈ ${((chain.requests * latencyMs) / 1000).toFixed(1)} s + start-up (longest chain: ${chain.requests} requests in "${chain.name}" × ${latencyMs} ms); ` +
+        `serial cost of all requests: ${((r.record.requests.total * latencyMs) / 1000).toFixed(1)} s`,
+    );
+  }
 }
-console.log(`bench: conformance run ${(median(walls) / 1000).toFixed(1)} s wall (median of ${runs}), ${median(rates).toFixed(0)} requests/s`);
+console.log(
+  `bench: conformance run${latencyMs ? ` at ${latencyMs} ms per answer` : ' embedded'} ${(median(walls) / 1000).toFixed(1)} s wall (median of ${runs}), ${median(rates).toFixed(0)} requests/s`,
+);
