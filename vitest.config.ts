@@ -16,8 +16,18 @@ const reportDir = process.env.CONFORMANCE_REPORT_DIR ?? 'reports';
 // Allure keeps every result file it ever wrote; a run's results are its own.
 rmSync(`${reportDir}/allure-results`, { recursive: true, force: true });
 
+/**
+ * Worker count. Against a remote target (CORE_API_BASE_URL set: an external simulator or a live
+ * tenant) the suite waits on the network, not the CPU, so the number of files in flight does not
+ * follow the core count: `CORE_API_FILE_WORKERS` (default 8). Embedded, vitest's default (the
+ * machine's parallelism) holds.
+ */
+const remoteTarget = Boolean(process.env.CORE_API_BASE_URL?.trim());
+const maxWorkers = remoteTarget ? Math.max(1, Number(process.env.CORE_API_FILE_WORKERS) || 8) : undefined;
+
 export default defineConfig({
   test: {
+    ...(maxWorkers ? { maxWorkers } : {}),
     reporters: [
       'default',
       ['junit', { outputFile: `${reportDir}/junit.xml`, suiteName: 'core-api-conformance' }],

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --runs N] [-- --latency MS]`: wall time of the full conformance run, as
+ * `npm run bench [-- --runs N] [--latency MS] [--workers N]`: wall time of the full conformance run, as
  * `npm run conformance` does it (vitest start-up and simulator start-up included), with the
  * requests per second (the run record's `requests.total`: requests the suite's client sent to the
  * public API; control-API calls are not counted) and the longest suite file.
@@ -12,6 +12,8 @@
  *   below (plus start-up), and the serial cost (every request × MS) bounds a run with no
  *   concurrency at all.
  *
+ * `--workers N` overrides vitest's worker count (default: the configuration's, see vitest.config.ts).
+ *
  * Each run writes its reports to `reports/bench/run-<n>/` so the normal reports/ are left alone.
  * Kept out of the test run. Figures measured on the project machine: docs/benchmarks.md.
  */
@@ -23,7 +25,8 @@ import { runConformance, type ConformanceRunResult } from '../helpers/mutation/r
 import { ControlClient } from '../helpers/control';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '1' }, latency: { type: 'string', default: '0' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '1' }, latency: { type: 'string', default: '0' }, workers: { type: 'string' } } });
+const workers = values.workers ? Math.max(1, Number(values.workers) || 1) : undefined;
 const runs = Math.max(1, Number(values.runs) || 1);
 const latencyMs = Math.max(0, Number(values.latency) || 0);
 
@@ -61,6 +64,7 @@ for (let i = 1; i <= runs; i++) {
       baseUrl: sim?.baseUrl,
       controlUrl: sim?.controlUrl,
       timeoutMs: 900_000,
+      maxWorkers: workers,
     });
   } finally {
     await sim?.close();
