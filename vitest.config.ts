@@ -24,6 +24,8 @@ rmSync(`${reportDir}/allure-results`, { recursive: true, force: true });
  */
 const remoteTarget = Boolean(process.env.CORE_API_BASE_URL?.trim());
 const maxWorkers = remoteTarget ? Math.max(1, Number(process.env.CORE_API_FILE_WORKERS) || 8) : undefined;
+/** Tests of one `describe.concurrent` block in flight together: CORE_API_CONCURRENCY (default 8; helpers/concurrency.ts). */
+const maxConcurrency = Math.max(1, Number(process.env.CORE_API_CONCURRENCY) || 8);
 
 export default defineConfig({
   test: {
@@ -64,6 +66,7 @@ export default defineConfig({
           // Files share nothing through module state (each provisions its own world), so workers
           // may reuse loaded modules between files: start-up dominates a run otherwise.
           isolate: false,
+          maxConcurrency,
           setupFiles: ['allure-vitest/setup'],
           testTimeout: 20_000,
           hookTimeout: 30_000,

@@ -79,7 +79,7 @@ for (let i = 1; i <= runs; i++) {
     `bench run ${i}${latencyMs ? ` (every answer delayed ${latencyMs} ms)` : ' (embedded)'}: ${(r.wallMs / 1000).toFixed(1)} s wall, ` +
       `${s.total} tests (${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped), ` +
       `${r.record.requests.total} requests (${r.record.requests.retries} retries), ${rate.toFixed(0)} requests/s over the wall time; ` +
-      `longest file ${lf.file}: ${(lf.ms / 1000).toFixed(1)} s (${((lf.ms / r.wallMs) * 100).toFixed(0)}% of the wall time, ${lf.requests} requests)`,
+      `longest file ${lf.file}: its tests took ${(lf.ms / 1000).toFixed(1)} s summed (${((lf.ms / r.wallMs) * 100).toFixed(0)}% of the wall time; above 100% when its tests run concurrently), ${lf.requests} requests`,
   );
   if (latencyMs) {
     console.log(

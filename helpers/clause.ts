@@ -9,7 +9,7 @@
  *     request:  GET /assistants  authorization: Bearer [REDACTED]
  */
 import { test, type TestContext } from 'vitest';
-import { TestRunner } from 'vitest';
+import { currentTest, runAsTest } from './current-test';
 import { isDeepStrictEqual } from 'node:util';
 import * as allure from 'allure-js-commons';
 import { capabilityReason, hasCapability, type Capability } from './target';
@@ -62,7 +62,7 @@ export function clauseTest(
   opts: ClauseTestOptions = {},
 ): void {
   const ids = asList(clauses);
-  test(`${requirement} [${ids.join(' ')}]`, { meta: { clauses: ids }, timeout: opts.timeout }, async (ctx) => {
+  test(`${requirement} [${ids.join(' ')}]`, { meta: { clauses: ids }, timeout: opts.timeout }, (ctx) => runAsTest(ctx.task, async () => {
     await clauseLabels(ids);
     for (const cap of opts.requires ?? []) {
       if (!hasCapability(cap)) skipWith(ctx, capabilityReason(cap));
@@ -70,25 +70,25 @@ export function clauseTest(
     try {
       await fn(ctx);
       // Soft failures recorded along the way (the envelope audit) fail the test now.
-      const soft = (TestRunner.getCurrentTest()?.meta.checks ?? []).filter((c) => !c.ok && c.level !== 'informational');
+      const soft = (currentTest()?.meta.checks ?? []).filter((c) => !c.ok && c.level !== 'informational');
       if (soft.length) throw new ConformanceFailure(soft.map((c) => c.detail ?? c.requirement).join('\n\n'), soft.flatMap((c) => c.clauses));
     } catch (e) {
       await attachFailureEvidence();
       throw e;
     }
-  });
+  }));
 }
 
 /** Skips the running test with a reason the report shows. Never returns. */
 export function skipWith(ctx: TestContext, reason: string): never {
-  const t = TestRunner.getCurrentTest();
+  const t = currentTest();
   if (t) t.meta.skipReason = reason;
   ctx.skip(reason);
   throw new Error('unreachable');
 }
 
 function record(rec: CheckRecord): void {
-  const t = TestRunner.getCurrentTest();
+  const t = currentTest();
   if (!t) return;
   (t.meta.checks ??= []).push(rec);
 }
@@ -178,7 +178,7 @@ export function checkSchema(clauses: string | string[], requirement: string, sch
   if (result.ok) {
     const drift = findDrift(schema, value);
     if (drift.length) {
-      const t = TestRunner.getCurrentTest();
+      const t = currentTest();
       if (t) (t.meta.drift ??= []).push(...drift);
     }
   }

@@ -6,7 +6,7 @@
  */
 import { Agent, request as undiciRequest } from 'undici';
 import pRetry, { AbortError } from 'p-retry';
-import { TestRunner } from 'vitest';
+import { currentTest } from './current-test';
 import { redact, redactHeaders, registerSecret } from './redact';
 import { auditEnvelope } from './envelope';
 
@@ -180,7 +180,7 @@ function cut(text: string): string {
 function recordOnTest(exchange: Exchange, retries: number): void {
   requestStats.total += 1 + retries;
   requestStats.retries += retries;
-  const test = TestRunner.getCurrentTest();
+  const test = currentTest();
   if (!test) return;
   test.meta.requests = (test.meta.requests ?? 0) + 1 + retries;
   test.meta.retries = (test.meta.retries ?? 0) + retries;
@@ -359,7 +359,7 @@ export class ApiClient {
       else {
         recordOnTest({ request: summary, error: redact((e as Error).message) }, attempts - 1);
         if (e instanceof TargetError) {
-          const t = TestRunner.getCurrentTest();
+          const t = currentTest();
           if (t) t.meta.targetTrouble = true;
           throw e;
         }

@@ -4,7 +4,7 @@
  * seen, under the envelope's own clause ids. Bare-JSON routes of §7 exceptions 2 and 3 are
  * exempt. Failures are soft: recorded on the test and raised when the test body ends.
  */
-import { TestRunner } from 'vitest';
+import { currentTest } from './current-test';
 import type { ApiResponse } from './client';
 import { findDrift, formatIssues, validate } from './validator';
 import { describeExchange } from './clause';
@@ -89,7 +89,7 @@ function status(res: ApiResponse): string {
  * error codes are recorded as drift.
  */
 export function auditEnvelope(res: ApiResponse): void {
-  const t = TestRunner.getCurrentTest();
+  const t = currentTest();
   if (!t) return;
   const problems = envelopeProblems(res);
   const checks = (t.meta.checks ??= []);

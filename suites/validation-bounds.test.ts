@@ -5,7 +5,7 @@
  * naming the field, and the full GET after equals the GET before. The serverUrl DNS rules (§2.3
  * rules 2-3) need arranged hostnames and are written out below the generated cases.
  */
-import { beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { useWorld } from '../helpers/world';
 import { check, checkEqual, checkError, checkSchema, checkSuccess, clauseTest, skipWith } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
@@ -14,6 +14,7 @@ import { budgetSample, generateBoundsCases, materializeCase, Template, type Boun
 import { describeActual, describeReading, fieldNames, formatPath, getAt, readingHolds } from '../helpers/generate/paths';
 import { hostResolvingTo, publicHost, unresolvableHost } from '../helpers/generate/hosts';
 import { hasCapability } from '../helpers/target';
+import { concurrency, fixturePool, type FixturePool } from '../helpers/concurrency';
 
 const world = useWorld();
 const CASES = generateBoundsCases();
@@ -29,30 +30,49 @@ const BUDGET_REASON = 'request budget of a live run (issue 8): on a target witho
 const DETAILS = '4.1/validation-error-details';
 const UNCHANGED = '4.1/rejected-patch-changes-nothing';
 
+/** An assistant the cases PATCH, and its last GET `data` while nothing has been sent since (saves the GET before a refused PATCH). */
+interface Slot {
+  id: string;
+  lastKnown: unknown;
+}
+
 let client: ApiClient;
-let assistantId: string;
+/** The file's own assistant: the written-out cases below use it one after the other. */
+let main: Slot;
+/**
+ * Assistants for the generated cases, which are independent and run concurrently: up to
+ * CORE_API_CONCURRENCY of them on a simulator; on a live tenant only the file's own assistant (no
+ * further assistants are made there).
+ */
+let slots: FixturePool<Slot>;
 let vars: TemplateVars;
 /** Why cases that need a publicly resolving name cannot run, when they cannot. */
 let publicHostUnusable: string | undefined;
-/** The fixture's last GET `data` while nothing has been sent since (saves the GET before a refused PATCH). */
-let lastKnown: unknown;
 
 beforeAll(async () => {
   const w = world();
   client = w.as('tenantA');
   const a = await assistantFixture(w, client, 'validation-bounds');
-  assistantId = a.id;
+  main = { id: a.id, lastKnown: undefined };
+  slots = fixturePool(
+    async (i) => (i === 0 ? main : { id: (await assistantFixture(w, client, `validation-bounds-${i}`)).id, lastKnown: undefined }),
+    w.target.mode === 'live' ? 1 : concurrency(),
+  );
   vars = { publicHost: await publicHost(w, 'bounds') };
   if (!hasCapability('control')) {
     // Precondition on a target whose DNS cannot be arranged: the public name must be accepted.
-    const probe = await client.patch(`/assistants/${assistantId}`, { serverUrl: `https://${vars.publicHost}/conformance-probe` });
+    const probe = await client.patch(`/assistants/${main.id}`, { serverUrl: `https://${vars.publicHost}/conformance-probe` });
     if (probe.status !== 200) {
       publicHostUnusable = `precondition failed: the target refuses https://${vars.publicHost}/… (${probe.status} ${probe.json?.error?.code ?? ''}), a name that resolves in public DNS; cases that need an accepted public serverUrl are skipped`;
     }
   }
 });
 
-const path = () => `/assistants/${assistantId}`;
+afterAll(async () => {
+  await slots?.close();
+});
+
+const path = (slot: Slot = main) => `/assistants/${slot.id}`;
 
 /** Checks a 400 VALIDATION_ERROR whose details name every field group in `expected` (one acceptable name list per failing field). */
 function checkRejected(clauses: string[], what: string, res: ApiResponse, expected: { label: string; names: string[] }[]): void {
@@ -69,30 +89,30 @@ function checkRejected(clauses: string[], what: string, res: ApiResponse, expect
 }
 
 /** Sends a PATCH that must be refused, and checks the answer and that nothing changed (§4.1). */
-async function expectRejected(clauses: string[], what: string, body: unknown, expected: { label: string; names: string[] }[]): Promise<void> {
-  let before = lastKnown;
+async function expectRejected(clauses: string[], what: string, body: unknown, expected: { label: string; names: string[] }[], slot: Slot = main): Promise<void> {
+  let before = slot.lastKnown;
   if (before === undefined) {
-    const res = await client.get(path());
+    const res = await client.get(path(slot));
     checkSuccess(clauses, 'GET before the PATCH answers 200', res, 200);
     before = res.json?.data;
   }
-  lastKnown = undefined;
-  const res = await client.patch(path(), body);
+  slot.lastKnown = undefined;
+  const res = await client.patch(path(slot), body);
   checkRejected([...clauses, DETAILS], what, res, expected);
-  const after = await client.get(path());
+  const after = await client.get(path(slot));
   checkSuccess(clauses, 'GET after the PATCH answers 200', after, 200);
-  lastKnown = after.json?.data;
+  slot.lastKnown = after.json?.data;
   checkEqual(UNCHANGED, 'the full GET after the refused PATCH equals the GET before', after.json?.data, before, after);
 }
 
 /** Sends a PATCH that must be accepted and returns the GET after it. */
-async function expectAccepted(clauses: string[], what: string, body: unknown): Promise<ApiResponse> {
-  lastKnown = undefined;
-  const res = await client.patch(path(), body);
+async function expectAccepted(clauses: string[], what: string, body: unknown, slot: Slot = main): Promise<ApiResponse> {
+  slot.lastKnown = undefined;
+  const res = await client.patch(path(slot), body);
   checkSuccess(clauses, `${what} is accepted`, res, 200);
-  const get = await client.get(path());
+  const get = await client.get(path(slot));
   checkSuccess(clauses, 'GET after the PATCH answers 200', get, 200);
-  lastKnown = get.json?.data;
+  slot.lastKnown = get.json?.data;
   return get;
 }
 
@@ -103,15 +123,15 @@ function needsPublicHost(v: unknown): boolean {
   return false;
 }
 
-async function runCase(raw: BoundsCase): Promise<void> {
+async function runCase(raw: BoundsCase, slot: Slot): Promise<void> {
   const c = materializeCase(raw, vars);
   if (c.expect === 'reject') {
     await expectRejected(c.clauses, `PATCH ${formatPath(c.path)} = ${raw.name.split(' = ')[1].split(' → ')[0]}`, c.body, [
       { label: formatPath(c.path.filter((s) => typeof s === 'string')), names: c.fields },
-    ]);
+    ], slot);
     return;
   }
-  const get = await expectAccepted(c.clauses, `PATCH ${c.name}`, c.body);
+  const get = await expectAccepted(c.clauses, `PATCH ${c.name}`, c.body, slot);
   const actual = getAt(get.json?.data, c.shownAt);
   check(c.clauses, `GET shows ${formatPath(c.shownAt)} as ${describeReading(c.reading!)}`, readingHolds(c.reading!, actual), {
     expected: describeReading(c.reading!),
@@ -120,13 +140,14 @@ async function runCase(raw: BoundsCase): Promise<void> {
   });
 }
 
-describe('generated from schemas/assistant.patch.request.json', () => {
+// Independent cases, each on an assistant of its own while it runs: concurrent (helpers/concurrency.ts).
+describe.concurrent('generated from schemas/assistant.patch.request.json', () => {
   for (const c of CASES) {
     const clauses = c.expect === 'reject' ? [...c.clauses, DETAILS, UNCHANGED] : c.clauses;
     clauseTest(clauses, c.name, (ctx) => {
       if (!fullSet() && !SAMPLE.has(c.name)) skipWith(ctx, BUDGET_REASON);
       if (c.expect === 'accept' && publicHostUnusable && needsPublicHost(c.value)) skipWith(ctx, publicHostUnusable);
-      return runCase(c);
+      return slots.use((slot) => runCase(c, slot));
     });
   }
 });
@@ -152,7 +173,7 @@ describe('§2.3 serverUrl', () => {
   clauseTest(['2.3/public-name-accepted', '2.3/validation-only', '4.1/response-includes-server-url'], 'a public name is accepted promptly, the answer includes it, and no delivery is made to it', async (ctx) => {
     if (publicHostUnusable) skipWith(ctx, publicHostUnusable);
     const w = world();
-    lastKnown = undefined;
+    main.lastKnown = undefined;
     const host = await publicHost(w, 'public');
     const url = `https://${host}/hooks/core`;
     const res = await client.patch(path(), { serverUrl: url });
@@ -232,13 +253,13 @@ describe('§2.3 serverUrl', () => {
 
 describe('§2.2 response shape', () => {
   clauseTest(['2.2/response-shape', '4.1/patch-returns-updated'], 'the PATCH answer and the GET are the §2.2 response column, and equal', async () => {
-    lastKnown = undefined;
+    main.lastKnown = undefined;
     const res = await client.patch(path(), { idleTimeoutSeconds: 15, transferMode: 'smart-summary' });
     checkSuccess('2.2/response-shape', 'PATCH answers 200', res, 200);
     checkSchema('2.2/response-shape', 'the PATCH answer data is an assistant (§2.2 response column)', 'assistant', res.json?.data, res);
     const get = await client.get(path());
     checkSchema('2.2/response-shape', 'the GET data is an assistant (§2.2 response column)', 'assistant', get.json?.data, get);
-    lastKnown = get.json?.data;
+    main.lastKnown = get.json?.data;
     checkEqual('4.1/patch-returns-updated', 'the PATCH answer equals the following GET', res.json?.data, get.json?.data, get);
   });
 });

@@ -7,7 +7,7 @@
  */
 import { relative } from 'node:path';
 import * as allure from 'allure-js-commons';
-import { TestRunner } from 'vitest';
+import { currentTest } from '../current-test';
 import { loadCatalogue, sectionOf, topSection, type Clause } from '../catalogue';
 import { redactHeaders, redactValue } from '../redact';
 import { headingAnchor, readSpec, type SpecDoc } from './spec-doc';
@@ -52,7 +52,7 @@ export function epicOf(section: string): string {
 
 /** Adds the Allure labels and links of the running test's clauses. Never throws. */
 export async function clauseLabels(ids: string[]): Promise<void> {
-  const file = TestRunner.getCurrentTest()?.file?.filepath;
+  const file = currentTest()?.file?.filepath;
   if (file) await allure.feature(relative(process.cwd(), file));
   for (const id of ids) {
     const { section, level } = clauseInfo(id);
@@ -70,7 +70,7 @@ export async function clauseLabels(ids: string[]): Promise<void> {
  * JSON, redacted. Used on failure only.
  */
 export async function attachFailureEvidence(count = 2): Promise<void> {
-  const exchanges = TestRunner.getCurrentTest()?.meta.exchanges ?? [];
+  const exchanges = currentTest()?.meta.exchanges ?? [];
   const last = exchanges.slice(-count).map((x: any) => {
     const copy = redactValue(x);
     if (copy.request?.headers) copy.request.headers = redactHeaders(copy.request.headers);
