@@ -1,8 +1,18 @@
 /**
  * The one place that sends HTTP to the Core API (undici). It builds every authentication variant of
  * §5 (malformed ones included), counts requests per test, applies the retry policy of §8 (p-retry:
- * back off on 429 honouring `Retry-After`/`retryAfterSeconds`; retry idempotent methods on connection
- * errors and 5xx; never retry a POST blindly), and redacts secrets before anything is recorded.
+ * retry idempotent methods on connection errors and 5xx; never retry a POST blindly), and redacts
+ * secrets before anything is recorded.
+ *
+ * A 429 proves nothing about the request: a gateway or rate limiter in front of the API may answer
+ * it before authentication and routing (§7 lists 429 as "throttled", §8 "clients back off"). So a
+ * 429 is never handed to a test as an answer: it is waited out (`Retry-After` in seconds or as an
+ * HTTP date, a top-level `retryAfterSeconds`, else exponential back-off with jitter) and the same
+ * request is sent again, up to {@link THROTTLE_RETRIES} times; then the request fails with a
+ * {@link TargetError} (an `error` verdict, never a `fail`). Every request to the same target waits
+ * out the same pause (one shared back-off per target and worker). Only a test about the 429 itself
+ * opts in with `expect429`. Reading for POST: a throttled request was refused, not processed, so
+ * resending it after the wait is not a blind retry (§8).
  */
 import { Agent, request as undiciRequest } from 'undici';
 import pRetry, { AbortError } from 'p-retry';
@@ -126,8 +136,13 @@ export interface RequestOptions {
   headers?: Record<string, string | undefined>;
   /** Query parameters. */
   query?: Record<string, string | number | boolean | undefined>;
-  /** Retry policy for this request; `false` sends exactly once (for tests that expect a 429 or 5xx). */
+  /**
+   * Retry policy for 5xx answers and lost connections; `false` returns the first such answer (for
+   * tests that expect a 5xx or time answers). A 429 is waited out and resent either way.
+   */
   retry?: false | RetryPolicy;
+  /** Hand a 429 to the caller at once instead of waiting it out: only for tests about the 429 itself (§4.5 monitor-session rate). */
+  expect429?: boolean;
 }
 
 /** Bounded retry policy (§8: exponential back-off with jitter; POST never retried except on 429). */
@@ -142,6 +157,11 @@ export interface RetryPolicy {
 
 /** Default policy: up to 3 retries, 200 ms first delay, 5 s cap. */
 export const DEFAULT_RETRY: RetryPolicy = { retries: 3, minTimeoutMs: 200, maxTimeoutMs: 5_000 };
+
+/** Resends of one request after 429 answers before it fails with a {@link TargetError}. */
+export const THROTTLE_RETRIES = 6;
+/** Back-off after a 429 that names no delay: 250 ms first, doubling with jitter. The longest honoured wait for one 429 (a longer `Retry-After` is cut to it): 10 s. */
+export const THROTTLE_BACKOFF: RetryPolicy = { retries: THROTTLE_RETRIES, minTimeoutMs: 250, maxTimeoutMs: 10_000 };
 
 /** Thrown when the target could not be reached or kept failing: an `error` verdict, not a conformance `fail`. */
 export class TargetError extends Error {
@@ -201,13 +221,42 @@ class RetryableAnswer extends Error {
   }
 }
 
-/** Delay asked for by a 429: `Retry-After` (seconds) or a top-level `retryAfterSeconds` (§7 exception 3), in ms. */
-export function retryAfterMs(res: Pick<ApiResponse, 'headers' | 'json'>): number | undefined {
-  const header = res.headers['retry-after'];
-  if (header && /^\d+(\.\d+)?$/.test(header.trim())) return Number(header) * 1000;
+/**
+ * Delay asked for by a 429, in ms: `Retry-After` as seconds or as an HTTP date (RFC 9110 §10.2.3;
+ * a date in the past asks for 0), else a top-level `retryAfterSeconds` (§7 exception 3); undefined
+ * when the answer names none. `now` (ms since the epoch) is for tests.
+ */
+export function retryAfterMs(res: Pick<ApiResponse, 'headers' | 'json'>, now: number = Date.now()): number | undefined {
+  const header = res.headers['retry-after']?.trim();
+  if (header && /^\d+(\.\d+)?$/.test(header)) return Number(header) * 1000;
+  if (header && /[a-z]/i.test(header)) {
+    const at = Date.parse(header);
+    if (!Number.isNaN(at)) return Math.max(0, at - now);
+  }
   const body = res.json as { retryAfterSeconds?: unknown } | undefined;
-  if (body && typeof body.retryAfterSeconds === 'number') return body.retryAfterSeconds * 1000;
+  if (body && typeof body.retryAfterSeconds === 'number' && body.retryAfterSeconds >= 0) return body.retryAfterSeconds * 1000;
   return undefined;
+}
+
+/** Pauses asked for by 429 answers, per target base URL: ms since the epoch until which nothing is sent there. */
+const pausedUntil = new Map<string, number>();
+
+/**
+ * The shared back-off: after a 429 from a target, every request of this worker to that target
+ * waits until the pause ends (§8 "clients back off"). `waitMs` extends the pause, never shortens it.
+ */
+export function pauseTarget(baseUrl: string, waitMs: number): void {
+  const until = Date.now() + waitMs;
+  if ((pausedUntil.get(baseUrl) ?? 0) < until) pausedUntil.set(baseUrl, until);
+}
+
+/** Resolves when the target's shared pause (if any) is over. */
+export async function targetReady(baseUrl: string): Promise<void> {
+  for (;;) {
+    const left = (pausedUntil.get(baseUrl) ?? 0) - Date.now();
+    if (left <= 0) return;
+    await new Promise((r) => setTimeout(r, left));
+  }
 }
 
 /**
@@ -294,8 +343,11 @@ export class ApiClient {
     const policy = opts.retry === false ? { retries: 0, minTimeoutMs: 0, maxTimeoutMs: 0 } : opts.retry ?? this.retryPolicy;
     const idempotent = method !== 'POST';
     let attempts = 0;
+    let throttles = 0;
+    let failures = 0;
 
     const once = async (): Promise<ApiResponse<T>> => {
+      await targetReady(this.baseUrl);
       attempts += 1;
       const started = performance.now();
       let res;
@@ -311,7 +363,8 @@ export class ApiClient {
       } catch (e) {
         const err = new TargetError(`${method} ${summary.path}: no answer (${(e as Error).message})`, summary);
         // POST is not retried blindly (§8): the caller reconciles with a GET.
-        if (!idempotent) throw new AbortError(err);
+        failures += 1;
+        if (!idempotent || failures > policy.retries) throw new AbortError(err);
         throw err;
       }
       const text = await res.body.text();
@@ -332,8 +385,19 @@ export class ApiClient {
         retries: attempts - 1,
         request: summary,
       };
-      if (res.statusCode === 429 && attempts <= policy.retries) throw new RetryableAnswer(answer, retryAfterMs(answer));
-      if (res.statusCode >= 500 && idempotent && attempts <= policy.retries) throw new RetryableAnswer(answer);
+      if (res.statusCode === 429 && !opts.expect429) {
+        throttles += 1;
+        const wait = Math.min(retryAfterMs(answer) ?? backoffMs(THROTTLE_BACKOFF, throttles), THROTTLE_BACKOFF.maxTimeoutMs);
+        pauseTarget(this.baseUrl, wait);
+        if (throttles > THROTTLE_RETRIES) {
+          throw new AbortError(new TargetError(`${method} ${summary.path}: still throttled (429) after ${THROTTLE_RETRIES} waits; a 429 says nothing about the request, so no verdict`, summary));
+        }
+        throw new RetryableAnswer(answer, 0);
+      }
+      if (res.statusCode >= 500 && idempotent && failures < policy.retries) {
+        failures += 1;
+        throw new RetryableAnswer(answer);
+      }
       return answer;
     };
 
@@ -342,15 +406,16 @@ export class ApiClient {
       // p-retry runs the loop; the delay is chosen here so that an explicit Retry-After or
       // retryAfterSeconds (§7 exception 3) replaces the exponential back-off instead of adding to it.
       final = await pRetry(once, {
-        retries: policy.retries,
+        retries: policy.retries + THROTTLE_RETRIES,
         minTimeout: 0,
         maxTimeout: 0,
         randomize: false,
         shouldRetry: ({ error }) => error instanceof RetryableAnswer || error instanceof TargetError,
         onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
           if (retriesLeft === 0) return;
+          // A 429 set the shared pause, which the next attempt waits out (waitMs 0 here).
           const asked = error instanceof RetryableAnswer ? error.waitMs : undefined;
-          const delay = asked ?? backoffMs(policy, attemptNumber);
+          const delay = asked ?? backoffMs(policy, failures || attemptNumber);
           if (delay > 0) await new Promise((r) => setTimeout(r, Math.min(delay, policy.maxTimeoutMs)));
         },
       });

@@ -97,8 +97,8 @@ export const MATRIX_ROUTES: MatrixRoute[] = [
 
 /**
  * An outcome of §5.6 as the matrix records it. `accepted` means authentication passed: 2xx, or
- * 404 RESOURCE_NOT_FOUND / bare not_found for the never-existed ids, 409, 429 (and a 400 on a
- * route whose body is not shown).
+ * 404 RESOURCE_NOT_FOUND / bare not_found for the never-existed ids, 409 (and a 400 on a
+ * route whose body is not shown). A 429 is never an outcome: the client waits it out and resends.
  */
 export type Outcome = 'accepted' | '400 VALIDATION_ERROR' | '401 UNAUTHORIZED' | '403 FORBIDDEN' | '403 ORG_SCOPE_REQUIRED';
 

@@ -45,7 +45,8 @@ function interpret(res: ApiResponse, row: MatrixRoute): Outcome[] {
   if (res.status === 400) return row.bodyShown ? [] : ['accepted'];
   if (res.status >= 200 && res.status < 300) return ['accepted'];
   if (res.status === 404 && res.json !== undefined && code !== 'NOT_FOUND') return ['accepted'];
-  if (res.status === 409 || res.status === 429) return ['accepted'];
+  // A 429 never reaches here: the client waits it out and resends (it proves nothing about the request).
+  if (res.status === 409) return ['accepted'];
   return [];
 }
 

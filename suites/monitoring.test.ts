@@ -6,7 +6,8 @@
  *
  * Calls exist only where the control API can make them (`requires: ['control']`); ending or
  * taking over a call is `destructive` (simulators only). Requests to the monitoring POSTs are sent
- * with `retry: false` so the client's own 429 policy never hides an answer. The number of slots
+ * with `retry: false` and mints with `expect429` so the client's own 429 policy never hides the
+ * endpoint's answer. The number of slots
  * per call and the mint rate are not shown by the spec; on simulators they are read from the
  * control contract's config (`PUT /__control/config {}` changes nothing and answers the config).
  */
@@ -50,7 +51,7 @@ async function monitorConfig(): Promise<{ slots: number; mintsPerMinute: number 
 }
 
 const mint = (c: ApiClient, id: string, actorLabel = 'conformance monitor') =>
-  c.post(`/calls/${id}/monitor-session`, { actorLabel }, { retry: false });
+  c.post(`/calls/${id}/monitor-session`, { actorLabel }, { retry: false, expect429: true });
 const takeover = (c: ApiClient, id: string, actorLabel: string) => c.post(`/calls/${id}/takeover`, { actorLabel }, { retry: false });
 const endCall = (c: ApiClient, id: string, actorLabel: string) => c.post(`/calls/${id}/end`, { actorLabel }, { retry: false });
 

@@ -3,13 +3,21 @@
  * connections and slow answers into PUBLIC API responses (never into `/__control`), so the suite's
  * resilience can be proven: a conformant target under chaos must still get no `fail` verdict.
  *
- * Config key `chaos` (PUT /__control/config): `{ rate429, rateReset, delayMs, seed }` or null.
- * - `rate429`: probability 0..1 that a request is answered 429 (envelope, code RATE_LIMITED — §7
- *   leaves 429 codes endpoint-specific) with `Retry-After: 0`, before it is processed.
+ * Config key `chaos` (PUT /__control/config):
+ * `{ rate429, rateReset, delayMs, seed, placement, retryAfterSeconds }` or null.
+ * - `rate429`: probability 0..1 that a request is answered 429 before it is processed.
  * - `rateReset`: probability 0..1 that the connection is destroyed before any answer, before the
  *   request is processed (so a retried request is never applied twice).
  * - `delayMs`: extra latency in ms added to every public request.
  * - `seed`: seed of the deterministic generator (mulberry32); the same seed gives the same draws.
+ * - `placement` (default `app`): where the limiter sits.
+ *   - `app`: inside the API, after authentication: only authenticated requests are throttled, with
+ *     the envelope (code RATE_LIMITED — §7 leaves 429 codes endpoint-specific) and `Retry-After`.
+ *   - `front`: in front of the API, as an API gateway: before authentication and routing, so a
+ *     request without credentials or to an unknown route may be throttled too, with the bodies
+ *     gateways send (Kong's and AWS API Gateway's `{"message": …}`, nginx's HTML page), and a
+ *     `Retry-After` in seconds, as an HTTP date, or none.
+ * - `retryAfterSeconds` (default 0): the delay the 429s ask for.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SimState } from './state.ts';
@@ -21,6 +29,10 @@ export interface ChaosConfig {
   rateReset: number;
   delayMs: number;
   seed: number;
+  /** Where the limiter sits: `app` (after authentication) or `front` (a gateway before everything). */
+  placement: 'app' | 'front';
+  /** Delay the 429s ask for, in s. */
+  retryAfterSeconds: number;
 }
 
 /** Validates a `chaos` config value; returns the normalised value or throws an Error naming the problem. */
@@ -33,7 +45,16 @@ export function parseChaos(v: unknown): ChaosConfig | null {
     if (typeof x !== 'number' || !Number.isFinite(x) || x < 0 || x > max) throw new Error(`chaos.${k} must be a number from 0 to ${max}`);
     return x;
   };
-  return { rate429: num('rate429', 0, 1), rateReset: num('rateReset', 0, 1), delayMs: num('delayMs', 0, 60_000), seed: num('seed', 1, 2 ** 32) };
+  const placement = o.placement ?? 'app';
+  if (placement !== 'app' && placement !== 'front') throw new Error("chaos.placement must be 'app' or 'front'");
+  return {
+    rate429: num('rate429', 0, 1),
+    rateReset: num('rateReset', 0, 1),
+    delayMs: num('delayMs', 0, 60_000),
+    seed: num('seed', 1, 2 ** 32),
+    placement,
+    retryAfterSeconds: num('retryAfterSeconds', 0, 3_600),
+  };
 }
 
 function mulberry32(seed: number): () => number {
@@ -57,14 +78,24 @@ function draw(state: SimState, chaos: ChaosConfig): number {
   return fresh.next();
 }
 
+/** The 429s gateways in front of an API send: body, content type, and how they give the delay. */
+const GATEWAY_429S: { contentType: string; body: string; retryAfter: 'seconds' | 'date' | 'none' }[] = [
+  { contentType: 'application/json; charset=utf-8', body: '{"message":"API rate limit exceeded"}', retryAfter: 'seconds' }, // Kong
+  { contentType: 'application/json', body: '{"message":"Too Many Requests"}', retryAfter: 'none' }, // AWS API Gateway
+  { contentType: 'text/html', body: '<html>\r\n<head><title>429 Too Many Requests</title></head>\r\n<body>\r\n<center><h1>429 Too Many Requests</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n', retryAfter: 'date' }, // nginx
+];
+
 /**
- * onRequest hook body: applies the configured chaos to one public request. Returns true when the
- * request was answered (429) or dropped here and must not be processed further.
+ * Applies the configured chaos to one public request at one stage: `front` (the first hook, before
+ * authentication and routing) or `app` (after authentication succeeded). The delay is added at the
+ * front stage only. Returns true when the request was answered (429) or dropped here and must not
+ * be processed further.
  */
-export async function applyChaos(state: SimState, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+export async function applyChaos(state: SimState, request: FastifyRequest, reply: FastifyReply, stage: 'front' | 'app' = 'front'): Promise<boolean> {
   const chaos = state.config.chaos;
   if (!chaos) return false;
-  if (chaos.delayMs > 0) await new Promise((r) => setTimeout(r, chaos.delayMs));
+  if (stage === 'front' && chaos.delayMs > 0) await new Promise((r) => setTimeout(r, chaos.delayMs));
+  if (stage !== chaos.placement) return false;
   const roll = draw(state, chaos);
   if (roll < chaos.rateReset) {
     reply.hijack();
@@ -72,8 +103,15 @@ export async function applyChaos(state: SimState, request: FastifyRequest, reply
     return true;
   }
   if (roll < chaos.rateReset + chaos.rate429) {
-    reply.header('retry-after', '0');
-    await sendError(reply, new ApiError(429, 'RATE_LIMITED', 'Too many requests'));
+    if (stage === 'app') {
+      reply.header('retry-after', String(chaos.retryAfterSeconds));
+      await sendError(reply, new ApiError(429, 'RATE_LIMITED', 'Too many requests'));
+      return true;
+    }
+    const g = GATEWAY_429S[Math.floor(((roll - chaos.rateReset) / chaos.rate429) * GATEWAY_429S.length) % GATEWAY_429S.length];
+    if (g.retryAfter === 'seconds') reply.header('retry-after', String(chaos.retryAfterSeconds));
+    if (g.retryAfter === 'date') reply.header('retry-after', new Date(Date.now() + chaos.retryAfterSeconds * 1000).toUTCString());
+    await reply.code(429).header('content-type', g.contentType).send(g.body);
     return true;
   }
   return false;

@@ -131,9 +131,10 @@ export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyIn
   // §5: every public route authenticates before anything else (even body parsing).
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (isControlPath(request.url)) return;
-    if (await applyChaos(state, request, reply)) return reply;
+    if (await applyChaos(state, request, reply, 'front')) return reply;
     const scope = request.is404 ? null : (request.routeOptions.config.scope ?? 'tenant');
     request.principal = authenticate(state, request, scope);
+    if (await applyChaos(state, request, reply, 'app')) return reply;
   });
 
   app.setErrorHandler((err: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) => {

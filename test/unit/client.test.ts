@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import { ApiClient, authHeaders, MALFORMED_AUTH_VARIANTS, retryAfterMs, TargetError } from '../../helpers/client';
+import { ApiClient, authHeaders, MALFORMED_AUTH_VARIANTS, pauseTarget, retryAfterMs, targetReady, TargetError, THROTTLE_RETRIES } from '../../helpers/client';
 
 describe('auth variants (§5.1, §5.6)', () => {
   it('forms the only accepted header as `ApiKey <key>`', () => {
@@ -30,6 +30,19 @@ describe('retry policy (§8)', () => {
       }
       if (req.url === '/throttled' && hits[key] < 2) {
         res.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify({ retryAfterSeconds: 0.01 }));
+        return;
+      }
+      if (req.url === '/gateway-429') {
+        // A gateway in front of the API: HTML body, Retry-After as an HTTP date in the past.
+        res.writeHead(429, { 'content-type': 'text/html', 'retry-after': new Date(Date.now() - 5_000).toUTCString() }).end('<html><title>429 Too Many Requests</title></html>');
+        return;
+      }
+      if (req.url === '/unauth-after-429' && hits[key] < 3) {
+        res.writeHead(429, { 'content-type': 'application/json' }).end('{"message":"API rate limit exceeded"}');
+        return;
+      }
+      if (req.url === '/unauth-after-429') {
+        res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, error: { code: 'UNAUTHORIZED', message: 'no' } }));
         return;
       }
       if (req.url === '/always-500') {
@@ -78,6 +91,41 @@ describe('retry policy (§8)', () => {
   it('throws TargetError when nothing answers', async () => {
     const dead = new ApiClient('http://127.0.0.1:1', undefined, { retries: 1, minTimeoutMs: 1, maxTimeoutMs: 5 });
     await expect(dead.get('/x')).rejects.toBeInstanceOf(TargetError);
+  });
+
+  it('never hands a 429 to the caller: it is waited out and the same request sent again, even with retry: false', async () => {
+    const res = await client().get('/unauth-after-429', { retry: false });
+    expect(res.status, 'the answer behind the throttling, not the 429').toBe(401);
+    expect(hits['GET /unauth-after-429']).toBe(3);
+  });
+
+  it(`fails with TargetError (no verdict) after ${THROTTLE_RETRIES} waits on a target that keeps throttling`, async () => {
+    await expect(client().get('/gateway-429')).rejects.toThrow(/still throttled \(429\) after/);
+    expect(hits['GET /gateway-429']).toBe(THROTTLE_RETRIES + 1);
+  });
+
+  it('hands the 429 over at once with expect429', async () => {
+    const res = await client().get('/gateway-429', { expect429: true });
+    expect(res.status).toBe(429);
+  });
+
+  it('one pause per target: every request to it waits until the pause ends', async () => {
+    const target = 'http://paused.invalid';
+    const t0 = Date.now();
+    pauseTarget(target, 120);
+    pauseTarget(target, 10); // never shortens
+    await targetReady(target);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(110);
+    const t1 = Date.now();
+    await targetReady(target);
+    expect(Date.now() - t1).toBeLessThan(50);
+  });
+
+  it('reads Retry-After as an HTTP date (a date in the past asks for 0)', () => {
+    const now = Date.parse('2026-11-24T10:00:00Z');
+    expect(retryAfterMs({ headers: { 'retry-after': 'Tue, 24 Nov 2026 10:00:03 GMT' }, json: undefined }, now)).toBe(3000);
+    expect(retryAfterMs({ headers: { 'retry-after': 'Tue, 24 Nov 2026 09:59:00 GMT' }, json: undefined }, now)).toBe(0);
+    expect(retryAfterMs({ headers: { 'retry-after': 'soon' }, json: undefined }, now)).toBeUndefined();
   });
 
   it('reads Retry-After seconds and retryAfterSeconds', () => {

@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeWorld, type World } from './world.ts';
+
+let w: World;
+afterEach(async () => w?.app.close());
+
+/** Statuses of `n` requests without credentials to a public route. */
+async function anonymous(n: number): Promise<{ status: number; type: string; raw: string; retryAfter: unknown }[]> {
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const r = await w.req('GET', i % 2 ? '/assistants' : '/no-such-route');
+    out.push({ status: r.status, type: String(r.headers['content-type'] ?? ''), raw: r.raw, retryAfter: r.headers['retry-after'] });
+  }
+  return out;
+}
+
+describe('chaos placement', () => {
+  it('front: a gateway throttles before authentication and routing, with gateway bodies', async () => {
+    w = await makeWorld();
+    const cfg = await w.ctl('PUT', '/config', { chaos: { rate429: 0.5, rateReset: 0, seed: 7, placement: 'front', retryAfterSeconds: 2 } });
+    expect(cfg.body.chaos.placement).toBe('front');
+    const seen = await anonymous(60);
+    const throttled = seen.filter((r) => r.status === 429);
+    expect(throttled.length).toBeGreaterThan(10);
+    expect(seen.filter((r) => r.status !== 429).every((r) => r.status === 401)).toBe(true);
+    // Not the API's envelope: Kong / AWS `{"message"}` and nginx's HTML page, each seen.
+    expect(throttled.some((r) => r.raw.includes('API rate limit exceeded'))).toBe(true);
+    expect(throttled.some((r) => r.type.startsWith('text/html'))).toBe(true);
+    expect(throttled.some((r) => r.retryAfter === undefined)).toBe(true);
+    expect(throttled.some((r) => r.retryAfter === '2')).toBe(true);
+    expect(throttled.every((r) => !r.raw.includes('"success"'))).toBe(true);
+  });
+
+  it('app (default): only authenticated requests are throttled, in the envelope', async () => {
+    w = await makeWorld();
+    await w.ctl('PUT', '/config', { chaos: { rate429: 0.5, rateReset: 0, seed: 7 } });
+    const seen = await anonymous(30);
+    expect(seen.every((r) => r.status === 401)).toBe(true);
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const r = await w.req('GET', '/assistants', { key: w.A.apiKey });
+      statuses.push(r.status);
+      if (r.status === 429) expect(r.body).toMatchObject({ success: false, error: { code: 'RATE_LIMITED' } });
+    }
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(5);
+    expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
+  });
+
+  it('refuses an unknown placement', async () => {
+    w = await makeWorld();
+    expect((await w.ctl('PUT', '/config', { chaos: { rate429: 0.1, placement: 'sidecar' } })).status).toBe(400);
+  });
+});
