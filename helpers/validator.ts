@@ -65,8 +65,14 @@ function strictTwin(node: unknown): unknown {
   return out;
 }
 
-/** Raw schema documents by name, as loaded from disk. */
+/** Raw schema documents by name, as loaded from disk (filled on first use; see {@link schemaDocument}). */
 export const schemaDocuments: Record<string, any> = {};
+
+/** The raw document of one schema by name (e.g. `assistant`), loading every schema on first use; undefined when unknown. */
+export function schemaDocument(name: string): any {
+  ajv();
+  return schemaDocuments[name];
+}
 
 function build() {
   const ajv = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true });

@@ -104,12 +104,14 @@ describe('§4.5 GET /calls/{id}/insights', () => {
     checkSuccess('4.5/insights-content', `insights land within ${METRICS_DEADLINE_MS / 1000} s of the call's end`, res, 200);
     checkSchema('4.5/insights-content', 'data is the insights object', 'insights', res.json?.data, res);
     const data = res.json.data;
+    // §4.5 describes the parts, not their keys: the names are an assumption, reported, never failed.
     const missing = ['models', 'performance', 'summary', 'timeline'].filter((k) => !(k in data));
-    check('4.5/insights-named-parts', 'data names models, performance, summary and timeline (assumed names)', missing.length === 0, {
-      expected: 'keys models, performance, summary, timeline',
-      actual: `missing ${missing.join(', ')}; keys ${Object.keys(data).join(', ')}`,
-      res,
-    });
+    inform(
+      '4.5/insights-named-parts',
+      'data names models, performance, summary and timeline (assumed names; §4.5 describes the content, not the keys)',
+      missing.length === 0,
+      missing.length === 0 ? 'keys models, performance, summary, timeline present' : `missing ${missing.join(', ')}; keys ${Object.keys(data).join(', ')}`,
+    );
   }, { requires: ['control'], timeout: 30_000 });
 
   clauseTest('4.5/insights-performance-per-turn', 'one performance entry per assistant turn (assumed names: performance, timeline entries marked assistant)', async (ctx) => {
