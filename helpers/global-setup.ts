@@ -10,6 +10,13 @@ import { ControlClient } from './control';
 /** Simulator config applied once per run: short webhook retry delays and timeouts keep suites fast. */
 export const RUN_CONFIG = { webhookRetryBaseMs: 20, webhookTimeoutMs: 1_000, insightsDelayMs: 300 };
 
+/**
+ * Environment variable choosing the embedded simulator's personality (`default` or `alt`: the
+ * simulator's alternative reading of the spec, used to show that the suite asserts only what the
+ * spec states). Ignored for other targets.
+ */
+export const SIM_PERSONALITY_VAR = 'CORE_API_SIM_PERSONALITY';
+
 /** Starts the target (embedded mode) and returns the teardown. @throws TargetConfigError, ControlError. */
 export default async function setup(): Promise<() => Promise<void>> {
   const target = readTargetConfig(loadEnv());
@@ -17,7 +24,8 @@ export default async function setup(): Promise<() => Promise<void>> {
   let controlUrl = target.controlUrl;
   if (target.mode === 'embedded') {
     const { startSimulator } = await import('../simulator/src/server');
-    const sim = await startSimulator({ host: '127.0.0.1', port: 0 });
+    const personality = process.env[SIM_PERSONALITY_VAR] === 'alt' ? 'alt' : 'default';
+    const sim = await startSimulator({ host: '127.0.0.1', port: 0, personality });
     process.env[EMBEDDED_BASE_URL_VAR] = sim.baseUrl;
     controlUrl = sim.controlUrl;
     close = sim.close;

@@ -1,16 +1,23 @@
 /**
- * `npm run simulator -- --port 4010 [--host 127.0.0.1]`: starts the simulator, prints its base
- * URL and runs until SIGINT/SIGTERM.
+ * `npm run simulator -- --port 4010 [--host 127.0.0.1] [--personality alt]`: starts the simulator,
+ * prints its base URL and runs until SIGINT/SIGTERM. `--personality alt` takes the alternative
+ * reading of the spec (personality.ts).
  */
 import { parseArgs } from 'node:util';
 import { startSimulator } from './server.ts';
+import { PERSONALITIES, type Personality } from './personality.ts';
 
 const { values } = parseArgs({
   options: {
     port: { type: 'string', short: 'p', default: '0' },
     host: { type: 'string', default: '127.0.0.1' },
+    personality: { type: 'string', default: 'default' },
   },
 });
+if (!PERSONALITIES.includes(values.personality as Personality)) {
+  console.error(`invalid --personality: ${values.personality} (one of ${PERSONALITIES.join(', ')})`);
+  process.exit(2);
+}
 
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -18,7 +25,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
-const sim = await startSimulator({ host: values.host, port });
+const sim = await startSimulator({ host: values.host, port, personality: values.personality as Personality });
 console.log(sim.baseUrl);
 console.log(`control: ${sim.controlUrl}`);
 

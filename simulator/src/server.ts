@@ -14,6 +14,7 @@ import { faultOn } from './faults.ts';
 import { applyChaos } from './chaos.ts';
 import { routePlugins } from './routes/index.ts';
 import { SimState } from './state.ts';
+import { altOnSend, type Personality } from './personality.ts';
 
 /** Options of {@link buildSimulator}. */
 export interface BuildOptions {
@@ -21,6 +22,8 @@ export interface BuildOptions {
   state?: SimState;
   /** Extra public route plugins registered after the built-in ones (tests use this). */
   plugins?: FastifyPluginAsync[];
+  /** Reading of the spec where it leaves a choice (personality.ts); default `default`. A control reset returns to it. */
+  personality?: Personality;
 }
 
 /** Thrown by the body parser for a body that is not valid JSON; rendered as 400 PARSE. */
@@ -109,6 +112,10 @@ export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyIn
     },
   });
   const state = opts.state ?? new SimState();
+  if (opts.personality) {
+    state.basePersonality = opts.personality;
+    state.config.personality = opts.personality;
+  }
   app.decorate('sim', state);
   app.decorateRequest('principal', null);
 
@@ -135,6 +142,12 @@ export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyIn
     const scope = request.is404 ? null : (request.routeOptions.config.scope ?? 'tenant');
     request.principal = authenticate(state, request, scope);
     if (await applyChaos(state, request, reply, 'app')) return reply;
+  });
+
+  // The alt personality's choices (personality.ts) are applied to public answers as they leave.
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (isControlPath(request.url)) return payload;
+    return altOnSend(state, request, reply, payload);
   });
 
   app.setErrorHandler((err: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) => {
@@ -171,10 +184,10 @@ export interface RunningSimulator {
 
 /**
  * Builds and starts the simulator on `host` (default 127.0.0.1) and `port` (default 0 =
- * ephemeral). Rejects if the port cannot be bound.
+ * ephemeral), taking `personality` (default `default`; personality.ts). Rejects if the port cannot be bound.
  */
-export async function startSimulator(opts: { host?: string; port?: number } = {}): Promise<RunningSimulator> {
-  const app = await buildSimulator();
+export async function startSimulator(opts: { host?: string; port?: number; personality?: Personality } = {}): Promise<RunningSimulator> {
+  const app = await buildSimulator({ personality: opts.personality });
   const host = opts.host ?? '127.0.0.1';
   await app.listen({ host, port: opts.port ?? 0 });
   const addr = app.server.address();

@@ -8,6 +8,7 @@
  * {@link SimState.collection}) instead of growing this file for each of them.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { Personality } from './personality.ts';
 import type { ChaosConfig } from './chaos.ts';
 
 /** Simulator configuration (control-api.md "Config keys and defaults", plus `faults`). */
@@ -30,6 +31,8 @@ export interface SimConfig {
   faults: string[];
   /** Chaos injected into public answers (chaos.ts); null when off. Added key, not in the contract. */
   chaos: ChaosConfig | null;
+  /** Reading of the spec the simulator takes where it leaves a choice (personality.ts). Added key, not in the contract. */
+  personality: Personality;
 }
 
 /** Version string the simulator answers in `metadata.version` unless configured otherwise. */
@@ -47,6 +50,7 @@ export function defaultConfig(): SimConfig {
     version: SIMULATOR_VERSION,
     faults: [],
     chaos: null,
+    personality: 'default',
   };
 }
 
@@ -130,8 +134,11 @@ export class SimState {
   private ext = new Map<string, Map<string, unknown>>();
 
   /** Empties every collection and restores the default config. */
+  /** The personality chosen at start (`buildSimulator({ personality })`, CLI `--personality`); a reset returns to it. */
+  basePersonality: Personality = 'default';
+
   reset(): void {
-    this.config = defaultConfig();
+    this.config = { ...defaultConfig(), personality: this.basePersonality };
     this.organizations.clear();
     this.tenants.clear();
     this.keys.clear();

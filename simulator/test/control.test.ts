@@ -20,6 +20,7 @@ describe('control API', () => {
       version: '9.9',
       faults: [],
       chaos: null,
+      personality: 'default',
     });
     const r = await w.req('GET', '/assistants', { key: w.A.apiKey });
     expect(r.body.metadata.version).toBe('9.9');

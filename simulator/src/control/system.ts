@@ -3,6 +3,7 @@
  * `GET /health`, `POST /reset`, `PUT /config` (contract) and the added `GET /config`,
  * `GET /faults`.
  */
+import { PERSONALITIES, type Personality } from '../personality.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { FAULTS, isKnownFault } from '../faults.ts';
 import type { SimConfig } from '../state.ts';
@@ -54,6 +55,10 @@ export function applyConfigPatch(current: SimConfig, body: Record<string, unknow
     } catch (e) {
       throw new ControlError(400, (e as Error).message);
     }
+  }
+  if ('personality' in body) {
+    if (!PERSONALITIES.includes(body.personality as Personality)) throw new ControlError(400, `personality must be one of ${PERSONALITIES.join(', ')}`);
+    next.personality = body.personality as Personality;
   }
   if ('faults' in body) {
     const v = body.faults;
