@@ -22,6 +22,16 @@
  *   - parts whose names the spec does not state get other names: the insights' per-turn part is
  *     `turnMetrics` (§4.5 describes the content, not the key), a test run's and its cases'
  *     outcome is under `result` (§3 names the values, not the key).
+ *   - PATCH /assistants/{id} validates the body before looking the id up (the spec orders
+ *     neither way; an invalid body answers 400 for every id, so nothing about another tenant's
+ *     assistant shows);
+ *   - error messages are worded otherwise (§7: "human-readable, never parse it"), except the
+ *     one the spec states word for word (`Call insights not found`, §4.5);
+ *   - extra response headers (`x-request-id`, `x-served-by`), `Content-Type: application/json`
+ *     without `charset`, and `Retry-After` as an HTTP date on a 429 that names no delay
+ *     (§7 exception 3 keeps the top-level `retryAfterSeconds` too);
+ *   - "retried up to 5 times" (§6 Model B rule 3) read as 5 attempts in all (§8 limit table:
+ *     "5 attempts"), where the default reading makes 1 + 5 retries.
  *
  * Selected by `buildSimulator({ personality })` / `startSimulator({ personality })`, the CLI's
  * `--personality alt`, or the control config key `personality` (an addition to the control
@@ -41,6 +51,9 @@ export const PERSONALITIES: readonly Personality[] = ['default', 'alt'];
 export function isAlt(state: SimState): boolean {
   return state.config.personality === 'alt';
 }
+
+/** Error messages the spec states word for word (kept in every reading): §4.5 insights 404. */
+const STATED_MESSAGES = new Set(['Call insights not found']);
 
 /** Successful writes per assistant id (alt's `revision`). */
 const revisions = new WeakMap<SimState, Map<string, number>>();
@@ -96,11 +109,21 @@ export function altOnSend(state: SimState, request: FastifyRequest, reply: Fasti
     const id = (request.params as Record<string, string> | undefined)?.id;
     if (id) revisionsOf(state).set(id, (revisionsOf(state).get(id) ?? 1) + 1);
   }
+  // Extra headers, a Content-Type without charset, Retry-After as an HTTP date.
+  reply.header('x-request-id', `alt-${(reads += 1)}`);
+  reply.header('x-served-by', 'core-api-simulator-alt');
+  const type = String(reply.getHeader('content-type') ?? '');
+  if (type.startsWith('application/json')) reply.header('content-type', 'application/json');
+  if (status === 429 && reply.getHeader('retry-after') === undefined) reply.header('retry-after', new Date(Date.now() + 1_000).toUTCString());
   let body: any;
   try {
     body = JSON.parse(payload);
   } catch {
     return payload;
+  }
+  if (body && body.success === false && body.error && typeof body.error.message === 'string' && !STATED_MESSAGES.has(body.error.message)) {
+    body.error.message = `Request refused (${body.error.code}).`;
+    return JSON.stringify(body);
   }
   if (!body || body.success !== true || !body.data || typeof body.data !== 'object') return payload;
   let data = body.data;

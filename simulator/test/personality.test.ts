@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeWorld, type World } from './world.ts';
+import { maxRetries } from '../src/webhooks/delivery.ts';
+import { randomUUID } from 'node:crypto';
 
 let w: World;
 afterEach(async () => w?.app.close());
@@ -63,7 +65,33 @@ describe('alt personality: a different reasonable choice wherever the spec leave
     const id = (await assistant(w.A.apiKey)).body.data.id;
     const call = (await w.ctl('POST', '/calls', { tenantId: w.A.id, assistantId: id, customerNumber: '+15555550123' })).body;
     const live = (await w.req('GET', '/calls/live', { key: w.A.apiKey })).body.data;
-    const rows = Array.isArray(live) ? live : Object.values(live).find(Array.isArray);
+    const rows = (Array.isArray(live) ? live : Object.values(live).find(Array.isArray)) as any[];
     expect(rows.some((r: any) => r.callUuid === call.id && r.id === undefined)).toBe(true);
+  });
+
+  it('validates before the lookup, words error messages otherwise (keeping the stated one), and adds headers', async () => {
+    w = await makeWorld();
+    const unknown = randomUUID();
+    const bad = { idleTimeoutSeconds: 999 };
+    const d = await w.req('PATCH', `/assistants/${unknown}`, { key: w.A.apiKey, body: bad });
+    expect(d.status).toBe(404);
+    expect(String(d.headers['content-type'])).toContain('charset');
+    await w.ctl('PUT', '/config', { personality: 'alt' });
+    const a = await w.req('PATCH', `/assistants/${unknown}`, { key: w.A.apiKey, body: bad });
+    expect(a.status).toBe(400);
+    expect(a.body.error.code).toBe('VALIDATION_ERROR');
+    expect(a.body.error.message).not.toBe(d.body.error.message);
+    expect(a.headers['content-type']).toBe('application/json');
+    expect(a.headers['x-request-id']).toBeDefined();
+    const nf = await w.req('PATCH', `/assistants/${unknown}`, { key: w.A.apiKey, body: {} });
+    expect(nf.status).toBe(404);
+  });
+
+  it('reads "retried up to 5 times" as 5 attempts in all where the default makes 6', async () => {
+    w = await makeWorld();
+    expect(maxRetries(w.app.sim, 'B')).toBe(5);
+    await w.ctl('PUT', '/config', { personality: 'alt' });
+    expect(maxRetries(w.app.sim, 'B')).toBe(4);
+    expect(maxRetries(w.app.sim, 'A')).toBe(0);
   });
 });

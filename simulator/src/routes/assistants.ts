@@ -3,6 +3,7 @@
  * `POST /assistants`, `PATCH /assistants/{id}`, `GET /assistants/{id}/tasks/overrides`.
  * Tenant-scoped (§5.7).
  */
+import { isAlt } from '../personality.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { principalOf, tenantOf } from '../auth.ts';
@@ -54,7 +55,10 @@ export const assistantsRoutes: FastifyPluginAsync = async (app) => {
 
   // The id is looked up before the body is validated: an unknown or foreign id answers 404 even
   // with an invalid body, so validation never reveals another tenant's assistant.
+  // The alt personality validates first (the spec orders neither way): an invalid body answers 400
+  // for every id, so it still reveals nothing about another tenant's assistant.
   app.patch<IdParams>('/assistants/:id', async (request, reply) => {
+    if (isAlt(state)) applyAssistantInput(state, defaultAssistant(request.params.id, new Date().toISOString()), request.body, new Date().toISOString());
     const other = state.assistants.get(request.params.id);
     if (other && other.tenantId !== tenantOf(request) && faultOn(state, 'xtenant.foreign-assistant-write')) {
       other.data = applyAssistantInput(state, other.data, request.body, new Date().toISOString());

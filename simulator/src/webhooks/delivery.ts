@@ -16,6 +16,7 @@
  * Hostnames are resolved through the control DNS table only (no real DNS query; `localhost`
  * aside); a name that does not resolve is an attempt with no answer (`status: null`).
  */
+import { isAlt } from '../personality.ts';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
@@ -80,7 +81,8 @@ export function maxRetries(state: SimState, model: 'A' | 'B'): number {
   if (model === 'A' && !faultOn(state, 'webhooks.retry-model-a')) return 0;
   if (faultOn(state, 'webhooks.retries-3')) return 3;
   if (faultOn(state, 'webhooks.retries-8')) return 8;
-  return MODEL_B_RETRIES;
+  // The alt reading of "up to 5 times": 5 attempts in all (§8 limit table), so 4 retries.
+  return isAlt(state) ? MODEL_B_RETRIES - 1 : MODEL_B_RETRIES;
 }
 
 /** Delay in ms before retry `n` (1-based): base × 2^(n-1), or base with `webhooks.constant-delay`. */
