@@ -13,7 +13,7 @@ import { assistantFixture } from '../helpers/fixtures';
 import type { ApiClient, ApiResponse } from '../helpers/client';
 import { budgetSample, generateBoundsCases, materializeCase, Template, type BoundsCase, type TemplateVars } from '../helpers/generate/bounds';
 import { describeActual, describeReading, fieldNames, formatPath, getAt, readingHolds } from '../helpers/generate/paths';
-import { hostResolvingTo, publicHost, unresolvableHost } from '../helpers/generate/hosts';
+import { hostResolvingTo, publicHost, rangeEdges, unresolvableHost, UNSPECIFIED_ADDRESSES } from '../helpers/generate/hosts';
 import { hasCapability } from '../helpers/target';
 import { concurrency, fixturePool, type FixturePool } from '../helpers/concurrency';
 
@@ -245,12 +245,60 @@ describe('§2.3 serverUrl', () => {
     });
   });
 
+  // Both sides of every range edge, generated from the ranges (helpers/generate/hosts.ts): the
+  // last forbidden address inside is refused, the first public one outside is accepted.
+  rangeEdges().forEach((e, i) => {
+    const clause = e.refused ? '2.3/no-private-addresses' : '2.3/public-name-accepted';
+    clauseTest(clause, `a name resolving to ${e.address} (${e.label}) is ${e.refused ? 'refused' : 'accepted'}`, async (ctx) => {
+      const host = await hostResolvingTo(world(), `edge-${i}`, [e.address]);
+      if (!host) skipWith(ctx, "the target's DNS cannot be arranged (no control API): a name resolving to a chosen address cannot be made here");
+      const url = `https://${host}/edge`;
+      if (e.refused) await expectRejected([clause], `PATCH serverUrl ${url} (${e.address})`, { serverUrl: url }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
+      else await expectAccepted([clause], `PATCH serverUrl ${url} (${e.address}, public)`, { serverUrl: url });
+    });
+  });
+
+  // 0.0.0.0 and :: are not written as loopback, but a connection to them reaches the host itself.
+  for (const address of UNSPECIFIED_ADDRESSES) {
+    const literal = address.includes(':') ? `[${address}]` : address;
+    clauseTest('2.3/no-unspecified-address', `https://${literal}/ is refused (the unspecified address reaches the host itself)`, async () => {
+      await expectRejected(['2.3/no-unspecified-address'], `PATCH serverUrl https://${literal}/hook`, { serverUrl: `https://${literal}/hook` }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
+    });
+    clauseTest('2.3/no-unspecified-address', `a name resolving to ${address} is refused`, async (ctx) => {
+      const host = await hostResolvingTo(world(), `unspecified-${address.includes(':') ? 6 : 4}`, [address]);
+      if (!host) skipWith(ctx, "the target's DNS cannot be arranged (no control API)");
+      await expectRejected(['2.3/no-unspecified-address'], `PATCH serverUrl https://${host}/hook (${address})`, { serverUrl: `https://${host}/hook` }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
+    });
+  }
+
   clauseTest('2.3/public-name-accepted', 'a name resolving to public addresses only (IPv4 and IPv6) is accepted', async (ctx) => {
     const host = await hostResolvingTo(world(), 'public-dual', ['203.0.113.11', '2001:db8::11']);
     if (!host) skipWith(ctx, 'the target\'s DNS cannot be arranged (no control API); the single public name is checked above');
     const get = await expectAccepted(['2.3/public-name-accepted'], `PATCH serverUrl https://${host}/dual`, { serverUrl: `https://${host}/dual` });
     checkEqual('2.3/public-name-accepted', 'GET shows the serverUrl', get.json?.data?.serverUrl, `https://${host}/dual`, get);
   });
+});
+
+describe('§2.2 timezone is a zone name', () => {
+  // Strings that name no zone, and a number: refused (the field is a "string (zone name)").
+  for (const value of ['Mars/Olympus', 'UTC+25', '', 'Europe/Nowhere', 42] as const) {
+    clauseTest('2.2/timezone-zone-name', `timezone ${JSON.stringify(value)} is refused with 400 VALIDATION_ERROR`, async () => {
+      await expectRejected(['2.2/timezone-zone-name'], `PATCH timezone ${JSON.stringify(value)}`, { timezone: value }, [{ label: 'timezone', names: ['timezone'] }]);
+    });
+  }
+  // Canonical IANA zones (the runtime's list, Intl.supportedValuesOf): accepted. An evenly spread
+  // sample (stable test names) keeps the request count bounded; a one-part name and a three-part
+  // one are always in it. Legacy aliases (US/Eastern, EST) are not judged: a careful implementer
+  // may refuse them.
+  const zones = (Intl as any).supportedValuesOf('timeZone') as string[];
+  const stride = Math.ceil(zones.length / 6);
+  const sample = [...new Set(['UTC', 'America/Argentina/Buenos_Aires', ...zones.filter((_, i) => i % stride === 0)])].filter((z) => z === 'UTC' || zones.includes(z));
+  for (const zone of sample) {
+    clauseTest('2.2/timezone-zone-name', `timezone ${zone} (a canonical zone name) is accepted and read back`, async () => {
+      const get = await expectAccepted(['2.2/timezone-zone-name'], `PATCH timezone ${zone}`, { timezone: zone });
+      checkEqual('2.2/timezone-zone-name', 'GET shows the zone', get.json?.data?.timezone, zone, get);
+    });
+  }
 });
 
 describe('§2.2 response shape', () => {

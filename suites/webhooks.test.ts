@@ -566,6 +566,82 @@ describe('model B: HMAC signature', () => {
   );
 
   clauseTest(
+    ['6/b-retry-every-non-2xx', '6/b-same-delivery-id'],
+    'every non-2xx answer (400, 401, 404, 409, 429, 503) and a refused connection are retried, with the same delivery id',
+    async () => {
+      const w = world();
+      const path = '/t/b-every-non-2xx';
+      await tenantUrl(path);
+      // The first attempt of each event is answered with its own status, every later one with 200.
+      const STATUSES = [400, 401, 404, 409, 429, 503];
+      const statusOf = new Map<string, number>();
+      rx.route(path, (r) => {
+        const id = deliveryIdOf(r.headers) ?? '';
+        if (statusOf.has(id)) return 200;
+        statusOf.set(id, STATUSES[statusOf.size] ?? 200);
+        return statusOf.get(id)!;
+      });
+      // Tenant B's URL is a port nothing listens on: a refused connection, seen in the deliveries log.
+      const down = await downEndpoint();
+      const downUrl = `${down.origin}/t/b-refused`;
+      await control.tenantServerUrl(w.tenantB.id, downUrl);
+      for (let i = 0; i < STATUSES.length; i++) await control.onboardingEvent({ tenantId: w.tenantA.id, type: 'chatapp.onboarding.tier_pending' });
+      const refused = await control.onboardingEvent({ tenantId: w.tenantB.id, type: 'chatapp.onboarding.tier_pending' });
+      const got = await arrival('6/b-retry-every-non-2xx', 'each event is attempted again after its non-2xx answer', (all) => {
+        const mine = all.filter((r) => r.path === path);
+        const byId = new Map<string, number>();
+        for (const r of mine) byId.set(deliveryIdOf(r.headers) ?? '', (byId.get(deliveryIdOf(r.headers) ?? '') ?? 0) + 1);
+        return byId.size >= STATUSES.length && [...byId.values()].every((n) => n >= 2) && mine;
+      }, { timeoutMs: retryScheduleMs(retryBaseMs, 2) + ARRIVAL_MS });
+      for (const [id, status] of statusOf) {
+        if (status === 200) continue;
+        const attempts = got.filter((r) => deliveryIdOf(r.headers) === id);
+        softCheck(['6/b-retry-every-non-2xx', '6/b-same-delivery-id'], `after a ${status} answer the event is sent again with the same delivery id`, attempts.length >= 2, {
+          expected: `2 or more attempts with delivery id ${id}`,
+          actual: `${attempts.length} attempt(s): ${attempts.map((r) => `#${r.seq} -> ${r.answeredStatus}`).join(', ')}`,
+        });
+      }
+      const refusing = await isRefusing(down.port);
+      if (!refusing) inform('6/b-retry-every-non-2xx', 'the down endpoint really refuses connections (precondition)', false, 'something answers on that port');
+      let log: ControlDelivery[] = [];
+      await vi
+        .waitFor(async () => {
+          log = await deliveriesTo(downUrl, 'tenantB');
+          if (!log.some((d) => d.deliveryId === refused.deliveryId && d.attempts.length >= 2)) throw new Error('no second attempt yet');
+        }, { timeout: retryScheduleMs(retryBaseMs, 2) + ARRIVAL_MS, interval: 50 })
+        .catch(() => undefined);
+      const entry = log.find((d) => d.deliveryId === refused.deliveryId);
+      softCheck('6/b-retry-every-non-2xx', 'an event whose connection is refused is attempted again (deliveries log)', !!entry && entry.attempts.length >= 2, {
+        expected: '2 or more attempts of the refused delivery',
+        actual: entry ? `${entry.attempts.length} attempt(s), ${entry.state}` : 'no delivery logged',
+      });
+      await control.tenantServerUrl(w.tenantB.id, null);
+    },
+    { ...NEEDS, timeout: 20_000 },
+  );
+
+  clauseTest(
+    '6/a-no-retry',
+    'a model A event answered 4xx (429 included) is not retried',
+    async () => {
+      const path = '/t/a-4xx';
+      await tenantUrl(path);
+      rx.route(path, () => 429);
+      const a = await assistant('a-429');
+      const call = await startCall(a.id, testNumber());
+      await arrival('6/a-no-retry', 'the first attempt reaches the receiver', (all) => all.filter((r) => r.path === path && aboutCall(r, call)));
+      const window = retryScheduleMs(retryBaseMs) + 250;
+      const more = await rx.holdsOff((all) => all.filter((r) => r.path === path && aboutCall(r, call)).length > 1, window);
+      check('6/a-no-retry', 'after a 429 answer the model A event is not retried', !more.violated, {
+        expected: `1 attempt within ${window} ms`,
+        actual: `${rx.at(path).filter((r) => aboutCall(r, call)).length} attempts`,
+      });
+      await control.endCall(call.id, {});
+    },
+    NEEDS,
+  );
+
+  clauseTest(
     '6/b-host-independent',
     'the signature verifies when the delivery reaches the receiver through another host name (a tunnel)',
     async () => {

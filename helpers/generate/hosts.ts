@@ -4,6 +4,7 @@
  * behave the same everywhere (`*.invalid` never resolves, RFC 6761; `localhost` is loopback;
  * `example.com` resolves in public DNS to a public address, RFC 2606).
  */
+import ipaddr from 'ipaddr.js';
 import { hasCapability } from '../target';
 import type { World } from '../world';
 
@@ -42,4 +43,72 @@ export async function hostResolvingTo(world: World, label: string, addresses: st
   const name = `${world.runPrefix}${label}.example.com`;
   await world.control.dns(name, addresses);
   return name;
+}
+
+/**
+ * The §2.3 ranges a serverUrl must not resolve to, as CIDR blocks (IPv4 only here: the first
+ * public IPv6 address beside fc00::/7 or fe80::/10 lies in space a careful implementer may also
+ * refuse, so IPv6 edges are checked from the inside only). `0.0.0.0/8` is "this network": a
+ * connection to 0.0.0.0 reaches the host itself (see {@link UNSPECIFIED_ADDRESSES}).
+ */
+export const FORBIDDEN_IPV4_RANGES: readonly { label: string; base: string; bits: number }[] = [
+  { label: 'private 10/8', base: '10.0.0.0', bits: 8 },
+  { label: 'private 172.16/12', base: '172.16.0.0', bits: 12 },
+  { label: 'private 192.168/16', base: '192.168.0.0', bits: 16 },
+  { label: 'loopback 127/8', base: '127.0.0.0', bits: 8 },
+  { label: 'link-local 169.254/16', base: '169.254.0.0', bits: 16 },
+];
+
+/** IPv6 ranges of §2.3 (loopback, link-local, unique-local), checked at their inside edges. */
+export const FORBIDDEN_IPV6_RANGES: readonly { label: string; base: string; bits: number }[] = [
+  { label: 'link-local fe80::/10', base: 'fe80::', bits: 10 },
+  { label: 'unique-local fc00::/7', base: 'fc00::', bits: 7 },
+];
+
+/** Addresses that reach the host itself without being written as loopback: 0.0.0.0 and :: (§2.3 reading). */
+export const UNSPECIFIED_ADDRESSES: readonly string[] = ['0.0.0.0', '::'];
+
+/** One generated edge case of a range: an address and whether §2.3 refuses it. */
+export interface RangeEdge {
+  /** e.g. "private 172.16/12: last address inside". */
+  label: string;
+  address: string;
+  refused: boolean;
+}
+
+/**
+ * Both sides of every edge of the §2.3 ranges, computed with ipaddr.js: the first and the last
+ * address inside each range (refused) and, for IPv4, the address just before and just after it
+ * (accepted, unless it falls into another forbidden range or into 0/8). Over-blocking a public
+ * neighbour is a violation as much as under-blocking the edge.
+ */
+export function rangeEdges(): RangeEdge[] {
+  const toInt = (a: ipaddr.IPv4) => a.octets.reduce((n, o) => n * 256 + o, 0);
+  const fromInt = (n: number) => ipaddr.IPv4.parse([24, 16, 8, 0].map((s) => Math.floor(n / 2 ** s) % 256).join('.'));
+  const forbidden = (addr: ipaddr.IPv4) =>
+    [...FORBIDDEN_IPV4_RANGES, { base: '0.0.0.0', bits: 8 }].some((r) => addr.match(ipaddr.IPv4.parse(r.base), r.bits));
+  const out: RangeEdge[] = [];
+  for (const r of FORBIDDEN_IPV4_RANGES) {
+    const cidr = `${r.base}/${r.bits}`;
+    const first = toInt(ipaddr.IPv4.networkAddressFromCIDR(cidr));
+    const last = toInt(ipaddr.IPv4.broadcastAddressFromCIDR(cidr));
+    out.push({ label: `${r.label}: first address inside`, address: fromInt(first).toString(), refused: true });
+    out.push({ label: `${r.label}: last address inside`, address: fromInt(last).toString(), refused: true });
+    for (const [side, n] of [['just below', first - 1], ['just above', last + 1]] as const) {
+      const addr = fromInt(n);
+      if (!forbidden(addr)) out.push({ label: `${r.label}: first public address ${side}`, address: addr.toString(), refused: false });
+    }
+  }
+  for (const r of FORBIDDEN_IPV6_RANGES) {
+    const bits = r.bits;
+    const bytes = ipaddr.IPv6.parse(r.base).toByteArray();
+    const lastBytes = bytes.map((b, i) => {
+      const keep = Math.max(0, Math.min(8, bits - i * 8));
+      const mask = keep === 0 ? 0 : (0xff << (8 - keep)) & 0xff;
+      return (b & mask) | (~mask & 0xff);
+    });
+    out.push({ label: `${r.label}: first address inside`, address: ipaddr.fromByteArray(bytes).toString(), refused: true });
+    out.push({ label: `${r.label}: last address inside`, address: ipaddr.fromByteArray(lastBytes).toString(), refused: true });
+  }
+  return out;
 }

@@ -7,6 +7,7 @@
  * Clause ids are `<spec section>/<short-slug>`; they are descriptive, another agent maps them to
  * the suite's clause ids.
  */
+import { GAP_FAULTS } from './faults-gaps.ts';
 import type { SimState } from './state.ts';
 
 /** One fault: its name, the spec clauses it violates, and what it does. */
@@ -735,6 +736,7 @@ export const FAULTS: readonly FaultInfo[] = [
     clauses: ['2.10/transcriber-language'],
     description: 'GET /transcribers entries lack `language`.',
   },
+  ...GAP_FAULTS,
 ];
 
 const KNOWN = new Set(FAULTS.map((f) => f.name));

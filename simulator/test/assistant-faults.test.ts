@@ -77,6 +77,16 @@ const CASES: Record<string, Case> = {
     spec: [400, 400],
   },
   'bounds.server-url-first-address-only': { probe: () => status({ serverUrl: 'https://mixed.example.com/e' }), spec: 400 },
+  // §2.3 range edges (faults-gaps.ts): the first public address outside, the last forbidden inside
+  'bounds.private-172-slash-8': { probe: () => status({ serverUrl: 'https://[::ffff:172.32.0.0]/e' }), spec: 200 },
+  'bounds.private-172-slash-13': { probe: () => status({ serverUrl: 'https://[::ffff:172.31.255.255]/e' }), spec: 400 },
+  'bounds.loopback-slash-24': { probe: () => status({ serverUrl: 'https://[::ffff:127.255.255.255]/e' }), spec: 400 },
+  'bounds.link-local-169-slash-8': { probe: () => status({ serverUrl: 'https://[::ffff:169.255.0.0]/e' }), spec: 200 },
+  'bounds.private-10-slash-7': { probe: () => status({ serverUrl: 'https://[::ffff:11.0.0.0]/e' }), spec: 200 },
+  'bounds.accept-unspecified': { probe: async () => [await status({ serverUrl: 'https://0.0.0.0/e' }), await status({ serverUrl: 'https://[::]/e' })], spec: [400, 400] },
+  // §2.2 timezone is a zone name
+  'bounds.timezone-any-string': { probe: () => status({ timezone: 'Mars/Olympus' }), spec: 400 },
+  'bounds.timezone-region-city-only': { probe: async () => [await status({ timezone: 'UTC' }), await status({ timezone: 'America/Argentina/Buenos_Aires' })], spec: [200, 200] },
   // §2.6 dictionarySettings
   'bounds.language-name': {
     probe: () => status({ dictionarySettings: { sttKeyterms: [{ term: 'Ava', language: 'English' }] } }),

@@ -167,6 +167,27 @@ const probes: Record<string, () => Promise<unknown>> = {
     await deliver('B');
     return rx.received.length;
   },
+  'webhooks.retry-5xx-only': async () => {
+    rx.respond((n) => (n === 0 ? 404 : 200));
+    await deliver('B');
+    return rx.received.length;
+  },
+  'webhooks.no-retry-on-refused': async () => {
+    await w.ctl('PUT', `/tenants/${w.A.id}/server-url`, { url: 'http://127.0.0.1:1/refused' });
+    const { deliveryId } = emitEvent(w.app.sim, { tenantId: w.A.id, type: 'probe', model: 'B', body: { type: 'probe', n: 1 } });
+    await pollUntil(async () => {
+      const l = (await w.ctl('GET', `/deliveries?tenantId=${w.A.id}`)).body as any[];
+      return l.find((d) => d.deliveryId === deliveryId)?.state !== 'pending';
+    }, 'delivery settled');
+    const l = (await w.ctl('GET', `/deliveries?tenantId=${w.A.id}`)).body as any[];
+    return l.find((d) => d.deliveryId === deliveryId)?.attempts.length;
+  },
+  'webhooks.model-a-retries-429': async () => {
+    rx.respond(() => 429);
+    await deliver('A');
+    await idle();
+    return rx.received.length;
+  },
   'webhooks.shared-delivery-id': async () => {
     await deliver('B');
     await deliver('B');
@@ -233,6 +254,9 @@ const specAnswer: Record<string, unknown> = {
   'webhooks.null-server-url-kept': [2, 0], // §2.3 rule 4: null → tenant URL (voice and messaging)
   'webhooks.test-request-on-patch': 0, // §2.3 rule 3: no test request
   'webhooks.no-retry-on-timeout': 2, // §6 B3: a timeout is retried
+  'webhooks.retry-5xx-only': 2, // §6 B3: a 4xx is a non-2xx, retried
+  'webhooks.no-retry-on-refused': 6, // §6 B3: no answer at all is retried (1 + 5)
+  'webhooks.model-a-retries-429': 1, // §6 A3: no retries
   'webhooks.shared-delivery-id': 2, // §6 B3: one id per event
   'webhooks.delivery-id-not-uuid': true, // §6 B1: <uuid>
   'webhooks.supervisor-answered-string': 'boolean', // §6 A6

@@ -120,6 +120,13 @@ export function defaultAssistant(id: string, now: string): Obj {
   };
 }
 
+/** The timezone rule under the faults of faults-gaps.ts: any string accepted, or only Region/City names. */
+function timezoneProblem(state: SimState, v: unknown, problem: string | null): string | null {
+  if (faultOn(state, 'bounds.timezone-any-string') && typeof v === 'string') return null;
+  if (!problem && faultOn(state, 'bounds.timezone-region-city-only') && !/^[A-Za-z]+\/[A-Za-z_-]+$/.test(String(v))) return 'must be a Region/City zone name';
+  return problem;
+}
+
 function isTimeZone(v: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: v });
@@ -168,6 +175,7 @@ const PLAIN: Record<string, Rule> = {
   failoverMode: bool,
   phoneNumberId: uuid,
   timezone: (v) => (typeof v === 'string' && isTimeZone(v) ? null : 'must be a time zone name such as Europe/Paris'),
+  // (faults bounds.timezone-* are applied in applyAssistantInput, which knows the state)
   address: str,
   endOfCallMessage: str,
   phoneNumberPassThrough: bool,
@@ -294,7 +302,8 @@ export function applyAssistantInput(state: SimState, current: Obj, body: unknown
   for (const [k, rule] of Object.entries(PLAIN)) {
     if (!has(k)) continue;
     if (input[k] === null && k.endsWith('PromptId') && faultOn(state, 'prompts.link-null-ignored')) continue;
-    const problem = rule(input[k]);
+    let problem = rule(input[k]);
+    if (k === 'timezone') problem = timezoneProblem(state, input[k], problem);
     if (problem) c.fail(k, problem);
     else if (k === 'categories' && Array.isArray(next.categories) && faultOn(state, 'merge.replay-drift')) {
       next.categories = [...next.categories, ...(input.categories as string[])];

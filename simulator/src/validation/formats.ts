@@ -46,15 +46,16 @@ function inV4(ip: number, base: string, bits: number): boolean {
  * True when an IPv4 address is one §2.3 forbids: private 10/8, 172.16/12, 192.168/16, loopback
  * 127/8, link-local 169.254/16, and "this network" 0/8 (0.0.0.0).
  */
-export function isForbiddenIPv4(ip: string): boolean {
+export function isForbiddenIPv4(ip: string, faults: readonly string[] = []): boolean {
   const n = ipv4ToInt(ip);
+  const f = (name: string) => faults.includes(name);
   return (
-    inV4(n, '10.0.0.0', 8) ||
-    inV4(n, '172.16.0.0', 12) ||
+    inV4(n, '10.0.0.0', f('bounds.private-10-slash-7') ? 7 : 8) ||
+    (f('bounds.private-172-slash-8') ? inV4(n, '172.0.0.0', 8) : inV4(n, '172.16.0.0', f('bounds.private-172-slash-13') ? 13 : 12)) ||
     inV4(n, '192.168.0.0', 16) ||
-    inV4(n, '127.0.0.0', 8) ||
-    inV4(n, '169.254.0.0', 16) ||
-    inV4(n, '0.0.0.0', 8)
+    inV4(n, '127.0.0.0', f('bounds.loopback-slash-24') ? 24 : 8) ||
+    inV4(n, f('bounds.link-local-169-slash-8') ? '169.0.0.0' : '169.254.0.0', f('bounds.link-local-169-slash-8') ? 8 : 16) ||
+    (!f('bounds.accept-unspecified') && inV4(n, '0.0.0.0', 8))
   );
 }
 
@@ -91,25 +92,25 @@ export function ipv6Groups(ip: string): number[] | null {
  * fe80::/10, unique-local fc00::/7, and IPv4-mapped (::ffff:a.b.c.d) or IPv4-compatible
  * (::a.b.c.d) forms of a forbidden IPv4 address. Unreadable input counts as forbidden.
  */
-export function isForbiddenIPv6(ip: string): boolean {
+export function isForbiddenIPv6(ip: string, faults: readonly string[] = []): boolean {
   const g = ipv6Groups(ip);
   if (!g) return true;
   const zeros = (n: number) => g.slice(0, n).every((x) => x === 0);
-  if (zeros(8)) return true; // ::
+  if (zeros(8)) return !faults.includes('bounds.accept-unspecified'); // ::
   if (zeros(7) && g[7] === 1) return true; // ::1
   if ((g[0] & 0xffc0) === 0xfe80) return true; // fe80::/10
   if ((g[0] & 0xfe00) === 0xfc00) return true; // fc00::/7
   const embedded = `${g[6] >> 8}.${g[6] & 0xff}.${g[7] >> 8}.${g[7] & 0xff}`;
-  if (zeros(5) && g[5] === 0xffff) return isForbiddenIPv4(embedded); // ::ffff:a.b.c.d
-  if (zeros(6)) return isForbiddenIPv4(embedded); // ::a.b.c.d (deprecated compatible form)
+  if (zeros(5) && g[5] === 0xffff) return isForbiddenIPv4(embedded, faults); // ::ffff:a.b.c.d
+  if (zeros(6)) return isForbiddenIPv4(embedded, faults); // ::a.b.c.d (deprecated compatible form)
   return false;
 }
 
 /** True when `ip` (v4 or v6 literal) is forbidden as a serverUrl destination (§2.3 rule 2). */
-export function isForbiddenAddress(ip: string): boolean {
+export function isForbiddenAddress(ip: string, faults: readonly string[] = []): boolean {
   const kind = isIP(ip);
-  if (kind === 4) return isForbiddenIPv4(ip);
-  if (kind === 6) return isForbiddenIPv6(ip);
+  if (kind === 4) return isForbiddenIPv4(ip, faults);
+  if (kind === 6) return isForbiddenIPv6(ip, faults);
   return true;
 }
 

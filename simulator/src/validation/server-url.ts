@@ -27,7 +27,7 @@ function isIPv4Mapped(ip: string): boolean {
 /** isForbiddenAddress, with the switch point of fault `bounds.server-url-mapped-private`. */
 function forbidden(state: SimState, ip: string): boolean {
   if (isIPv4Mapped(ip) && faultOn(state, 'bounds.server-url-mapped-private')) return false;
-  return isForbiddenAddress(ip);
+  return isForbiddenAddress(ip, state.config.faults);
 }
 
 /** Why `value` is not an acceptable serverUrl, or null when it is. `null` itself is acceptable (clears). */

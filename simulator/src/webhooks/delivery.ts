@@ -161,7 +161,12 @@ async function attempt(state: SimState, rt: Runtime, d: PendingDelivery, n: numb
     d.record.state = 'delivered';
     return;
   }
-  if (n > maxRetries(state, d.record.model) || (timedOut && faultOn(state, 'webhooks.no-retry-on-timeout'))) {
+  const endsHere =
+    (timedOut && faultOn(state, 'webhooks.no-retry-on-timeout')) ||
+    (status !== null && status >= 400 && status < 500 && d.record.model === 'B' && faultOn(state, 'webhooks.retry-5xx-only')) ||
+    (status === null && !timedOut && d.record.model === 'B' && faultOn(state, 'webhooks.no-retry-on-refused'));
+  const model429Retry = d.record.model === 'A' && status === 429 && n === 1 && faultOn(state, 'webhooks.model-a-retries-429');
+  if (!model429Retry && (n > maxRetries(state, d.record.model) || endsHere)) {
     d.record.state = 'failed';
     return;
   }
