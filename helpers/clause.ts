@@ -139,6 +139,15 @@ export function checkEqual(clauses: string | string[], requirement: string, actu
   check(clauses, requirement, isDeepStrictEqual(actual, expected), { expected, actual, res });
 }
 
+/**
+ * Records a non-strict outcome (Autobahn's "non-strict"): the target refused as the spec wants,
+ * but not in the stated form (a 400 from its HTTP layer instead of 401 UNAUTHORIZED). Never fails
+ * the test; conformance.md lists it under "Non-strict refusals".
+ */
+export function nonStrict(clauses: string | string[], requirement: string, detail: string): void {
+  record({ clauses: asList(clauses), requirement, ok: true, level: 'non-strict', detail: redact(detail) });
+}
+
 /** An informational finding: recorded and reported, never fails the test (drift, timing). */
 export function inform(clauses: string | string[], requirement: string, ok: boolean, detail: string): void {
   record({ clauses: asList(clauses), requirement, ok, level: 'informational', detail: redact(detail) });

@@ -13,8 +13,12 @@ export interface CheckRecord {
   requirement: string;
   /** true when the expectation held. */
   ok: boolean;
-  /** Verdict strength: `informational` checks never fail a test (drift, timing). */
-  level?: 'must' | 'informational';
+  /**
+   * Verdict strength: `informational` checks never fail a test (drift, timing); `non-strict`
+   * records a refusal that held in substance but not in the form the spec states (e.g. a 400 from
+   * the HTTP layer where §5.6 says 401): the test passes, and the report lists it apart.
+   */
+  level?: 'must' | 'informational' | 'non-strict';
   /** Expected against actual, redacted, for failures and informational findings. */
   detail?: string;
 }

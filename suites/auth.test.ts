@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { documentedPart } from '../helpers/documented';
 import { useWorld, type PrincipalName } from '../helpers/world';
-import { clauseTest, check, checkError, checkSuccess, skipWith } from '../helpers/clause';
+import { clauseTest, check, checkError, checkSuccess, nonStrict, skipWith } from '../helpers/clause';
+import { rawRequest, rawStart } from '../helpers/raw-http';
 import { assistantFixture } from '../helpers/fixtures';
 import type { ApiClient, ApiResponse, AuthVariant } from '../helpers/client';
 
@@ -200,5 +201,39 @@ describe('organization-only routes', () => {
         res,
       });
     }, { requires: ['control'] });
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// §5.6 a key with a trailing newline, sent as raw bytes (helpers/raw-http.ts): HTTP clients will
+// not put a bare LF or CR inside a header, so a lenient server parser is only reached this way.
+// 401 UNAUTHORIZED is the stated answer; a 400 from the HTTP layer refuses too (non-strict); a
+// 2xx means the parser ended the header line early and took the key: a failure.
+// ---------------------------------------------------------------------------------------------
+describe('a key with a trailing newline, as raw header bytes', () => {
+  const RAW: { name: string; header: (key: string) => string }[] = [
+    { name: 'a bare LF after the key', header: (k) => `Authorization: ApiKey ${k}\n` },
+    { name: 'a bare CR after the key', header: (k) => `Authorization: ApiKey ${k}\r\r\n` },
+    { name: 'a CRLF and an obsolete folded continuation line after the key', header: (k) => `Authorization: ApiKey ${k}\r\n \r\n` },
+    { name: 'the key folded onto a continuation line', header: (k) => `Authorization: ApiKey\r\n ${k}\r\n` },
+  ];
+  for (const v of RAW) {
+    clauseTest('5.6/401-trailing-newline', `tenant key A with ${v.name} is refused (401; a 400 from the HTTP layer is non-strict)`, async () => {
+      const w = world();
+      const path = `/assistants/${assistant.id}`;
+      const raw = `${rawStart(w.target.baseUrl, path)}${v.header(w.tenantA.key)}Accept: application/json\r\nConnection: close\r\n\r\n`;
+      const res = await rawRequest(w.target.baseUrl, raw);
+      const what = `GET ${path} with ${v.name}`;
+      if (res.status === 401) {
+        check('5.6/401-trailing-newline', `${what} answers 401 UNAUTHORIZED`, /"code"\s*:\s*"UNAUTHORIZED"/.test(res.body), { expected: '401 UNAUTHORIZED', actual: `401 ${res.body.slice(0, 200)}` });
+      } else if (res.status === 400 || res.status === undefined) {
+        nonStrict('5.6/401-trailing-newline', `${what} is refused`, res.status === 400 ? 'answered 400 (the HTTP layer refused the header bytes) where §5.6 states 401 UNAUTHORIZED' : `no answer (${res.error}): the connection was refused at the transport`);
+      } else {
+        check('5.6/401-trailing-newline', `${what} is refused with 401 UNAUTHORIZED`, false, {
+          expected: '401 UNAUTHORIZED (or a 400 from the HTTP layer)',
+          actual: `${res.status}${res.status >= 200 && res.status < 300 ? ': the key was taken, the header line ended at the stray byte' : ''}`,
+        });
+      }
+    });
   }
 });

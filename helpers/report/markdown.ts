@@ -110,6 +110,11 @@ export function renderMarkdown(run: RunRecord, opts: MarkdownOptions = {}): stri
   lines.push('', '## Requests per suite file', '', '| suite file | requests |', '|---|---:|');
   for (const [file, n] of Object.entries(run.requests.perFile).sort()) lines.push(`| ${file} | ${n} |`);
   lines.push(`| **total** | **${run.requests.total}** |`);
+  const nonStrict = run.tests.flatMap((t) => t.checks.filter((c) => c.level === 'non-strict').map((c) => ({ test: t.name, check: c })));
+  if (nonStrict.length) {
+    lines.push('', '## Non-strict refusals', '', 'The target refused as the spec requires, but not in the form it states (for example a 400 from its HTTP layer where §5.6 says 401). Not a failure.', '', '| clauses | requirement | what happened | test |', '|---|---|---|---|');
+    for (const { test, check } of nonStrict) lines.push(`| ${check.clauses.map((id) => `\`${id}\``).join(' ')} | ${cell(check.requirement)} | ${cell(firstLine(check.detail, 160))} | ${cell(firstLine(test, 100))} |`);
+  }
   if (run.drift.length) {
     lines.push('', '## Drift (informational)', '', '| kind | where | what | tests |', '|---|---|---|---:|');
     for (const d of run.drift) lines.push(`| ${d.kind} | ${cell(d.where)} | ${cell(d.what)} | ${d.tests.length} |`);

@@ -4,12 +4,18 @@
  * - Over-blocking and under-blocking at the edges of the §2.3 ranges.
  * - Addresses that reach the host itself without being written as loopback (0.0.0.0, ::).
  * - `timezone` as a zone name (§2.2): any string accepted, or real zones refused.
+ * - Raw header bytes: a lenient parser that ends a header line at a bare LF or CR (§5.6).
  * - Model B retries every non-2xx (§6 B.3), model A none (§6 A.3).
  */
 import type { FaultInfo } from './faults.ts';
 
 /** The faults of this file. */
 export const GAP_FAULTS: readonly FaultInfo[] = [
+  {
+    name: 'auth.lenient-header-parser',
+    clauses: ['5.6/401-trailing-newline'],
+    description: 'The HTTP parser is lenient: a bare LF or CR ends a header line, so a key followed by a stray newline byte authenticates (2xx) instead of 401.',
+  },
   {
     name: 'bounds.private-172-slash-8',
     clauses: ['2.3/no-private-addresses', '2.3/public-name-accepted'],

@@ -67,6 +67,7 @@ describe('faults', () => {
     for (const f of FAULTS.filter((x) => !x.name.startsWith('webhooks.') && !isSurfaceFault(x.name))) {
       const probe = probes[f.name];
       if (!probe && /^(bounds|merge|validation)\./.test(f.name)) continue; // probed in assistant-faults.test.ts
+      if (!probe && f.name === 'auth.lenient-header-parser') continue; // needs a real socket: probed in gaps-faults.test.ts
       expect(probe, `probe for ${f.name}`).toBeDefined();
       await contrast(f.name, probe);
     }

@@ -72,6 +72,15 @@ export function applyConfigPatch(current: SimConfig, body: Record<string, unknow
   return next;
 }
 
+/**
+ * Fault `auth.lenient-header-parser` (faults-gaps.ts): Node's lenient HTTP parser for new
+ * connections, which takes a bare LF or CR as the end of a header line, so a key followed by a
+ * stray newline byte authenticates (§5.6). Node reads the flag per connection.
+ */
+function lenientParser(app: { server: unknown; sim: { config: { faults: string[] } } }): void {
+  (app.server as { insecureHTTPParser?: boolean }).insecureHTTPParser = app.sim.config.faults.includes('auth.lenient-header-parser') || undefined;
+}
+
 /** Plugin with the system control endpoints. */
 export const systemControl: FastifyPluginAsync = async (app) => {
   app.get('/health', async () => ({ ok: true, contract: CONTROL_CONTRACT }));
@@ -79,6 +88,7 @@ export const systemControl: FastifyPluginAsync = async (app) => {
   app.post('/reset', async (_request, reply) => {
     cancelDeliveries(app.sim); // pending webhook retries and in-flight attempts (webhooks/delivery.ts)
     app.sim.reset();
+    lenientParser(app);
     return reply.code(204).send();
   });
 
@@ -86,6 +96,7 @@ export const systemControl: FastifyPluginAsync = async (app) => {
 
   app.put('/config', async (request) => {
     app.sim.config = applyConfigPatch(app.sim.config, bodyObject(request.body));
+    lenientParser(app);
     return app.sim.config;
   });
 

@@ -1,0 +1,67 @@
+/**
+ * Raw HTTP/1.1 requests over a socket (node:net, or node:tls for https targets), for the few
+ * checks whose bytes an HTTP client refuses to send: a bare LF or CR inside a header, or an
+ * obsolete line folding (§5.6: a key with a trailing newline is refused with 401). undici and
+ * fetch validate header values and never put such bytes on the wire, so these requests are
+ * written by hand; the answer's status line and body are read back, nothing else is interpreted.
+ */
+import { connect as netConnect, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+
+/** What came back for a raw request. `status` is undefined when the connection closed without a status line. */
+export interface RawAnswer {
+  status?: number;
+  /** The status line and headers, as received (header values may hold secrets only if the target echoes them; callers redact). */
+  head: string;
+  /** The body bytes as UTF-8 text (chunked framing left as is). */
+  body: string;
+  /** Why there is no answer: `closed`, `timeout` or a socket error message. */
+  error?: string;
+}
+
+/**
+ * Sends `request` (the whole request text: request line, headers, blank line, body) to the
+ * origin of `baseUrl` and resolves with the answer when the server closes the connection, after
+ * `timeoutMs` (default 5,000 ms), or once a complete answer with `Content-Length` arrived.
+ * Never rejects.
+ */
+export function rawRequest(baseUrl: string, request: string, timeoutMs = 5_000): Promise<RawAnswer> {
+  const url = new URL(baseUrl);
+  const https = url.protocol === 'https:';
+  const port = Number(url.port || (https ? 443 : 80));
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return new Promise((resolve) => {
+    let data = Buffer.alloc(0);
+    let settled = false;
+    let socket: Socket;
+    const finish = (error?: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      const text = data.toString('utf8');
+      const split = text.indexOf('\r\n\r\n');
+      const head = split === -1 ? text : text.slice(0, split);
+      const body = split === -1 ? '' : text.slice(split + 4);
+      const m = /^HTTP\/1\.[01] (\d{3})/.exec(head);
+      resolve({ status: m ? Number(m[1]) : undefined, head, body, error: m ? undefined : (error ?? 'closed') });
+    };
+    const timer = setTimeout(() => finish('timeout'), timeoutMs);
+    const onConnect = () => socket.write(request);
+    socket = https ? tlsConnect({ host, port, servername: url.hostname, rejectUnauthorized: true }, onConnect) : netConnect(port, host, onConnect);
+    socket.on('data', (chunk: Buffer) => {
+      data = Buffer.concat([data, chunk]);
+      const text = data.toString('utf8');
+      const split = text.indexOf('\r\n\r\n');
+      const len = /\r\ncontent-length:\s*(\d+)/i.exec(split === -1 ? '' : text.slice(0, split));
+      if (split !== -1 && len && Buffer.byteLength(text.slice(split + 4)) >= Number(len[1])) finish();
+    });
+    socket.on('error', (e) => finish(e.message));
+    socket.on('close', () => finish());
+  });
+}
+
+/** The request line and `Host` header of a raw GET of `path` on `baseUrl`, ending in CRLF. */
+export function rawStart(baseUrl: string, path: string): string {
+  return `GET ${new URL(path, baseUrl + '/').pathname} HTTP/1.1\r\nHost: ${new URL(baseUrl).host}\r\n`;
+}

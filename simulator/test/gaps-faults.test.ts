@@ -1,0 +1,42 @@
+/**
+ * Faults that need a real socket (app.inject bypasses Node's HTTP parser): with no fault the
+ * probe gives the spec's answer, with the fault on it gives another.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { startSimulator, type RunningSimulator } from '../src/server.ts';
+
+let sim: RunningSimulator;
+afterEach(async () => sim?.close());
+
+async function ctl(method: string, path: string, body?: unknown): Promise<any> {
+  const r = await fetch(sim.controlUrl + path, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return r.status === 204 ? undefined : r.json();
+}
+
+/** Status of a raw request (the status line's code), or 0 without one. */
+function rawStatus(text: string): Promise<number> {
+  const port = Number(new URL(sim.baseUrl).port);
+  return new Promise((resolve) => {
+    let data = '';
+    const s = connect(port, '127.0.0.1', () => s.write(text));
+    s.on('data', (c) => (data += c));
+    s.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0)));
+    s.on('error', () => resolve(0));
+    s.setTimeout(2_000, () => s.destroy());
+  });
+}
+
+describe('raw-socket faults', () => {
+  it('auth.lenient-header-parser: a key followed by a bare LF authenticates', async () => {
+    sim = await startSimulator({});
+    const org = await ctl('POST', '/organizations', { name: 'O' });
+    const key = (await ctl('POST', '/tenants', { organizationId: org.id, name: 'A' })).apiKey;
+    const req = `GET /assistants HTTP/1.1\r\nHost: x\r\nAuthorization: ApiKey ${key}\nAccept: application/json\r\nConnection: close\r\n\r\n`;
+    expect(await rawStatus(req), 'no fault: refused by the HTTP layer').toBe(400);
+    await ctl('PUT', '/config', { faults: ['auth.lenient-header-parser'] });
+    expect(await rawStatus(req), 'fault on: the key is taken').toBe(200);
+    await ctl('POST', '/reset');
+    expect(await rawStatus(req), 'a reset switches it off').toBe(400);
+  });
+});
