@@ -1,7 +1,8 @@
 /**
- * `npm run simulator -- --port 4010 [--host 127.0.0.1] [--personality alt]`: starts the simulator,
+ * `npm run simulator -- --port 4010 [--host 127.0.0.1] [--personality alt] [--no-control]`: starts the simulator,
  * prints its base URL and runs until SIGINT/SIGTERM. `--personality alt` takes the alternative
- * reading of the spec (personality.ts).
+ * reading of the spec (personality.ts); `--no-control` serves no control API (every spelling of
+ * `/__control` is then an unknown public route).
  */
 import { parseArgs } from 'node:util';
 import { startSimulator } from './server.ts';
@@ -12,6 +13,7 @@ const { values } = parseArgs({
     port: { type: 'string', short: 'p', default: '0' },
     host: { type: 'string', default: '127.0.0.1' },
     personality: { type: 'string', default: 'default' },
+    'no-control': { type: 'boolean', default: false },
   },
 });
 if (!PERSONALITIES.includes(values.personality as Personality)) {
@@ -25,9 +27,9 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
-const sim = await startSimulator({ host: values.host, port, personality: values.personality as Personality });
+const sim = await startSimulator({ host: values.host, port, personality: values.personality as Personality, control: !values['no-control'] });
 console.log(sim.baseUrl);
-console.log(`control: ${sim.controlUrl}`);
+console.log(values['no-control'] ? 'control: off (--no-control)' : `control: ${sim.controlUrl}`);
 
 let closing = false;
 const stop = async (): Promise<void> => {

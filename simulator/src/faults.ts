@@ -8,6 +8,7 @@
  * the suite's clause ids.
  */
 import { GAP_FAULTS } from './faults-gaps.ts';
+import { ROBUSTNESS_FAULTS } from './faults-robustness.ts';
 import type { SimState } from './state.ts';
 
 /** One fault: its name, the spec clauses it violates, and what it does. */
@@ -737,6 +738,7 @@ export const FAULTS: readonly FaultInfo[] = [
     description: 'GET /transcribers entries lack `language`.',
   },
   ...GAP_FAULTS,
+  ...ROBUSTNESS_FAULTS,
 ];
 
 const KNOWN = new Set(FAULTS.map((f) => f.name));

@@ -7,8 +7,9 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyPluginAsy
 import type { Duplex } from 'node:stream';
 import './types.ts';
 import { authenticate } from './auth.ts';
-import { controlApi, isControlPath } from './control/index.ts';
-import { ApiError, errorBody, internalError, notFound, requestPath, sendError } from './envelope.ts';
+import { controlApi, isControlPath, isControlPathRaw } from './control/index.ts';
+import { ApiError, errorBody, internalError, notFound, requestPath, sendError, validationError } from './envelope.ts';
+import { bodyProblem, MAX_BODY_BYTES, READ_LIMIT_BYTES } from './validation/body-limits.ts';
 import { outboundCallFault } from './routes/calls.ts';
 import { faultOn } from './faults.ts';
 import { applyChaos } from './chaos.ts';
@@ -24,6 +25,8 @@ export interface BuildOptions {
   plugins?: FastifyPluginAsync[];
   /** Reading of the spec where it leaves a choice (personality.ts); default `default`. A control reset returns to it. */
   personality?: Personality;
+  /** Serve the control API (default true). `false` (CLI `--no-control`) hides it: every spelling of `/__control` is then an unknown public route. */
+  control?: boolean;
 }
 
 /** Thrown by the body parser for a body that is not valid JSON; rendered as 400 PARSE. */
@@ -98,7 +101,7 @@ export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyIn
       // check, then: a path parameter longer than 4096 characters is an id we cannot hold
       // (404 RESOURCE_NOT_FOUND); a malformed percent-encoding names no route we serve
       // (404 NOT_FOUND).
-      if (isControlPath(request.url)) {
+      if (isControl(request.url)) {
         void reply.code(400).send({ error: 'malformed request' });
         return;
       }
@@ -112,6 +115,10 @@ export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyIn
     },
   });
   const state = opts.state ?? new SimState();
+  const controlOn = opts.control !== false;
+  /** Whether a request is for the control API: one decoded reading of the path (request-input.ts). */
+  const isControl = (url: string | undefined) =>
+    controlOn && (faultOn(state, 'robustness.control-path-raw') ? isControlPathRaw(url) : isControlPath(url));
   if (opts.personality) {
     state.basePersonality = opts.personality;
     state.config.personality = opts.personality;
@@ -124,20 +131,38 @@ export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyIn
   // answered with Fastify's own 415. Empty body → undefined.
   app.removeAllContentTypeParsers();
   // The body of an unknown route is not read: it answers 404 NOT_FOUND whatever it carries.
-  app.addContentTypeParser('*', { parseAs: 'string' }, (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: READ_LIMIT_BYTES }, (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
     if (req.is404) return done(null, undefined);
     const text = typeof body === 'string' ? body : body.toString('utf8');
+    // The limits of validation/body-limits.ts: checked after the whole body was read, so the
+    // client always gets the answer (413 or 400), never a reset.
+    if (Buffer.byteLength(text) > MAX_BODY_BYTES) return done(new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large'));
     if (text.trim() === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch {
-      done(new BodyParseError('invalid JSON body'));
+      return done(new BodyParseError('invalid JSON body'));
     }
+    const problem = faultOn(state, 'robustness.no-body-limits') ? null : bodyProblem(parsed);
+    if (problem) return done(validationError([problem]));
+    done(null, parsed);
+  });
+
+  // Fault robustness.413-before-body: answer 413 from the Content-Length alone and close the
+  // connection before the body is read (clients still writing it may see a reset).
+  app.addHook('preParsing', async (request: FastifyRequest, reply: FastifyReply, payload) => {
+    if (!faultOn(state, 'robustness.413-before-body') || isControl(request.url)) return payload;
+    if (Number(request.headers['content-length'] ?? 0) <= MAX_BODY_BYTES) return payload;
+    reply.header('connection', 'close');
+    await sendError(reply, new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large'));
+    request.raw.socket.destroy();
+    return payload;
   });
 
   // §5: every public route authenticates before anything else (even body parsing).
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (isControlPath(request.url)) return;
+    if (isControl(request.url)) return;
     if (await applyChaos(state, request, reply, 'front')) return reply;
     const scope = request.is404 ? null : (request.routeOptions.config.scope ?? 'tenant');
     request.principal = authenticate(state, request, scope);
@@ -146,7 +171,7 @@ export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyIn
 
   // The alt personality's choices (personality.ts) are applied to public answers as they leave.
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (isControlPath(request.url)) return payload;
+    if (isControl(request.url)) return payload;
     return altOnSend(state, request, reply, payload);
   });
 
@@ -165,7 +190,7 @@ export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyIn
     return sendError(reply, new ApiError(404, code, 'Route not found'));
   });
 
-  await app.register(controlApi, { prefix: '/__control' });
+  if (controlOn) await app.register(controlApi, { prefix: '/__control' });
   for (const plugin of [...routePlugins, ...(opts.plugins ?? [])]) await app.register(plugin);
   return app;
 }
@@ -186,8 +211,8 @@ export interface RunningSimulator {
  * Builds and starts the simulator on `host` (default 127.0.0.1) and `port` (default 0 =
  * ephemeral), taking `personality` (default `default`; personality.ts). Rejects if the port cannot be bound.
  */
-export async function startSimulator(opts: { host?: string; port?: number; personality?: Personality } = {}): Promise<RunningSimulator> {
-  const app = await buildSimulator({ personality: opts.personality });
+export async function startSimulator(opts: { host?: string; port?: number; personality?: Personality; control?: boolean } = {}): Promise<RunningSimulator> {
+  const app = await buildSimulator({ personality: opts.personality, control: opts.control });
   const host = opts.host ?? '127.0.0.1';
   await app.listen({ host, port: opts.port ?? 0 });
   const addr = app.server.address();

@@ -39,4 +39,16 @@ describe('raw-socket faults', () => {
     await ctl('POST', '/reset');
     expect(await rawStatus(req), 'a reset switches it off').toBe(400);
   });
+
+  it('robustness.413-before-body: the 413 comes from the Content-Length alone and the connection is closed', async () => {
+    sim = await startSimulator({});
+    const org = await ctl('POST', '/organizations', { name: 'O' });
+    const key = (await ctl('POST', '/tenants', { organizationId: org.id, name: 'A' })).apiKey;
+    // Announce a large body but send only its first bytes: a server that reads the body waits
+    // for the rest (no answer within the timeout); the fault answers at once.
+    const head = `POST /assistants HTTP/1.1\r\nHost: x\r\nAuthorization: ApiKey ${key}\r\nContent-Type: application/json\r\nContent-Length: 2000000\r\n\r\n{"name":"`;
+    expect(await rawStatus(head), 'no fault: waits for the body').toBe(0);
+    await ctl('PUT', '/config', { faults: ['robustness.413-before-body'] });
+    expect(await rawStatus(head), 'fault on: 413 before the body').toBe(413);
+  });
 });

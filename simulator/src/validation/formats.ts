@@ -90,7 +90,9 @@ export function ipv6Groups(ip: string): number[] | null {
 /**
  * True when an IPv6 address is one §2.3 forbids: loopback ::1, unspecified ::, link-local
  * fe80::/10, unique-local fc00::/7, and IPv4-mapped (::ffff:a.b.c.d) or IPv4-compatible
- * (::a.b.c.d) forms of a forbidden IPv4 address. Unreadable input counts as forbidden.
+ * (::a.b.c.d) forms of a forbidden IPv4 address, and the forms that embed an IPv4 address
+ * (SIIT ::ffff:0:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16), judged by that address. Unreadable
+ * input counts as forbidden.
  */
 export function isForbiddenIPv6(ip: string, faults: readonly string[] = []): boolean {
   const g = ipv6Groups(ip);
@@ -103,6 +105,10 @@ export function isForbiddenIPv6(ip: string, faults: readonly string[] = []): boo
   const embedded = `${g[6] >> 8}.${g[6] & 0xff}.${g[7] >> 8}.${g[7] & 0xff}`;
   if (zeros(5) && g[5] === 0xffff) return isForbiddenIPv4(embedded, faults); // ::ffff:a.b.c.d
   if (zeros(6)) return isForbiddenIPv4(embedded, faults); // ::a.b.c.d (deprecated compatible form)
+  // Forms that embed an IPv4 address, judged by it (a reading: §2.3 does not name them):
+  if (zeros(4) && g[4] === 0xffff && g[5] === 0) return isForbiddenIPv4(embedded, faults); // ::ffff:0:a.b.c.d (SIIT)
+  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return isForbiddenIPv4(embedded, faults); // 64:ff9b::/96 (NAT64)
+  if (g[0] === 0x2002) return isForbiddenIPv4(`${g[1] >> 8}.${g[1] & 0xff}.${g[2] >> 8}.${g[2] & 0xff}`, faults); // 2002::/16 (6to4)
   return false;
 }
 

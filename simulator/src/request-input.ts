@@ -1,0 +1,24 @@
+/**
+ * One reading of a request's path for every decision the simulator takes on it: the router
+ * (find-my-way) percent-decodes the path before it matches a route, so the control-path decision
+ * must read the same decoded path, or `/%5f_control/reset` would be routed to the control API
+ * while the public auth hook still took it for a public route.
+ */
+
+/** The path of a request URL without query or fragment, percent-decoded as the router decodes it (undecodable input is kept as sent). */
+export function routePath(url: string | undefined): string {
+  if (!url) return '';
+  const cut = url.search(/[?#]/);
+  const raw = cut === -1 ? url : url.slice(0, cut);
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** True when the decoded path is `/__control` or below it. */
+export function isControlRoute(url: string | undefined): boolean {
+  const p = routePath(url);
+  return p === '/__control' || p.startsWith('/__control/');
+}

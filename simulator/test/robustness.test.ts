@@ -1,0 +1,107 @@
+/**
+ * Hostile input never makes the simulator answer 500 or store what it cannot serve back
+ * (validation/body-limits.ts), and every spelling of a path means the same thing
+ * (request-input.ts), with the control API on or off.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { makeWorld, type World } from './world.ts';
+import { startSimulator, type RunningSimulator } from '../src/server.ts';
+import { MAX_BODY_BYTES, MAX_DEPTH, MAX_STRING } from '../src/validation/body-limits.ts';
+
+let w: World | undefined;
+let sim: RunningSimulator | undefined;
+afterEach(async () => {
+  await w?.app.close();
+  await sim?.close();
+  w = undefined;
+  sim = undefined;
+});
+
+const nest = (depth: number) => {
+  let v: unknown = 1;
+  for (let i = 1; i < depth; i++) v = { x: v };
+  return v;
+};
+
+describe('body limits', () => {
+  it('refuses hostile bodies with 400 VALIDATION_ERROR and keeps the assistant readable', async () => {
+    w = await makeWorld();
+    const id = (await w.assistant(w.A.apiKey, { name: 'r' })).id;
+    const bodies: [string, string][] = [
+      ['nesting past the limit', JSON.stringify({ settings: nest(MAX_DEPTH + 1) })],
+      ['nesting of 10,000 levels', '{"settings":' + '{"x":'.repeat(10_000) + '1' + '}'.repeat(10_001)],
+      ['__proto__ key', '{"settings":{"__proto__":{}}}'],
+      ['__proto__ number', '{"settings":{"__proto__":1}}'],
+      ['constructor.prototype', '{"settings":{"constructor":{"prototype":{"x":1}}}}'],
+      ['__proto__ in ivrSettings', '{"ivrSettings":{"__proto__":{"ivrMode":true}}}'],
+      ['1e400', '{"idleTimeoutSeconds":1e400}'],
+      ['a string past the limit', JSON.stringify({ firstMessage: 'x'.repeat(MAX_STRING + 1) })],
+    ];
+    for (const [what, raw] of bodies) {
+      const r = await w.req('PATCH', `/assistants/${id}`, { key: w.A.apiKey, raw });
+      expect(r.status, what).toBe(400);
+      expect(r.body.error.code, what).toBe('VALIDATION_ERROR');
+      expect(r.body.error.details?.length, what).toBeGreaterThan(0);
+      expect((await w.req('GET', `/assistants/${id}`, { key: w.A.apiKey })).status, `${what}: still readable`).toBe(200);
+      expect((await w.req('GET', '/assistants', { key: w.A.apiKey })).status, `${what}: list still readable`).toBe(200);
+    }
+    const ok = await w.req('PATCH', `/assistants/${id}`, { key: w.A.apiKey, body: { settings: { conversationConfig: { deliveryMode: 'none' } } } });
+    expect(ok.status).toBe(200);
+  });
+
+  it('answers 413 in the envelope after reading an oversized body (no reset)', async () => {
+    sim = await startSimulator({});
+    const ctl = async (path: string, body: unknown) => (await (await request(`${sim!.controlUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).body.json()) as any;
+    const org = await ctl('/organizations', { name: 'O' });
+    const key = (await ctl('/tenants', { organizationId: org.id, name: 'A' })).apiKey;
+    const big = JSON.stringify({ firstMessage: 'x'.repeat(MAX_BODY_BYTES + 10) });
+    for (let i = 0; i < 5; i++) {
+      const r = await request(`${sim.baseUrl}/assistants`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `ApiKey ${key}` }, body: big });
+      const body = (await r.body.json()) as any;
+      expect(r.statusCode).toBe(413);
+      expect(body.error.code).toBe('PAYLOAD_TOO_LARGE');
+    }
+  });
+});
+
+describe('one reading of the path', () => {
+  const SPELLINGS = ['/__control/health', '/%5f_control/health', '/%5F%5Fcontrol/health', '/_%5fcontrol/health', '/__control/%68ealth'];
+
+  it('every spelling of /__control behaves identically, with and without credentials', async () => {
+    w = await makeWorld();
+    const seen = new Set<string>();
+    for (const url of SPELLINGS) {
+      for (const key of [undefined, w.A.apiKey]) {
+        const r = await w.req('GET', url, { key });
+        seen.add(`${key ? 'key' : 'none'} ${r.status} ${r.raw}`);
+      }
+    }
+    expect([...seen].filter((s) => s.startsWith('none')).length).toBe(1);
+    expect([...seen].filter((s) => s.startsWith('key')).length).toBe(1);
+    expect([...seen][0]).toContain('200');
+  });
+
+  it('with the control API off, every spelling is an unknown public route, and reset cannot be reached', async () => {
+    const off = await makeWorld();
+    const { buildSimulator } = await import('../src/server.ts');
+    const app = await buildSimulator({ state: off.app.sim, control: false });
+    try {
+      for (const url of SPELLINGS) {
+        const anon = await app.inject({ method: 'GET', url });
+        expect(anon.statusCode, url).toBe(401);
+        const keyed = await app.inject({ method: 'GET', url, headers: { authorization: `ApiKey ${off.A.apiKey}` } });
+        expect(keyed.statusCode, url).toBe(404);
+        expect(JSON.parse(keyed.body).error.code).toBe('NOT_FOUND');
+      }
+      for (const url of ['/__control/reset', '/%5f_control/reset']) {
+        const r = await app.inject({ method: 'POST', url, headers: { authorization: `ApiKey ${off.A.apiKey}` } });
+        expect(r.statusCode).toBe(404);
+      }
+      expect((await app.inject({ method: 'GET', url: '/assistants', headers: { authorization: `ApiKey ${off.A.apiKey}` } })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+      await off.app.close();
+    }
+  });
+});
