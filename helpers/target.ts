@@ -16,8 +16,10 @@ export type TargetMode = 'embedded' | 'external' | 'live';
  * - `sms`: a real text may be sent (simulator, or live with `CORE_API_ALLOW_SMS=1`).
  * - `billable`: number purchase allowed (simulator, or live with `CORE_API_ALLOW_BILLABLE=1`).
  * - `destructive`: calls may be ended or taken over (simulators only).
+ * - `fuzzWrites`: the robustness phase may send hostile writes with valid credentials (simulators,
+ *   or live with `CORE_API_ALLOW_FUZZ_WRITES=1`), so a fuzz run never corrupts staging's shared fixtures by default.
  */
-export type Capability = 'control' | 'sms' | 'billable' | 'destructive';
+export type Capability = 'control' | 'sms' | 'billable' | 'destructive' | 'fuzzWrites';
 
 /** Fixtures an operator gives for a live tenant (control-api.md, live-tenant variables). */
 export interface LiveFixtures {
@@ -111,7 +113,7 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
       mode: 'embedded',
       baseUrl: trimSlash(embedded),
       controlUrl: embedded ? `${trimSlash(embedded)}/__control` : undefined,
-      capabilities: { control: true, sms: true, billable: true, destructive: true },
+      capabilities: { control: true, sms: true, billable: true, destructive: true, fuzzWrites: true },
     };
   }
   for (const [name, value] of [['CORE_API_BASE_URL', base], ['CORE_API_CONTROL_URL', control]] as const) {
@@ -124,7 +126,7 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
       mode: 'external',
       baseUrl: trimSlash(base),
       controlUrl: trimSlash(control),
-      capabilities: { control: true, sms: true, billable: true, destructive: true },
+      capabilities: { control: true, sms: true, billable: true, destructive: true, fuzzWrites: true },
     };
   }
   const missing = Object.values(REQUIRED_LIVE).filter((name) => !env[name]?.trim());
@@ -148,6 +150,7 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
       sms: env.CORE_API_ALLOW_SMS === '1',
       billable: env.CORE_API_ALLOW_BILLABLE === '1',
       destructive: false,
+      fuzzWrites: env.CORE_API_ALLOW_FUZZ_WRITES === '1',
     },
     live,
   };
@@ -195,6 +198,8 @@ export function capabilityReason(cap: Capability): string {
       return 'opt-in not given: number purchase is billable and needs CORE_API_ALLOW_BILLABLE=1';
     case 'destructive':
       return 'not applicable to this target: ending or taking over calls is done only on simulators';
+    case 'fuzzWrites':
+      return 'opt-in not given: hostile writes with valid credentials need CORE_API_ALLOW_FUZZ_WRITES=1 on a live tenant';
   }
 }
 

@@ -1,0 +1,248 @@
+/**
+ * The robustness phase (§7: 500 is a server failure, never an answer to input): hostile input to
+ * every route of §4 (the rows of suites/authorization.matrix.ts), seeded with fast-check and
+ * bounded in requests. Every answer must be below 500; a 4xx outside the §2.1 envelope (an HTTP
+ * layer's own refusal) is graded non-strict, except on the bare-JSON routes of §7 exception 2.
+ * After each hostile write to an assistant, it must still read back (alone and in the list).
+ *
+ * Classes: malformed JSON, wrong types, deep nesting, huge strings, odd numbers (1e400, -0, …),
+ * lone surrogates, duplicate keys, reserved keys (__proto__, constructor, prototype), odd
+ * Content-Types, odd path spellings (which must mean what the plain spelling means), long headers
+ * and refused credentials.
+ *
+ * Targets: on a simulator everything runs (over 5,000 requests). On a live tenant only what cannot
+ * be stored is sent (refused credentials, reads, odd paths) unless CORE_API_ALLOW_FUZZ_WRITES=1
+ * grants `fuzzWrites`. CORE_API_FUZZ_SEED replays a run; the seed and a curl reproduction (secrets
+ * as shell variables) are printed with every failure.
+ */
+import { afterAll, beforeAll, describe } from 'vitest';
+import fc from 'fast-check';
+import pLimit from 'p-limit';
+import { useWorld, type PrincipalName } from '../helpers/world';
+import { clauseTest, check, nonStrict, skipWith } from '../helpers/clause';
+import { assistantFixture } from '../helpers/fixtures';
+import { concurrency, fixturePool, type FixturePool } from '../helpers/concurrency';
+import { hasCapability } from '../helpers/target';
+import type { ApiClient, ApiResponse, RequestOptions } from '../helpers/client';
+import { MATRIX_ROUTES, acceptedPrincipal, type MatrixRoute } from './authorization.matrix';
+
+const world = useWorld();
+/** Seed of every generator of this file (CORE_API_FUZZ_SEED replays a run). */
+const SEED = Number(process.env.CORE_API_FUZZ_SEED ?? 20261124);
+const SERVER_ERROR = '7/no-server-error-on-input';
+const SPELLINGS = '7/path-spellings-agree';
+/** Routes whose answers are bare JSON (§7 exception 2): no envelope expected. */
+const BARE = /^POST \/calls\/\{id\}\/(monitor-session|takeover|end)$/;
+
+/** One hostile request: how it differs from a plain call of its route. */
+interface Hostile {
+  label: string;
+  rawBody?: string;
+  body?: unknown;
+  headers?: Record<string, string | undefined>;
+  /** Replaces the route's path (odd spellings). */
+  path?: string;
+}
+
+let pool: FixturePool<{ id: string }>;
+const fuzzWrites = () => hasCapability('fuzzWrites');
+
+beforeAll(() => {
+  const w = world();
+  const client = w.as('tenantA');
+  // Hostile PATCHes go to assistants of their own; on a live tenant only the file's one (found by name, restored after).
+  pool = fixturePool(async (i) => ({ id: (await assistantFixture(w, client, i === 0 ? 'robustness' : `robustness-${i}`)).id }), w.target.mode === 'live' ? 1 : concurrency());
+});
+afterAll(async () => {
+  await pool?.close();
+});
+
+/** A curl command that repeats a request; the key stays a shell variable. */
+function curl(method: string, path: string, h: Hostile, principal: PrincipalName): string {
+  const keyVar =
+    principal === 'anonymous'
+      ? ''
+      : principal === 'tenantA'
+        ? ' -H "Authorization: ApiKey $CORE_API_TENANT_KEY"'
+        : principal === 'tenantB'
+          ? ' -H "Authorization: ApiKey $CORE_API_OTHER_TENANT_KEY"'
+          : ` -H "Authorization: ApiKey $CORE_API_ORG_KEY"${principal === 'orgA' ? ' -H "X-Tenant-Id: $CORE_API_TENANT_ID"' : ''}`;
+  const body = h.rawBody ?? (h.body === undefined ? undefined : JSON.stringify(h.body));
+  const shown = body === undefined ? '' : ` --data-binary '${body.length > 200 ? `${body.slice(0, 200)}… (${body.length} characters)` : body.replace(/'/g, `'\\''`)}'`;
+  const headers = Object.entries(h.headers ?? {})
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => ` -H '${k}: ${v!.length > 60 ? `${v!.slice(0, 20)}…(${v!.length} characters)` : v}'`)
+    .join('');
+  return `curl -X ${method} "$CORE_API_BASE_URL${path}"${keyVar}${headers}${shown}`;
+}
+
+/** Grades one answer: below 500, and in the envelope (or non-strict) unless the route is bare JSON. */
+function grade(route: string, what: string, res: ApiResponse | Error, repro: string): void {
+  if (res instanceof Error) {
+    check(SERVER_ERROR, `${what} gets an answer`, false, { expected: 'an HTTP answer below 500', actual: `no answer: ${res.message}\n  reproduce (seed ${SEED}): ${repro}` });
+    return;
+  }
+  check(SERVER_ERROR, `${what} answers below 500`, res.status < 500, { expected: 'a status below 500 (400, 401, 404, 413, …)', actual: `${res.status}\n  reproduce (seed ${SEED}): ${repro}`, res });
+  if (res.status >= 400 && !BARE.test(route)) {
+    const enveloped = res.json?.success === false && typeof res.json?.error?.code === 'string';
+    if (!enveloped) nonStrict(SERVER_ERROR, `${what} is refused`, `answered ${res.status} outside the §2.1 envelope (a refusal by the HTTP layer); reproduce: ${repro}`);
+  }
+}
+
+/** Sends `h` as `principal` on the route (with never-existed ids) and grades the answer. */
+async function sendHostile(row: MatrixRoute, h: Hostile, principal: PrincipalName): Promise<ApiResponse | Error> {
+  const w = world();
+  const client: ApiClient = w.as(principal);
+  const path = h.path ?? row.path();
+  const opts: RequestOptions = { rawBody: h.rawBody, body: h.rawBody === undefined ? h.body : undefined, headers: h.headers, retry: false, audit: false };
+  try {
+    return await client.request(row.method, path, opts);
+  } catch (e) {
+    return e as Error;
+  }
+}
+
+/** Nested objects `depth` levels deep (written as text, so building it cannot overflow). */
+const deepText = (depth: number, open = '{"x":', close = '}') => `${open.repeat(depth)}1${close.repeat(depth)}`;
+
+/** Every hostile body class, generated from the seed. */
+function bodyClasses(): { cls: string; items: Hostile[] }[] {
+  const sample = <T>(arb: fc.Arbitrary<T>, n: number, offset: number) => fc.sample(arb, { seed: SEED + offset, numRuns: n });
+  const malformed = sample(fc.string({ minLength: 1, maxLength: 40 }).filter((s) => { try { JSON.parse(s); return false; } catch { return true; } }), 10, 1);
+  return [
+    { cls: 'malformed JSON', items: [...['{', '{"a":', '[1,]', "{'a':1}", 'nul', '{"a":1}}', '\u0000'], ...malformed].map((rawBody) => ({ label: `malformed JSON ${JSON.stringify(rawBody).slice(0, 30)}`, rawBody })) },
+    { cls: 'wrong types', items: sample(fc.jsonValue({ maxDepth: 3 }), 14, 2).map((body) => ({ label: `body ${JSON.stringify(body).slice(0, 40)}`, rawBody: JSON.stringify(body) })) },
+    { cls: 'deep nesting', items: [33, 100, 2_000, 10_000].flatMap((d) => [
+      { label: `object nested ${d} deep`, rawBody: `{"settings":${deepText(d)}}` },
+      { label: `array nested ${d} deep`, rawBody: `{"name":${deepText(d, '[', ']')}}` },
+    ]) },
+    { cls: 'huge strings', items: [100_001, 600_000].map((n) => ({ label: `a ${n}-character string`, rawBody: JSON.stringify({ name: 'x'.repeat(n), firstMessage: 'y'.repeat(n) }) })) },
+    { cls: 'a body over 1 MiB', items: [2, 5].map((mib) => ({ label: `a ${mib} MiB body`, rawBody: JSON.stringify({ name: 'z'.repeat(mib * 1_048_576) }) })) },
+    { cls: 'odd numbers', items: ['1e400', '-1e400', '-0', '1e-400', '9007199254740993', '0.1e1', '-1'].map((n) => ({ label: `number ${n}`, rawBody: `{"idleTimeoutSeconds":${n},"limit":${n},"name":${n}}` })) },
+    { cls: 'lone surrogates', items: ['\\ud800', '\\udfff', 'a\\ud83d', '\\ud83d\\ud83d'].map((s) => ({ label: `string with ${s}`, rawBody: `{"name":"${s}","firstMessage":"${s}"}` })) },
+    { cls: 'duplicate keys', items: [
+      { label: 'a key twice', rawBody: '{"name":"a","name":"b"}' },
+      { label: 'a key twice, valid then invalid', rawBody: '{"idleTimeoutSeconds":5,"idleTimeoutSeconds":"x"}' },
+      { label: 'a nested key twice', rawBody: '{"settings":{"a":1,"a":{"b":2}}}' },
+    ] },
+    { cls: 'reserved keys', items: ['{"__proto__":{}}', '{"settings":{"__proto__":{"x":1}}}', '{"settings":{"__proto__":1}}', '{"constructor":{"prototype":{"x":1}}}', '{"ivrSettings":{"__proto__":{"ivrMode":true}}}', '{"prototype":null}'].map((rawBody) => ({ label: `reserved key ${rawBody}`, rawBody })) },
+    { cls: 'odd Content-Types', items: ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=iso-8859-1', 'multipart/form-data; boundary=x', 'application/xml', ''].map((t) => ({ label: `Content-Type ${JSON.stringify(t)}`, rawBody: '{"name":"x"}', headers: { 'content-type': t || undefined } })) },
+    { cls: 'long headers', items: [
+      { label: 'an 8,000-character header', headers: { 'x-conformance-pad': 'a'.repeat(8_000) } },
+      { label: 'a 40,000-character header', headers: { 'x-conformance-pad': 'b'.repeat(40_000) } },
+      { label: 'a 2,000-character X-Tenant-Id', headers: { 'x-tenant-id': 'c'.repeat(2_000) } },
+    ] },
+  ];
+}
+
+/** Whether a route call may be sent with valid credentials here: reads always; writes only with `fuzzWrites`. */
+const mayWrite = (row: MatrixRoute) => row.method === 'GET' || fuzzWrites();
+
+describe('hostile bodies and headers on every route of §4 (never a 5xx)', () => {
+  for (const { cls, items } of bodyClasses()) {
+    clauseTest(SERVER_ERROR, `${cls}: every route answers below 500, in the envelope`, async (ctx) => {
+      const rows = MATRIX_ROUTES.filter((r) => mayWrite(r) && !(r.requires ?? []).some((c) => !hasCapability(c)));
+      if (!rows.length) skipWith(ctx, 'opt-in not given: hostile writes need CORE_API_ALLOW_FUZZ_WRITES=1 on a live tenant');
+      const limit = pLimit(concurrency());
+      await Promise.all(
+        rows.flatMap((row) =>
+          items.map((h) =>
+            limit(async () => {
+              const principal = acceptedPrincipal(row.scope);
+              const res = await sendHostile(row, h, principal);
+              grade(row.route, `${row.route} with ${h.label}`, res, curl(row.method, row.path(), h, principal));
+            }),
+          ),
+        ),
+      );
+    });
+  }
+});
+
+describe('refused credentials with hostile bodies (nothing can be stored)', () => {
+  clauseTest(SERVER_ERROR, 'without a key or with a malformed one, hostile bodies answer below 500 on every route', async () => {
+    const limit = pLimit(concurrency());
+    const items = bodyClasses().flatMap((c) => c.items.slice(0, 2));
+    const keyless: Hostile[] = items.map((h) => ({ ...h, headers: { ...h.headers, authorization: h.label.length % 2 ? 'ApiKey not-a-key' : undefined } }));
+    await Promise.all(
+      MATRIX_ROUTES.flatMap((row) =>
+        keyless.map((h) =>
+          limit(async () => {
+            const res = await sendHostile(row, h, 'anonymous');
+            grade(row.route, `${row.route} without a valid key, with ${h.label}`, res, curl(row.method, row.path(), h, 'anonymous'));
+          }),
+        ),
+      ),
+    );
+  });
+});
+
+describe('hostile writes to an assistant: it still reads back', () => {
+  const patchRow = MATRIX_ROUTES.find((r) => r.route === 'PATCH /assistants/{id}')!;
+  for (const { cls, items } of bodyClasses()) {
+    clauseTest(SERVER_ERROR, `${cls}: after each hostile PATCH /assistants/{id} the assistant and the list still read back`, async (ctx) => {
+      if (!fuzzWrites()) skipWith(ctx, 'opt-in not given: hostile writes need CORE_API_ALLOW_FUZZ_WRITES=1 on a live tenant');
+      const client = world().as('tenantA');
+      await Promise.all(
+        items.map((h) =>
+          pool.use(async (a) => {
+            const path = `/assistants/${a.id}`;
+            const res = await sendHostile({ ...patchRow, path: () => path }, h, 'tenantA');
+            const repro = curl('PATCH', path, h, 'tenantA');
+            grade(patchRow.route, `PATCH ${path} with ${h.label}`, res, repro);
+            const one = await client.get(path, { audit: false });
+            check(SERVER_ERROR, `GET ${path} after ${h.label} answers 200`, one.status === 200, { expected: 200, actual: `${one.status}\n  after (seed ${SEED}): ${repro}`, res: one });
+            const list = await client.get('/assistants', { audit: false });
+            check(SERVER_ERROR, `GET /assistants after ${h.label} answers 200`, list.status === 200, { expected: 200, actual: `${list.status}\n  after (seed ${SEED}): ${repro}`, res: list });
+          }),
+        ),
+      );
+    });
+  }
+});
+
+describe('odd path spellings mean what the plain spelling means', () => {
+  /** Spellings of a path: a percent-encoded letter (lower and upper hex), an encoded slash-free segment, and a `/./` segment. */
+  function spellings(path: string): { label: string; path: string }[] {
+    const i = path.search(/[a-z]/);
+    if (i === -1) return [];
+    const hex = path.charCodeAt(i).toString(16);
+    return [
+      { label: 'one letter percent-encoded (lower-case hex)', path: `${path.slice(0, i)}%${hex}${path.slice(i + 1)}` },
+      { label: 'one letter percent-encoded (upper-case hex)', path: `${path.slice(0, i)}%${hex.toUpperCase()}${path.slice(i + 1)}` },
+    ];
+  }
+
+  clauseTest(SPELLINGS, 'a percent-encoded letter in a path answers as the plain path does (or 404 NOT_FOUND), never a 5xx', async () => {
+    const w = world();
+    const limit = pLimit(concurrency());
+    const targets: { route: string; path: string; principal: PrincipalName }[] = [];
+    for (const row of MATRIX_ROUTES.filter((r) => r.method === 'GET')) {
+      const path = row.path();
+      targets.push({ route: row.route, path, principal: acceptedPrincipal(row.scope) }, { route: row.route, path, principal: 'anonymous' });
+    }
+    // The control API, where it is served beside the public API, must not answer differently per spelling either.
+    if (w.target.controlUrl === `${w.target.baseUrl}/__control`) {
+      for (const principal of ['anonymous', 'tenantA'] as const) targets.push({ route: 'GET /__control/health', path: '/__control/health', principal });
+    }
+    await Promise.all(
+      targets.map((t) =>
+        limit(async () => {
+          const client = w.as(t.principal);
+          const plain = await client.get(t.path, { retry: false, audit: false });
+          for (const s of spellings(t.path)) {
+            const odd = await client.get(s.path, { retry: false, audit: false });
+            const repro = curl('GET', s.path, { label: s.label }, t.principal);
+            grade(t.route, `GET ${s.path} (${s.label})`, odd, repro);
+            const same = odd.status === plain.status || (odd.status === 404 && odd.json?.error?.code === 'NOT_FOUND') || odd.status === 400;
+            check(SPELLINGS, `GET ${s.path} (${s.label}, ${t.principal === 'anonymous' ? 'no key' : t.principal}) answers as GET ${t.path} does`, same, {
+              expected: `${plain.status} (as the plain spelling), or 404 NOT_FOUND / 400 refusing the spelling`,
+              actual: `${odd.status}\n  reproduce (seed ${SEED}): ${repro}`,
+              res: odd,
+            });
+          }
+        }),
+      ),
+    );
+  });
+});
