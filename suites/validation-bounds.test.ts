@@ -292,7 +292,9 @@ describe('§2.2 timezone is a zone name', () => {
   // may refuse them.
   const zones = (Intl as any).supportedValuesOf('timeZone') as string[];
   const stride = Math.ceil(zones.length / 6);
-  const sample = [...new Set(['UTC', 'America/Argentina/Buenos_Aires', ...zones.filter((_, i) => i % stride === 0)])].filter((z) => z === 'UTC' || zones.includes(z));
+  const spread = [...new Set(['UTC', 'America/Argentina/Buenos_Aires', ...zones.filter((_, i) => i % stride === 0)])].filter((z) => z === 'UTC' || zones.includes(z));
+  // On a live tenant (request budget) the one- and three-part names only.
+  const sample = hasCapability('control') ? spread : spread.slice(0, 2);
   for (const zone of sample) {
     clauseTest('2.2/timezone-zone-name', `timezone ${zone} (a canonical zone name) is accepted and read back`, async () => {
       const get = await expectAccepted(['2.2/timezone-zone-name'], `PATCH timezone ${zone}`, { timezone: zone });
