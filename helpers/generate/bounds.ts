@@ -409,6 +409,21 @@ export function generateBoundsCases(opts: GenerateOptions = {}): BoundsCase[] {
     if (typeStated && types.length) {
       const wrong = !types.includes('string') ? 'conformance-wrong-type' : !types.includes('number') && !types.includes('integer') ? 12345 : true;
       add('type', wrong, 'reject', `not ${types.filter((t) => t !== 'null').join(' or ')}`);
+      // the coercions a lenient reader makes: "true" / 1 for a boolean
+      if (types.length === 1 && types[0] === 'boolean') {
+        add('type', 'true', 'reject', 'the string "true", not a boolean');
+        add('type', 1, 'reject', 'the number 1, not a boolean');
+      }
+    }
+
+    // a documented example one character short at the front no longer matches the stated pattern
+    // (e.g. an E.164 number without its "+"): refused
+    if (typeof node.pattern === 'string') {
+      const re = new RegExp(node.pattern);
+      for (const ex of node.examples ?? []) {
+        if (typeof ex !== 'string' || ex.length < 2 || re.test(ex.slice(1))) continue;
+        add('format', ex.slice(1), 'reject', `${JSON.stringify(ex)} without its first character, against ${node.pattern}`);
+      }
     }
 
     // objects: unknown keys, required one-of, members

@@ -15,7 +15,7 @@ describe('target configuration (control-api.md, targets)', () => {
     const t = readTargetConfig({ [EMBEDDED_BASE_URL_VAR]: 'http://127.0.0.1:5000' });
     expect(t.mode).toBe('embedded');
     expect(t.controlUrl).toBe('http://127.0.0.1:5000/__control');
-    expect(t.capabilities).toEqual({ control: true, sms: true, billable: true, destructive: true });
+    expect(t.capabilities).toEqual({ control: true, sms: true, billable: true, destructive: true, fuzzWrites: true });
   });
 
   it('is an external simulator when both URLs are set', () => {
@@ -44,7 +44,7 @@ describe('target configuration (control-api.md, targets)', () => {
   it('grants no control, SMS, billing or destructive capability on a live tenant without opt-ins', () => {
     const t = readTargetConfig(LIVE);
     expect(t.mode).toBe('live');
-    expect(t.capabilities).toEqual({ control: false, sms: false, billable: false, destructive: false });
+    expect(t.capabilities).toEqual({ control: false, sms: false, billable: false, destructive: false, fuzzWrites: false });
     expect(t.live?.foreignTenantId).toBeUndefined();
   });
 
@@ -54,6 +54,8 @@ describe('target configuration (control-api.md, targets)', () => {
     expect(t.capabilities.billable).toBe(true);
     expect(t.capabilities.destructive).toBe(false);
     expect(t.live?.rotatedKey).toBe('old-key-123456');
+    expect(t.capabilities.fuzzWrites).toBe(false);
+    expect(readTargetConfig({ ...LIVE, CORE_API_ALLOW_FUZZ_WRITES: '1' }).capabilities.fuzzWrites).toBe(true);
   });
 
   it('rejects a base URL that is not http(s)', () => {

@@ -3,6 +3,7 @@
  * which validates a POST/PATCH body by hand and computes the next stored object. A rejected body
  * changes nothing and lists every failing field.
  */
+import { COERCION_FAULTS, EDGE_FAULTS } from '../faults-gaps.ts';
 import { faultOn } from '../faults.ts';
 import type { SimState } from '../state.ts';
 import { Checker } from '../validation/checker.ts';
@@ -120,6 +121,30 @@ export function defaultAssistant(id: string, now: string): Obj {
   };
 }
 
+/** Whether a coercion fault of faults-gaps.ts makes `field` accept `v` although its rule refuses it. */
+function coercionAccepts(state: SimState, field: string, v: unknown): boolean {
+  for (const [fault, f] of Object.entries(COERCION_FAULTS)) {
+    if (f !== field || !faultOn(state, fault)) continue;
+    switch (fault) {
+      case 'bounds.boolean-string-accepted':
+        return v === 'true' || v === 'false';
+      case 'bounds.boolean-number-accepted':
+        return v === 0 || v === 1;
+      case 'bounds.number-for-string-accepted':
+        return typeof v === 'number';
+      case 'bounds.uuid-any-string':
+        return typeof v === 'string';
+      case 'bounds.e164-without-plus':
+        return typeof v === 'string' && /^[1-9]\d{6,14}$/.test(v);
+      case 'bounds.categories-non-strings':
+        return Array.isArray(v);
+      case 'bounds.null-for-string-accepted':
+        return v === null;
+    }
+  }
+  return false;
+}
+
 /** The timezone rule under the faults of faults-gaps.ts: any string accepted, or only Region/City names. */
 function timezoneProblem(state: SimState, v: unknown, problem: string | null): string | null {
   if (faultOn(state, 'bounds.timezone-any-string') && typeof v === 'string') return null;
@@ -212,7 +237,7 @@ function readBoundedInteger(
 ): number | undefined {
   const specMin = min;
   const specMax = max;
-  for (const b of BOUND_FAULTS[field] ?? []) {
+  for (const b of [...(BOUND_FAULTS[field] ?? []), ...(EDGE_FAULTS[field] ?? [])]) {
     if (!faultOn(state, b.fault)) continue;
     if (b.min !== undefined) min = b.min;
     if (b.max !== undefined) max = b.max;
@@ -304,6 +329,7 @@ export function applyAssistantInput(state: SimState, current: Obj, body: unknown
     if (input[k] === null && k.endsWith('PromptId') && faultOn(state, 'prompts.link-null-ignored')) continue;
     let problem = rule(input[k]);
     if (k === 'timezone') problem = timezoneProblem(state, input[k], problem);
+    if (problem && coercionAccepts(state, k, input[k])) problem = null;
     if (problem) c.fail(k, problem);
     else if (k === 'categories' && Array.isArray(next.categories) && faultOn(state, 'merge.replay-drift')) {
       next.categories = [...next.categories, ...(input.categories as string[])];
