@@ -1,12 +1,15 @@
 /**
- * `npm run report:merge -- <folder or conformance.json>… [--out <folder>] [--baseline <conformance.json>]`
+ * `npm run report:merge -- <folder or conformance.json>… [--out <folder>] [--baseline <conformance.json> [--baseline-optional]]`
  *
  * Joins the `conformance.json` of `vitest --shard` runs (folders are searched for them) into one
  * run record, copies each shard's Allure results beside it, and re-renders conformance.md and
  * conformance.html — from the records alone, redacted again. `--out` defaults to
- * `$CONFORMANCE_REPORT_DIR` or `reports`. `--baseline` adds the comparison with an earlier run.
+ * `$CONFORMANCE_REPORT_DIR` or `reports`. `--baseline` adds the comparison with an earlier run;
+ * with `--baseline-optional` a missing baseline file is noted and skipped (the first nightly run).
+ * The spec document is not needed.
  * Exit 0 when merged, 1 on bad input.
  */
+import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -33,15 +36,20 @@ export async function mergeMain(inputs: string[], out: string, baseline?: string
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
-    options: { out: { type: 'string' }, baseline: { type: 'string' } },
+    options: { out: { type: 'string' }, baseline: { type: 'string' }, 'baseline-optional': { type: 'boolean' } },
     allowPositionals: true,
     strict: true,
   });
   if (!positionals.length) {
-    console.error('usage: npm run report:merge -- <folder or conformance.json>… [--out <folder>] [--baseline <conformance.json>]');
+    console.error('usage: npm run report:merge -- <folder or conformance.json>… [--out <folder>] [--baseline <conformance.json> [--baseline-optional]]');
     process.exit(1);
   }
-  mergeMain(positionals, resolve(values.out ?? process.env[REPORT_DIR_VAR] ?? 'reports'), values.baseline).then(
+  let baseline = values.baseline;
+  if (baseline && values['baseline-optional'] && !existsSync(baseline)) {
+    console.log(`report:merge: no baseline at ${baseline} (--baseline-optional): merged without comparison`);
+    baseline = undefined;
+  }
+  mergeMain(positionals, resolve(values.out ?? process.env[REPORT_DIR_VAR] ?? 'reports'), baseline).then(
     (line) => console.log(line),
     (e) => {
       console.error(`report:merge: ${(e as Error).message}`);

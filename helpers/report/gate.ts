@@ -3,7 +3,8 @@
  * clause regressed (pass → fail) against a baseline, or when the record holds no conformance test;
  * one line per reason. A reviewed allow-list (spec/known-deviations.json, OpenID-conformance style)
  * can unblock a known failing clause until the entry's expiry date; an expired entry stops
- * unblocking and says so. `error` verdicts (target or network trouble) are listed as warnings.
+ * unblocking and says so. A `must` clause with an `error` verdict (target or network trouble: not
+ * verified) blocks too, unless `allowErrors` (the nightly) lists it as a warning.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -71,6 +72,11 @@ export interface GateInput {
   deviations?: KnownDeviation[];
   /** Today (for expiry); default now. */
   now?: Date;
+  /**
+   * Let `must` clauses with an `error` verdict (not verified: the target or network misbehaved)
+   * pass as warnings (the nightly's choice). Default false: a release gate fails closed.
+   */
+  allowErrors?: boolean;
 }
 
 /** Formats a date as YYYY-MM-DD in UTC. */
@@ -123,8 +129,13 @@ export function evaluateGate(input: GateInput): GateResult {
       block(r.id, `${r.level} clause ${r.id} regressed: pass → fail: ${whyLine(r.message, 200) || r.text}`);
     }
   }
-  for (const c of run.clauses)
-    if (c.verdict === 'error') notes.push(`warning: ${c.level} clause ${c.id} has no verdict, the target or network misbehaved: ${firstLine(c.message, 160)}`);
+  for (const c of run.clauses) {
+    if (c.verdict !== 'error') continue;
+    const line = `${c.level} clause ${c.id} has no verdict, the target or network misbehaved: ${firstLine(c.message, 160)}`;
+    // Fail closed: a must clause that could not be verified blocks a release unless errors are allowed.
+    if (c.level === 'must' && !input.allowErrors) block(c.id, `${line} (unverified must clause; --allow-errors lets it pass as a warning)`);
+    else notes.push(`warning: ${line}`);
+  }
   for (const d of entries) {
     if (!known.has(d.clause)) notes.push(`allow-list entry for ${d.clause} names no clause of this run's catalogue`);
     else if (!used.has(d)) notes.push(`allow-list entry for ${d.clause} (until ${d.expires}) is no longer needed: the clause does not fail`);

@@ -55,8 +55,11 @@ describe('gate decisions', () => {
     expect(r.reasons).toEqual([expect.stringMatching(/^must clause 5\.1\/bearer-401 fails \(regressed: pass → fail\)/)]);
   });
 
-  test('errors (target trouble) are warnings, not blocking; an empty run blocks', () => {
-    const r = evaluateGate({ run: fixtureRun({ error: ['5.1/bearer-401'] }), now: NOW });
+  test('fails closed: an unverified must clause (error verdict) blocks; --allow-errors makes it a warning; an empty run blocks', () => {
+    const closed = evaluateGate({ run: fixtureRun({ error: ['5.1/bearer-401'] }), now: NOW });
+    expect(closed.ok).toBe(false);
+    expect(closed.reasons).toEqual([expect.stringMatching(/^must clause 5\.1\/bearer-401 has no verdict.*unverified must clause/)]);
+    const r = evaluateGate({ run: fixtureRun({ error: ['5.1/bearer-401'] }), now: NOW, allowErrors: true });
     expect(r.ok).toBe(true);
     expect(r.notes).toEqual([expect.stringMatching(/^warning: must clause 5\.1\/bearer-401 has no verdict/)]);
     const empty = fixtureRun({ omit: ['5.1/apikey-scheme', '5.1/bearer-401', '5.4/rotation-immediate', '2.2/transfer-mode-enum', '7/error-envelope', '8/backoff-429', '2.2/idle-timeout-range'] });
