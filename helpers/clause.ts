@@ -34,11 +34,6 @@ export class ConformanceFailure extends Error {
 /** `name` of every {@link ConformanceFailure}, as it reaches reporters after serialisation. */
 export const CONFORMANCE_FAILURE_NAME = 'ConformanceAssertionError';
 
-/** Link to the spec section of a clause, for allure and the HTML report. */
-export function clauseLink(id: string): string {
-  return `../shared/spec/core-api.md#${id.split('/')[0]}`;
-}
-
 function asList(ids: string | string[]): string[] {
   return Array.isArray(ids) ? ids : [ids];
 }

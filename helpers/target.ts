@@ -63,7 +63,7 @@ export class TargetConfigError extends Error {
     super(
       detail ??
         `live-tenant target is missing required variable${missing.length > 1 ? 's' : ''}: ${missing.join(', ')} ` +
-          '(see ../shared/design/control-api.md, "Live-tenant variables"; a .env file is read when present)',
+          '(see docs/control-api.md, "Targets and environment variables"; a .env file is read when present)',
     );
     this.name = 'TargetConfigError';
   }

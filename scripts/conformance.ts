@@ -1,12 +1,13 @@
 /**
- * `npm run conformance -- [--baseline <conformance.json>] [vitest arguments…]`
+ * `npm run conformance -- [--baseline <conformance.json>] [--spec <core-api.md>] [vitest arguments…]`
  *
  * Runs `vitest run --project conformance` with every other argument passed through (files, `-t`,
  * `--shard 1/3`, …). `--baseline <file>` (or `--baseline=<file>`) is taken out — vitest rejects
  * unknown flags — checked to be a run record, and handed to the clause reporter as
  * `CONFORMANCE_BASELINE`, so the reports lead with the comparison (regressions, fixes, newly
  * skipped, new drift, request counts). Exit status: vitest's (0 only when no conformance test
- * failed); 2 when the baseline cannot be read.
+ * failed); 2 when the baseline cannot be read. `--spec <file>` names the spec document (the same
+ * as `CORE_API_SPEC`); the run needs it only for section titles in the reports.
  */
 import { spawn } from 'node:child_process';
 import { resolve, join } from 'node:path';
@@ -14,20 +15,29 @@ import { readRunRecord } from '../helpers/report/record-io';
 import { fileURLToPath } from 'node:url';
 import { BASELINE_VAR } from '../helpers/report/env';
 
-/** Splits `--baseline <file>` / `--baseline=<file>` from the arguments vitest receives. */
-export function splitBaseline(args: string[]): { baseline?: string; rest: string[] } {
+/**
+ * Splits `--baseline <file>` / `--baseline=<file>` and `--spec <file>` / `--spec=<file>` from the
+ * arguments vitest receives.
+ * @throws Error when a flag has no file.
+ */
+export function splitBaseline(args: string[]): { baseline?: string; spec?: string; rest: string[] } {
   const rest: string[] = [];
-  let baseline: string | undefined;
+  const found: { baseline?: string; spec?: string } = {};
   for (let i = 0; i < args.length; i += 1) {
     const a = args[i];
-    if (a === '--baseline') {
-      baseline = args[i + 1];
-      if (baseline === undefined || baseline.startsWith('-')) throw new Error('--baseline needs a file: --baseline <conformance.json>');
+    const flag = (['baseline', 'spec'] as const).find((f) => a === `--${f}` || a.startsWith(`--${f}=`));
+    if (!flag) {
+      rest.push(a);
+      continue;
+    }
+    if (a === `--${flag}`) {
+      const v = args[i + 1];
+      if (v === undefined || v.startsWith('-')) throw new Error(`--${flag} needs a file: --${flag} <${flag === 'spec' ? 'core-api.md' : 'conformance.json'}>`);
+      found[flag] = v;
       i += 1;
-    } else if (a.startsWith('--baseline=')) baseline = a.slice('--baseline='.length);
-    else rest.push(a);
+    } else found[flag] = a.slice(`--${flag}=`.length);
   }
-  return { baseline, rest };
+  return { ...found, rest };
 }
 
 async function main(): Promise<number> {
@@ -39,6 +49,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const env = { ...process.env };
+  if (parsed.spec) env.CORE_API_SPEC = resolve(parsed.spec);
   if (parsed.baseline) {
     const file = resolve(parsed.baseline);
     try {

@@ -31,11 +31,12 @@ function specDoc(): SpecDoc | undefined {
 }
 
 /**
- * Link to the spec heading holding a clause section: `CONFORMANCE_SPEC_URL` (default the spec's
- * path relative to the project root, `../shared/spec/core-api.md`) with the heading's anchor.
+ * Link to the spec heading holding a clause section: `CONFORMANCE_SPEC_URL` with the heading's
+ * anchor; undefined without that variable (no link leaves the repository unless configured).
  */
-export function specLink(section: string): string {
-  const base = process.env.CONFORMANCE_SPEC_URL ?? '../shared/spec/core-api.md';
+export function specLink(section: string): string | undefined {
+  const base = process.env.CONFORMANCE_SPEC_URL;
+  if (!base) return undefined;
   const doc = specDoc();
   const heading = doc?.sections
     .filter((s) => section === s.number || section.startsWith(`${s.number}.`))
@@ -61,7 +62,8 @@ export async function clauseLabels(ids: string[]): Promise<void> {
     await allure.label('clause', id);
     await allure.label('section', `§${section}`);
     await allure.label('level', level);
-    await allure.link(specLink(section), `§${id}`);
+    const link = specLink(section);
+    if (link) await allure.link(link, `§${id}`);
   }
 }
 

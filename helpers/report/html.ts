@@ -12,7 +12,7 @@ import { headingAnchor } from './spec-doc';
 
 /** Options of {@link renderHtml}. */
 export interface HtmlOptions {
-  /** Link to the spec document from where the HTML is written (default `../../shared/spec/core-api.md`). */
+  /** Link to the spec document (`CONFORMANCE_SPEC_URL`); without it, sections and clauses are not linked out of the report. */
   specHref?: string;
   /** Relative link to the authorization matrix (reports/authorization-matrix.md), shown when given. */
   authorizationMatrix?: string;
@@ -38,7 +38,8 @@ const LABEL: Record<ClauseVerdict, string> = {
 };
 
 /** Link to the spec heading that holds a clause section. */
-function sectionLink(run: RunRecord, section: string, specHref: string): string {
+function sectionLink(run: RunRecord, section: string, specHref: string | undefined): string | undefined {
+  if (!specHref) return undefined;
   const numbers = Object.keys(run.sections ?? {});
   const best = numbers.filter((n) => section === n || section.startsWith(`${n}.`)).sort((a, b) => b.length - a.length)[0];
   if (!best) return specHref;
@@ -153,7 +154,12 @@ const JS = `
 
 /** Renders the HTML report from a run record alone. */
 export function renderHtml(run: RunRecord, opts: HtmlOptions = {}): string {
-  const specHref = opts.specHref ?? '../../shared/spec/core-api.md';
+  const specHref = opts.specHref;
+  /** `text` linked to the spec heading of `section` when a spec URL is configured, else plain. */
+  const specAnchor = (section: string, html: string) => {
+    const href = sectionLink(run, section, specHref);
+    return href ? `<a href="${esc(href)}">${html}</a>` : html;
+  };
   const s = run.summary;
   const cs = run.clauseSummary;
   const clauses = [...run.clauses].sort(byClauseId);
@@ -191,7 +197,7 @@ export function renderHtml(run: RunRecord, opts: HtmlOptions = {}): string {
       const counts = CLAUSE_VERDICTS.filter((v) => list.some((c) => c.verdict === v))
         .map((v) => `${list.filter((c) => c.verdict === v).length} ${LABEL[v]}`)
         .join(', ');
-      const head = `<tr class="section-row"><th colspan="6"><a href="${esc(sectionLink(run, top, specHref))}">§${esc(top)} ${esc(run.sections?.[top] ?? '')}</a> <span class="meta">${esc(counts)}</span></th></tr>`;
+      const head = `<tr class="section-row"><th colspan="6">${specAnchor(top, `§${esc(top)} ${esc(run.sections?.[top] ?? '')}`)} <span class="meta">${esc(counts)}</span></th></tr>`;
       const rows = list
         .map((c) => {
           const detail =
@@ -206,7 +212,7 @@ export function renderHtml(run: RunRecord, opts: HtmlOptions = {}): string {
                     : '';
           const amb = c.ambiguity ? `<div class="amb">ambiguity: ${esc(c.ambiguity)}</div>` : '';
           const tests = c.tests.length ? `<details><summary>${c.tests.length}</summary><ul>${c.tests.map((t) => `<li>${esc(t)}</li>`).join('')}</ul></details>` : '0';
-          return `<tr class="clause" id="c-${esc(c.id)}" data-status="${c.verdict}"><td><a href="${esc(sectionLink(run, c.section, specHref))}"><code>${esc(c.id)}</code></a></td><td>§${esc(c.section)}</td><td>${esc(c.level)}</td><td>${badge(c.verdict)}</td><td>${esc(c.text)}${amb}${detail}</td><td>${tests}</td></tr>`;
+          return `<tr class="clause" id="c-${esc(c.id)}" data-status="${c.verdict}"><td>${specAnchor(c.section, `<code>${esc(c.id)}</code>`)}</td><td>§${esc(c.section)}</td><td>${esc(c.level)}</td><td>${badge(c.verdict)}</td><td>${esc(c.text)}${amb}${detail}</td><td>${tests}</td></tr>`;
         })
         .join('');
       return `<tbody class="sec" data-section="${esc(top)}">${head}${rows}</tbody>`;

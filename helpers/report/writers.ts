@@ -4,13 +4,13 @@
  * before it is written (record-io.ts `scrubRecord`, then `redact` on the text).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import type { RunRecord } from './model';
 import { redact } from '../redact';
 import { renderMarkdown } from './markdown';
 import { renderHtml } from './html';
 import { scrubRecord, writeRunRecord } from './record-io';
-import { SPEC_PATH } from './spec-doc';
+import { SPEC_URL_VAR } from './env';
 
 export { renderMarkdown } from './markdown';
 export { renderHtml } from './html';
@@ -19,11 +19,11 @@ export { renderHtml } from './html';
 export const AUTHORIZATION_MATRIX = 'authorization-matrix.md';
 
 /**
- * Link to the spec from `dir`: `CONFORMANCE_SPEC_URL` when set (e.g. a repository URL for CI
- * artifacts), else the relative path from `dir` to the spec file.
+ * Link to the spec for reports written to `dir`: `CONFORMANCE_SPEC_URL` when set (e.g. where the
+ * team publishes the spec), else none: a report never points outside the repository unless told to.
  */
-export function specHrefFrom(dir: string): string {
-  return process.env.CONFORMANCE_SPEC_URL ?? relative(dir, SPEC_PATH).split('\\').join('/');
+export function specHrefFrom(_dir: string): string | undefined {
+  return process.env[SPEC_URL_VAR] || undefined;
 }
 
 /** Paths of the files {@link writeReports} wrote. */

@@ -1,0 +1,37 @@
+/**
+ * The repository stands alone: every link in the README and docs resolves to a file inside the
+ * repository, and nothing points to a sibling checkout (`../shared`) or outside the repository.
+ */
+import { describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+
+const ROOT = resolve('.');
+const DOCS = ['README.md', 'simulator/README.md', 'spec/clauses/README.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)].filter((f) => existsSync(f));
+
+/** Markdown link targets of a file (inline links; code spans removed first). */
+function links(text: string): string[] {
+  const noCode = text.replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
+  return [...noCode.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1]);
+}
+
+describe('documentation links stay inside the repository', () => {
+  for (const file of DOCS) {
+    it(`${file}: every link resolves inside the repository`, () => {
+      const text = readFileSync(file, 'utf8');
+      expect(text.includes('../shared'), `${file} names ../shared`).toBe(false);
+      const bad: string[] = [];
+      for (const l of links(text)) {
+        if (/^[a-z]+:/i.test(l)) {
+          bad.push(`${l}: points outside the repository`);
+          continue;
+        }
+        if (l.startsWith('#')) continue;
+        const target = resolve(dirname(file), l.split('#')[0]);
+        if (relative(ROOT, target).startsWith('..')) bad.push(`${l}: leaves the repository`);
+        else if (!existsSync(target)) bad.push(`${l}: no such file`);
+      }
+      expect(bad).toEqual([]);
+    });
+  }
+});
