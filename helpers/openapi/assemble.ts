@@ -108,8 +108,15 @@ export function embedSchema(f: SchemaFile, byUrl: Map<string, string>, dir: stri
       const out: Record<string, unknown> = {};
       for (const [k, x] of Object.entries(v)) {
         if (root && (k === '$id' || k === '$schema')) continue;
+        // x-clause maps a generated case kind to catalogue ids: suite-internal, and its keys
+        // (`example`, `type`) read as schema keywords to OpenAPI linters. Left out of the document.
+        if (k === 'x-clause') continue;
         out[k] = k === '$ref' && typeof x === 'string' ? rewrite(x) : walk(x, false);
       }
+      // An array whose items are not shown still says so to OpenAPI tools: `items: {}` (any item)
+      // is what JSON Schema assumes anyway (linters require the keyword).
+      const t = out.type;
+      if ((t === 'array' || (Array.isArray(t) && t.includes('array'))) && !('items' in out) && !('prefixItems' in out)) out.items = {};
       return out;
     }
     return v;
