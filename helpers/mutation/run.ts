@@ -41,6 +41,8 @@ export interface ConformanceRunOptions {
   bail?: number;
   /** Extra environment for the run (e.g. `CORE_API_STRICT_TIMING: '1'`), applied last. */
   extraEnv?: Record<string, string>;
+  /** Extra vitest arguments (e.g. `--sequence.shuffle`, `--sequence.seed=7`), before the files. */
+  extraArgs?: string[];
 }
 
 /** What one run produced. */
@@ -123,7 +125,7 @@ export async function runConformance(opts: ConformanceRunOptions): Promise<Confo
   if (opts.maxWorkers) args.push('--maxWorkers', String(opts.maxWorkers));
   if (opts.testNamePattern) args.push('--testNamePattern', opts.testNamePattern);
   if (opts.bail) args.push('--bail', String(opts.bail));
-  args.push(...opts.files);
+  args.push(...(opts.extraArgs ?? []), ...opts.files);
   const started = Date.now();
   const chunks: Buffer[] = [];
   const exitCode = await new Promise<number | null>((done, fail) => {
