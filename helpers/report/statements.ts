@@ -98,3 +98,72 @@ export function checkStatementLinks(doc: SpecDoc, links: StatementLink[], clause
   for (const l of links) if (!seen.has(l.key)) problems.push(`link ${l.key} (§${l.address}) points at no statement of the spec: remove it or re-key it`);
   return { problems, testable, linked, coverage: testable === 0 ? 1 : linked / testable };
 }
+
+/** Verdict of one statement in a run: the worst verdict of its clauses, or its status. */
+export type StatementVerdict = 'pass' | 'fail' | 'error' | 'skip' | 'not-covered' | 'informative' | 'not-testable';
+
+/** One statement's result in a run record (`spec.statements[]`, format 1.2). */
+export interface StatementResult {
+  address: string;
+  key: string;
+  clauses: string[];
+  verdict: StatementVerdict;
+}
+
+/** Worst first: a statement takes the first verdict of this list that any of its clauses has. */
+const WORST: readonly string[] = ['fail', 'error', 'not-covered', 'skip', 'pass'];
+
+/**
+ * Per-statement verdicts for a run: each statement of `doc` with its linked clauses' worst verdict
+ * (`not-covered` when unlinked or no linked clause is in the run; a clause judged `not-testable`
+ * for this target counts as `skip`). Also returns coverage = tested statements / testable ones.
+ */
+export function statementResults(
+  doc: SpecDoc,
+  links: StatementLink[],
+  clauses: { id: string; verdict: string }[],
+): { statements: StatementResult[]; coverage: number } {
+  const byKey = new Map(links.map((l) => [l.key, l]));
+  const verdicts = new Map(clauses.map((c) => [c.id, c.verdict === 'not-testable' ? 'skip' : c.verdict]));
+  const statements: StatementResult[] = [];
+  let testable = 0;
+  let tested = 0;
+  for (const sec of doc.sections)
+    for (const st of sec.statements) {
+      const key = statementKey(st);
+      const l = byKey.get(key);
+      if (l?.status) {
+        statements.push({ address: st.address, key, clauses: [], verdict: l.status });
+        continue;
+      }
+      testable++;
+      const ids = (l?.clauses ?? []).filter((c) => verdicts.has(c));
+      const vs = ids.map((c) => verdicts.get(c)!);
+      const verdict = (WORST.find((w) => vs.includes(w)) ?? 'not-covered') as StatementVerdict;
+      if (verdict !== 'not-covered') tested++;
+      statements.push({ address: st.address, key, clauses: ids, verdict });
+    }
+  return { statements, coverage: testable === 0 ? 1 : tested / testable };
+}
+
+/**
+ * Adds `spec.statements` and `summary.statementCoverage` (format 1.2) to a run record in place.
+ * Does nothing when the spec is not readable or the links file is missing or malformed (a report
+ * is never lost for want of the links; the unit test catches a broken links file).
+ */
+export function attachStatements(
+  record: { clauses: { id: string; verdict: string }[]; summary: { statementCoverage?: number }; spec?: { statements: StatementResult[] } },
+  doc: SpecDoc | undefined,
+  path: string = STATEMENTS_PATH,
+): void {
+  if (!doc) return;
+  let links: StatementLink[];
+  try {
+    links = loadStatementLinks(path);
+  } catch {
+    return;
+  }
+  const r = statementResults(doc, links, record.clauses);
+  record.spec = { statements: r.statements };
+  record.summary.statementCoverage = Math.round(r.coverage * 10000) / 10000;
+}
