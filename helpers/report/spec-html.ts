@@ -1,8 +1,8 @@
 /**
  * `reports/spec.html`: the spec itself, each statement marked by its verdict in a run (issue #17).
  * Self-contained (inline CSS, no script, no network): every statement is a `<details>` whose
- * summary is the statement text coloured by verdict; opening it shows its clauses, their tests and
- * the failure message. The first screen lists the failing statements, linked to their place.
+ * summary is the statement text coloured by verdict; opening it shows its clauses (linked to a
+ * clause list at the end with their tests) and the failure message. The first screen lists the failing statements, linked to their place.
  */
 import type { RunRecord } from './model';
 import type { SpecDoc } from './spec-doc';
@@ -10,6 +10,7 @@ import { statementKey, type StatementResult } from './statements';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const anchorOf = (i: number) => `st-${i}`;
+const clauseAnchor = (id: string) => `clause-${id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 
 /** Colours per verdict (background, border). */
 const COLOURS: Record<string, string> = {
@@ -33,6 +34,7 @@ export function renderSpecHtml(doc: SpecDoc, run: RunRecord): string {
   const failing: string[] = [];
   const body: string[] = [];
   let i = 0;
+  const used = new Set<string>();
 
   for (const sec of doc.sections) {
     const h = Math.min(6, Math.max(2, sec.depth));
@@ -46,12 +48,11 @@ export function renderSpecHtml(doc: SpecDoc, run: RunRecord): string {
         failing.push(`<li><a href="#${id}">§${esc(st.address)}</a> <b>${verdict}</b> ${esc(st.text.slice(0, 140))}</li>`);
       const detail = (r?.clauses ?? [])
         .map((cid) => {
+          used.add(cid);
           const c = clauses.get(cid);
-          if (!c) return `<li><code>${esc(cid)}</code></li>`;
-          const tests = c.tests.map((t) => `<li>${esc(t)}</li>`).join('');
-          return `<li class="v-${esc(c.verdict)}"><code>${esc(cid)}</code> <b>${esc(c.verdict)}</b> ${esc(c.text)}${
-            c.message ? `<pre>${esc(c.message)}</pre>` : ''
-          }${tests ? `<ul class="tests">${tests}</ul>` : ''}</li>`;
+          return `<li class="v-${esc(c?.verdict ?? 'absent')}"><a href="#${clauseAnchor(cid)}"><code>${esc(cid)}</code></a> <b>${esc(c?.verdict ?? 'absent')}</b>${
+            c && (c.verdict === 'fail' || c.verdict === 'error') && c.message ? `<pre>${esc(c.message)}</pre>` : ''
+          }</li>`;
         })
         .join('');
       body.push(
@@ -90,6 +91,18 @@ ${Object.entries(counts)
 ${failing.length ? `<ul>${failing.join('\n')}</ul>` : '<p>None.</p>'}</section>
 <hr>
 ${body.join('\n')}
+<hr>
+<h2 id="clauses">Clauses and their tests</h2>
+${[...used]
+  .map((cid) => clauses.get(cid))
+  .filter((c) => !!c)
+  .map(
+    (c) =>
+      `<div class="clause v-${esc(c!.verdict)}" id="${clauseAnchor(c!.id)}"><code>${esc(c!.id)}</code> <b>${esc(c!.verdict)}</b> ${esc(c!.text)}${
+        c!.message ? `<pre>${esc(c!.message)}</pre>` : ''
+      }<ul class="tests">${c!.tests.map((t) => `<li>${esc(t)}</li>`).join('')}</ul></div>`,
+  )
+  .join('\n')}
 </body></html>
 `;
 }

@@ -71,6 +71,9 @@ describe('spec.html', () => {
     expect(await st.locator('code', { hasText: FAILED }).isVisible()).toBe(false);
     await st.locator('summary').click();
     expect(await st.locator('code', { hasText: FAILED }).isVisible()).toBe(true);
+    expect(await st.locator('pre').first().isVisible()).toBe(true);
+    await st.locator('a', { hasText: FAILED }).click();
+    expect(await page.locator('div.clause.v-fail ul.tests li').first().isVisible()).toBe(true);
     expect(requests.filter((u) => !u.startsWith('file:'))).toEqual([]);
     expect(readFileSync(join(dir, 'spec.html'), 'utf8')).not.toMatch(/<script|<link|src=/);
   });
