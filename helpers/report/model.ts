@@ -6,6 +6,7 @@
 import type { CheckRecord, DriftRecord } from '../meta';
 import type { Clause, ClauseTarget } from '../catalogue';
 import type { RunComparison } from './compare';
+import type { StatementResult } from './statements';
 
 /** Verdict of one test. `error`: the target or network misbehaved, not a conformance verdict. */
 export type TestVerdict = 'pass' | 'fail' | 'skip' | 'error';
@@ -85,7 +86,15 @@ export interface RunRecord {
   startedAt: string;
   finishedAt: string;
   /** Test counts (conformance project only). */
-  summary: { passed: number; failed: number; skipped: number; errors: number; total: number };
+  summary: {
+    passed: number;
+    failed: number;
+    skipped: number;
+    errors: number;
+    total: number;
+    /** Tested statements / testable statements of the spec (0..1); format 1.2. */
+    statementCoverage?: number;
+  };
   /** Clause counts by verdict and coverage = testable clauses with a test / testable clauses (0..1). */
   clauseSummary: Record<ClauseVerdict, number> & { coverage: number };
   /** Requests sent to the target: total, retries, and per suite file. */
@@ -101,10 +110,12 @@ export interface RunRecord {
   merged?: { sources: string[]; shards: ShardInfo[] };
   /** Comparison with a baseline run (`--baseline`); format 1.1. */
   comparison?: RunComparison;
+  /** Per-statement verdicts of the spec (spec/statements.json links); format 1.2. */
+  spec?: { statements: StatementResult[] };
 }
 
 /** Current minor format revision written by this code. */
-export const FORMAT_VERSION = '1.1';
+export const FORMAT_VERSION = '1.2';
 
 /** Which catalogue target a run mode exercises: simulators (embedded, external) or a live tenant. */
 export function targetKindOf(mode: string): ClauseTarget {

@@ -20,6 +20,7 @@ import { buildRunRecord, skipKindOf, type ShardInfo, type TestRecord, type TestV
 import { writeReports } from './writers';
 import { readRunRecord, registerEnvironmentSecrets, writeRunRecord } from './record-io';
 import { compareRuns } from './compare';
+import { attachStatements } from './statements';
 import { readSpec, sectionTitles } from './spec-doc';
 import '../meta';
 
@@ -130,6 +131,7 @@ export default class ConformanceReporter implements Reporter {
         sections: sectionTitles(readSpec()),
         shard: this.shard,
       });
+      attachStatements(record, readSpec());
       const baseline = process.env[BASELINE_VAR];
       if (baseline) {
         try {

@@ -9,6 +9,8 @@ import type { RunRecord } from './model';
 import { redact } from '../redact';
 import { renderMarkdown } from './markdown';
 import { renderHtml } from './html';
+import { renderSpecHtml } from './spec-html';
+import { readSpec } from './spec-doc';
 import { scrubRecord, writeRunRecord } from './record-io';
 import { SPEC_URL_VAR } from './env';
 
@@ -31,6 +33,8 @@ export interface WrittenReports {
   json?: string;
   markdown: string;
   html: string;
+  /** `spec.html`, the annotated spec (written when the record has `spec.statements`). */
+  spec?: string;
 }
 
 /**
@@ -45,5 +49,10 @@ export async function writeReports(run: RunRecord, dir: string, withJson = false
   if (withJson) out.json = writeRunRecord(clean, dir);
   writeFileSync(out.markdown, redact(renderMarkdown(clean, { authorizationMatrix: matrix, htmlReport: 'conformance.html' })));
   writeFileSync(out.html, redact(renderHtml(clean, { authorizationMatrix: matrix, specHref: specHrefFrom(dir) })));
+  const doc = clean.spec ? readSpec() : undefined;
+  if (doc) {
+    out.spec = join(dir, 'spec.html');
+    writeFileSync(out.spec, redact(renderSpecHtml(doc, clean)));
+  }
   return out;
 }

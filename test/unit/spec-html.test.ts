@@ -1,0 +1,80 @@
+/**
+ * reports/spec.html in headless Chromium (issue #17): a fixture run with a failing clause is
+ * annotated onto the spec; the failing statement is marked, listed on the first screen, and a click
+ * shows its clause, tests and failure message. The page loads nothing from the network.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { writeReports } from '../../helpers/report/writers';
+import { readSpec } from '../../helpers/report/spec-doc';
+import { attachStatements } from '../../helpers/report/statements';
+import { fixtureRun } from '../fixtures/report/records';
+
+const CHROMIUM = '/usr/bin/chromium';
+const spec = readSpec();
+const FAILED = '5.1/bearer-401';
+const run = fixtureRun({ fail: [FAILED] });
+attachStatements(run, spec);
+const runnable = existsSync(CHROMIUM) && !!spec;
+
+let dir: string;
+let profile: string;
+let context: BrowserContext | undefined;
+let page: Page;
+const requests: string[] = [];
+
+beforeAll(async () => {
+  if (!runnable) return;
+  dir = mkdtempSync(join(tmpdir(), 'spec-html-'));
+  profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
+  const out = await writeReports(run, dir);
+  expect(out.spec).toBeDefined();
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on('request', (r) => requests.push(r.url()));
+  await page.goto(pathToFileURL(out.spec!).href);
+}, 60_000);
+
+afterAll(async () => {
+  await context?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+describe('spec.html', () => {
+  test('the run record carries per-statement verdicts and a coverage figure', () => {
+    expect(spec, 'spec not readable').toBeDefined();
+    const sts = run.spec!.statements;
+    expect(sts.length).toBe(spec!.sections.reduce((n, s) => n + s.statements.length, 0));
+    expect(sts.some((s) => s.verdict === 'fail' && s.clauses.includes(FAILED))).toBe(true);
+    expect(run.summary.statementCoverage).toBeGreaterThan(0);
+  });
+
+  test.runIf(runnable)('marks the failing statement, lists it first, and shows its clause on click', async () => {
+    const total = run.spec!.statements.length;
+    expect(await page.locator('details.st').count()).toBe(total);
+    const failing = page.locator('#failing li');
+    expect(await failing.count()).toBe(run.spec!.statements.filter((s) => s.verdict === 'fail').length);
+    expect(await failing.first().isVisible()).toBe(true);
+    const target = (await failing.first().locator('a').getAttribute('href'))!;
+    const st = page.locator(target);
+    expect(await st.getAttribute('data-verdict')).toBe('fail');
+    expect(await st.locator('code', { hasText: FAILED }).isVisible()).toBe(false);
+    await st.locator('summary').click();
+    expect(await st.locator('code', { hasText: FAILED }).isVisible()).toBe(true);
+    expect(await st.locator('pre').first().isVisible()).toBe(true);
+    await st.locator('a', { hasText: FAILED }).click();
+    expect(await page.locator('div.clause.v-fail ul.tests li').first().isVisible()).toBe(true);
+    expect(requests.filter((u) => !u.startsWith('file:'))).toEqual([]);
+    expect(readFileSync(join(dir, 'spec.html'), 'utf8')).not.toMatch(/<script|<link|src=/);
+  });
+});

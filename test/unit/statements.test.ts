@@ -1,0 +1,57 @@
+/**
+ * Statement-level traceability (issue #17): every statement of the spec is linked from
+ * spec/statements.json (clauses, or informative / not-testable with a reason), and no link points
+ * at nothing. Fails with the exact entry to add when the spec gains a statement (spec drift).
+ */
+import { describe, expect, test } from 'vitest';
+import { loadCatalogue } from '../../helpers/catalogue';
+import { parseSpec, readSpec } from '../../helpers/report/spec-doc';
+import { checkStatementLinks, loadStatementLinks, statementKey, type StatementLink } from '../../helpers/report/statements';
+
+const spec = readSpec();
+const clauseIds = new Set(loadCatalogue().keys());
+
+describe('spec/statements.json', () => {
+  test.skipIf(!spec)('links every statement of the spec, and every link to an existing clause', () => {
+    const r = checkStatementLinks(spec!, loadStatementLinks(), clauseIds);
+    console.log(`statement coverage: ${r.linked}/${r.testable} testable statements linked (${(r.coverage * 100).toFixed(1)}%)`);
+    expect(r.problems).toEqual([]);
+    expect(r.coverage).toBe(1);
+  });
+});
+
+describe('checkStatementLinks', () => {
+  const doc = parseSpec('# T\n\n## 1. One\n\nA must hold. B is informative.\n\n| Code | Meaning |\n|---|---|\n| 401 | unauth |\n');
+  const sts = doc.sections.flatMap((s) => s.statements);
+  const ok: StatementLink[] = sts.map((s, i) =>
+    i === 1 ? { key: statementKey(s), address: s.address, excerpt: '', status: 'informative', reason: 'example' } : { key: statementKey(s), address: s.address, excerpt: '', clauses: ['1/a'] },
+  );
+  const ids = new Set(['1/a']);
+
+  test('consistent links give no problems and full coverage', () => {
+    expect(sts.length).toBeGreaterThanOrEqual(3);
+    const r = checkStatementLinks(doc, ok, ids);
+    expect(r.problems).toEqual([]);
+    expect(r.testable).toBe(sts.length - 1);
+    expect(r.coverage).toBe(1);
+  });
+  test('an unlinked statement is reported with the entry to add', () => {
+    const r = checkStatementLinks(doc, ok.slice(1), ids);
+    expect(r.problems.join('\n')).toContain(`add to spec/statements.json {"key": ${JSON.stringify(ok[0].key)}`);
+  });
+  test('a link to an unknown clause or to no statement is reported', () => {
+    const r = checkStatementLinks(doc, [...ok.map((l, i) => (i === 0 ? { ...l, clauses: ['9/nope'] } : l)), { key: '§9/sentence/x', address: '9', excerpt: '', clauses: ['1/a'] }], ids);
+    expect(r.problems.some((p) => p.includes('unknown clause 9/nope'))).toBe(true);
+    expect(r.problems.some((p) => p.includes('§9/sentence/x') && p.includes('no statement'))).toBe(true);
+    expect(r.coverage).toBeLessThan(1);
+  });
+  test('a status without a reason is reported', () => {
+    const r = checkStatementLinks(doc, ok.map((l) => (l.status ? { ...l, reason: '' } : l)), ids);
+    expect(r.problems.some((p) => p.includes('without a reason'))).toBe(true);
+  });
+  test('row keys survive a text edit of the row; sentence keys follow the text', () => {
+    const edited = parseSpec('# T\n\n## 1. One\n\nIntro added. A must hold. B is informative.\n\n| Code | Meaning |\n|---|---|\n| 401 | unauthenticated |\n');
+    const keys = new Set(edited.sections.flatMap((s) => s.statements).map(statementKey));
+    for (const l of ok) expect(keys.has(l.key)).toBe(true);
+  });
+});
