@@ -7,10 +7,9 @@
  * - Without `--latency`: against the embedded simulator (the suite's global setup starts it).
  * - With `--latency MS`: against an external simulator started here whose every public answer is
  *   delayed by MS ms (the simulator's chaos `delayMs`, control config; no 429s, no resets), as a
- *   target in another region would be. Also prints the floor for comparison: requests inside a
- *   test go one after the other, so the test with the most requests × MS bounds the run from
- *   below (plus start-up), and the serial cost (every request × MS) bounds a run with no
- *   concurrency at all.
+ *   target in another region would be. Also prints, for comparison, the serial cost (every
+ *   request × MS: a run with no concurrency at all), the floor with 8 files and 8 requests in
+ *   flight (serial cost ÷ 64, plus start-up), and the test with the most requests.
  *
  * `--workers N` overrides vitest's worker count (default: the configuration's, see vitest.config.ts).
  *
@@ -82,9 +81,10 @@ for (let i = 1; i <= runs; i++) {
       `longest file ${lf.file}: its tests took ${(lf.ms / 1000).toFixed(1)} s summed (${((lf.ms / r.wallMs) * 100).toFixed(0)}% of the wall time; above 100% when its tests run concurrently), ${lf.requests} requests`,
   );
   if (latencyMs) {
+    const serial = (r.record.requests.total * latencyMs) / 1000;
     console.log(
-      `bench run ${i}: floor ≈ ${((chain.requests * latencyMs) / 1000).toFixed(1)} s + start-up (longest chain: ${chain.requests} requests in "${chain.name}" × ${latencyMs} ms); ` +
-        `serial cost of all requests: ${((r.record.requests.total * latencyMs) / 1000).toFixed(1)} s`,
+      `bench run ${i}: serial cost of all requests ${serial.toFixed(1)} s; floor with 8 files × 8 requests in flight ≈ ${(serial / 64).toFixed(1)} s + start-up; ` +
+        `the test with the most requests: ${chain.requests} in "${chain.name.slice(0, 80)}" (${((chain.requests * latencyMs) / 1000).toFixed(1)} s if sent one after the other)`,
     );
   }
 }

@@ -142,15 +142,20 @@ function bodyClasses(): { cls: string; items: Hostile[] }[] {
 const budget = <T>(list: T[], every = 4): T[] => (hasCapability('control') ? list : list.filter((_, i) => i % every === 0));
 const firstOnly = <T>(list: T[]): T[] => (hasCapability('control') ? list : list.slice(0, 1));
 
+/**
+ * One limit on requests in flight for the whole file: CORE_API_CONCURRENCY against a live tenant;
+ * four times that against a simulator, which exists to be hammered (its tests run concurrently).
+ */
+const limit = pLimit(hasCapability('control') ? 4 * concurrency() : concurrency());
+
 /** Whether a route call may be sent with valid credentials here: reads always; writes only with `fuzzWrites`. */
 const mayWrite = (row: MatrixRoute) => row.method === 'GET' || fuzzWrites();
 
-describe('hostile bodies and headers on every route of §4 (never a 5xx)', () => {
+describe.concurrent('hostile bodies and headers on every route of §4 (never a 5xx)', () => {
   for (const { cls, items } of bodyClasses()) {
     clauseTest(SERVER_ERROR, `${cls}: every route answers below 500, in the envelope`, async (ctx) => {
       const rows = budget(MATRIX_ROUTES.filter((r) => mayWrite(r) && !(r.requires ?? []).some((c) => !hasCapability(c))));
       if (!rows.length) skipWith(ctx, 'opt-in not given: hostile writes need CORE_API_ALLOW_FUZZ_WRITES=1 on a live tenant');
-      const limit = pLimit(concurrency());
       await Promise.all(
         rows.flatMap((row) =>
           firstOnly(items).map((h) =>
@@ -168,7 +173,6 @@ describe('hostile bodies and headers on every route of §4 (never a 5xx)', () =>
 
 describe('refused credentials with hostile bodies (nothing can be stored)', () => {
   clauseTest(SERVER_ERROR, 'without a key or with a malformed one, hostile bodies answer below 500 on every route', async () => {
-    const limit = pLimit(concurrency());
     const items = hasCapability('control') ? bodyClasses().flatMap((c) => c.items.slice(0, 2)) : bodyClasses().slice(0, 6).map((c) => c.items[0]);
     const keyless: Hostile[] = items.map((h) => ({ ...h, headers: { ...h.headers, authorization: h.label.length % 2 ? 'ApiKey not-a-key' : undefined } }));
     await Promise.all(
@@ -184,7 +188,7 @@ describe('refused credentials with hostile bodies (nothing can be stored)', () =
   });
 });
 
-describe('hostile writes to an assistant: it still reads back', () => {
+describe.concurrent('hostile writes to an assistant: it still reads back', () => {
   const patchRow = MATRIX_ROUTES.find((r) => r.route === 'PATCH /assistants/{id}')!;
   for (const { cls, items } of bodyClasses()) {
     clauseTest(SERVER_ERROR, `${cls}: after each hostile PATCH /assistants/{id} the assistant and the list still read back`, async (ctx) => {
@@ -222,7 +226,6 @@ describe('odd path spellings mean what the plain spelling means', () => {
 
   clauseTest(SPELLINGS, 'a percent-encoded letter in a path answers as the plain path does (or 404 NOT_FOUND), never a 5xx', async () => {
     const w = world();
-    const limit = pLimit(concurrency());
     const targets: { route: string; path: string; principal: PrincipalName }[] = [];
     for (const row of budget(MATRIX_ROUTES.filter((r) => r.method === 'GET'))) {
       const path = row.path();
