@@ -175,7 +175,10 @@ export async function runMutation(opts: MutationOptions): Promise<MutationReport
       if (!r && firstKill) {
         const run = await runOnce(fault.name, [fault.name], files, { testNamePattern, bail: 1, extraEnv: strict });
         const all = judgeFault(fault, run.record, baselineFailing, catalogue, files, run.wallMs);
-        if (all.verdict === 'killed' || all.otherFailures.length === 0) [r, stoppedEarly] = [all, all.verdict === 'killed'];
+        // A bailed run is trusted only for a kill: with concurrent tests, --bail can cancel the run
+        // before the failing test's result is recorded, so "nothing failed" is confirmed below by a
+        // run to the end.
+        if (all.verdict === 'killed') [r, stoppedEarly] = [all, true];
       }
       if (!r) {
         // Exhaustive, or the first failure was no kill: run to the end so the verdict is exact.
