@@ -1,12 +1,13 @@
 /**
- * `npm run gate -- [--run <conformance.json>] [--baseline <conformance.json> [--baseline-optional]] [--allow <known-deviations.json>] [--allow-errors] [--today YYYY-MM-DD]`
+ * `npm run gate -- [--run <conformance.json>] [--baseline <conformance.json> [--baseline-optional]] [--allow <known-deviations.json>] [--allow-errors] [--allow-partial] [--today YYYY-MM-DD]`
  *
  * The pre-release gate on a finished run (default `reports/conformance.json`, or
  * `$CONFORMANCE_REPORT_DIR/conformance.json`): exits 1 when any `must` clause fails, any clause
  * regressed (pass → fail) against the baseline, or the run holds no test — one line per reason —
  * and 0 otherwise. It fails closed: a `must` clause that could not be verified (`error` verdict)
  * blocks too, unless `--allow-errors` (the nightly) turns those into warnings. A missing
- * `--baseline` file is an error (exit 2) unless `--baseline-optional` (the first night). Failures listed in the allow-list (default spec/known-deviations.json) do not
+ * `--baseline` file is an error (exit 2) unless `--baseline-optional` (the first night). A partial
+ * run (a file filter, `-t`, missing shards) blocks unless `--allow-partial`. Failures listed in the allow-list (default spec/known-deviations.json) do not
  * block until their expiry date; expired entries block again and say so. Exit 2: bad input.
  */
 import { existsSync } from 'node:fs';
@@ -21,7 +22,7 @@ import { registerEnvironmentSecrets } from '../helpers/report/record-io';
 
 /** Runs the gate with command-line arguments; returns the exit status (0 pass, 1 blocked, 2 bad input). */
 export function gateMain(argv: string[], log: (line: string) => void = console.log): number {
-  let values: { run?: string; baseline?: string; allow?: string; today?: string; 'allow-errors'?: boolean; 'baseline-optional'?: boolean };
+  let values: { run?: string; baseline?: string; allow?: string; today?: string; 'allow-errors'?: boolean; 'allow-partial'?: boolean; 'baseline-optional'?: boolean };
   try {
     ({ values } = parseArgs({
       args: argv,
@@ -31,6 +32,7 @@ export function gateMain(argv: string[], log: (line: string) => void = console.l
         allow: { type: 'string' },
         today: { type: 'string' },
         'allow-errors': { type: 'boolean' },
+        'allow-partial': { type: 'boolean' },
         'baseline-optional': { type: 'boolean' },
       },
       strict: true,
@@ -52,7 +54,7 @@ export function gateMain(argv: string[], log: (line: string) => void = console.l
     const deviations = existsSync(allowFile) ? readKnownDeviations(allowFile) : [];
     if (values.today && !/^\d{4}-\d{2}-\d{2}$/.test(values.today)) throw new Error(`--today must be YYYY-MM-DD, got ${values.today}`);
     const now = values.today ? new Date(`${values.today}T12:00:00Z`) : new Date();
-    const result = evaluateGate({ run, baseline, baselineFile: values.baseline, deviations, now, allowErrors: values['allow-errors'] });
+    const result = evaluateGate({ run, baseline, baselineFile: values.baseline, deviations, now, allowErrors: values['allow-errors'], allowPartial: values['allow-partial'] });
     for (const r of result.reasons) log(redact(`gate: BLOCK ${r}`));
     for (const n of result.notes) log(redact(`gate: note ${n}`));
     const cs = run.clauseSummary;

@@ -72,6 +72,8 @@ export interface GateInput {
   deviations?: KnownDeviation[];
   /** Today (for expiry); default now. */
   now?: Date;
+  /** Let a partial run (file filter, `-t`, missing shards) decide the gate (default false: it blocks). */
+  allowPartial?: boolean;
   /**
    * Let `must` clauses with an `error` verdict (not verified: the target or network misbehaved)
    * pass as warnings (the nightly's choice). Default false: a release gate fails closed.
@@ -109,6 +111,8 @@ export function evaluateGate(input: GateInput): GateResult {
   };
 
   if (run.summary.total === 0) reasons.push('no conformance test ran: the record holds no test, so it proves nothing');
+  if (run.partial && !input.allowPartial) reasons.push(`partial run (${run.partial.reasons.join('; ')}): clauses whose tests did not run were not verified (--allow-partial lets such a run decide)`);
+  else if (run.partial) notes.push(`partial run: ${run.partial.reasons.join('; ')}`);
   for (const c of run.clauses) {
     if (c.level === 'must' && c.verdict === 'fail') block(c.id, `must clause ${c.id} fails: ${whyLine(c.message, 200) || c.text}`);
   }

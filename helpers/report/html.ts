@@ -241,9 +241,9 @@ export function renderHtml(run: RunRecord, opts: HtmlOptions = {}): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
 <title>${esc(title)}</title><style>${CSS}</style></head>
-<body><header><h1>Core API conformance <span class="verdict ${ok ? 'pass' : 'fail'}">${ok ? 'PASS' : 'FAIL'}</span></h1><span class="meta">${where}</span><span>${links.join(' · ')}</span></header>
+<body><header><h1>Core API conformance <span class="verdict ${ok ? 'pass' : 'fail'}">${ok ? 'PASS' : 'FAIL'}</span>${run.partial ? ' <span class="meta">(partial run)</span>' : ''}</h1><span class="meta">${where}</span><span>${links.join(' · ')}</span></header>
 <main>
-<div class="cards">${cards}</div><div class="meta tests">${esc(testLine)}</div>
+${run.partial ? `<p class="partial"><strong>Partial run</strong>: ${esc(run.partial.reasons.join('; '))}. Clauses whose tests did not run read "not run", not "not covered".</p>` : ''}<div class="cards">${cards}</div><div class="meta tests">${esc(testLine)}</div>
 ${run.comparison ? comparisonHtml(run.comparison) : ''}
 ${failingHtml}
 <section id="clauses"><h2>Clauses by spec section</h2>${filters}

@@ -39,6 +39,12 @@ export function mergeRuns(records: RunRecord[], sources: string[] = []): RunReco
   }
   const sortedCatalogue = new Map([...catalogue.entries()].sort((a, b) => a[0].localeCompare(b[0], 'en', { numeric: true })));
   const baseUrls = [...new Set(records.map((r) => r.target.baseUrl))];
+  const shardsIn: ShardInfo[] = records.flatMap((r) => (r.shard ? [r.shard] : r.merged?.shards ?? []));
+  // Partial unless every shard of the run is here; reasons other than sharding (a filter) stay.
+  const count = Math.max(0, ...shardsIn.map((s) => s.count));
+  const complete = count > 0 && new Set(shardsIn.map((s) => s.index)).size === count;
+  const reasons = [...new Set(records.flatMap((r) => r.partial?.reasons ?? []).filter((x) => !/^shard \d+ of \d+$/.test(x)))];
+  if (count > 0 && !complete) reasons.push(`shards ${[...new Set(shardsIn.map((s) => s.index))].sort().join(', ')} of ${count} merged`);
   const merged = buildRunRecord({
     catalogue: sortedCatalogue,
     tests: [...tests.values()].sort((a, b) => a.file.localeCompare(b.file) || a.name.localeCompare(b.name)),
@@ -47,9 +53,9 @@ export function mergeRuns(records: RunRecord[], sources: string[] = []): RunReco
     startedAt: ordered.map((r) => r.startedAt).sort()[0],
     finishedAt: ordered[ordered.length - 1].finishedAt,
     sections: Object.keys(sections).length ? sections : undefined,
+    partial: reasons,
   });
-  const shards: ShardInfo[] = records.flatMap((r) => (r.shard ? [r.shard] : r.merged?.shards ?? []));
-  merged.merged = { sources, shards };
+  merged.merged = { sources, shards: shardsIn };
   return merged;
 }
 

@@ -23,9 +23,10 @@ export const CLAUSE_VERDICTS: readonly ClauseVerdict[] = ['fail', 'error', 'not-
  * - `not-applicable`: the clause or test does not apply to this target (e.g. needs a control API);
  * - `missing-fixture`: an optional live fixture variable was not given;
  * - `opt-in`: an opt-in (`CORE_API_ALLOW_SMS`, `CORE_API_ALLOW_BILLABLE`) was not given;
+ * - `not-run`: a partial run (file filter, `-t`, one shard) did not run the clause's tests (format 1.2);
  * - `other`: any other reason (precondition not met, filtered out).
  */
-export type SkipKind = 'not-applicable' | 'missing-fixture' | 'opt-in' | 'other';
+export type SkipKind = 'not-applicable' | 'missing-fixture' | 'opt-in' | 'not-run' | 'other';
 
 /** Classifies a skip reason by its leading words (see {@link SkipKind}). */
 export function skipKindOf(reason: string | undefined): SkipKind {
@@ -108,6 +109,8 @@ export interface RunRecord {
   shard?: ShardInfo;
   /** Set when this record was joined from shard records by `npm run report:merge`; format 1.1. */
   merged?: { sources: string[]; shards: ShardInfo[] };
+  /** Set when the run did not run every suite test (a file filter, `-t`, one shard): why; format 1.2. */
+  partial?: { reasons: string[] };
   /** Comparison with a baseline run (`--baseline`); format 1.1. */
   comparison?: RunComparison;
   /** Per-statement verdicts of the spec (spec/statements.json links); format 1.2. */
@@ -127,9 +130,11 @@ export function targetKindOf(mode: string): ClauseTarget {
  * the clauses it names; a failing test without a clause-tagged failing check fails all its clauses).
  * Precedence when several tests name a clause: fail > error > pass > skip. A testable clause no test
  * names is `not-covered`, or `skip` (kind `not-applicable`) when its targets exclude `mode`'s target.
+ * In a partial run (`partial` gives its reasons) such a clause is `skip` of kind `not-run` instead:
+ * the run did not look, so it says nothing about coverage.
  * @param mode run mode (`embedded`, `external`, `live`); omitted: every clause applies.
  */
-export function clauseVerdicts(catalogue: Map<string, Clause>, tests: TestRecord[], mode?: string): ClauseRecord[] {
+export function clauseVerdicts(catalogue: Map<string, Clause>, tests: TestRecord[], mode?: string, partial?: string[]): ClauseRecord[] {
   const byClause = new Map<string, { verdicts: ClauseVerdict[]; tests: string[]; message?: string; skipKind?: SkipKind }>();
   const note = (id: string, v: ClauseVerdict, test: TestRecord, message?: string) => {
     const e = byClause.get(id) ?? { verdicts: [], tests: [] };
@@ -172,6 +177,10 @@ export function clauseVerdicts(catalogue: Map<string, Clause>, tests: TestRecord
         verdict = 'skip';
         skipKind = 'not-applicable';
         message = `not applicable to this target: testable on ${c.targets.join(' and ')} only`;
+      } else if (partial?.length) {
+        verdict = 'skip';
+        skipKind = 'not-run';
+        message = `not run: partial run (${partial.join('; ')})`;
       } else verdict = 'not-covered';
     } else {
       verdict = rank.find((r) => e.verdicts.includes(r))!;
@@ -247,11 +256,13 @@ export interface BuildInput {
   finishedAt: string;
   sections?: Record<string, string>;
   shard?: ShardInfo;
+  /** Why the run is partial (file filter, `-t`, one shard of several); absent or empty: a full run. */
+  partial?: string[];
 }
 
 /** Assembles a run record from test records and the catalogue (verdicts, summaries, drift). */
 export function buildRunRecord(input: BuildInput): RunRecord {
-  const clauses = clauseVerdicts(input.catalogue, input.tests, input.target.mode);
+  const clauses = clauseVerdicts(input.catalogue, input.tests, input.target.mode, input.partial);
   const record: RunRecord = {
     schemaVersion: 1,
     formatVersion: FORMAT_VERSION,
@@ -267,6 +278,7 @@ export function buildRunRecord(input: BuildInput): RunRecord {
   };
   if (input.sections) record.sections = input.sections;
   if (input.shard) record.shard = input.shard;
+  if (input.partial?.length) record.partial = { reasons: input.partial };
   return record;
 }
 

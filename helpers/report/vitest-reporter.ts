@@ -10,7 +10,7 @@
  * `npm run conformance -- --baseline <file>`).
  * Runs in vitest's main process; every message is redacted again with the secrets known there.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { loadCatalogue } from '../catalogue';
@@ -79,14 +79,35 @@ function toRecord(tc: TestCase, root: string): TestRecord {
   };
 }
 
+/**
+ * Why a conformance run is partial: one shard of several, a test-name filter (`-t`), or suite files
+ * that did not run (a file filter). Empty for a full run.
+ */
+export function partialReasons(root: string, modules: ReadonlyArray<TestModule>, shard?: ShardInfo, namePattern?: string): string[] {
+  const reasons: string[] = [];
+  if (shard && shard.count > 1) reasons.push(`shard ${shard.index} of ${shard.count}`);
+  if (namePattern) reasons.push(`test names filtered (-t ${namePattern})`);
+  const suitesDir = join(root, 'suites');
+  if (!shard || shard.count <= 1) {
+    const ran = new Set(modules.filter((m) => m.project.name === 'conformance').map((m) => relative(root, m.moduleId)));
+    const all = existsSync(suitesDir) ? readdirSync(suitesDir).filter((f) => f.endsWith('.test.ts')).map((f) => join('suites', f)) : [];
+    const missing = all.filter((f) => !ran.has(f));
+    if (ran.size > 0 && missing.length) reasons.push(`suite files not run: ${missing.join(', ')}`);
+  }
+  return reasons;
+}
+
 /** The reporter; registered in vitest.config.ts. */
 export default class ConformanceReporter implements Reporter {
   private startedAt = new Date();
   private shard?: ShardInfo;
+  private namePattern?: string;
 
   onInit(vitest: Vitest): void {
     const shard = vitest.config.shard;
     if (shard) this.shard = { index: shard.index, count: shard.count };
+    const pattern = vitest.config.testNamePattern;
+    if (pattern) this.namePattern = String(pattern);
   }
 
   onTestRunStart(): void {
@@ -130,6 +151,7 @@ export default class ConformanceReporter implements Reporter {
         finishedAt: new Date().toISOString(),
         sections: sectionTitles(readSpec()),
         shard: this.shard,
+        partial: partialReasons(root, testModules, this.shard, this.namePattern),
       });
       attachStatements(record, readSpec());
       const baseline = process.env[BASELINE_VAR];
