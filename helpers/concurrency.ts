@@ -27,8 +27,6 @@ export function concurrency(env: NodeJS.ProcessEnv = process.env): number {
 export interface FixturePool<T> {
   /** Borrows a fixture for `fn` and gives it back when `fn` settles; waits while all are borrowed. Answers what `fn` answers. */
   use<R>(fn: (fixture: T) => Promise<R>): Promise<R>;
-  /** Fixtures created so far. */
-  readonly size: number;
   /** Stops the pool (fixtures are cleaned up by the world's ledger, not here). */
   close(): Promise<void>;
 }
@@ -57,9 +55,6 @@ export function fixturePool<T extends object>(create: (index: number) => Promise
       } finally {
         pool.release(fixture);
       }
-    },
-    get size() {
-      return made;
     },
     close: async () => {
       await pool.destroy();

@@ -33,10 +33,3 @@ export function documentedPart(value: unknown, schema: string, except: readonly 
   }
   return out;
 }
-
-/** Names of the fields of `value` the schema does not document (reported as drift elsewhere, never compared). */
-export function undocumentedFields(value: unknown, schema: string): string[] {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return [];
-  const known = new Set(documentedFields(schema));
-  return Object.keys(value).filter((k) => !known.has(k));
-}

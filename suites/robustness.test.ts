@@ -23,6 +23,7 @@ import { clauseTest, check, nonStrict, skipWith } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { concurrency, fixturePool, type FixturePool } from '../helpers/concurrency';
 import { hasCapability } from '../helpers/target';
+import { isBareRoute } from '../helpers/envelope';
 import type { ApiClient, ApiResponse, RequestOptions } from '../helpers/client';
 import { MATRIX_ROUTES, acceptedPrincipal, type MatrixRoute } from './authorization.matrix';
 
@@ -31,8 +32,6 @@ const world = useWorld();
 const SEED = Number(process.env.CORE_API_FUZZ_SEED ?? 20261124);
 const SERVER_ERROR = '7/no-server-error-on-input';
 const SPELLINGS = '7/path-spellings-agree';
-/** Routes whose answers are bare JSON (§7 exception 2): no envelope expected. */
-const BARE = /^POST \/calls\/\{id\}\/(monitor-session|takeover|end)$/;
 
 /** One hostile request: how it differs from a plain call of its route. */
 interface Hostile {
@@ -76,14 +75,14 @@ function curl(method: string, path: string, h: Hostile, principal: PrincipalName
   return `curl -X ${method} "$CORE_API_BASE_URL${path}"${keyVar}${headers}${shown}`;
 }
 
-/** Grades one answer: below 500, and in the envelope (or non-strict) unless the route is bare JSON. */
-function grade(route: string, what: string, res: ApiResponse | Error, repro: string): void {
+/** Grades one answer: below 500, and in the envelope (or non-strict) unless the route answers bare JSON (§7 exception 2, helpers/envelope.ts). */
+function grade(what: string, res: ApiResponse | Error, repro: string): void {
   if (res instanceof Error) {
     check(SERVER_ERROR, `${what} gets an answer`, false, { expected: 'an HTTP answer below 500', actual: `no answer: ${res.message}\n  reproduce (seed ${SEED}): ${repro}` });
     return;
   }
   check(SERVER_ERROR, `${what} answers below 500`, res.status < 500, { expected: 'a status below 500 (400, 401, 404, 413, …)', actual: `${res.status}\n  reproduce (seed ${SEED}): ${repro}`, res });
-  if (res.status >= 400 && !BARE.test(route)) {
+  if (res.status >= 400 && !isBareRoute(res.request.method, res.request.path)) {
     const enveloped = res.json?.success === false && typeof res.json?.error?.code === 'string';
     if (!enveloped) nonStrict(SERVER_ERROR, `${what} is refused`, `answered ${res.status} outside the §2.1 envelope (a refusal by the HTTP layer); reproduce: ${repro}`);
   }
@@ -162,7 +161,7 @@ describe.concurrent('hostile bodies and headers on every route of §4 (never a 5
             limit(async () => {
               const principal = acceptedPrincipal(row.scope);
               const res = await sendHostile(row, h, principal);
-              grade(row.route, `${row.route} with ${h.label}`, res, curl(row.method, row.path(), h, principal));
+              grade(`${row.route} with ${h.label}`, res, curl(row.method, row.path(), h, principal));
             }),
           ),
         ),
@@ -180,7 +179,7 @@ describe('refused credentials with hostile bodies (nothing can be stored)', () =
         keyless.map((h) =>
           limit(async () => {
             const res = await sendHostile(row, h, 'anonymous');
-            grade(row.route, `${row.route} without a valid key, with ${h.label}`, res, curl(row.method, row.path(), h, 'anonymous'));
+            grade(`${row.route} without a valid key, with ${h.label}`, res, curl(row.method, row.path(), h, 'anonymous'));
           }),
         ),
       ),
@@ -200,7 +199,7 @@ describe.concurrent('hostile writes to an assistant: it still reads back', () =>
             const path = `/assistants/${a.id}`;
             const res = await sendHostile({ ...patchRow, path: () => path }, h, 'tenantA');
             const repro = curl('PATCH', path, h, 'tenantA');
-            grade(patchRow.route, `PATCH ${path} with ${h.label}`, res, repro);
+            grade(`PATCH ${path} with ${h.label}`, res, repro);
             const one = await client.get(path, { audit: false });
             check(SERVER_ERROR, `GET ${path} after ${h.label} answers 200`, one.status === 200, { expected: 200, actual: `${one.status}\n  after (seed ${SEED}): ${repro}`, res: one });
             const list = await client.get('/assistants', { audit: false });
@@ -243,7 +242,7 @@ describe('odd path spellings mean what the plain spelling means', () => {
           for (const s of spellings(t.path)) {
             const odd = await client.get(s.path, { retry: false, audit: false });
             const repro = curl('GET', s.path, { label: s.label }, t.principal);
-            grade(t.route, `GET ${s.path} (${s.label})`, odd, repro);
+            grade(`GET ${s.path} (${s.label})`, odd, repro);
             const same = odd.status === plain.status || (odd.status === 404 && odd.json?.error?.code === 'NOT_FOUND') || odd.status === 400;
             check(SPELLINGS, `GET ${s.path} (${s.label}, ${t.principal === 'anonymous' ? 'no key' : t.principal}) answers as GET ${t.path} does`, same, {
               expected: `${plain.status} (as the plain spelling), or 404 NOT_FOUND / 400 refusing the spelling`,

@@ -21,10 +21,10 @@ export { renderHtml } from './html';
 export const AUTHORIZATION_MATRIX = 'authorization-matrix.md';
 
 /**
- * Link to the spec for reports written to `dir`: `CONFORMANCE_SPEC_URL` when set (e.g. where the
+ * Link to the spec for the reports: `CONFORMANCE_SPEC_URL` when set (e.g. where the
  * team publishes the spec), else none: a report never points outside the repository unless told to.
  */
-export function specHrefFrom(_dir: string): string | undefined {
+export function specHref(): string | undefined {
   return process.env[SPEC_URL_VAR] || undefined;
 }
 
@@ -48,7 +48,7 @@ export async function writeReports(run: RunRecord, dir: string, withJson = false
   const out: WrittenReports = { markdown: join(dir, 'conformance.md'), html: join(dir, 'conformance.html') };
   if (withJson) out.json = writeRunRecord(clean, dir);
   writeFileSync(out.markdown, redact(renderMarkdown(clean, { authorizationMatrix: matrix, htmlReport: 'conformance.html' })));
-  writeFileSync(out.html, redact(renderHtml(clean, { authorizationMatrix: matrix, specHref: specHrefFrom(dir) })));
+  writeFileSync(out.html, redact(renderHtml(clean, { authorizationMatrix: matrix, specHref: specHref() })));
   const doc = clean.spec ? readSpec() : undefined;
   if (doc) {
     out.spec = join(dir, 'spec.html');

@@ -17,8 +17,8 @@ export interface NestedRun {
   record?: RunRecord;
 }
 
-/** Environment variables of the suite that a nested run must not inherit from the outer run. */
-const SUITE_VARS = /^(CORE_API_|CONFORMANCE_|VITEST|CORE_API__)/;
+/** Environment variables of the suite (and of the outer vitest) that a nested run must not inherit from the outer run. */
+export const SUITE_VARS = /^(CORE_API_|CONFORMANCE_|VITEST|__VITEST|TINYPOOL)/;
 
 /**
  * Runs `vitest run --project conformance [files…]` with `env` (on top of a cleaned copy of
