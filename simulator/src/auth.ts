@@ -15,25 +15,34 @@ import type { Principal, RouteScope } from './types.ts';
 /**
  * The key of an `Authorization` header value, or null when the header is missing or malformed.
  * Exactly `ApiKey`, one space, then a key without whitespace (§5.1): `Bearer`, `apikey`, a bare
- * key, extra spaces or a trailing newline all give null. (The `auth.accept-bearer` fault also
- * takes `Bearer`.)
+ * key, extra spaces or a trailing newline all give null. (Faults: `auth.accept-bearer` also takes
+ * `Bearer`, `auth.scheme-case-insensitive` any spelling of ApiKey, `auth.bare-key-accepted` a key
+ * with no scheme.)
  */
 export function parseAuthorization(state: SimState, header: string | undefined): string | null {
   if (typeof header !== 'string') return null;
-  const m = /^(ApiKey|Bearer) (\S+)$/.exec(header);
-  if (!m) return null;
-  if (m[1] === 'Bearer' && !faultOn(state, 'auth.accept-bearer')) return null;
-  return m[2];
+  const m = /^(\S+) (\S+)$/.exec(header);
+  if (!m) return faultOn(state, 'auth.bare-key-accepted') && /^\S+$/.test(header) ? header : null;
+  const [, scheme, key] = m;
+  if (scheme === 'ApiKey') return key;
+  if (scheme === 'Bearer' && faultOn(state, 'auth.accept-bearer')) return key;
+  if (scheme.toLowerCase() === 'apikey' && faultOn(state, 'auth.scheme-case-insensitive')) return key;
+  return null;
 }
 
 /**
  * The owner of an active key, or null (unknown, rotated, a client server secret, a key with
- * stray characters). The `auth.accept-rotated-key` fault also maps rotated keys.
+ * stray characters). Faults: `auth.accept-rotated-key` also maps rotated keys,
+ * `auth.client-secret-accepted` a tenant's client server secret to that tenant.
  */
 export function lookupKey(state: SimState, key: string): KeyOwner | null {
   const owner = state.keys.get(key);
   if (owner) return owner;
   if (faultOn(state, 'auth.accept-rotated-key')) return state.rotatedKeys.get(key) ?? null;
+  if (faultOn(state, 'auth.client-secret-accepted')) {
+    const t = [...state.tenants.values()].find((x) => x.clientServerSecret === key);
+    if (t) return { type: 'tenant', tenantId: t.id, organizationId: t.organizationId };
+  }
   return null;
 }
 
@@ -54,14 +63,18 @@ function headerValue(request: FastifyRequest, name: string): string | undefined 
  * (tenant key on an organization-only route).
  */
 export function authenticate(state: SimState, request: FastifyRequest, scope: RouteScope | null): Principal {
-  const key = parseAuthorization(state, headerValue(request, 'authorization'));
-  if (key === null) throw unauthorized();
+  const authorization = headerValue(request, 'authorization');
+  const xApiKey = faultOn(state, 'auth.x-api-key-accepted') && authorization === undefined ? headerValue(request, 'x-api-key') : undefined;
+  const key = xApiKey ?? parseAuthorization(state, authorization);
+  if (key === null) throw authorization === undefined && faultOn(state, 'auth.missing-header-403') ? forbidden() : unauthorized();
   const owner = lookupKey(state, key);
   if (!owner) throw unauthorized();
   const xTenant = headerValue(request, 'x-tenant-id');
 
   if (owner.type === 'tenant') {
-    if (scope === 'organization' && !faultOn(state, 'auth.org-only-tenant-key-ok')) throw orgScopeRequired();
+    if (scope === 'organization' && !faultOn(state, 'auth.org-only-tenant-key-ok')) {
+      throw faultOn(state, 'auth.org-scope-as-forbidden') ? forbidden() : orgScopeRequired();
+    }
     // §5.2: sending X-Tenant-Id with a tenant key is unnecessary; naming any other tenant is 403
     // (§5.6 "tenant key with another tenant's X-Tenant-Id"). Ids are opaque: exact comparison.
     if (scope !== null && xTenant !== undefined && xTenant !== owner.tenantId) throw forbidden();
@@ -82,6 +95,7 @@ export function authenticate(state: SimState, request: FastifyRequest, scope: Ro
       const first = state.tenantsOf(owner.organizationId)[0];
       if (first) return { keyType: 'organization', organizationId: owner.organizationId, tenantId: first.id };
     }
+    if (faultOn(state, 'auth.org-key-no-tenant-401')) throw unauthorized();
     throw new ApiError(400, 'VALIDATION_ERROR', 'X-Tenant-Id is required with an organization key', [
       { field: 'X-Tenant-Id', message: 'required with an organization key on a tenant-scoped route' },
     ]);
@@ -92,6 +106,7 @@ export function authenticate(state: SimState, request: FastifyRequest, scope: Ro
   const tenant = state.tenants.get(xTenant);
   if (!tenant || tenant.organizationId !== owner.organizationId) {
     if (faultOn(state, 'auth.foreign-tenant-403-as-404')) throw notFound();
+    if (!tenant && faultOn(state, 'auth.unknown-tenant-404')) throw notFound();
     throw forbidden();
   }
   return { keyType: 'organization', organizationId: owner.organizationId, tenantId: tenant.id };

@@ -111,8 +111,10 @@ export function ok(reply: FastifyReply, data: unknown, status = 200): FastifyRep
 /** Sends the failure envelope for `err`. */
 export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
   const state = reply.server.sim;
+  // Fault `validation.422-status`: a validation failure answers 422 (the wrong status for §7's 400).
+  const status = err.status === 400 && err.code === 'VALIDATION_ERROR' && faultOn(state, 'validation.422-status') ? 422 : err.status;
   return reply
-    .code(err.status)
+    .code(status)
     .type('application/json; charset=utf-8')
     .send(errorBody(state, requestPath(reply.request), err));
 }

@@ -9,6 +9,7 @@
  */
 import { GAP_FAULTS } from './faults-gaps.ts';
 import { ROBUSTNESS_FAULTS } from './faults-robustness.ts';
+import { SYSTEMATIC_FAULTS } from './faults-systematic.ts';
 import type { SimState } from './state.ts';
 
 /** One fault: its name, the spec clauses it violates, and what it does. */
@@ -739,6 +740,7 @@ export const FAULTS: readonly FaultInfo[] = [
   },
   ...GAP_FAULTS,
   ...ROBUSTNESS_FAULTS,
+  ...SYSTEMATIC_FAULTS,
 ];
 
 const KNOWN = new Set(FAULTS.map((f) => f.name));

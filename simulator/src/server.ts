@@ -51,6 +51,7 @@ function toApiError(state: SimState, err: FastifyError | Error): ApiError {
   if (err instanceof ApiError) return err;
   if (isParseError(err)) {
     if (faultOn(state, 'envelope.parse-as-500')) return internalError();
+    if (faultOn(state, 'envelope.parse-as-validation')) return new ApiError(400, 'VALIDATION_ERROR', 'Request body is not valid JSON');
     return new ApiError(400, 'PARSE', 'Request body is not valid JSON');
   }
   if ((err as FastifyError).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {

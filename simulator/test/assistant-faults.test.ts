@@ -69,6 +69,20 @@ const CASES: Record<string, Case> = {
     spec: [400, 400],
   },
   'bounds.interruption-min-words-11': { probe: () => status(cc({ interruptionPlan: { minWords: 11 } })), spec: 400 },
+  // the other side of each bound (faults-systematic.ts)
+  'bounds.interruption-min-duration-negative': { probe: () => status(cc({ interruptionPlan: { minDuration: -0.5 } })), spec: 400 },
+  'bounds.interruption-min-duration-refuses-0': { probe: () => status(cc({ interruptionPlan: { minDuration: 0 } })), spec: 200 },
+  'bounds.interruption-min-duration-refuses-5': { probe: () => status(cc({ interruptionPlan: { minDuration: 5 } })), spec: 200 },
+  'bounds.interruption-min-words-minus-1': { probe: () => status(cc({ interruptionPlan: { minWords: -1 } })), spec: 400 },
+  'bounds.interruption-min-words-refuses-0': { probe: () => status(cc({ interruptionPlan: { minWords: 0 } })), spec: 200 },
+  'bounds.interruption-min-words-refuses-10': { probe: () => status(cc({ interruptionPlan: { minWords: 10 } })), spec: 200 },
+  'bounds.warm-return-refuses-2000': { probe: () => status({ warmReturnMessage: 'x'.repeat(2000) }), spec: 200 },
+  'bounds.instructions-append-refuses-2000': {
+    probe: () => status(cc({ expressiveOptions: { instructionsAppend: 'x'.repeat(2000) } })),
+    spec: 200,
+  },
+  'bounds.server-url-refuses-1024': { probe: () => status({ serverUrl: url(1024) }), spec: 200 },
+  'validation.422-status': { probe: () => status({ idleTimeoutSeconds: 61 }), spec: 400 },
   // §2.3 serverUrl
   'bounds.server-url-1025': { probe: () => status({ serverUrl: url(1025) }), spec: 400 },
   'bounds.server-url-http': { probe: () => status({ serverUrl: 'http://hooks.example.com/events' }), spec: 400 },
@@ -307,8 +321,9 @@ describe('assistant-area faults', () => {
       callTimeLimitSeconds: 600,
       transferSettings: { amd_detection: false },
       ivrSettings: { ivrMode: false },
-      serverUrl: url(1024),
-      ...cc({ interruptionPlan: { minDuration: 5, minWords: 10 } }),
+      // Inside every bound, not on it: the over-blocking faults refuse the bound itself.
+      serverUrl: url(1000),
+      ...cc({ interruptionPlan: { minDuration: 4, minWords: 9 } }),
     });
     expect(good.status).toBe(200);
     expect(good.body.data).toMatchObject({
@@ -317,11 +332,11 @@ describe('assistant-area faults', () => {
       callTimeLimitSeconds: 600,
       transferSettings: { amd_detection: false },
       ivrSettings: { ivrMode: false },
-      serverUrl: url(1024),
-      settings: { conversationConfig: { interruptionPlan: { minDuration: 5, minWords: 10 } }, warmWhisperDelaySeconds: 0 },
+      serverUrl: url(1000),
+      settings: { conversationConfig: { interruptionPlan: { minDuration: 4, minWords: 9 } }, warmWhisperDelaySeconds: 0 },
     });
     const bad = await patch({ idleMessageMaxSpokenCount: 'ten' });
-    expect(bad.status).toBe(400);
+    expect(bad.status).toBe(name === 'validation.422-status' ? 422 : 400);
     expect(bad.body.error.details).toEqual([{ field: 'idleMessageMaxSpokenCount', message: expect.any(String) }]);
     expect((await get()).name).toBe('Bea');
   });

@@ -229,6 +229,35 @@ const PROBES: Record<string, Probe> = {
     await w.req('POST', '/prompts', { key: w.A.apiKey, body: { type: 'ivr' } });
     return (await w.req('GET', '/prompts?type=chat', { key: w.A.apiKey })).body.data.length;
   },
+  'sms.refuses-1600': async (w) => {
+    await number(w, w.A, '+14155551003');
+    return st(await w.req('POST', '/sms', { key: w.A.apiKey, body: { fromNumber: '+14155551003', toNumber: '+14155550000', message: 'x'.repeat(1600) } }));
+  },
+  'sms.refuses-one-character': async (w) => {
+    await number(w, w.A, '+14155551003');
+    return st(await w.req('POST', '/sms', { key: w.A.apiKey, body: { fromNumber: '+14155551003', toNumber: '+14155550000', message: 'x' } }));
+  },
+  'sms.unknown-from-400': async (w) => st(await w.req('POST', '/sms', { key: w.A.apiKey, body: { fromNumber: '+14155559999', toNumber: '+14155550000', message: 'x' } })),
+  'insights.batch-refuses-25': async (w) => (await w.req('GET', `/calls/insights?ids=${ids(25)}`, { key: w.A.apiKey })).status,
+  'insights.batch-refuses-single': async (w) => (await w.req('GET', `/calls/insights?ids=${U}`, { key: w.A.apiKey })).status,
+  'texttests.refuses-12-cases': async (w) => {
+    const a = await w.assistant(w.A.apiKey);
+    return (await w.req('POST', '/test-suites', { key: w.A.apiKey, body: { assistantId: a.id, cases: Array.from({ length: 12 }, () => ({ input: 'hi' })) } })).status;
+  },
+  ...Object.fromEntries(
+    ([['texttests.iterations-0-accepted', 0], ['texttests.iterations-refuses-10', 10], ['texttests.iterations-refuses-1', 1]] as const).map(([name, n]) => [
+      name,
+      async (w: World) => {
+        const a = await w.assistant(w.A.apiKey);
+        return (await w.req('POST', '/test-suites', { key: w.A.apiKey, body: { assistantId: a.id, iterations: n, cases: [] } })).status;
+      },
+    ]),
+  ),
+  'prompts.ivr-rejected': async (w) => (await w.req('POST', '/prompts', { key: w.A.apiKey, body: { type: 'ivr' } })).status,
+  'chatapp.no-number-accepted': async (w) => {
+    const a = await w.assistant(w.A.apiKey);
+    return st(await w.req('PATCH', `/assistants/${a.id}/chatapp-enabled`, { key: w.A.apiKey, body: { enabled: true } }));
+  },
   'chatapp.enable-without-onboarding': async (w) => {
     const a = await w.assistant(w.A.apiKey);
     return st(await w.req('PATCH', `/assistants/${a.id}/chatapp-enabled`, { key: w.A.apiKey, body: { enabled: true } }));

@@ -256,8 +256,12 @@ function readBoundedInteger(
   return n;
 }
 
-/** Longest accepted warmReturnMessage: §8's 2000, or 2001 with fault `bounds.warm-return-2001`. */
+/**
+ * Longest accepted warmReturnMessage: §8's 2000, or 2001 with fault `bounds.warm-return-2001`, or
+ * 1999 with `bounds.warm-return-refuses-2000`.
+ */
 function warmReturnMax(state: SimState): number {
+  if (faultOn(state, 'bounds.warm-return-refuses-2000')) return WARM_RETURN_MESSAGE_MAX - 1;
   return faultOn(state, 'bounds.warm-return-2001') ? WARM_RETURN_MESSAGE_MAX + 1 : WARM_RETURN_MESSAGE_MAX;
 }
 

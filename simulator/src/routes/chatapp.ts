@@ -30,10 +30,10 @@ export const chatappRoutes: FastifyPluginAsync = async (app) => {
     const phoneNumberId = assistant.data.phoneNumberId;
     if (enabled && !faultOn(state, 'chatapp.enable-without-onboarding')) {
       const num = typeof phoneNumberId === 'string' ? state.phoneNumbers.get(phoneNumberId) : undefined;
-      if (!num || num.deleted || num.tenantId !== tenantId) {
+      if ((!num || num.deleted || num.tenantId !== tenantId) && !faultOn(state, 'chatapp.no-number-accepted')) {
         throw validationError([{ field: 'phoneNumberId', message: 'the assistant has no linked number' }]);
       }
-      if (!num.chatappOnboarded) {
+      if (num && !num.chatappOnboarded) {
         throw validationError([{ field: 'phoneNumberId', message: 'the linked number has not been onboarded for the messaging app' }]);
       }
     }

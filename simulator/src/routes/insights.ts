@@ -138,7 +138,10 @@ export const insightsRoutes: FastifyPluginAsync = async (app) => {
     }
     const ids = raw.split(',').map((s) => s.trim());
     if (ids.some((s) => s === '')) throw validationError([{ field: 'ids', message: 'must not contain empty entries' }]);
-    const max = faultOn(state, 'insights.batch-26-accepted') ? BATCH_MAX + 1 : BATCH_MAX;
+    const max = faultOn(state, 'insights.batch-26-accepted') ? BATCH_MAX + 1 : faultOn(state, 'insights.batch-refuses-25') ? BATCH_MAX - 1 : BATCH_MAX;
+    if (ids.length === 1 && faultOn(state, 'insights.batch-refuses-single')) {
+      throw validationError([{ field: 'ids', message: 'a batch needs at least 2 ids' }]);
+    }
     if (ids.length > max) throw validationError([{ field: 'ids', message: `must hold at most ${BATCH_MAX} ids (got ${ids.length})` }]);
     if (new Set(ids).size !== ids.length && !faultOn(state, 'insights.batch-duplicates-accepted')) {
       throw validationError([{ field: 'ids', message: 'must not repeat an id' }]);

@@ -38,7 +38,9 @@ export const promptsRoutes: FastifyPluginAsync = async (app) => {
     const body = request.body === undefined ? {} : request.body;
     if (!isPlainObject(body)) throw validationError([{ field: 'body', message: 'must be a JSON object' }]);
     const c = new Checker();
-    const rejected = body.type === 'whisper_summary' && faultOn(state, 'prompts.whisper-summary-rejected');
+    const rejected =
+      (body.type === 'whisper_summary' && faultOn(state, 'prompts.whisper-summary-rejected')) ||
+      (body.type === 'ivr' && faultOn(state, 'prompts.ivr-rejected'));
     c.check('type', isType(body.type) && !rejected, `is required: one of ${PROMPT_TYPES.join(', ')}`);
     for (const k of ['name', 'content']) {
       c.check(k, body[k] === undefined || body[k] === null || typeof body[k] === 'string', 'must be a string');

@@ -97,8 +97,8 @@ export const smsRoutes: FastifyPluginAsync = async (app) => {
     const { fromNumber, toNumber, message } = body;
     c.check('fromNumber', typeof fromNumber === 'string' && fromNumber !== '', 'is required: an E.164 number of your tenant');
     c.check('toNumber', isE164(toNumber), 'is required: an E.164 number such as +14155550123');
-    const max = faultOn(state, 'sms.accept-1601') ? SMS_MESSAGE_MAX + 1 : SMS_MESSAGE_MAX;
-    const min = faultOn(state, 'sms.accept-empty-message') ? 0 : 1;
+    const max = faultOn(state, 'sms.accept-1601') ? SMS_MESSAGE_MAX + 1 : faultOn(state, 'sms.refuses-1600') ? SMS_MESSAGE_MAX - 1 : SMS_MESSAGE_MAX;
+    const min = faultOn(state, 'sms.accept-empty-message') ? 0 : faultOn(state, 'sms.refuses-one-character') ? 2 : 1;
     const len = typeof message === 'string' ? [...message].length : -1;
     c.check('message', len >= min && len <= max, `is required: a string of 1 to ${SMS_MESSAGE_MAX} characters`);
     if (!c.ok && faultOn(state, 'sms.no-details')) throw new ApiError(400, 'VALIDATION_ERROR', 'Validation failed');
@@ -108,6 +108,8 @@ export const smsRoutes: FastifyPluginAsync = async (app) => {
     if (!rec) {
       const foreign = [...state.phoneNumbers.values()].some((p) => p.number === from && !p.deleted && p.tenantId !== tenantId);
       if (foreign && faultOn(state, 'xtenant.sms-foreign-number-403')) throw forbidden('This number belongs to another tenant');
+      const known = [...state.phoneNumbers.values()].some((p) => p.number === from);
+      if (!known && faultOn(state, 'sms.unknown-from-400')) throw validationError([{ field: 'fromNumber', message: 'unknown number' }]);
       throw notFound();
     }
     if (!rec.smsEnabled) throw validationError([{ field: 'fromNumber', message: 'SMS is not enabled on this number' }]);

@@ -80,8 +80,9 @@ interface RunRecord {
 }
 
 function iterationsOk(state: SimState, v: unknown): boolean {
-  const max = faultOn(state, 'texttests.iterations-11') ? MAX_ITERATIONS + 1 : MAX_ITERATIONS;
-  return typeof v === 'number' && Number.isInteger(v) && v >= MIN_ITERATIONS && v <= max;
+  const max = faultOn(state, 'texttests.iterations-11') ? MAX_ITERATIONS + 1 : faultOn(state, 'texttests.iterations-refuses-10') ? MAX_ITERATIONS - 1 : MAX_ITERATIONS;
+  const min = faultOn(state, 'texttests.iterations-0-accepted') ? MIN_ITERATIONS - 1 : faultOn(state, 'texttests.iterations-refuses-1') ? MIN_ITERATIONS + 1 : MIN_ITERATIONS;
+  return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 }
 
 function textOf(c: Obj): string {
@@ -173,7 +174,7 @@ export const testSuitesRoutes: FastifyPluginAsync = async (app) => {
     const iterations = body.iterations ?? 1;
     c.check('iterations', iterationsOk(state, iterations), `must be an integer from ${MIN_ITERATIONS} to ${MAX_ITERATIONS}`);
     const cases = body.cases ?? [];
-    const maxCases = faultOn(state, 'texttests.accept-13-cases') ? MAX_CASES + 1 : MAX_CASES;
+    const maxCases = faultOn(state, 'texttests.accept-13-cases') ? MAX_CASES + 1 : faultOn(state, 'texttests.refuses-12-cases') ? MAX_CASES - 1 : MAX_CASES;
     if (c.check('cases', Array.isArray(cases) && cases.length <= maxCases, `must be an array of at most ${MAX_CASES} cases`)) {
       (cases as unknown[]).forEach((raw, i) => {
         const p = `cases[${i}]`;

@@ -34,7 +34,11 @@ function forbidden(state: SimState, ip: string): boolean {
 export function serverUrlProblem(state: SimState, value: unknown): string | null {
   if (value === null) return null;
   if (typeof value !== 'string') return 'must be a string or null';
-  const max = faultOn(state, 'bounds.server-url-1025') ? SERVER_URL_MAX + 1 : SERVER_URL_MAX;
+  const max = faultOn(state, 'bounds.server-url-1025')
+    ? SERVER_URL_MAX + 1
+    : faultOn(state, 'bounds.server-url-refuses-1024')
+      ? SERVER_URL_MAX - 1
+      : SERVER_URL_MAX;
   if (value.length > max) return `must be at most ${SERVER_URL_MAX} characters`;
   let url: URL;
   try {

@@ -18,6 +18,24 @@ function isNum(v: unknown): v is number {
   return typeof v === 'number' && Number.isFinite(v);
 }
 
+/**
+ * The lower (`lower` true) or upper bound of an interruptionPlan field (§2.4, §8: minDuration 0 to
+ * 5, minWords 0 to 10) as the switched-on faults move it: `bounds.interruption-<field>-6`/`-11`
+ * (one past the top), `-negative`/`-minus-1` (below 0 accepted), `-refuses-0`, `-refuses-5`/`-10`
+ * (the bound itself refused; a tiny step for the real-valued minDuration).
+ */
+function interruptionBound(state: SimState, field: 'min-duration' | 'min-words', min: number, max: number, lower: boolean): number {
+  const step = field === 'min-duration' ? 0.001 : 1;
+  if (lower) {
+    if (faultOn(state, field === 'min-duration' ? 'bounds.interruption-min-duration-negative' : 'bounds.interruption-min-words-minus-1')) return min - 1;
+    if (faultOn(state, `bounds.interruption-${field}-refuses-0`)) return min + step;
+    return min;
+  }
+  if (faultOn(state, field === 'min-duration' ? 'bounds.interruption-min-duration-6' : 'bounds.interruption-min-words-11')) return max + 1;
+  if (faultOn(state, `bounds.interruption-${field}-refuses-${max}`)) return max - step;
+  return max;
+}
+
 /** Checks one field; `state` is there for the fault switch points only. */
 type FieldRule = (v: unknown, state: SimState) => string | null;
 
@@ -34,12 +52,12 @@ const PLANS: Record<string, Record<string, FieldRule>> = {
   vadPlan: { minSpeechDuration: anyNumber, minSilenceDuration: anyNumber, prefixPaddingDuration: anyNumber },
   interruptionPlan: {
     minDuration: (v, state) => {
-      const max = faultOn(state, 'bounds.interruption-min-duration-6') ? 6 : 5;
-      return isNum(v) && v >= 0 && v <= max ? null : 'must be a number from 0 to 5 (or null)';
+      const [min, max] = [interruptionBound(state, 'min-duration', 0, 5, true), interruptionBound(state, 'min-duration', 0, 5, false)];
+      return isNum(v) && v >= min && v <= max ? null : 'must be a number from 0 to 5 (or null)';
     },
     minWords: (v, state) => {
-      const max = faultOn(state, 'bounds.interruption-min-words-11') ? 11 : 10;
-      return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max ? null : 'must be an integer from 0 to 10 (or null)';
+      const [min, max] = [interruptionBound(state, 'min-words', 0, 10, true), interruptionBound(state, 'min-words', 0, 10, false)];
+      return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? null : 'must be an integer from 0 to 10 (or null)';
     },
   },
 };
@@ -56,7 +74,11 @@ const EXPRESSIVE: Record<string, FieldRule> = {
   },
   pace: enumOf('slow', 'normal', 'fast'),
   instructionsAppend: (v, state) => {
-    const max = faultOn(state, 'bounds.instructions-append-2001') ? INSTRUCTIONS_APPEND_MAX + 1 : INSTRUCTIONS_APPEND_MAX;
+    const max = faultOn(state, 'bounds.instructions-append-2001')
+      ? INSTRUCTIONS_APPEND_MAX + 1
+      : faultOn(state, 'bounds.instructions-append-refuses-2000')
+        ? INSTRUCTIONS_APPEND_MAX - 1
+        : INSTRUCTIONS_APPEND_MAX;
     return typeof v === 'string' && v.length <= max
       ? null
       : `must be a string of at most ${INSTRUCTIONS_APPEND_MAX} characters (or null)`;

@@ -1,0 +1,55 @@
+/**
+ * Faults found by the systematic pass over the clause catalogue (docs/mutation.md): for each
+ * testable clause, the plausible ways a real implementation gets it wrong that no older fault
+ * stood for. Registered in faults.ts with the others; each names the catalogue clause ids it
+ * breaks (ids only: the simulator does not read the catalogue).
+ * - The other side of a bound: the bound itself refused (over-blocking by one), or one past the
+ *   lower bound accepted, for §2.4 interruptionPlan, §8 lengths, §4.4 SMS, §4.5 batches and suites.
+ * - The wrong status or code for a named outcome (§5.6, §7): 422 for validation, 403 for a missing
+ *   key, 401 for a missing X-Tenant-Id, FORBIDDEN for ORG_SCOPE_REQUIRED, VALIDATION_ERROR for PARSE.
+ * - A rule applied to only some of its cases: one key placement or scheme spelling let through
+ *   (§5.1), one unknown-tenant case answered 404 (§5.6), one prompt type refused (§4.5), one
+ *   chatapp precondition skipped (§4.5), one not-found case of §4.4 answered 400.
+ */
+import type { FaultInfo } from './faults.ts';
+
+const bound = (name: string, clauses: string[], description: string): FaultInfo => ({ name, clauses, description });
+
+const INTERRUPTION = ['2.4/interruption-plan-bounds', '8/interruption-plan-bounds'];
+const SMS_LENGTH = ['4.4/sms-message-length', '8/limit-sms-message'];
+const INSIGHTS_BATCH = ['4.5/insights-batch-bounds', '8/limit-insights-batch'];
+const ITERATIONS = ['4.5/test-suite-iterations', '8/limit-test-iterations'];
+
+/** The faults of this file. */
+export const SYSTEMATIC_FAULTS: readonly FaultInfo[] = [
+  bound('bounds.interruption-min-duration-negative', INTERRUPTION, 'interruptionPlan.minDuration accepts values below 0 (down to -1).'),
+  bound('bounds.interruption-min-duration-refuses-0', INTERRUPTION, 'interruptionPlan.minDuration refuses 0, its lower bound.'),
+  bound('bounds.interruption-min-duration-refuses-5', INTERRUPTION, 'interruptionPlan.minDuration refuses 5, its upper bound.'),
+  bound('bounds.interruption-min-words-minus-1', INTERRUPTION, 'interruptionPlan.minWords accepts -1.'),
+  bound('bounds.interruption-min-words-refuses-0', INTERRUPTION, 'interruptionPlan.minWords refuses 0, its lower bound.'),
+  bound('bounds.interruption-min-words-refuses-10', INTERRUPTION, 'interruptionPlan.minWords refuses 10, its upper bound.'),
+  bound('bounds.warm-return-refuses-2000', ['2.2/warm-return-message-length', '8/warm-return-message-2000'], 'warmReturnMessage refuses 2000 characters, its limit (over-blocking by one).'),
+  bound('bounds.instructions-append-refuses-2000', ['2.4/instructions-append-length', '8/instructions-append-2000'], 'expressiveOptions.instructionsAppend refuses 2000 characters, its limit.'),
+  bound('bounds.server-url-refuses-1024', ['2.3/https-max-1024', '8/server-url-1024-https'], 'serverUrl refuses a URL of exactly 1,024 characters, its limit.'),
+  bound('sms.refuses-1600', SMS_LENGTH, 'POST /sms refuses a 1,600-character message, its limit.'),
+  bound('sms.refuses-one-character', SMS_LENGTH, 'POST /sms refuses a 1-character message (non-empty read as "at least 2").'),
+  bound('sms.unknown-from-400', ['4.4/from-number-not-found', '4.4/sms-from-number-indistinguishable'], 'POST /sms with a fromNumber that never existed answers 400 VALIDATION_ERROR; deleted and other-tenant numbers still answer 404.'),
+  bound('insights.batch-refuses-25', INSIGHTS_BATCH, 'GET /calls/insights refuses 25 ids, its limit.'),
+  bound('insights.batch-refuses-single', INSIGHTS_BATCH, 'GET /calls/insights refuses a batch of one id ("1 to 25" read as "2 to 25").'),
+  bound('texttests.refuses-12-cases', ['4.5/test-suite-max-cases', '8/limit-test-suite-cases'], 'A test suite of 12 cases, the limit, is refused.'),
+  bound('texttests.iterations-0-accepted', ITERATIONS, 'A test suite with iterations 0 is accepted.'),
+  bound('texttests.iterations-refuses-10', ITERATIONS, 'A test suite with iterations 10, the upper bound, is refused.'),
+  bound('texttests.iterations-refuses-1', ITERATIONS, 'A test suite with iterations 1, the lower bound, is refused.'),
+  bound('prompts.ivr-rejected', ['4.5/prompt-types'], 'POST /prompts refuses type ivr, one of the four named types.'),
+  bound('chatapp.no-number-accepted', ['4.5/chatapp-enabled-needs-number'], 'PATCH …/chatapp-enabled accepts an assistant with no linked number (only the never-onboarded case is refused).'),
+  bound('validation.422-status', ['4.1/validation-error-details', '7/validation-details'], 'Validation failures answer 422 instead of 400 VALIDATION_ERROR.'),
+  bound('envelope.parse-as-validation', ['7/parse-400'], 'A body that is not valid JSON answers 400 VALIDATION_ERROR instead of 400 PARSE.'),
+  bound('auth.missing-header-403', ['5.1/missing-header-401'], 'A request without an Authorization header answers 403 FORBIDDEN instead of 401 UNAUTHORIZED.'),
+  bound('auth.org-key-no-tenant-401', ['5.6/400-org-key-without-tenant'], 'An organization key without X-Tenant-Id on a tenant-scoped route answers 401 UNAUTHORIZED instead of 400 VALIDATION_ERROR.'),
+  bound('auth.org-scope-as-forbidden', ['5.6/403-org-scope-required'], 'A tenant key on an organization-only route answers 403 FORBIDDEN instead of 403 ORG_SCOPE_REQUIRED.'),
+  bound('auth.unknown-tenant-404', ['5.6/403-unknown-tenant'], 'An organization key naming a tenant that never existed answers 404 RESOURCE_NOT_FOUND (another organization\'s tenant still answers 403).'),
+  bound('auth.x-api-key-accepted', ['5.1/x-api-key-401'], 'A key in an X-Api-Key header (no Authorization) authenticates.'),
+  bound('auth.bare-key-accepted', ['5.1/bare-key-401'], 'A bare key in Authorization (no scheme) authenticates.'),
+  bound('auth.client-secret-accepted', ['5.5/secret-not-a-key'], "The client server secret authenticates as its tenant's key."),
+  bound('auth.scheme-case-insensitive', ['5.1/scheme-exact'], 'The scheme is matched case-insensitively, so `apikey <key>` authenticates.'),
+];
