@@ -122,9 +122,6 @@ export async function runConformance(opts: ConformanceRunOptions): Promise<Confo
     join(opts.projectRoot, 'helpers', 'report', 'vitest-reporter.ts'),
     '--passWithNoTests',
   ];
-  // Runs share vitest's on-disk module cache (node_modules/.experimental-vitest-cache): a child
-  // then skips transforming the suites again, about 0.4 s of each run's ~1.1 s start-up here.
-  args.push('--experimental.fsModuleCache');
   if (opts.maxWorkers) args.push('--maxWorkers', String(opts.maxWorkers));
   if (opts.testNamePattern) args.push('--testNamePattern', opts.testNamePattern);
   if (opts.bail) args.push('--bail', String(opts.bail));
