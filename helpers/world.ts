@@ -6,13 +6,14 @@
  * organization P with a foreign tenant, and rotates A's key once so the old key is a rotated key
  * (§5.4). On a live tenant the operator's variables name them (control-api.md).
  */
-import { beforeAll, afterAll } from 'vitest';
+import { beforeAll, afterAll, beforeEach, afterEach } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { ApiClient, type Credentials } from './client';
 import { ControlClient } from './control';
 import { getTarget, OPTIONAL_LIVE_VARIABLES, type TargetConfig } from './target';
 import { registerSecret, redact } from './redact';
 import { Cleanup } from './cleanup';
+import { currentTest } from './current-test';
 
 /** A tenant as the suite knows it. `key` and `clientServerSecret` are secrets. */
 export interface TenantFixture {
@@ -202,5 +203,31 @@ export function useWorld(): () => World {
   return () => {
     if (!world) throw new Error('world not ready: call useWorld() at the top level of the suite file');
     return world;
+  };
+}
+
+/**
+ * A world per test, for a file whose tests each change tenant-level state (§6: the tenant-level
+ * server URL every event without an assistant serverUrl goes to) and should still run
+ * concurrently. On a target with a control API, `beforeEach` provisions a fresh world (its own
+ * organization O with tenants A and B, as {@link createWorld}) and `afterEach` runs its cleanup
+ * ledger, raising what it recorded. Without a control API there is one set of principals, so
+ * every test gets `fileWorld()`. The getter answers the running test's world (found through
+ * helpers/current-test.ts), else `fileWorld()` (in hooks).
+ */
+export function usePerTestWorld(fileWorld: () => World): () => World {
+  const worlds = new Map<string, World>();
+  beforeEach(async ({ task }) => {
+    if (!getTarget().capabilities.control) return;
+    worlds.set(task.id, await createWorld());
+  });
+  afterEach(async ({ task }) => {
+    const w = worlds.get(task.id);
+    worlds.delete(task.id);
+    if (w) await w.cleanup.run();
+  });
+  return () => {
+    const task = currentTest();
+    return (task && worlds.get(task.id)) || fileWorld();
   };
 }

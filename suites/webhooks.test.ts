@@ -9,13 +9,14 @@
  * between gaps (helpers/webhooks/timing.ts), never by absolute times; every "nothing more arrives"
  * wait is bounded and outlasts the retry schedule of the run config read from the target.
  *
- * Isolation: tenant-level URLs point at a path unique to each test, assistants are per test, and
- * the only run-wide config written is `webhookConnectTo` keys for this file's own host names
- * (helpers/webhooks/connect-to.ts).
+ * Isolation: every test has its own organization and tenants (usePerTestWorld, helpers/world.ts),
+ * so the tests run concurrently although each sets a tenant-level URL; receiver paths are unique
+ * to each test, and the only run-wide config written is `webhookConnectTo` keys for this file's
+ * own host names (helpers/webhooks/connect-to.ts).
  */
 import { afterAll, beforeAll, describe, vi } from 'vitest';
 import { isDeepStrictEqual } from 'node:util';
-import { useWorld, type World } from '../helpers/world';
+import { usePerTestWorld, useWorld, type World } from '../helpers/world';
 import { clauseTest, check, checkSchema, checkSuccess, inform, skipWith, ConformanceFailure } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { hasCapability } from '../helpers/target';
@@ -27,7 +28,13 @@ import { Deduper } from '../helpers/webhooks/dedupe';
 import { analyseBackoff, nextRetryWindowMs, retryReading, retryScheduleMs } from '../helpers/webhooks/timing';
 import { ensureConnectTo, routeHostTo } from '../helpers/webhooks/connect-to';
 
-const world = useWorld();
+/** The file's world: the receiver's host names and connect-to entries, and their cleanup. */
+const fileWorld = useWorld();
+/**
+ * Each test's own organization and tenants, so each may point the tenant-level URL where it
+ * likes while the others run (every describe below is concurrent).
+ */
+const world = usePerTestWorld(fileWorld);
 const NEEDS = { requires: ['control' as const] };
 
 /** How long an expected delivery may take to arrive, ms (generous: shared CPUs). */
@@ -44,7 +51,7 @@ let connectTo: Record<string, string> = {};
 
 beforeAll(async () => {
   if (!hasCapability('control')) return;
-  const w = world();
+  const w = fileWorld();
   control = w.control!;
   rx = await WebhookReceiver.start();
   const cfg = await control.config({});
@@ -55,8 +62,6 @@ beforeAll(async () => {
   hosts.bare = `bare-${tag}.example.com`;
   hosts.tunnel = `tunnel-${tag}.example.com`;
   for (const h of Object.values(hosts)) Object.assign(connectTo, await routeHostTo(control, h, rx.origin, (l, fn) => w.cleanup.add(l, fn)));
-  w.cleanup.add('tenant-level server URL of A', () => control.tenantServerUrl(w.tenantA.id, null));
-  w.cleanup.add('tenant-level server URL of B', () => control.tenantServerUrl(w.tenantB.id, null));
 });
 
 afterAll(async () => {
@@ -66,10 +71,12 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // Small helpers of this file
 
-/** Points tenant A's (or B's) tenant-level server URL at a receiver path unique to the test. */
+/** Points the test's tenant A's (or B's) tenant-level server URL at a receiver path unique to the test. */
 async function tenantUrl(path: string, tenant: 'tenantA' | 'tenantB' = 'tenantA'): Promise<string> {
   const url = rx.url(path);
-  await control.tenantServerUrl(world()[tenant].id, url);
+  const w = world();
+  await control.tenantServerUrl(w[tenant].id, url);
+  w.cleanup.add(`tenant-level server URL of ${tenant === 'tenantA' ? 'A' : 'B'}`, () => control.tenantServerUrl(w[tenant].id, null));
   return url;
 }
 
@@ -202,7 +209,7 @@ function testNumber(): string {
 
 // ---------------------------------------------------------------------------------------------
 
-describe('model A: shared-secret header', () => {
+describe.concurrent('model A: shared-secret header', () => {
   clauseTest(
     ['6/a-secret-header', '6/events-post-json', '6/type-field', '6/voice-call-id', '6/a-end-of-call-fields', '6/route-tenant-url'],
     'voice events carry the client server secret verbatim, call_id, and the end-of-call report its fields',
@@ -393,7 +400,7 @@ describe('model A: shared-secret header', () => {
 
 const ONBOARDING_TYPES = ['chatapp.onboarding.tier_pending', 'chatapp.onboarding.completed', 'chatapp.onboarding.failed', 'chatapp.calling.live'];
 
-describe('model B: HMAC signature', () => {
+describe.concurrent('model B: HMAC signature', () => {
   clauseTest(
     ['6/b-signature', '6/b-delivery-id-uuid', '6/b-raw-bytes', '6/onboarding-events', '6/events-post-json', '6/type-field'],
     'onboarding events are signed over the raw bytes with the client server secret and carry a UUID delivery id',
@@ -662,7 +669,7 @@ describe('model B: HMAC signature', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-describe('routing (§6, §2.3 rules 3–5, §1)', () => {
+describe.concurrent('routing (§6, §2.3 rules 3–5, §1)', () => {
   clauseTest(
     ['6/route-server-url', '2.3/path-kept', '2.3/patch-no-test-request'],
     "with serverUrl set, events go to that URL (path kept) and not to the tenant-level URL",
