@@ -5,7 +5,7 @@
  * ends with the line `mutation: N killed, M survived`. Exit code 0 when every fault was killed,
  * 1 otherwise (a survivor is a missing test), 2 when the run itself could not be done.
  * Per-run logs and records: `reports/mutation-runs/<fault>/`. `--full` runs every suite file for
- * every fault (default: only the tests naming a clause of the fault's area); `--exhaustive` runs
+ * every fault (default: only the tests naming a clause the fault breaks); `--exhaustive` runs
  * each to the end (default: stop at the first kill); `--strict-timing` sets CORE_API_STRICT_TIMING=1
  * in every run, so the timing comparison of §5.7 can fail. See docs/mutation.md.
  */

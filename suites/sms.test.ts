@@ -61,12 +61,13 @@ function namesField(entry: { field?: unknown }, field: string): boolean {
   return entry.field === field || new RegExp(`(^|[./\\[])${field}(\\]|$|[.\\[/])`).test(entry.field);
 }
 
-/** Checks a 400 VALIDATION_ERROR whose details name `field` (§7). */
+/** Checks a 400 VALIDATION_ERROR whose details name `field` (§7: the details are §7's rule too). */
 function checkValidation(clause: string | string[], words: string, res: ApiResponse, field: string): void {
   checkError(clause, `${words} answers 400 VALIDATION_ERROR`, res, 400, 'VALIDATION_ERROR');
   const details = res.json?.error?.details;
-  checkSchema(clause, 'error.details is an array of { field, message }', 'validation-details', details, res);
-  check(clause, `error.details names ${field}`, Array.isArray(details) && details.some((d: any) => namesField(d, field)), {
+  const withDetails = [...[clause].flat(), '7/validation-details'];
+  checkSchema(withDetails, 'error.details is an array of { field, message }', 'validation-details', details, res);
+  check(withDetails, `error.details names ${field}`, Array.isArray(details) && details.some((d: any) => namesField(d, field)), {
     expected: `an entry whose field is ${field}`,
     actual: Array.isArray(details) ? details.map((d: any) => d?.field) : details,
     res,

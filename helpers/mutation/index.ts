@@ -1,26 +1,26 @@
 /**
- * The mutation run (issue 9 item 2): lists the simulator's fault catalogue, runs the conformance
+ * The mutation run: lists the simulator's fault catalogue, runs the conformance
  * suite once with no fault (the baseline) and once per fault with only that fault switched on,
  * up to `workers` runs at a time (each against its own fresh in-process simulator, each writing
  * its reports into its own directory), and builds the kill matrix.
  *
- * Selection (docs/mutation.md): by default a fault runs only the tests that name a clause of its
- * area in the baseline run (in their name or in a check), in the files holding them. Under the
+ * Selection (docs/mutation.md): by default a fault runs only the tests that name a clause it
+ * breaks in the baseline run (in their name or in a check), in the files holding them. Under the
  * kill rule no other test can kill it, so this loses no kill; it only leaves out collateral
  * failures elsewhere. `selection: 'full'` runs every file for every fault.
  *
  * First kill (default on): a fault's run stops at its first failing test (`--bail 1`), and the
- * closest tests (helpers/mutation/matrix.ts `closestTests`: named with a clause of a section the
- * fault cites) run first on their own. When a first failure is a kill, the fault is killed and the
- * report lists that first killer; when the selection yields a failure that is no kill (outside
- * the area, or failing in the baseline too), it is run again to the end, so the verdict is the
+ * closest tests (helpers/mutation/matrix.ts `closestTests`: whose own name carries a clause the
+ * fault breaks) run first on their own. When a first failure is a kill, the fault is killed and
+ * the report lists that first killer; when the selection yields a failure that is no kill (naming
+ * none of its clauses, or failing in the baseline too), it is run again to the end, so the verdict is the
  * same as an exhaustive run's. `firstKill: false` always runs the selection to the end.
  */
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { loadCatalogue, type Clause } from '../catalogue';
-import type { Fault } from './areas';
+import type { Fault } from './fault';
 import {
   erroredFault,
   failingKeys,
@@ -152,10 +152,10 @@ export async function runMutation(opts: MutationOptions): Promise<MutationReport
   );
 
   const results: FaultResult[] = await pool(faults, workers, async (fault) => {
-    const pick = selection === 'full' ? { files: allFiles, names: [], wholeFiles: true } : testsForFault(baseline, catalogue, fault);
+    const pick = selection === 'full' ? { files: allFiles, names: [], wholeFiles: true } : testsForFault(baseline, fault);
     const files = pick.files;
     if (files.length === 0) {
-      const r = unreachableFault(fault, catalogue);
+      const r = unreachableFault(fault, (id) => catalogue.has(id));
       log(`  ${fault.name}: survived (nothing to run: ${r.note})`);
       return r;
     }
@@ -166,15 +166,15 @@ export async function runMutation(opts: MutationOptions): Promise<MutationReport
       let r: FaultResult | undefined;
       let stoppedEarly = false;
       // First kill: the closest tests first, stopping at the first failure.
-      const near = firstKill && selection === 'targeted' ? closestTests(baseline, catalogue, fault, pick) : undefined;
+      const near = firstKill && selection === 'targeted' ? closestTests(baseline, fault, pick) : undefined;
       if (near) {
         const run = await runOnce(fault.name, [fault.name], near.files, { testNamePattern: near.wholeFiles ? undefined : namePattern(near.names), bail: 1, extraEnv: strict });
-        const first = judgeFault(fault, run.record, baselineFailing, catalogue, near.files, run.wallMs);
+        const first = judgeFault(fault, run.record, baselineFailing, near.files, run.wallMs);
         if (first.verdict === 'killed') [r, stoppedEarly] = [first, true];
       }
       if (!r && firstKill) {
         const run = await runOnce(fault.name, [fault.name], files, { testNamePattern, bail: 1, extraEnv: strict });
-        const all = judgeFault(fault, run.record, baselineFailing, catalogue, files, run.wallMs);
+        const all = judgeFault(fault, run.record, baselineFailing, files, run.wallMs);
         // A bailed run is trusted only for a kill: with concurrent tests, --bail can cancel the run
         // before the failing test's result is recorded, so "nothing failed" is confirmed below by a
         // run to the end.
@@ -183,7 +183,7 @@ export async function runMutation(opts: MutationOptions): Promise<MutationReport
       if (!r) {
         // Exhaustive, or the first failure was no kill: run to the end so the verdict is exact.
         const run = await runOnce(fault.name, [fault.name], files, { testNamePattern, extraEnv: strict });
-        r = judgeFault(fault, run.record, baselineFailing, catalogue, files, run.wallMs);
+        r = judgeFault(fault, run.record, baselineFailing, files, run.wallMs);
       }
       r.wallMs = Date.now() - t0;
       r.stoppedEarly = stoppedEarly;

@@ -4,14 +4,13 @@
  * Pure functions over run records (helpers/report/model.ts); nothing here runs tests.
  *
  * Kill rule: a fault is killed when, in the run with that fault switched on, a failing test
- * (verdict `fail` or `error`) names a clause of the fault's area (helpers/mutation/areas.ts)
- * and that same test did not fail in the baseline run (no fault). A test "names" the clauses of
- * its failing clause-tagged checks, or, when no check failed (a throw, a timeout, a target error),
- * every clause the test and its checks name.
+ * (verdict `fail` or `error`) names one of the catalogue clause ids the fault breaks
+ * (helpers/mutation/fault.ts) and that same test did not fail in the baseline run (no fault). A
+ * test "names" the clauses of its failing clause-tagged checks, or, when no check failed (a throw,
+ * a timeout, a target error), every clause the test and its checks name.
  */
-import type { Clause } from '../catalogue';
 import type { RunRecord, TestRecord } from '../report/model';
-import { areaClauses, areaOf, clauseInArea, type Fault } from './areas';
+import { breaks, groupOf, type Fault } from './fault';
 
 /** A test that failed in a fault's run. */
 export interface FailingTest {
@@ -23,8 +22,8 @@ export interface FailingTest {
   status: 'fail' | 'error';
   /** Clauses the failure names (see the kill rule). */
   clauses: string[];
-  /** Those of them in the fault's area. */
-  areaClauses: string[];
+  /** Those of them the fault breaks (non-empty for a killer). */
+  matched: string[];
   /** The test also failed in the baseline run, so it proves nothing about the fault. */
   failedInBaseline: boolean;
   /** First line of the failure message (redacted by the reporter). */
@@ -37,16 +36,17 @@ export type FaultVerdict = 'killed' | 'survived' | 'error';
 /** One fault's row of the matrix. */
 export interface FaultResult {
   name: string;
-  area: string;
+  /** The fault name's group (`auth`, `bounds`, …), for sorting the report. */
+  group: string;
   description: string;
-  /** The fault's own (descriptive) clause ids. */
+  /** The catalogue clause ids the fault breaks. */
   faultClauses: string[];
   verdict: FaultVerdict;
-  /** Suite files the run covered (empty: no suite names a clause of the area, nothing ran). */
+  /** Suite files the run covered (empty: no suite test names a clause the fault breaks, nothing ran). */
   files: string[];
-  /** Failing tests that kill it (in the area, passing in the baseline). */
+  /** Failing tests that kill it (naming a clause the fault breaks, passing in the baseline). */
   killedBy: FailingTest[];
-  /** Other failing tests of the run (outside the area, or already failing in the baseline). */
+  /** Other failing tests of the run (naming none of its clauses, or already failing in the baseline). */
   otherFailures: FailingTest[];
   /** Why it survived or errored, in words. */
   note?: string;
@@ -76,7 +76,7 @@ export interface MutationReport {
   /** Runs in parallel. */
   workers: number;
   /**
-   * `targeted`: each fault runs only the baseline tests naming a clause of its area; `full`: every
+   * `targeted`: each fault runs only the baseline tests naming a clause it breaks; `full`: every
    * suite file.
    */
   selection: 'targeted' | 'full';
@@ -103,21 +103,21 @@ export function failingKeys(record: RunRecord): Set<string> {
   return new Set(record.tests.filter((t) => t.status === 'fail' || t.status === 'error').map(key));
 }
 
+/** Every clause id a test record names: its own and those of its checks. */
+function namedBy(t: TestRecord): string[] {
+  return [...t.clauses, ...t.checks.flatMap((c) => c.clauses)];
+}
+
 /**
- * Suite files whose tests (in the baseline run) name at least one clause of the fault's area,
+ * Suite files whose tests (in the baseline run) name at least one clause the fault breaks,
  * sorted. Only these can kill the fault under the kill rule, which is why the targeted
  * selection loses no kill (docs/mutation.md).
  */
-export function filesForFault(baseline: RunRecord, catalogue: Map<string, Clause>, fault: Fault): string[] {
-  const files = new Set<string>();
-  for (const t of baseline.tests) {
-    const named = [...t.clauses, ...t.checks.flatMap((c) => c.clauses)];
-    if (named.some((id) => clauseInArea(id, catalogue.get(id), fault))) files.add(t.file);
-  }
-  return [...files].sort();
+export function filesForFault(baseline: RunRecord, fault: Fault): string[] {
+  return [...new Set(baseline.tests.filter((t) => namedBy(t).some((id) => breaks(fault, id))).map((t) => t.file))].sort();
 }
 
-/** The tests of a fault's targeted run: those naming a clause of its area in the baseline. */
+/** The tests of a fault's targeted run: those naming a clause it breaks, in the baseline. */
 export interface TestSelection {
   /** Suite files holding at least one selected test, sorted. */
   files: string[];
@@ -128,27 +128,24 @@ export interface TestSelection {
 }
 
 /**
- * Tests (in the baseline run) that name at least one clause of the fault's area, in their test
- * name or in any of their checks. Under the kill rule no other test can kill the fault.
+ * Tests (in the baseline run) that name at least one clause the fault breaks, in their test name
+ * or in any of their checks. Under the kill rule no other test can kill the fault.
  */
-export function testsForFault(baseline: RunRecord, catalogue: Map<string, Clause>, fault: Fault): TestSelection {
-  const selected = baseline.tests.filter((t) => [...t.clauses, ...t.checks.flatMap((c) => c.clauses)].some((id) => clauseInArea(id, catalogue.get(id), fault)));
+export function testsForFault(baseline: RunRecord, fault: Fault): TestSelection {
+  const selected = baseline.tests.filter((t) => namedBy(t).some((id) => breaks(fault, id)));
   const files = [...new Set(selected.map((t) => t.file))].sort();
   const inFiles = baseline.tests.filter((t) => files.includes(t.file)).length;
   return { files, names: selected.map((t) => t.name), wholeFiles: selected.length === inFiles };
 }
 
 /**
- * The closest tests of a selection: those whose own name carries a clause (test-level ids, not
- * check ids) in the area and in a section the fault itself cites (`5.7/...` → §5.7). They are run
- * first because they are the likeliest killers; undefined when none or all qualify.
+ * The closest tests of a selection: those whose own name carries a clause the fault breaks
+ * (test-level ids, not only check ids). They are run first because they are the likeliest
+ * killers; undefined when none or all qualify.
  */
-export function closestTests(baseline: RunRecord, catalogue: Map<string, Clause>, fault: Fault, selection: TestSelection): TestSelection | undefined {
-  const sections = new Set(fault.clauses.map((c) => c.split('/')[0]));
+export function closestTests(baseline: RunRecord, fault: Fault, selection: TestSelection): TestSelection | undefined {
   const chosen = new Set(selection.names);
-  const near = baseline.tests.filter(
-    (t) => chosen.has(t.name) && t.clauses.some((id) => sections.has(catalogue.get(id)?.section ?? id.split('/')[0]) && clauseInArea(id, catalogue.get(id), fault)),
-  );
+  const near = baseline.tests.filter((t) => chosen.has(t.name) && t.clauses.some((id) => breaks(fault, id)));
   if (near.length === 0 || near.length === selection.names.length) return undefined;
   const files = [...new Set(near.map((t) => t.file))].sort();
   const inFiles = baseline.tests.filter((t) => files.includes(t.file)).length;
@@ -178,7 +175,6 @@ export function judgeFault(
   fault: Fault,
   run: RunRecord,
   baselineFailing: Set<string>,
-  catalogue: Map<string, Clause>,
   files: string[],
   wallMs: number,
 ): FaultResult {
@@ -187,18 +183,18 @@ export function judgeFault(
   for (const t of run.tests) {
     if (t.status !== 'fail' && t.status !== 'error') continue;
     const clauses = failureClauses(t);
-    const inArea = clauses.filter((id) => clauseInArea(id, catalogue.get(id), fault));
+    const matched = clauses.filter((id) => breaks(fault, id));
     const failedInBaseline = baselineFailing.has(key(t));
     const row: FailingTest = {
       name: t.name,
       file: t.file,
       status: t.status,
       clauses,
-      areaClauses: inArea,
+      matched,
       failedInBaseline,
       message: t.message?.split('\n')[0]?.slice(0, 300),
     };
-    if (inArea.length > 0 && !failedInBaseline) killedBy.push(row);
+    if (matched.length > 0 && !failedInBaseline) killedBy.push(row);
     else otherFailures.push(row);
   }
   const killed = killedBy.length > 0;
@@ -206,12 +202,12 @@ export function judgeFault(
   if (!killed) {
     note =
       otherFailures.length > 0
-        ? `${otherFailures.length} test(s) failed, none naming a clause of area '${areaOf(fault.name)}' while passing in the baseline`
+        ? `${otherFailures.length} test(s) failed, none naming a clause the fault breaks (${fault.clauses.join(', ')}) while passing in the baseline`
         : 'no test failed: a missing test';
   }
   return {
     name: fault.name,
-    area: areaOf(fault.name),
+    group: groupOf(fault.name),
     description: fault.description,
     faultClauses: fault.clauses,
     verdict: killed ? 'killed' : 'survived',
@@ -223,12 +219,15 @@ export function judgeFault(
   };
 }
 
-/** The row of a fault no suite file can kill (no file names a clause of its area). */
-export function unreachableFault(fault: Fault, catalogue: Map<string, Clause>): FaultResult {
-  const known = areaClauses(catalogue, fault).size;
+/**
+ * The row of a fault no suite test can kill: no baseline test names a clause it breaks. `known`
+ * tells whether its ids are in the catalogue (an unknown id is a defect of the fault's entry).
+ */
+export function unreachableFault(fault: Fault, known: (id: string) => boolean): FaultResult {
+  const unknown = fault.clauses.filter((id) => !known(id));
   return {
     name: fault.name,
-    area: areaOf(fault.name),
+    group: groupOf(fault.name),
     description: fault.description,
     faultClauses: fault.clauses,
     verdict: 'survived',
@@ -236,9 +235,9 @@ export function unreachableFault(fault: Fault, catalogue: Map<string, Clause>): 
     killedBy: [],
     otherFailures: [],
     note:
-      known === 0
-        ? `no catalogue clause belongs to area '${areaOf(fault.name)}' (add clauses, or map the area in helpers/mutation/areas.ts)`
-        : `no suite test names any of the ${known} catalogue clause(s) of area '${areaOf(fault.name)}': a missing test`,
+      unknown.length > 0
+        ? `clause id(s) not in the catalogue: ${unknown.join(', ')} (the fault must name catalogue ids)`
+        : `no suite test names any of its clauses (${fault.clauses.join(', ')}): a missing test`,
     wallMs: 0,
   };
 }
@@ -247,7 +246,7 @@ export function unreachableFault(fault: Fault, catalogue: Map<string, Clause>): 
 export function erroredFault(fault: Fault, files: string[], message: string, wallMs: number): FaultResult {
   return {
     name: fault.name,
-    area: areaOf(fault.name),
+    group: groupOf(fault.name),
     description: fault.description,
     faultClauses: fault.clauses,
     verdict: 'error',

@@ -26,15 +26,15 @@ export function renderMarkdown(r: MutationReport): string {
     '',
   );
   lines.push(
-    'A fault is killed only when a failing test names a clause of the fault\'s area (helpers/mutation/areas.ts) and passed in the baseline run. ' +
+    'A fault is killed only when a failing test names one of the catalogue clauses the fault breaks and passed in the baseline run. ' +
       'A survivor is a missing test. See docs/mutation.md.',
     '',
   );
-  lines.push('## Faults', '', '| fault | area | verdict | killed by | tests selected | files run | note |', '|---|---|---|---|---|---|---|');
+  lines.push('## Faults', '', '| fault | group | verdict | killed by | tests selected | files run | note |', '|---|---|---|---|---|---|---|');
   for (const f of r.faults) {
     const verdict = f.verdict === 'killed' ? (f.stoppedEarly ? 'killed (first kill)' : `killed (${f.killedBy.length})`) : f.verdict === 'error' ? '**run error**' : '**survived**';
     lines.push(
-      `| \`${f.name}\` | ${f.area} | ${verdict} | ${testList(f.killedBy)} | ${f.files.length === 0 ? 'none' : f.selectedTests ?? 'whole files'} | ${f.files.map((x) => x.replace(/^suites\//, '')).join(', ')} | ${cell(f.note ?? '')} |`,
+      `| \`${f.name}\` | ${f.group} | ${verdict} | ${testList(f.killedBy)} | ${f.files.length === 0 ? 'none' : f.selectedTests ?? 'whole files'} | ${f.files.map((x) => x.replace(/^suites\//, '')).join(', ')} | ${cell(f.note ?? '')} |`,
     );
   }
   lines.push('', '## Suites', '', '| suite file | faults killed | faults run against it |', '|---|---|---|');
@@ -54,7 +54,7 @@ export function renderMarkdown(r: MutationReport): string {
     for (const f of survivors) {
       lines.push(`### \`${f.name}\``, '', `${f.description}`, '', `Fault clauses: ${f.faultClauses.join(', ')}. ${f.note ?? ''}`);
       if (f.otherFailures.length) {
-        lines.push('', 'Failing tests outside the area or already failing in the baseline:', '');
+        lines.push('', 'Failing tests naming none of its clauses, or already failing in the baseline:', '');
         for (const t of f.otherFailures.slice(0, 10)) lines.push(`- \`${t.file}\`: ${cell(t.name)} — clauses ${t.clauses.join(', ')}${t.failedInBaseline ? ' (failed in baseline)' : ''}`);
       }
       lines.push('');

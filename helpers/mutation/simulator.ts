@@ -10,7 +10,7 @@
  * checks the answer names the fault.
  */
 import { ControlClient } from '../control';
-import type { Fault } from './areas';
+import type { Fault } from './fault';
 
 /** A running simulator of the mutation run. */
 export interface MutationSimulator {

@@ -19,7 +19,7 @@ export const ROBUSTNESS_FAULTS: readonly FaultInfo[] = [
   },
   {
     name: 'robustness.control-path-raw',
-    clauses: ['7/path-spellings-agree'],
+    clauses: ['7/path-spellings-agree', '7/no-server-error-on-input'],
     description: 'The control-path decision reads the raw URL while the router decodes it: /%5f_control/... reaches the control API after the public auth hook ran.',
   },
 ];

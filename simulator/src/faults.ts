@@ -23,44 +23,44 @@ export interface FaultInfo {
 export const FAULTS: readonly FaultInfo[] = [
   {
     name: 'auth.accept-bearer',
-    clauses: ['5.1/scheme-apikey-only', '5.6/401-wrong-scheme'],
+    clauses: ['5.1/bearer-401'],
     description: '`Authorization: Bearer <key>` is accepted like `ApiKey <key>`.',
   },
   {
     name: 'auth.accept-rotated-key',
-    clauses: ['5.4/rotation-invalidates-immediately', '5.6/401-rotated-key'],
+    clauses: ['5.4/rotated-key-invalid'],
     description: 'A key that was rotated away keeps authenticating as its former owner.',
   },
   {
     name: 'auth.org-key-no-tenant-ok',
-    clauses: ['5.2/org-key-needs-x-tenant-id', '5.6/400-org-key-without-tenant'],
+    clauses: ['5.6/400-org-key-without-tenant'],
     description:
       'An organization key without X-Tenant-Id on a tenant-scoped route acts as the first tenant of the organization instead of answering 400 VALIDATION_ERROR.',
   },
   {
     name: 'auth.foreign-tenant-403-as-404',
-    clauses: ['5.6/403-foreign-tenant'],
+    clauses: ['5.6/403-foreign-org-tenant'],
     description:
       'An organization key naming a tenant outside its organization (or an unknown tenant) answers 404 RESOURCE_NOT_FOUND instead of 403 FORBIDDEN.',
   },
   {
     name: 'envelope.drop-version',
-    clauses: ['2.1/metadata-version-required', '9.1/version-on-every-response'],
+    clauses: ['2.1/metadata-required', '9.1/version-every-response'],
     description: '`metadata.version` is left out of every envelope.',
   },
   {
     name: 'envelope.success-string',
-    clauses: ['2.1/success-boolean'],
+    clauses: ['2.1/success-envelope'],
     description: '`success` is the string "true"/"false" instead of a boolean.',
   },
   {
     name: 'envelope.parse-as-500',
-    clauses: ['7/400-parse'],
+    clauses: ['7/parse-400'],
     description: 'A body that is not valid JSON answers 500 INTERNAL_SERVER_ERROR instead of 400 PARSE.',
   },
   {
     name: 'envelope.not-found-code',
-    clauses: ['7/404-not-found-route'],
+    clauses: ['7/route-not-found'],
     description: 'An unknown route answers 404 RESOURCE_NOT_FOUND instead of NOT_FOUND.',
   },
   {
@@ -277,64 +277,64 @@ export const FAULTS: readonly FaultInfo[] = [
   },
   {
     name: 'xtenant.foreign-assistant-403',
-    clauses: ['5.7/cross-tenant-resource-not-found'],
+    clauses: ['5.7/foreign-resource-not-found'],
     description: "Another tenant's assistant answers 403 FORBIDDEN instead of 404 RESOURCE_NOT_FOUND.",
   },
   {
     name: 'xtenant.foreign-message-differs',
-    clauses: ['5.7/cross-tenant-indistinguishable'],
+    clauses: ['5.7/foreign-indistinguishable'],
     description:
       "Another tenant's assistant answers 404 RESOURCE_NOT_FOUND with a different message than a nonexistent one.",
   },
   // webhooks (§6): webhooks/signing.ts, webhooks/delivery.ts, webhooks/routing.ts
   {
     name: 'webhooks.sign-reserialised',
-    clauses: ['6/model-b-hmac-raw-bytes'],
+    clauses: ['6/b-raw-bytes', '6/b-signature'],
     description: 'Model B: the HMAC is computed over JSON.stringify(JSON.parse(body)), not over the bytes sent.',
   },
   {
     name: 'webhooks.wrong-secret',
-    clauses: ['6/model-b-hmac-keyed-by-client-server-secret'],
+    clauses: ['6/b-signature'],
     description: 'Model B: the HMAC is keyed by a secret other than the client server secret.',
   },
   {
     name: 'webhooks.drop-sha256-prefix',
-    clauses: ['6/model-b-signature-sha256-prefix'],
+    clauses: ['6/b-signature'],
     description: 'Model B: X-Service-Signature is the bare hex digest, without "sha256=".',
   },
   {
     name: 'webhooks.new-delivery-id-on-retry',
-    clauses: ['6/model-b-retries-same-delivery-id'],
+    clauses: ['6/b-same-delivery-id', '6/b-dedupe'],
     description: 'Model B: every retry carries a fresh X-Service-Delivery id.',
   },
   {
     name: 'webhooks.retry-model-a',
-    clauses: ['6/model-a-no-retries'],
+    clauses: ['6/a-no-retry'],
     description: 'Model A: a failed delivery is retried like model B.',
   },
   {
     name: 'webhooks.retries-3',
-    clauses: ['6/model-b-five-retries'],
+    clauses: ['6/b-retry-count'],
     description: 'Model B: only 3 retries after a failed first attempt instead of 5.',
   },
   {
     name: 'webhooks.retries-8',
-    clauses: ['6/model-b-five-retries'],
+    clauses: ['6/b-retry-count'],
     description: 'Model B: 8 retries after a failed first attempt instead of at most 5.',
   },
   {
     name: 'webhooks.constant-delay',
-    clauses: ['6/model-b-exponential-backoff'],
+    clauses: ['6/b-backoff-exponential'],
     description: 'Model B: every retry waits webhookRetryBaseMs instead of doubling.',
   },
   {
     name: 'webhooks.ignore-server-url',
-    clauses: ['6/routing-assistant-server-url', '2.3/null-uses-tenant-url'],
+    clauses: ['6/route-server-url', '2.3/unset-tenant-url'],
     description: "Every event goes to the tenant-level URL, even when the assistant's serverUrl is set.",
   },
   {
     name: 'webhooks.model-a-secret-missing',
-    clauses: ['6/model-a-secret-header'],
+    clauses: ['6/a-secret-header'],
     description: 'Model A: the x-service-core-secret header is left out.',
   },
   // webhooks, requested by the suite side (sim-requests issue 5, h6); clause ids as the request names them
@@ -406,27 +406,27 @@ export const FAULTS: readonly FaultInfo[] = [
   // cross-tenant (§5.7, §7 exception 2): routes/calls.ts, routes/monitoring.ts, routes/tools.ts
   {
     name: 'xtenant.foreign-call-403',
-    clauses: ['5.7/cross-tenant-resource-not-found', '7/bare-404-not-found'],
+    clauses: ['5.7/foreign-resource-not-found', '5.7/foreign-indistinguishable', '5.7/isolation-call-read', '5.7/isolation-monitor-sessions-read', '7/monitor-404-bare-identical'],
     description: "Another tenant's call answers 403 (FORBIDDEN envelope, or bare {\"error\":\"forbidden\"} on the monitoring actions) instead of 404.",
   },
   {
     name: 'xtenant.foreign-call-message-differs',
-    clauses: ['5.7/cross-tenant-indistinguishable'],
+    clauses: ['5.7/foreign-indistinguishable'],
     description: "Another tenant's call answers 404 RESOURCE_NOT_FOUND with a message different from an unknown call's (GET /calls/{id}, monitor-sessions, DELETE monitor-session).",
   },
   {
     name: 'xtenant.foreign-call-header',
-    clauses: ['5.7/isolation-call-read', '5.7/cross-tenant-indistinguishable'],
+    clauses: ['5.7/isolation-call-read', '5.7/foreign-indistinguishable'],
     description: "The 404 for another tenant's call carries an extra header `x-resource-owner: another-tenant` (every call route).",
   },
   {
     name: 'xtenant.foreign-bare-body',
-    clauses: ['7/bare-404-end', '7/bare-404-takeover', '7/bare-404-monitor-session', '5.7/cross-tenant-indistinguishable'],
+    clauses: ['7/bare-404-end', '7/bare-404-takeover', '7/bare-404-monitor-session', '5.7/foreign-indistinguishable'],
     description: 'POST monitor-session/takeover/end on another tenant\'s call answers 404 `{"error":"not_found","reason":"other_tenant"}` instead of the byte-identical body.',
   },
   {
     name: 'xtenant.deleted-call-gone',
-    clauses: ['7/bare-404-byte-identical'],
+    clauses: ['7/bare-404-deleted-call'],
     description: 'POST monitor-session/takeover/end on a deleted call answers 410 `{"error":"gone"}` instead of the bare 404.',
   },
   {
@@ -441,12 +441,12 @@ export const FAULTS: readonly FaultInfo[] = [
   },
   {
     name: 'xtenant.foreign-tool-403',
-    clauses: ['5.7/isolation-tool-update', '5.7/cross-tenant-resource-not-found'],
+    clauses: ['5.7/isolation-tool-update', '5.7/foreign-resource-not-found'],
     description: "PUT /tools/{id} and PUT /tools/{id}/instruction on another tenant's tool answer 403 FORBIDDEN instead of 404.",
   },
   {
     name: 'xtenant.foreign-override-message',
-    clauses: ['5.7/isolation-text-override', '5.7/cross-tenant-indistinguishable'],
+    clauses: ['5.7/isolation-text-override', '5.7/foreign-indistinguishable'],
     description: "On the per-assistant tool override routes, another tenant's assistant or tool answers 404 with a different message.",
   },
   {
@@ -477,28 +477,28 @@ export const FAULTS: readonly FaultInfo[] = [
   // calls and conversations (§1, §4.5): routes/calls.ts
   {
     name: 'calls.conversations-in-calls',
-    clauses: ['1/conversations-not-under-calls', '4.5/get-conversations'],
+    clauses: ['1/conversations-separate', '4.5/conversations-readable'],
     description: 'GET /calls also lists the tenant\'s text conversations.',
   },
   // live monitoring (§3, §4.5, §7 exceptions 2 and 3): routes/monitoring.ts
   {
     name: 'monitoring.conflict-in-envelope',
-    clauses: ['7/monitoring-409-bare-conflict'],
+    clauses: ['7/monitor-409-body'],
     description: '409 of monitor-session/takeover/end is an envelope (code CONFLICT) instead of bare {"error":"conflict","reason":...}.',
   },
   {
     name: 'monitoring.retry-after-in-error',
-    clauses: ['7/monitor-429-top-level-retry-after'],
+    clauses: ['7/monitor-429-top-level', '4.5/monitor-session-429'],
     description: 'The per-tenant mint 429 is an envelope with `error.retryAfterSeconds` and no top-level retryAfterSeconds.',
   },
   {
     name: 'monitoring.delete-ends-call',
-    clauses: ['4.5/delete-monitor-session-keeps-call'],
+    clauses: ['4.5/monitor-session-delete'],
     description: 'DELETE /calls/{id}/monitor-session also ends the call.',
   },
   {
     name: 'monitoring.not-live-as-agent-absent',
-    clauses: ['3/not-live-reason', '7/monitoring-409-reasons'],
+    clauses: ['3/monitoring-not-live-final', '7/monitor-409-body'],
     description: 'Actions on a finished call answer 409 reason `agent_absent` instead of `not_live`.',
   },
   {
@@ -508,33 +508,33 @@ export const FAULTS: readonly FaultInfo[] = [
   },
   {
     name: 'monitoring.callid-in-path',
-    clauses: ['4.5/live-callid-never-in-path'],
+    clauses: ['4.5/calls-live-callid-not-in-path'],
     description: 'The support `callId` of GET /calls/live is accepted in /calls/{id}/... paths.',
   },
   {
     name: 'monitoring.mint-in-envelope',
-    clauses: ['7/monitoring-bare-json', '4.5/monitor-session-bare-json'],
+    clauses: ['7/bare-json-monitoring', '4.5/monitor-session-mint'],
     description: 'POST /calls/{id}/monitor-session answers its credential inside the envelope.',
   },
   {
     name: 'monitoring.no-rate-limit',
-    clauses: ['4.5/monitor-session-per-tenant-429'],
+    clauses: ['4.5/monitor-session-429'],
     description: 'Minting monitor sessions is never throttled (no 429).',
   },
   {
     name: 'monitoring.no-slot-limit',
-    clauses: ['4.5/monitor-session-per-call-slots'],
+    clauses: ['4.5/monitor-session-slots'],
     description: 'Monitor sessions on one call are not limited by monitorSlotsPerCall.',
   },
   {
     name: 'monitoring.over-length-bare',
-    clauses: ['7/monitoring-400-envelope'],
+    clauses: ['7/monitor-400-envelope'],
     description: 'An over-length actorLabel answers a bare 400 {"error":"invalid_request"} instead of the envelope.',
   },
   // insights (§4.5): routes/insights.ts
   {
     name: 'insights.batch-26-accepted',
-    clauses: ['4.5/insights-batch-1-25', '8/insights-batch-limit'],
+    clauses: ['4.5/insights-batch-bounds', '8/limit-insights-batch'],
     description: 'GET /calls/insights accepts 26 ids.',
   },
   {
@@ -544,12 +544,12 @@ export const FAULTS: readonly FaultInfo[] = [
   },
   {
     name: 'insights.batch-unknown-fails',
-    clauses: ['4.5/insights-batch-miss-never-fails'],
+    clauses: ['4.5/insights-batch-unknown-never-fails'],
     description: 'One unknown id in GET /calls/insights fails the whole request with 404.',
   },
   {
     name: 'xtenant.insights-batch-foreign-metrics',
-    clauses: ['4.5/insights-batch-foreign-as-unknown', '5.7/cross-tenant-indistinguishable'],
+    clauses: ['4.5/insights-batch-foreign-as-unknown', '5.7/foreign-indistinguishable'],
     description: "GET /calls/insights reports another tenant's call as `metrics_not_found`, or returns its metrics once they landed, instead of `call_not_found`.",
   },
   {
@@ -559,33 +559,33 @@ export const FAULTS: readonly FaultInfo[] = [
   },
   {
     name: 'insights.not-found-message',
-    clauses: ['4.5/insights-not-found-message'],
+    clauses: ['4.5/insights-404-until-metrics'],
     description: "The 404 of GET /calls/{id}/insights says 'Insights not available' instead of 'Call insights not found'.",
   },
   {
     name: 'insights.missing-turn',
-    clauses: ['4.5/insights-one-entry-per-turn'],
+    clauses: ['4.5/insights-performance-per-turn'],
     description: 'The performance list has one entry fewer than the assistant turns.',
   },
   // SMS (§2.9, §4.3, §4.4): routes/sms.ts
   {
     name: 'sms.accept-1601',
-    clauses: ['4.4/message-max-1600', '8/sms-message-limit'],
+    clauses: ['4.4/sms-message-length', '8/limit-sms-message'],
     description: 'POST /sms accepts a 1601-character message.',
   },
   {
     name: 'sms.accept-empty-message',
-    clauses: ['4.4/message-non-empty'],
+    clauses: ['4.4/sms-message-length'],
     description: 'POST /sms accepts an empty message.',
   },
   {
     name: 'xtenant.sms-foreign-number-403',
-    clauses: ['4.4/sms-from-number-indistinguishable', '5.7/cross-tenant-resource-not-found'],
+    clauses: ['4.4/sms-from-number-indistinguishable', '5.7/foreign-resource-not-found'],
     description: "POST /sms with another tenant's fromNumber answers 403 FORBIDDEN instead of 404 RESOURCE_NOT_FOUND.",
   },
   {
     name: 'sms.deleted-from-accepted',
-    clauses: ['4.4/from-number-indistinguishable-404'],
+    clauses: ['4.4/from-number-not-found'],
     description: 'POST /sms sends from a deleted number of the tenant instead of answering 404.',
   },
   {
@@ -595,7 +595,7 @@ export const FAULTS: readonly FaultInfo[] = [
   },
   {
     name: 'sms.reason-drops-properties',
-    clauses: ['2.9/response-nine-fields', '4.3/sms-reason-all-fields'],
+    clauses: ['2.9/properties-need-not-be-supplied', '4.3/sms-reason-nine-fields'],
     description: 'POST /sms-reasons answers without `properties`.',
   },
   // organization routes (§4.5, §5.3, §5.6): auth.ts
@@ -606,13 +606,13 @@ export const FAULTS: readonly FaultInfo[] = [
   },
   {
     name: 'org.org-key-needs-tenant',
-    clauses: ['5.3/org-routes-without-x-tenant-id'],
+    clauses: ['5.3/org-routes-without-tenant-header'],
     description: 'An organization key without X-Tenant-Id is refused (400 VALIDATION_ERROR) on organization-only routes and transcriber reads.',
   },
   // tools (§4.5): routes/tools.ts
   {
     name: 'tools.put-clears-text-instructions',
-    clauses: ['4.5/tool-put-omit-keeps-text-instructions'],
+    clauses: ['4.5/tool-put-keeps-text-instructions'],
     description: 'PUT /tools/{id} (and /instruction) without textInstructions clears it.',
   },
   {
@@ -622,18 +622,18 @@ export const FAULTS: readonly FaultInfo[] = [
   },
   {
     name: 'tools.empty-description-stored',
-    clauses: ['4.5/empty-description-restores-default'],
+    clauses: ['4.5/tool-empty-description-restores'],
     description: "An empty description override is stored as '' instead of restoring the default.",
   },
   {
     name: 'tools.voice-text-coupled',
-    clauses: ['4.5/voice-text-overrides-independent'],
+    clauses: ['4.5/tool-overrides-independent'],
     description: 'PUT text-description-override also overrides the voice description.',
   },
   // text test suites (§3, §4.5, §8): routes/test-suites.ts
   {
     name: 'texttests.accept-13-cases',
-    clauses: ['4.5/test-suite-max-12-cases', '8/test-suite-limits'],
+    clauses: ['4.5/test-suite-max-cases', '8/limit-test-suite-cases'],
     description: 'POST /test-suites accepts 13 cases.',
   },
   {
@@ -643,28 +643,28 @@ export const FAULTS: readonly FaultInfo[] = [
   },
   {
     name: 'texttests.iterations-11',
-    clauses: ['4.5/test-suite-iterations-1-10', '8/test-suite-limits'],
+    clauses: ['4.5/test-suite-iterations', '8/limit-test-iterations'],
     description: 'iterations 11 is accepted.',
   },
   {
     name: 'texttests.realtime-run-accepted',
-    clauses: ['4.5/test-run-realtime-400', '7/validation-error-realtime-run'],
+    clauses: ['4.5/test-run-realtime-400'],
     description: 'A run against an assistant with a realtime model starts instead of answering 400 VALIDATION_ERROR.',
   },
   // catalogues, prompts, channels (§2.10, §4.5): routes/models.ts, routes/prompts.ts, routes/chatapp.ts
   {
     name: 'catalog.model-type-missing',
-    clauses: ['2.10/model-entries-carry-type'],
+    clauses: ['2.10/model-type', '4.5/models-catalogue'],
     description: 'One GET /models entry has no `type`.',
   },
   {
     name: 'prompts.type-filter-ignored',
-    clauses: ['4.5/prompts-filter-by-type'],
+    clauses: ['4.5/prompt-filter-by-type'],
     description: 'GET /prompts?type= ignores the filter and lists every type.',
   },
   {
     name: 'chatapp.enable-without-onboarding',
-    clauses: ['4.5/chatapp-enabled-needs-onboarded-number', '7/validation-error-chatapp'],
+    clauses: ['4.5/chatapp-enabled-needs-number'],
     description: 'PATCH /assistants/{id}/chatapp-enabled enables the channel without a linked, onboarded number.',
   },
   // requested by the suite side (sim-requests issue 6, h7)
@@ -685,7 +685,7 @@ export const FAULTS: readonly FaultInfo[] = [
   },
   {
     name: 'calls.call-missing-after-end',
-    clauses: ['1/call-record-on-dial'],
+    clauses: ['1/call-record-on-dial', '4.5/calls-readable'],
     description: 'GET /calls/{id} of an ended call answers 404.',
   },
   {

@@ -1,5 +1,5 @@
 /**
- * The mutation tooling (issue 9 item 2): the area table and kill rule on synthetic run records,
+ * The mutation tooling: the kill rule (membership of the fault's catalogue ids) on synthetic run records,
  * then a real, small mutation run — three simulator faults against the auth suite, run for every
  * fault — where the auth fault and the envelope fault (seen through the envelope audit every
  * answer passes) must be killed and the merge fault, which that suite cannot see, must survive
@@ -9,23 +9,15 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Clause } from '../../helpers/catalogue';
 import type { RunRecord, TestRecord } from '../../helpers/report/model';
-import { areaOf, clauseInArea, AREA_TABLE, type Fault } from '../../helpers/mutation/areas';
+import { breaks, groupOf, type Fault } from '../../helpers/mutation/fault';
 import { closestTests, closingLine, failureClauses, failingKeys, filesForFault, judgeFault, namePattern, tallySuites, testsForFault, totals } from '../../helpers/mutation/matrix';
 import { renderMarkdown } from '../../helpers/mutation/render';
 import { isTimingFault, runMutation } from '../../helpers/mutation/index';
 
-const catalogue = new Map<string, Clause>([
-  ['5.1/bearer-401', { id: '5.1/bearer-401', section: '5.1', text: '', level: 'must', targets: ['simulator', 'live'], file: 'auth.json' }],
-  ['7/route-not-found', { id: '7/route-not-found', section: '7', text: '', level: 'must', targets: ['simulator', 'live'], file: 'envelope.json' }],
-  ['2.7/null-key-deleted', { id: '2.7/null-key-deleted', section: '2.7', text: '', level: 'must', targets: ['simulator', 'live'], file: 'assistant.json' }],
-  ['4.5/monitor-bare-json', { id: '4.5/monitor-bare-json', section: '4.5', text: '', level: 'must', targets: ['simulator'], file: 'surface.json' }],
-  ['4.5/insights-batch', { id: '4.5/insights-batch', section: '4.5', text: '', level: 'must', targets: ['simulator'], file: 'surface.json' }],
-]);
 
-const bearer: Fault = { name: 'auth.accept-bearer', clauses: ['5.1/scheme-apikey-only'], description: '' };
-const monitoring: Fault = { name: 'monitoring.x', clauses: ['4.5/whatever'], description: '' };
+const bearer: Fault = { name: 'auth.accept-bearer', clauses: ['5.1/bearer-401'], description: '' };
+const monitoring: Fault = { name: 'monitoring.x', clauses: ['4.5/monitor-bare-json'], description: '' };
 
 function test_(over: Partial<TestRecord>): TestRecord {
   return { name: 't', file: 'suites/auth.test.ts', clauses: [], status: 'pass', durationMs: 1, checks: [], requests: 1, retries: 0, drift: [], ...over };
@@ -45,25 +37,13 @@ function record(tests: TestRecord[]): RunRecord {
   };
 }
 
-describe('area table', () => {
-  it('takes the area from the fault name prefix, through aliases', () => {
-    expect(areaOf('auth.accept-bearer')).toBe('auth');
-    expect(areaOf('cross-tenant.leak')).toBe('xtenant');
-    expect(Object.keys(AREA_TABLE)).toEqual(expect.arrayContaining(['auth', 'envelope', 'bounds', 'merge', 'xtenant', 'webhooks', 'monitoring', 'insights', 'sms', 'org']));
-  });
-
-  it('matches clauses by section, by id pattern inside shared sections, and by catalogue file', () => {
-    expect(clauseInArea('5.1/bearer-401', catalogue.get('5.1/bearer-401'), bearer)).toBe(true);
-    expect(clauseInArea('7/route-not-found', catalogue.get('7/route-not-found'), bearer)).toBe(false);
-    expect(clauseInArea('4.5/monitor-bare-json', catalogue.get('4.5/monitor-bare-json'), monitoring)).toBe(true);
-    // §4.5 is shared: an insights clause is not a monitoring clause.
-    expect(clauseInArea('4.5/insights-batch', catalogue.get('4.5/insights-batch'), { ...monitoring, clauses: [] })).toBe(false);
-  });
-
-  it("counts the sections of the fault's own clause ids for an area missing from the table", () => {
-    const f: Fault = { name: 'newarea.x', clauses: ['2.7/anything'], description: '' };
-    expect(clauseInArea('2.7/null-key-deleted', catalogue.get('2.7/null-key-deleted'), f)).toBe(true);
-    expect(clauseInArea('5.1/bearer-401', catalogue.get('5.1/bearer-401'), f)).toBe(false);
+describe('fault clauses', () => {
+  it('groups a fault by its name prefix and breaks exactly the clause ids it names', () => {
+    expect(groupOf('auth.accept-bearer')).toBe('auth');
+    expect(breaks(bearer, '5.1/bearer-401')).toBe(true);
+    // Same section, another clause: not the fault's.
+    expect(breaks(bearer, '5.1/bare-key-401')).toBe(false);
+    expect(breaks(monitoring, '4.5/insights-batch')).toBe(false);
   });
 });
 
@@ -80,33 +60,33 @@ describe('kill rule', () => {
     ]);
   });
 
-  it('kills only on a failing test naming an area clause that passed in the baseline', () => {
+  it('kills only on a failing test naming a clause the fault breaks that passed in the baseline', () => {
     const run = record([test_({ name: 'bearer', clauses: ['5.1/bearer-401'], status: 'fail', checks: [failingCheck('5.1/bearer-401')] })]);
-    const r = judgeFault(bearer, run, failingKeys(baseline), catalogue, ['suites/auth.test.ts'], 10);
+    const r = judgeFault(bearer, run, failingKeys(baseline), ['suites/auth.test.ts'], 10);
     expect(r.verdict).toBe('killed');
     expect(r.killedBy.map((t) => t.name)).toEqual(['bearer']);
   });
 
-  it('does not kill on a failure outside the area', () => {
+  it("does not kill on a failure naming none of the fault's clauses", () => {
     const run = record([test_({ name: 'env', file: 'suites/envelope.test.ts', clauses: ['7/route-not-found'], status: 'fail' })]);
-    const r = judgeFault(bearer, run, failingKeys(baseline), catalogue, ['suites/envelope.test.ts'], 10);
+    const r = judgeFault(bearer, run, failingKeys(baseline), ['suites/envelope.test.ts'], 10);
     expect(r.verdict).toBe('survived');
     expect(r.otherFailures).toHaveLength(1);
   });
 
   it('does not kill on a test that already failed in the baseline', () => {
     const run = record([test_({ name: 'flaky', clauses: ['5.1/bearer-401'], status: 'fail' })]);
-    const r = judgeFault(bearer, run, failingKeys(baseline), catalogue, ['suites/auth.test.ts'], 10);
+    const r = judgeFault(bearer, run, failingKeys(baseline), ['suites/auth.test.ts'], 10);
     expect(r.verdict).toBe('survived');
     expect(r.otherFailures[0].failedInBaseline).toBe(true);
   });
 
-  it('selects only the files whose baseline tests name an area clause', () => {
-    expect(filesForFault(baseline, catalogue, bearer)).toEqual(['suites/auth.test.ts']);
+  it('selects only the files whose baseline tests name a clause the fault breaks', () => {
+    expect(filesForFault(baseline, bearer)).toEqual(['suites/auth.test.ts']);
   });
 
-  it('selects the tests naming an area clause and builds a name pattern vitest matches on full names', () => {
-    expect(testsForFault(baseline, catalogue, bearer)).toEqual({ files: ['suites/auth.test.ts'], names: ['bearer', 'flaky'], wholeFiles: true });
+  it('selects the tests naming a clause the fault breaks and builds a name pattern vitest matches on full names', () => {
+    expect(testsForFault(baseline, bearer)).toEqual({ files: ['suites/auth.test.ts'], names: ['bearer', 'flaky'], wholeFiles: true });
     const re = new RegExp(namePattern(['outer > inner > rejects Bearer [5.1/bearer-401]', 'sums (1+1) $x']));
     expect(re.test('outer inner rejects Bearer [5.1/bearer-401]')).toBe(true);
     expect(re.test('sums (1+1) $x')).toBe(true);
@@ -114,16 +94,16 @@ describe('kill rule', () => {
     expect(re.test('xrejects Bearer [5.1/bearer-401]')).toBe(false);
   });
 
-  it('runs first the tests named with a clause of a section the fault cites', () => {
-    const envFault: Fault = { name: 'envelope.not-found-code', clauses: ['7/404-not-found-route'], description: '' };
+  it('runs first the tests whose own name carries a clause the fault breaks', () => {
+    const envFault: Fault = { name: 'envelope.not-found-code', clauses: ['7/route-not-found'], description: '' };
     const base = record([
       test_({ name: 'route', file: 'suites/envelope.test.ts', clauses: ['7/route-not-found'] }),
       test_({ name: 'audited', file: 'suites/auth.test.ts', clauses: ['5.1/bearer-401'], checks: [{ clauses: ['7/route-not-found'], requirement: 'r', ok: true }] }),
     ]);
-    const pick = testsForFault(base, catalogue, envFault);
+    const pick = testsForFault(base, envFault);
     expect(pick.names).toEqual(['route', 'audited']);
-    expect(closestTests(base, catalogue, envFault, pick)).toEqual({ files: ['suites/envelope.test.ts'], names: ['route'], wholeFiles: true });
-    expect(closestTests(base, catalogue, bearer, testsForFault(base, catalogue, bearer))).toBeUndefined();
+    expect(closestTests(base, envFault, pick)).toEqual({ files: ['suites/envelope.test.ts'], names: ['route'], wholeFiles: true });
+    expect(closestTests(base, bearer, testsForFault(base, bearer))).toBeUndefined();
   });
 
   it('recognises timing faults, which alone run with strict timing', () => {
@@ -133,7 +113,7 @@ describe('kill rule', () => {
 
   it('tallies suites and ends with the closing line', () => {
     const run = record([test_({ name: 'bearer', clauses: ['5.1/bearer-401'], status: 'fail' })]);
-    const rows = [judgeFault(bearer, run, new Set(), catalogue, ['suites/auth.test.ts'], 1), judgeFault(monitoring, record([]), new Set(), catalogue, ['suites/auth.test.ts'], 1)];
+    const rows = [judgeFault(bearer, run, new Set(), ['suites/auth.test.ts'], 1), judgeFault(monitoring, record([]), new Set(), ['suites/auth.test.ts'], 1)];
     const suites = tallySuites(rows, ['suites/auth.test.ts']);
     expect(suites['suites/auth.test.ts']).toEqual({ killed: ['auth.accept-bearer'], ran: ['auth.accept-bearer', 'monitoring.x'] });
     expect(closingLine(totals(rows))).toBe('mutation: 1 killed, 1 survived');
@@ -157,10 +137,10 @@ describe('a small real mutation run', () => {
         const verdict = Object.fromEntries(report.faults.map((f) => [f.name, f]));
         expect(report.baseline.failing).toEqual([]);
         expect(verdict['auth.accept-bearer'].verdict).toBe('killed');
-        expect(verdict['auth.accept-bearer'].killedBy.some((t) => t.areaClauses.some((c) => c.startsWith('5.')))).toBe(true);
+        expect(verdict['auth.accept-bearer'].killedBy.some((t) => t.matched.includes('5.1/bearer-401'))).toBe(true);
         // Every answer passes the envelope audit, so the auth suite sees a missing metadata.version (§2.1, §9.1).
         expect(verdict['envelope.drop-version'].verdict).toBe('killed');
-        expect(verdict['envelope.drop-version'].killedBy.some((t) => t.areaClauses.some((c) => /^(2\.1|9\.1|7)\//.test(c)))).toBe(true);
+        expect(verdict['envelope.drop-version'].killedBy.some((t) => t.matched.some((c) => /^(2\.1|9\.1)\//.test(c)))).toBe(true);
         // Nothing in the auth suite looks at ivrSettings: the fault must survive there, with no test failing.
         expect(verdict['merge.ivr-null-key-kept'].verdict).toBe('survived');
         expect(verdict['merge.ivr-null-key-kept'].otherFailures).toEqual([]);
