@@ -9,16 +9,14 @@
  *     request:  GET /assistants  authorization: Bearer [REDACTED]
  */
 import { test, type TestContext } from 'vitest';
-import { currentTest, runAsTest } from './current-test';
+import { runAsTest } from './current-test';
 import { isDeepStrictEqual } from 'node:util';
-import * as allure from 'allure-js-commons';
 import { capabilityReason, hasCapability, type Capability } from './target';
 import { redact } from './redact';
-import type { ApiResponse } from './client';
-import type { CheckRecord } from './meta';
+import { describeExchange, type ApiResponse } from './exchange';
+import { recordCheck, recordDrift, recordedChecks, recordSkipReason } from './recorder';
 import { findDrift, formatIssues, validate } from './validator';
 import { attachFailureEvidence, clauseLabels } from './report/allure';
-import './meta';
 
 /**
  * Thrown by a failing check; its message reads like the spec. Its name, `ConformanceAssertionError`,
@@ -65,7 +63,7 @@ export function clauseTest(
     try {
       await fn(ctx);
       // Soft failures recorded along the way (the envelope audit) fail the test now.
-      const soft = (currentTest()?.meta.checks ?? []).filter((c) => !c.ok && c.level !== 'informational');
+      const soft = recordedChecks().filter((c) => !c.ok && c.level !== 'informational');
       if (soft.length) throw new ConformanceFailure(soft.map((c) => c.detail ?? c.requirement).join('\n\n'), soft.flatMap((c) => c.clauses));
     } catch (e) {
       await attachFailureEvidence();
@@ -76,16 +74,9 @@ export function clauseTest(
 
 /** Skips the running test with a reason the report shows. Never returns. */
 export function skipWith(ctx: TestContext, reason: string): never {
-  const t = currentTest();
-  if (t) t.meta.skipReason = reason;
+  recordSkipReason(reason);
   ctx.skip(reason);
   throw new Error('unreachable');
-}
-
-function record(rec: CheckRecord): void {
-  const t = currentTest();
-  if (!t) return;
-  (t.meta.checks ??= []).push(rec);
 }
 
 function show(v: unknown): string {
@@ -96,15 +87,6 @@ function show(v: unknown): string {
   } catch {
     return String(v);
   }
-}
-
-/** One-line description of an exchange for failure messages (redacted). */
-export function describeExchange(res: ApiResponse | undefined): string {
-  if (!res) return '';
-  const auth = res.request.headers.authorization ?? (res.request.headers['x-api-key'] ? `X-Api-Key ${res.request.headers['x-api-key']}` : 'no credential');
-  const tenant = res.request.headers['x-tenant-id'] ? `  x-tenant-id: ${res.request.headers['x-tenant-id']}` : '';
-  const body = res.text.length > 500 ? `${res.text.slice(0, 500)}…` : res.text;
-  return redact(`\n  request:  ${res.request.method} ${res.request.path}  authorization: ${auth}${tenant}\n  answer:   ${res.status} ${body}`);
 }
 
 /**
@@ -119,13 +101,13 @@ export function check(
 ): void {
   const ids = asList(clauses);
   if (ok) {
-    record({ clauses: ids, requirement, ok: true });
+    recordCheck({ clauses: ids, requirement, ok: true });
     return;
   }
   const text = redact(
     `[${ids.join(' ')}] ${requirement}\n  expected: ${typeof detail.expected === 'string' ? detail.expected : show(detail.expected)}\n  actual:   ${typeof detail.actual === 'string' ? detail.actual : show(detail.actual)}`,
   ) + describeExchange(detail.res);
-  record({ clauses: ids, requirement, ok: false, detail: text });
+  recordCheck({ clauses: ids, requirement, ok: false, detail: text });
   throw new ConformanceFailure(text, ids);
 }
 
@@ -140,12 +122,12 @@ export function checkEqual(clauses: string | string[], requirement: string, actu
  * the test; conformance.md lists it under "Non-strict refusals".
  */
 export function nonStrict(clauses: string | string[], requirement: string, detail: string): void {
-  record({ clauses: asList(clauses), requirement, ok: true, level: 'non-strict', detail: redact(detail) });
+  recordCheck({ clauses: asList(clauses), requirement, ok: true, level: 'non-strict', detail: redact(detail) });
 }
 
 /** An informational finding: recorded and reported, never fails the test (drift, timing). */
 export function inform(clauses: string | string[], requirement: string, ok: boolean, detail: string): void {
-  record({ clauses: asList(clauses), requirement, ok, level: 'informational', detail: redact(detail) });
+  recordCheck({ clauses: asList(clauses), requirement, ok, level: 'informational', detail: redact(detail) });
 }
 
 function statusLine(res: ApiResponse): string {
@@ -180,10 +162,6 @@ export function checkSchema(clauses: string | string[], requirement: string, sch
     res,
   });
   if (result.ok) {
-    const drift = findDrift(schema, value);
-    if (drift.length) {
-      const t = currentTest();
-      if (t) (t.meta.drift ??= []).push(...drift);
-    }
+    recordDrift(...findDrift(schema, value));
   }
 }

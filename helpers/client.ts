@@ -16,9 +16,11 @@
  */
 import { Agent, request as undiciRequest } from 'undici';
 import pRetry, { AbortError } from 'p-retry';
-import { currentTest } from './current-test';
 import { redact, redactHeaders, registerSecret } from './redact';
-import { auditEnvelope } from './envelope';
+import type { ApiResponse, Exchange, RequestSummary } from './exchange';
+import { recordExchange, recordTargetTrouble } from './recorder';
+
+export type { ApiResponse, Exchange, RequestSummary } from './exchange';
 
 /**
  * How the `Authorization` (or substitute) header is formed from a key (§5.1, §5.6):
@@ -101,31 +103,6 @@ export interface Credentials {
   variant?: AuthVariant;
 }
 
-/** What was sent, secrets removed. Bodies are cut at 4,000 characters. */
-export interface RequestSummary {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body?: string;
-}
-
-/** One answer of the target. */
-export interface ApiResponse<T = any> {
-  status: number;
-  /** Response headers, lower-case names; repeated headers joined with ", ". */
-  headers: Record<string, string>;
-  /** Raw body bytes as text (UTF-8). */
-  text: string;
-  /** Parsed JSON body, or undefined when the body is empty or not JSON. */
-  json: T;
-  /** Wall time of the final attempt, in ms. */
-  durationMs: number;
-  /** Number of retries that preceded this answer (0 when the first attempt answered). */
-  retries: number;
-  /** What was sent, redacted. */
-  request: RequestSummary;
-}
-
 /** Options of one request. */
 export interface RequestOptions {
   /** JSON body (serialised with JSON.stringify). */
@@ -143,7 +120,11 @@ export interface RequestOptions {
   retry?: false | RetryPolicy;
   /** Hand a 429 to the caller at once instead of waiting it out: only for tests about the 429 itself (§4.5 monitor-session rate). */
   expect429?: boolean;
-  /** Skip the envelope audit of the answer (default: audited). For deliberately hostile requests whose answers a test grades itself (suites/robustness.test.ts). */
+  /**
+   * Hand the answer to the answer listeners, the envelope audit among them (default true; see
+   * {@link onAnswer}). False for deliberately hostile requests whose answers a test grades itself
+   * (suites/robustness.test.ts).
+   */
   audit?: boolean;
 }
 
@@ -187,13 +168,6 @@ export const requestStats = { total: 0, retries: 0 };
 
 const agent = new Agent({ keepAliveTimeout: 10_000, connections: 32 });
 
-/** The most recent exchanges of the current test, for failure evidence (redacted). */
-export interface Exchange {
-  request: RequestSummary;
-  response?: { status: number; headers: Record<string, string>; body: string };
-  error?: string;
-}
-
 const MAX_BODY = 4_000;
 function cut(text: string): string {
   return text.length > MAX_BODY ? `${text.slice(0, MAX_BODY)}… (${text.length} characters)` : text;
@@ -202,13 +176,23 @@ function cut(text: string): string {
 function recordOnTest(exchange: Exchange, retries: number): void {
   requestStats.total += 1 + retries;
   requestStats.retries += retries;
-  const test = currentTest();
-  if (!test) return;
-  test.meta.requests = (test.meta.requests ?? 0) + 1 + retries;
-  test.meta.retries = (test.meta.retries ?? 0) + retries;
-  const list = (test.meta.exchanges ??= []);
-  list.push(exchange);
-  if (list.length > 5) list.shift();
+  recordExchange(exchange, retries);
+}
+
+/** Called with every answer a test receives (requests sent with `audit: false` excepted). */
+export type AnswerListener = (res: ApiResponse) => void;
+
+const answerListeners = new Set<AnswerListener>();
+
+/**
+ * Subscribes `listener` to every answer the client hands to a test (the envelope audit of
+ * helpers/envelope.ts is one). The client calls up into no check module: checks that want every
+ * answer subscribe here. Returns the unsubscribe function. A listener that throws fails the
+ * request that produced the answer.
+ */
+export function onAnswer(listener: AnswerListener): () => void {
+  answerListeners.add(listener);
+  return () => answerListeners.delete(listener);
 }
 
 function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -426,8 +410,7 @@ export class ApiClient {
       else {
         recordOnTest({ request: summary, error: redact((e as Error).message) }, attempts - 1);
         if (e instanceof TargetError) {
-          const t = currentTest();
-          if (t) t.meta.targetTrouble = true;
+          recordTargetTrouble();
           throw e;
         }
         throw new TargetError(`${method} ${summary.path}: ${(e as Error).message}`, summary);
@@ -441,7 +424,7 @@ export class ApiClient {
       },
       final.retries,
     );
-    if (opts.audit !== false) auditEnvelope(final);
+    if (opts.audit !== false) for (const listener of answerListeners) listener(final);
     return final;
   }
 }

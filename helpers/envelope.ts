@@ -4,11 +4,11 @@
  * seen, under the envelope's own clause ids. Bare-JSON routes of §7 exceptions 2 and 3 are
  * exempt. Failures are soft: recorded on the test and raised when the test body ends.
  */
-import { currentTest } from './current-test';
-import type { ApiResponse } from './client';
+import { onAnswer } from './client';
+import { describeExchange, type ApiResponse } from './exchange';
 import { findDrift, formatIssues, validate } from './validator';
-import { describeExchange } from './clause';
 import type { CheckRecord } from './meta';
+import { recordCheck, recordDrift, recordedChecks } from './recorder';
 
 /** Routes answering bare JSON (§4.5, §7 exceptions 2 and 3), as method + path pattern. */
 export const BARE_JSON_ROUTES: { method: string; pattern: RegExp }[] = [
@@ -89,23 +89,27 @@ function status(res: ApiResponse): string {
  * error codes are recorded as drift.
  */
 export function auditEnvelope(res: ApiResponse): void {
-  const t = currentTest();
-  if (!t) return;
   const problems = envelopeProblems(res);
-  const checks = (t.meta.checks ??= []);
-  for (const p of problems) checks.push({ ...p, level: 'must' });
+  for (const p of problems) recordCheck({ ...p, level: 'must' });
   if (problems.length === 0 && !isBareRoute(res.request.method, res.request.path) && res.json !== undefined) {
     const clause = res.status < 300 ? '2.1/success-envelope' : '7/error-envelope';
     for (const [id, requirement] of [[clause, 'answer uses the envelope'], ['2.1/json-envelope', 'answer has a JSON body']] as const) {
-      if (!checks.some((c) => c.ok && c.clauses[0] === id)) checks.push({ clauses: [id], requirement, ok: true });
+      if (!recordedChecks().some((c) => c.ok && c.clauses[0] === id)) recordCheck({ clauses: [id], requirement, ok: true });
     }
     const code = res.json?.error?.code;
     if (typeof code === 'string' && !validate('error-codes', code).ok) {
-      (t.meta.drift ??= []).push({ kind: 'error-code', where: `${res.request.method} ${res.request.path.split('?')[0]}`, what: code });
+      recordDrift({ kind: 'error-code', where: `${res.request.method} ${res.request.path.split('?')[0]}`, what: code });
     }
-    if (res.status < 300 && res.json?.metadata) {
-      const extra = findDrift('envelope.success', { ...res.json, data: {} });
-      if (extra.length) (t.meta.drift ??= []).push(...extra);
-    }
+    if (res.status < 300 && res.json?.metadata) recordDrift(...findDrift('envelope.success', { ...res.json, data: {} }));
   }
+}
+
+let unsubscribe: (() => void) | undefined;
+
+/**
+ * Subscribes {@link auditEnvelope} to every answer the client hands to a test (helpers/client.ts
+ * `onAnswer`), once per module instance; every suite file's world calls it (helpers/world.ts).
+ */
+export function installEnvelopeAudit(): void {
+  unsubscribe ??= onAnswer(auditEnvelope);
 }

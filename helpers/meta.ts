@@ -1,9 +1,8 @@
 /**
- * What a conformance test records about itself for the reporters (vitest task meta). Written by
- * helpers/clause.ts, helpers/check.ts, helpers/client.ts and helpers/validator.ts; read by
- * helpers/report/vitest-reporter.ts.
+ * The shape of what a conformance test records about itself (vitest task meta). Written only
+ * through helpers/recorder.ts; read only by helpers/report/vitest-reporter.ts.
  */
-import type { Exchange } from './client';
+import type { Exchange } from './exchange';
 
 /** Outcome of one clause-tagged check inside a test (OpenID-conformance style: ids on checks). */
 export interface CheckRecord {
@@ -47,12 +46,14 @@ declare module 'vitest' {
     exchanges?: Exchange[];
     /** Undocumented fields or codes seen. */
     drift?: DriftRecord[];
-    /** The target misbehaved (no answer, 5xx): a failure of this test is an `error` verdict. */
+    /**
+     * The target gave no answer after the retries (connection error, timeout, throttled past the
+     * retries): a failure of this test is an `error` verdict. A 5xx answer does not set it: it is
+     * an answer, and the check that expected another status judges it.
+     */
     targetTrouble?: boolean;
     /** Why the test was skipped (capability missing, optional fixture absent, opt-in not given). */
     skipReason?: string;
-    /** Requests sent by fixture setup of this file (on the file task). */
-    setupRequests?: number;
   }
 }
 

@@ -14,6 +14,7 @@ import { getTarget, OPTIONAL_LIVE_VARIABLES, type TargetConfig } from './target'
 import { registerSecret, redact } from './redact';
 import { Cleanup } from './cleanup';
 import { currentTest } from './current-test';
+import { installEnvelopeAudit } from './envelope';
 
 /** A tenant as the suite knows it. `key` and `clientServerSecret` are secrets. */
 export interface TenantFixture {
@@ -112,10 +113,12 @@ async function provisionOnSimulator(target: TargetConfig, runPrefix: string) {
 }
 
 /**
- * Builds the world for one suite file: provisions (simulator) or reads (live) principals.
+ * Builds the world for one suite file: provisions (simulator) or reads (live) principals, and
+ * makes sure every answer its clients receive passes the envelope audit (helpers/envelope.ts).
  * @throws TargetConfigError when the live variables are incomplete; ControlError when provisioning fails.
  */
 export async function createWorld(): Promise<World> {
+  installEnvelopeAudit();
   const target = getTarget();
   const runPrefix = newRunPrefix();
   let parts: Omit<World, 'target' | 'runPrefix' | 'cleanup' | 'as' | 'missing'>;

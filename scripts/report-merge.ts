@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { copyAllureResults, mergeRuns, readShardRecords } from '../helpers/report/merge';
 import { readRunRecord, registerEnvironmentSecrets, writeRunRecord } from '../helpers/report/record-io';
 import { writeReports } from '../helpers/report/writers';
-import { compareRuns } from '../helpers/report/compare';
+import { compareRuns } from '../helpers/report/baseline';
 import { REPORT_DIR_VAR } from '../helpers/report/env';
 
 /** Merges shard records found under `inputs` into `out`; returns the summary line. @throws MergeError, RunRecordError. */

@@ -2,7 +2,7 @@
  * §5.7 cross-tenant isolation, §4.4 (SMS fromNumber), §7 exceptions 1 and 2 (bare 404 bodies):
  * a resource of tenant B, asked for with tenant A's credentials, is indistinguishable from one that
  * never existed (same status, error.code, error.message, headers and body, compared by
- * helpers/compare.ts), writes on B's resources answer 404 and change nothing, and lists show only
+ * helpers/indistinguishable.ts), writes on B's resources answer 404 and change nothing, and lists show only
  * the acting tenant's resources.
  *
  * Tenant B's resources come from B's own API calls (assistants, tools, prompts) or from the control
@@ -17,7 +17,7 @@ import { documentedPart } from '../helpers/documented';
 import { useWorld, type PrincipalName, type World } from '../helpers/world';
 import { clauseTest, check, checkError, inform, skipWith } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
-import { compareAnswers, explainDifferences, type BodyComparison } from '../helpers/compare';
+import { compareAnswers, explainDifferences, type BodyComparison } from '../helpers/indistinguishable';
 import { hasCapability, capabilityReason, OPTIONAL_LIVE_VARIABLES, type Capability } from '../helpers/target';
 import type { ApiClient, ApiResponse } from '../helpers/client';
 

@@ -10,6 +10,7 @@ import * as allure from 'allure-js-commons';
 import { currentTest } from '../current-test';
 import { loadCatalogue, sectionOf, topSection, type Clause } from '../catalogue';
 import { redactHeaders, redactValue } from '../redact';
+import { recordedExchanges } from '../recorder';
 import { headingAnchor, readSpec, type SpecDoc } from './spec-doc';
 
 let catalogue: Map<string, Clause> | undefined;
@@ -72,7 +73,7 @@ export async function clauseLabels(ids: string[]): Promise<void> {
  * JSON, redacted. Used on failure only.
  */
 export async function attachFailureEvidence(count = 2): Promise<void> {
-  const exchanges = currentTest()?.meta.exchanges ?? [];
+  const exchanges = recordedExchanges();
   const last = exchanges.slice(-count).map((x: any) => {
     const copy = redactValue(x);
     if (copy.request?.headers) copy.request.headers = redactHeaders(copy.request.headers);

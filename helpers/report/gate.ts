@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { RunRecord } from './model';
-import { compareRuns, type RunComparison } from './compare';
+import { compareRuns } from './baseline';
+import type { RunComparison } from './model';
 import { firstLine, whyLine } from './evidence';
 
 const Ajv2020 = (Ajv2020Module as any).default ?? Ajv2020Module;

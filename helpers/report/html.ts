@@ -6,7 +6,7 @@
  */
 import type { ClauseRecord, ClauseVerdict, RunRecord } from './model';
 import { CLAUSE_VERDICTS } from './model';
-import type { ClauseChange, RunComparison } from './compare';
+import type { ClauseChange, RunComparison } from './model';
 import { byClauseId, cut, describeAnswer, describeRequest, evidenceFor, firstLine, topOf, whyLine } from './evidence';
 import { headingAnchor } from './spec-doc';
 

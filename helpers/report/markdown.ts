@@ -4,7 +4,7 @@
  * first with the request and answer that show them, the clause table, requests per suite file, drift.
  */
 import type { RunRecord } from './model';
-import type { RunComparison, ClauseChange } from './compare';
+import type { RunComparison, ClauseChange } from './model';
 import { byClauseId, cut, describeAnswer, describeRequest, evidenceFor, firstLine, whyLine } from './evidence';
 
 /** Options of {@link renderMarkdown}. */

@@ -5,7 +5,6 @@
  */
 import type { CheckRecord, DriftRecord } from '../meta';
 import type { Clause, ClauseTarget } from '../catalogue';
-import type { RunComparison } from './compare';
 import type { StatementResult } from './statements';
 
 /** Verdict of one test. `error`: the target or network misbehaved, not a conformance verdict. */
@@ -290,4 +289,43 @@ export function catalogueOf(run: RunRecord): Map<string, Clause> {
     out.set(c.id, clause);
   }
   return out;
+}
+
+/** A clause whose verdict differs between baseline and current run. `absent`: not in that run's catalogue. */
+export interface ClauseChange {
+  id: string;
+  section: string;
+  level: string;
+  text: string;
+  from: ClauseVerdict | 'absent';
+  to: ClauseVerdict | 'absent';
+  /** Current reason (failure detail or skip reason), redacted. */
+  message?: string;
+}
+
+/** Requests of one suite file in the baseline and now. */
+export interface RequestCountChange {
+  file: string;
+  before: number;
+  after: number;
+}
+
+/** The comparison of a run with its baseline (stored in the record as `comparison`). */
+export interface RunComparison {
+  /** Which run was the baseline: its file name (as given), start time and target. */
+  baseline: { file?: string; startedAt: string; target: { mode: string; baseUrl: string } };
+  /** pass → fail. */
+  regressions: ClauseChange[];
+  /** fail → pass. */
+  fixes: ClauseChange[];
+  /** pass, fail or error → skip. */
+  newlySkipped: ClauseChange[];
+  /** Every other verdict change (e.g. pass → error, not-covered → pass, clause added or removed). */
+  otherChanges: ClauseChange[];
+  /** Drift seen now and not in the baseline. */
+  newDrift: (DriftRecord & { tests: string[] })[];
+  /** Suite files whose request count changed (files new or gone count as 0 on the missing side). */
+  requestChanges: RequestCountChange[];
+  /** Total requests before and after. */
+  requestTotals: { before: number; after: number };
 }

@@ -19,7 +19,7 @@ import { redact, registerSecret } from '../redact';
 import { buildRunRecord, skipKindOf, type ShardInfo, type TestRecord, type TestVerdict } from './model';
 import { writeReports } from './writers';
 import { readRunRecord, registerEnvironmentSecrets, writeRunRecord } from './record-io';
-import { compareRuns } from './compare';
+import { compareRuns } from './baseline';
 import { attachStatements } from './statements';
 import { readSpec, sectionTitles } from './spec-doc';
 import '../meta';

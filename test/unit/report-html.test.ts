@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { writeReports } from '../../helpers/report/writers';
-import { compareRuns } from '../../helpers/report/compare';
+import { compareRuns } from '../../helpers/report/baseline';
 import { REPORT_DIR } from '../../helpers/report/vitest-reporter';
 import { registerSecret } from '../../helpers/redact';
 import { FIXTURE_SECRET, fixtureRun } from '../fixtures/report/records';

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { clauseVerdicts, buildRunRecord, skipKindOf } from '../../helpers/report/model';
-import { compareRuns, hasChanges } from '../../helpers/report/compare';
+import { compareRuns, hasChanges } from '../../helpers/report/baseline';
 import { renderMarkdown } from '../../helpers/report/markdown';
 import { renderHtml } from '../../helpers/report/html';
 import { writeReports } from '../../helpers/report/writers';

@@ -1,51 +1,12 @@
 /**
- * History: compares a run record with a baseline record (an earlier `reports/conformance.json`)
+ * Baseline history: compares a run record with a baseline record (an earlier `reports/conformance.json`)
  * clause by clause. Regressions are clauses that passed in the baseline and fail now; fixes the
  * reverse; newly skipped are clauses that ran (pass, fail, error) before and are skipped now; new
  * drift is an undocumented field, error code or status not seen before (§9.4); request counts are
  * compared per suite file. Works on records alone.
  */
-import type { DriftRecord } from '../meta';
-import { driftKey, type ClauseVerdict, type RunRecord } from './model';
+import { driftKey, type ClauseChange, type ClauseVerdict, type RequestCountChange, type RunComparison, type RunRecord } from './model';
 
-/** A clause whose verdict differs between baseline and current run. `absent`: not in that run's catalogue. */
-export interface ClauseChange {
-  id: string;
-  section: string;
-  level: string;
-  text: string;
-  from: ClauseVerdict | 'absent';
-  to: ClauseVerdict | 'absent';
-  /** Current reason (failure detail or skip reason), redacted. */
-  message?: string;
-}
-
-/** Requests of one suite file in the baseline and now. */
-export interface RequestCountChange {
-  file: string;
-  before: number;
-  after: number;
-}
-
-/** The comparison of a run with its baseline (stored in the record as `comparison`). */
-export interface RunComparison {
-  /** Which run was the baseline: its file name (as given), start time and target. */
-  baseline: { file?: string; startedAt: string; target: { mode: string; baseUrl: string } };
-  /** pass → fail. */
-  regressions: ClauseChange[];
-  /** fail → pass. */
-  fixes: ClauseChange[];
-  /** pass, fail or error → skip. */
-  newlySkipped: ClauseChange[];
-  /** Every other verdict change (e.g. pass → error, not-covered → pass, clause added or removed). */
-  otherChanges: ClauseChange[];
-  /** Drift seen now and not in the baseline. */
-  newDrift: (DriftRecord & { tests: string[] })[];
-  /** Suite files whose request count changed (files new or gone count as 0 on the missing side). */
-  requestChanges: RequestCountChange[];
-  /** Total requests before and after. */
-  requestTotals: { before: number; after: number };
-}
 
 /**
  * Compares `current` with `baseline`.

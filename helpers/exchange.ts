@@ -1,0 +1,51 @@
+/**
+ * The bottom floor of helpers/: what one exchange with the target is, as every other floor sees
+ * it (the client that makes it, the checks that judge it, the recorder that keeps it as evidence),
+ * and its one-line description for failure messages. Imports nothing of helpers/ but redaction.
+ */
+import { redact } from './redact';
+
+/** What was sent, secrets removed. Bodies are cut at 4,000 characters. */
+export interface RequestSummary {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** One answer of the target. */
+export interface ApiResponse<T = any> {
+  status: number;
+  /** Response headers, lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  /** Raw body bytes as text (UTF-8). */
+  text: string;
+  /** Parsed JSON body, or undefined when the body is empty or not JSON. */
+  json: T;
+  /** Wall time of the final attempt, in ms. */
+  durationMs: number;
+  /** Number of retries that preceded this answer (0 when the first attempt answered). */
+  retries: number;
+  /** What was sent, redacted. */
+  request: RequestSummary;
+}
+
+/** One exchange kept as failure evidence (redacted): the request, and the answer or the error. */
+export interface Exchange {
+  request: RequestSummary;
+  response?: { status: number; headers: Record<string, string>; body: string };
+  error?: string;
+}
+
+/**
+ * One-line description of an exchange for failure messages, redacted: the request line with its
+ * credential header and X-Tenant-Id, then the status and the body (cut at 500 characters). Empty
+ * for no response.
+ */
+export function describeExchange(res: ApiResponse | undefined): string {
+  if (!res) return '';
+  const auth = res.request.headers.authorization ?? (res.request.headers['x-api-key'] ? `X-Api-Key ${res.request.headers['x-api-key']}` : 'no credential');
+  const tenant = res.request.headers['x-tenant-id'] ? `  x-tenant-id: ${res.request.headers['x-tenant-id']}` : '';
+  const body = res.text.length > 500 ? `${res.text.slice(0, 500)}…` : res.text;
+  return redact(`\n  request:  ${res.request.method} ${res.request.path}  authorization: ${auth}${tenant}\n  answer:   ${res.status} ${body}`);
+}

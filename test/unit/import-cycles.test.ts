@@ -1,0 +1,72 @@
+/**
+ * helpers/ has no import cycle: each module sits on a floor, and calls go down (the HTTP client
+ * does not call up into the checks; it publishes answers that the envelope audit subscribes to).
+ * Imports are read with the TypeScript compiler's own pre-processor (`ts.preProcessFile`), type
+ * imports included, since a type-only cycle still ties two modules' designs together.
+ */
+import { describe, expect, it } from 'vitest';
+import ts from 'typescript';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+const root = resolve(__dirname, '..', '..');
+const helpers = join(root, 'helpers');
+
+function walk(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p, out);
+    else if (p.endsWith('.ts')) out.push(p);
+  }
+  return out;
+}
+
+/** Module → the helpers/ modules it imports (relative specifiers resolved as TypeScript would). */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of walk(helpers)) {
+    const deps: string[] = [];
+    for (const { fileName } of ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles) {
+      if (!fileName.startsWith('.')) continue;
+      const base = resolve(dirname(file), fileName);
+      const hit = [base, `${base}.ts`, base.replace(/\.js$/, '.ts'), join(base, 'index.ts')].find((c) => existsSync(c) && statSync(c).isFile());
+      if (hit && hit.startsWith(helpers)) deps.push(hit);
+    }
+    graph.set(file, deps);
+  }
+  return graph;
+}
+
+/** Every cycle found by a depth-first walk, each as "a.ts -> b.ts -> a.ts". */
+function cycles(graph: Map<string, string[]>): string[] {
+  const found: string[] = [];
+  const done = new Set<string>();
+  const path: string[] = [];
+  const visit = (n: string) => {
+    path.push(n);
+    for (const m of graph.get(n) ?? []) {
+      const at = path.indexOf(m);
+      if (at >= 0) found.push([...path.slice(at), m].map((f) => relative(helpers, f)).join(' -> '));
+      else if (!done.has(m)) visit(m);
+    }
+    path.pop();
+    done.add(n);
+  };
+  for (const n of graph.keys()) if (!done.has(n)) visit(n);
+  return found;
+}
+
+describe('helpers/ import graph', () => {
+  it('finds a cycle when there is one (the detector works)', () => {
+    const a = '/x/a.ts';
+    const b = '/x/b.ts';
+    expect(cycles(new Map([[a, [b]], [b, [a]]])).length).toBe(1);
+    expect(cycles(new Map([[a, [b]], [b, []]]))).toEqual([]);
+  });
+
+  it('has no import cycle', () => {
+    const graph = importGraph();
+    expect(graph.size).toBeGreaterThan(20);
+    expect(cycles(graph)).toEqual([]);
+  });
+});
