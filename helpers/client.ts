@@ -19,6 +19,7 @@ import pRetry, { AbortError } from 'p-retry';
 import { redact, redactHeaders, registerSecret } from './redact';
 import type { ApiResponse, Exchange, RequestSummary } from './exchange';
 import { recordExchange, recordTargetTrouble } from './recorder';
+import { TARGET_ERROR_NAME } from './report/verdict';
 
 export type { ApiResponse, Exchange, RequestSummary } from './exchange';
 
@@ -150,7 +151,7 @@ export const THROTTLE_BACKOFF: RetryPolicy = { retries: THROTTLE_RETRIES, minTim
 export class TargetError extends Error {
   constructor(message: string, readonly request: RequestSummary) {
     super(redact(message));
-    this.name = 'TargetError';
+    this.name = TARGET_ERROR_NAME;
   }
 }
 

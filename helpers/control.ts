@@ -4,12 +4,13 @@
  */
 import { request } from 'undici';
 import { redact, registerSecret } from './redact';
+import { CONTROL_ERROR_NAME } from './report/verdict';
 
 /** Thrown when a control request answers other than expected; the message carries the path and status. */
 export class ControlError extends Error {
   constructor(message: string, readonly status?: number) {
     super(redact(message));
-    this.name = 'ControlError';
+    this.name = CONTROL_ERROR_NAME;
   }
 }
 

@@ -32,6 +32,28 @@ export interface DriftRecord {
   what: string;
 }
 
+/**
+ * One cell of the authorization matrix (§4 × §5): a route crossed with a credential, what §5.6 and
+ * §4.5 expect there, and what the target answered. Recorded by suites/authorization.test.ts and
+ * rendered from the run record by helpers/report/authorization-matrix.ts.
+ */
+export interface MatrixCell {
+  /** The route as the matrix names it, e.g. `GET /assistants/{id}`. */
+  route: string;
+  /** Spec section of the route (`4.1`, `4.5`). */
+  section: string;
+  /** Route scope: `tenant`, `org-only`, `org-audit` or `catalogue`. */
+  scope: string;
+  /** Credential column, e.g. `tenant key A`. */
+  column: string;
+  /** Outcomes §5.6 / §4.5 accept in this cell (`accepted`, `401 UNAUTHORIZED`, …). */
+  expected: string[];
+  /** `pass: <answer>`, `FAIL: <answer> (expected …)` or `skipped: <reason>`; redacted. */
+  outcome: string;
+  /** Row and column index in the suite's matrix, so the table keeps its order after a shard merge. */
+  position: [number, number];
+}
+
 declare module 'vitest' {
   interface TaskMeta {
     /** Clause ids the whole test names. */
@@ -52,6 +74,8 @@ declare module 'vitest' {
      * an answer, and the check that expected another status judges it.
      */
     targetTrouble?: boolean;
+    /** The authorization-matrix cell this test decides, when it is one. */
+    matrixCell?: MatrixCell;
     /** Why the test was skipped (capability missing, optional fixture absent, opt-in not given). */
     skipReason?: string;
   }

@@ -7,7 +7,7 @@
  */
 import { currentTest } from './current-test';
 import type { Exchange } from './exchange';
-import type { CheckRecord, DriftRecord } from './meta';
+import type { CheckRecord, DriftRecord, MatrixCell } from './meta';
 import './meta';
 
 /** How many exchanges a test keeps as failure evidence (the latest). */
@@ -59,4 +59,10 @@ export function recordTargetTrouble(): void {
 export function recordSkipReason(reason: string): void {
   const t = currentTest();
   if (t) t.meta.skipReason = reason;
+}
+
+/** Records the authorization-matrix cell the running test decides (rendered by the report writers). */
+export function recordMatrixCell(cell: MatrixCell): void {
+  const t = currentTest();
+  if (t) t.meta.matrixCell = cell;
 }

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { documentedPart } from '../helpers/documented';
 import { useWorld, type PrincipalName } from '../helpers/world';
-import { clauseTest, check, checkError, checkSuccess, nonStrict, skipWith } from '../helpers/clause';
+import { clauseTest, skipWith, type Verify } from '../helpers/clause';
 import { rawRequest, rawStart } from '../helpers/raw-http';
 import { assistantFixture } from '../helpers/fixtures';
 import type { ApiClient, ApiResponse, AuthVariant } from '../helpers/client';
@@ -40,14 +40,14 @@ async function readAssistant(): Promise<any> {
  * Sends a request; for a write route, also checks that a refusal left the assistant exactly as it
  * was just before (read back with tenant key A).
  */
-async function sendChecked(clause: string, write: boolean | undefined, send: () => Promise<ApiResponse>, refused: (r: ApiResponse) => void) {
+async function sendChecked(verify: Verify, write: boolean | undefined, send: () => Promise<ApiResponse>, refused: (r: ApiResponse) => void) {
   const before = write ? await readAssistant() : undefined;
   const res = await send();
   refused(res);
   if (!write) return;
   const after = await world().as('tenantA').get(`/assistants/${assistant.id}`);
   // Documented fields (§2.2 response column): undocumented ones may change on every read (§9.4).
-  check(clause, 'a refused PATCH changes no documented field', isDeepStrictEqual(documentedPart(after.json?.data, 'assistant', []), documentedPart(before, 'assistant', [])), {
+  verify.that('a refused PATCH changes no documented field', isDeepStrictEqual(documentedPart(after.json?.data, 'assistant', []), documentedPart(before, 'assistant', [])), {
     expected: `name ${JSON.stringify(before?.name)}, updatedAt ${JSON.stringify(before?.updatedAt)}`,
     actual: `name ${JSON.stringify(after.json?.data?.name)}, updatedAt ${JSON.stringify(after.json?.data?.updatedAt)}`,
     res: after,
@@ -74,9 +74,9 @@ describe.each(TENANT_ROUTES)('$route', ({ route, write, send }) => {
     { keyType: 'organization key', principal: 'orgA' as PrincipalName },
   ])('$keyType', ({ principal }) => {
     for (const m of MALFORMED) {
-      clauseTest(m.clause, `${m.words} is rejected with 401 UNAUTHORIZED`, async () => {
-        await sendChecked(m.clause, write, () => send(world().as(principal).withVariant(m.variant)), (res) =>
-          checkError(m.clause, `${route} with ${m.words} answers 401 UNAUTHORIZED`, res, 401, 'UNAUTHORIZED'));
+      clauseTest(m.clause, `${m.words} is rejected with 401 UNAUTHORIZED`, async ({ verify }) => {
+        await sendChecked(verify, write, () => send(world().as(principal).withVariant(m.variant)), (res) =>
+          verify.error(res, 401, 'UNAUTHORIZED', `${route} with ${m.words} answers 401 UNAUTHORIZED`));
       });
     }
   });
@@ -90,31 +90,31 @@ describe.each(TENANT_ROUTES)('$route', ({ route, write, send }) => {
     clauseTest(k.clause, `${k.words} is rejected with 401 UNAUTHORIZED`, async (ctx) => {
       const why = world().missing(k.principal);
       if (why) skipWith(ctx, why);
-      await sendChecked(k.clause, write, () => send(world().as(k.principal)), (res) =>
-        checkError(k.clause, `${route} with ${k.words} answers 401 UNAUTHORIZED`, res, 401, 'UNAUTHORIZED'));
+      await sendChecked(ctx.verify, write, () => send(world().as(k.principal)), (res) =>
+        ctx.verify.error(res, 401, 'UNAUTHORIZED', `${route} with ${k.words} answers 401 UNAUTHORIZED`));
     });
   }
 
-  clauseTest('5.6/400-org-key-without-tenant', 'an organization key without X-Tenant-Id answers 400 VALIDATION_ERROR', async () => {
-    await sendChecked('5.6/400-org-key-without-tenant', write, () => send(world().as('org')), (res) =>
-      checkError('5.6/400-org-key-without-tenant', `${route} with an organization key and no X-Tenant-Id`, res, 400, 'VALIDATION_ERROR'));
+  clauseTest('5.6/400-org-key-without-tenant', 'an organization key without X-Tenant-Id answers 400 VALIDATION_ERROR', async ({ verify }) => {
+    await sendChecked(verify, write, () => send(world().as('org')), (res) =>
+      verify.error(res, 400, 'VALIDATION_ERROR', `${route} with an organization key and no X-Tenant-Id`));
   });
 
   clauseTest('5.6/403-foreign-org-tenant', "an organization key naming another organization's tenant answers 403 FORBIDDEN", async (ctx) => {
     const why = world().missing('orgForeign');
     if (why) skipWith(ctx, why);
     const res = await send(world().as('orgForeign'));
-    checkError('5.6/403-foreign-org-tenant', `${route} with X-Tenant-Id of a foreign tenant`, res, 403, 'FORBIDDEN');
+    ctx.verify.error(res, 403, 'FORBIDDEN', `${route} with X-Tenant-Id of a foreign tenant`);
   });
 
-  clauseTest('5.6/403-unknown-tenant', 'an organization key naming a tenant outside its organization answers 403 FORBIDDEN', async () => {
+  clauseTest('5.6/403-unknown-tenant', 'an organization key naming a tenant outside its organization answers 403 FORBIDDEN', async ({ verify }) => {
     const res = await send(world().as('org').withTenant(randomUUID()));
-    checkError('5.6/403-unknown-tenant', `${route} with X-Tenant-Id of a tenant that is not in the organization`, res, 403, 'FORBIDDEN');
+    verify.error(res, 403, 'FORBIDDEN', `${route} with X-Tenant-Id of a tenant that is not in the organization`);
   });
 
-  clauseTest('5.6/403-tenant-key-other-tenant', "a tenant key with another tenant's X-Tenant-Id answers 403 FORBIDDEN", async () => {
-    await sendChecked('5.6/403-tenant-key-other-tenant', write, () => send(world().as('tenantAasB')), (res) =>
-      checkError('5.6/403-tenant-key-other-tenant', `${route} with tenant key A and X-Tenant-Id of B`, res, 403, 'FORBIDDEN'));
+  clauseTest('5.6/403-tenant-key-other-tenant', "a tenant key with another tenant's X-Tenant-Id answers 403 FORBIDDEN", async ({ verify }) => {
+    await sendChecked(verify, write, () => send(world().as('tenantAasB')), (res) =>
+      verify.error(res, 403, 'FORBIDDEN', `${route} with tenant key A and X-Tenant-Id of B`));
   });
 
   const ACCEPTED: { principal: PrincipalName; clause: string[]; words: string }[] = [
@@ -123,27 +123,24 @@ describe.each(TENANT_ROUTES)('$route', ({ route, write, send }) => {
     { principal: 'orgA', clause: ['5.1/apikey-scheme', '5.2/org-key-with-tenant-header'], words: 'an organization key with X-Tenant-Id of its tenant' },
   ];
   for (const a of ACCEPTED) {
-    clauseTest(a.clause, `${a.words} is accepted`, async () => {
+    clauseTest(a.clause, `${a.words} is accepted`, async ({ verify }) => {
       const send2 = write
         ? (c: ApiClient) => c.patch(`/assistants/${assistant.id}`, { name: assistant.name })
         : send;
       const res = await send2(world().as(a.principal));
-      checkSuccess(a.clause, `${route} with ${a.words} answers 2xx`, res);
+      verify.success(res, undefined, `${route} with ${a.words} answers 2xx`);
     });
   }
 });
 
 describe('the acting tenant', () => {
-  clauseTest(['5.2/tenant-key-no-tenant-header', '5.2/org-key-with-tenant-header'], 'a tenant key and the organization key with that tenant see the same assistant', async () => {
+  clauseTest(['5.2/tenant-key-no-tenant-header', '5.2/org-key-with-tenant-header'], 'a tenant key and the organization key with that tenant see the same assistant', async ({ verify }) => {
     const viaTenant = await world().as('tenantA').get(`/assistants/${assistant.id}`);
     const viaOrg = await world().as('orgA').get(`/assistants/${assistant.id}`);
-    checkSuccess('5.2/tenant-key-no-tenant-header', 'tenant key A reads its assistant', viaTenant, 200);
-    checkSuccess('5.2/org-key-with-tenant-header', 'organization key with X-Tenant-Id A reads the same assistant', viaOrg, 200);
-    check('5.2/org-key-with-tenant-header', 'both principals act on tenant A', viaOrg.json?.data?.id === viaTenant.json?.data?.id, {
-      expected: assistant.id,
-      actual: viaOrg.json?.data?.id,
-      res: viaOrg,
-    });
+    verify.on('5.2/tenant-key-no-tenant-header').success(viaTenant, 200, 'tenant key A reads its assistant');
+    const org = verify.on('5.2/org-key-with-tenant-header');
+    org.success(viaOrg, 200, 'organization key with X-Tenant-Id A reads the same assistant');
+    org.equal('both principals act on tenant A', viaOrg.json?.data?.id, viaTenant.json?.data?.id, viaOrg);
   });
 });
 
@@ -165,37 +162,37 @@ describe('organization-only routes', () => {
     clauseTest('5.3/org-routes-without-tenant-header', `GET ${path} accepts an organization key without X-Tenant-Id`, async (ctx) => {
       const res = await world().as('org').get(path);
       skipIfNotServed(ctx, path, res);
-      checkSuccess('5.3/org-routes-without-tenant-header', `GET ${path} with the organization key alone answers 2xx`, res);
+      ctx.verify.success(res, undefined, `GET ${path} with the organization key alone answers 2xx`);
     });
     clauseTest('5.6/403-org-scope-required', `GET ${path} with a tenant key answers 403 ORG_SCOPE_REQUIRED`, async (ctx) => {
       const res = await world().as('tenantA').get(path);
       skipIfNotServed(ctx, path, res);
-      checkError('5.6/403-org-scope-required', `GET ${path} with tenant key A`, res, 403, 'ORG_SCOPE_REQUIRED');
+      ctx.verify.error(res, 403, 'ORG_SCOPE_REQUIRED', `GET ${path} with tenant key A`);
     });
-    clauseTest(['5.1/bearer-401'], `GET ${path} with the organization key as Bearer answers 401`, async () => {
+    clauseTest(['5.1/bearer-401'], `GET ${path} with the organization key as Bearer answers 401`, async ({ verify }) => {
       const res = await world().as('org').withVariant('bearer').get(path);
-      checkError('5.1/bearer-401', `GET ${path} with Bearer`, res, 401, 'UNAUTHORIZED');
+      verify.error(res, 401, 'UNAUTHORIZED', `GET ${path} with Bearer`);
     });
   }
 
-  clauseTest('5.3/org-routes-without-tenant-header', 'GET /transcribers and GET /transcribers/{id} accept an organization key without X-Tenant-Id', async () => {
+  clauseTest('5.3/org-routes-without-tenant-header', 'GET /transcribers and GET /transcribers/{id} accept an organization key without X-Tenant-Id', async ({ verify }) => {
     const list = await world().as('org').get('/transcribers');
-    checkSuccess('5.3/org-routes-without-tenant-header', 'GET /transcribers with the organization key alone answers 2xx', list);
+    verify.success(list, undefined, 'GET /transcribers with the organization key alone answers 2xx');
     const data = list.json?.data;
     const rows: any[] = Array.isArray(data) ? data : Array.isArray(data?.transcribers) ? data.transcribers : [];
     const first = rows.find((r) => typeof r?.id === 'string');
     if (!first) return;
     const one = await world().as('org').get(`/transcribers/${first.id}`);
-    checkSuccess('5.3/org-routes-without-tenant-header', 'GET /transcribers/{id} with the organization key alone answers 2xx', one);
+    verify.success(one, undefined, 'GET /transcribers/{id} with the organization key alone answers 2xx');
   });
 
   for (const path of ['/v1/retention/audits', '/v1/churn/audits']) {
-    clauseTest('5.3/org-routes-without-tenant-header', `POST ${path} accepts an organization key without X-Tenant-Id`, async () => {
+    clauseTest('5.3/org-routes-without-tenant-header', `POST ${path} accepts an organization key without X-Tenant-Id`, async ({ verify }) => {
       const res = await world().as('org').post(path, {});
       // The request body is not shown (§4.5): a body the target finds invalid is still "accepted"
       // by authentication; only an authentication outcome fails this clause.
       const authOutcome = res.status === 401 || res.status === 403 || (res.status === 400 && /tenant/i.test(JSON.stringify(res.json?.error?.details ?? '')));
-      check('5.3/org-routes-without-tenant-header', `POST ${path} with the organization key alone passes authentication`, !authOutcome, {
+      verify.that(`POST ${path} with the organization key alone passes authentication`, !authOutcome, {
         expected: 'an answer other than 401, 403 or a missing-X-Tenant-Id 400',
         actual: `${res.status} ${res.json?.error?.code ?? ''}`,
         res,
@@ -218,18 +215,18 @@ describe('a key with a trailing newline, as raw header bytes', () => {
     { name: 'the key folded onto a continuation line', header: (k) => `Authorization: ApiKey\r\n ${k}\r\n` },
   ];
   for (const v of RAW) {
-    clauseTest('5.6/401-trailing-newline', `tenant key A with ${v.name} is refused (401; a 400 from the HTTP layer is non-strict)`, async () => {
+    clauseTest('5.6/401-trailing-newline', `tenant key A with ${v.name} is refused (401; a 400 from the HTTP layer is non-strict)`, async ({ verify }) => {
       const w = world();
       const path = `/assistants/${assistant.id}`;
       const raw = `${rawStart(w.target.baseUrl, path)}${v.header(w.tenantA.key)}Accept: application/json\r\nConnection: close\r\n\r\n`;
       const res = await rawRequest(w.target.baseUrl, raw);
       const what = `GET ${path} with ${v.name}`;
       if (res.status === 401) {
-        check('5.6/401-trailing-newline', `${what} answers 401 UNAUTHORIZED`, /"code"\s*:\s*"UNAUTHORIZED"/.test(res.body), { expected: '401 UNAUTHORIZED', actual: `401 ${res.body.slice(0, 200)}` });
+        verify.that(`${what} answers 401 UNAUTHORIZED`, /"code"\s*:\s*"UNAUTHORIZED"/.test(res.body), { expected: '401 UNAUTHORIZED', actual: `401 ${res.body.slice(0, 200)}` });
       } else if (res.status === 400 || res.status === undefined) {
-        nonStrict('5.6/401-trailing-newline', `${what} is refused`, res.status === 400 ? 'answered 400 (the HTTP layer refused the header bytes) where §5.6 states 401 UNAUTHORIZED' : `no answer (${res.error}): the connection was refused at the transport`);
+        verify.nonStrict(`${what} is refused`, res.status === 400 ? 'answered 400 (the HTTP layer refused the header bytes) where §5.6 states 401 UNAUTHORIZED' : `no answer (${res.error}): the connection was refused at the transport`);
       } else {
-        check('5.6/401-trailing-newline', `${what} is refused with 401 UNAUTHORIZED`, false, {
+        verify.that(`${what} is refused with 401 UNAUTHORIZED`, false, {
           expected: '401 UNAUTHORIZED (or a 400 from the HTTP layer)',
           actual: `${res.status}${res.status >= 200 && res.status < 300 ? ': the key was taken, the header line ended at the stray byte' : ''}`,
         });

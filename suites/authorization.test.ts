@@ -1,16 +1,15 @@
 /**
  * The authorization matrix (§4 × §5): every route path of §4.1–§4.5 crossed with the credentials
  * of §5.2/§5.6 (suites/authorization.matrix.ts), each cell checked against the outcome §5.6 and
- * §4.5 give. Unknown ids throughout, so an accepted cell touches nothing. After the file, the
- * matrix with each cell's outcome is written to `reports/authorization-matrix.md` (and `.json`)
- * for the report.
+ * §4.5 give. Unknown ids throughout, so an accepted cell touches nothing. Each cell test records
+ * its cell (route, credential, expected, answer); the report writers render
+ * `authorization-matrix.md` (and `.json`) from the run record (helpers/report/authorization-matrix.ts).
  */
-import { afterAll, describe } from 'vitest';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { describe } from 'vitest';
 import { useWorld, type PrincipalName } from '../helpers/world';
-import { clauseTest, check, skipWith } from '../helpers/clause';
+import { clauseTest, skipWith } from '../helpers/clause';
 import { hasCapability, capabilityReason } from '../helpers/target';
+import { recordMatrixCell } from '../helpers/recorder';
 import type { ApiResponse } from '../helpers/client';
 import {
   MATRIX_COLUMNS,
@@ -65,13 +64,21 @@ function probe(row: MatrixRoute): Promise<ApiResponse> {
   return p;
 }
 
-/** Each cell's outcome for the written table, keyed `route|column`. */
-const cells = new Map<string, string>();
-const cellKey = (row: MatrixRoute, column: string) => `${row.route}|${column}`;
+/** Records the test's matrix cell: the route, the credential column, what is expected and `outcome`. */
+function recordCell(row: MatrixRoute, column: string, expected: Outcome[], outcome: string): void {
+  const position: [number, number] = [MATRIX_ROUTES.indexOf(row), MATRIX_COLUMNS.findIndex((c) => c.name === column)];
+  recordMatrixCell({ route: row.route, section: row.section, scope: row.scope, column, expected, outcome, position });
+}
 
-function skipCell(ctx: any, row: MatrixRoute, column: string, reason: string): never {
-  cells.set(cellKey(row, column), `skipped: ${reason}`);
+function skipCell(ctx: any, row: MatrixRoute, column: string, expected: Outcome[], reason: string): never {
+  recordCell(row, column, expected, `skipped: ${reason}`);
   skipWith(ctx, reason);
+}
+
+/** Why a row cannot run on this target (a capability it needs is missing), or undefined. */
+function missingCapabilities(row: MatrixRoute): string | undefined {
+  const caps = (row.requires ?? []).filter((c) => !hasCapability(c));
+  return caps.length ? `${caps.map(capabilityReason).join('; ')}${row.requiresWhy ? ` (${row.requiresWhy})` : ''}` : undefined;
 }
 
 describe.each(MATRIX_ROUTES)('$route', (row) => {
@@ -82,7 +89,7 @@ describe.each(MATRIX_ROUTES)('$route', (row) => {
     if (routeMissing(res) && !row.methodShown) {
       skipWith(ctx, `precondition failed: ${row.method} ${row.route} is not served (${statusLine(res)}); §4.5 does not show the method`);
     }
-    check('4/route-served', `${row.route} does not answer 404 NOT_FOUND or 405`, !routeMissing(res), {
+    ctx.verify.that(`${row.route} does not answer 404 NOT_FOUND or 405`, !routeMissing(res), {
       expected: 'any answer but 404 NOT_FOUND or 405',
       actual: statusLine(res),
       res,
@@ -92,71 +99,20 @@ describe.each(MATRIX_ROUTES)('$route', (row) => {
   for (const column of MATRIX_COLUMNS) {
     const expected = expectedOutcome(row.scope, column.principal);
     clauseTest(expected.clauses, `${column.name}: ${expected.outcomes.join(' or ')}`, async (ctx) => {
-      const why = world().missing(column.principal);
-      if (why) skipCell(ctx, row, column.name, why);
+      // Capabilities are checked here, not by clauseTest, so a skipped cell is recorded too.
+      const cannot = missingCapabilities(row) ?? world().missing(column.principal);
+      if (cannot) skipCell(ctx, row, column.name, expected.outcomes, cannot);
       const served = await probe(row);
-      if (routeMissing(served)) skipCell(ctx, row, column.name, `precondition failed: the route is not served (${statusLine(served)})`);
+      if (routeMissing(served)) skipCell(ctx, row, column.name, expected.outcomes, `precondition failed: the route is not served (${statusLine(served)})`);
       const res = await send(row, column.principal);
       const got = interpret(res, row);
       const ok = got.some((o) => expected.outcomes.includes(o));
-      cells.set(cellKey(row, column.name), `${ok ? 'pass' : 'FAIL'}: ${statusLine(res)}${ok ? '' : ` (expected ${expected.outcomes.join(' or ')})`}`);
-      check(expected.clauses, `${row.route} with ${column.name} answers ${expected.outcomes.join(' or ')}`, ok, {
+      recordCell(row, column.name, expected.outcomes, `${ok ? 'pass' : 'FAIL'}: ${statusLine(res)}${ok ? '' : ` (expected ${expected.outcomes.join(' or ')})`}`);
+      ctx.verify.that(`${row.route} with ${column.name} answers ${expected.outcomes.join(' or ')}`, ok, {
         expected: expected.outcomes.join(' or '),
         actual: `${statusLine(res)}${got.length ? ` (read as ${got.join(' or ')})` : ''}`,
         res,
       });
-    }, { requires });
+    });
   }
-});
-
-/** Where run output goes (the same rule as helpers/report/vitest-reporter.ts). */
-const REPORT_DIR = resolve(process.cwd(), process.env.CONFORMANCE_REPORT_DIR ?? 'reports');
-
-afterAll(() => {
-  const missingCaps = (row: MatrixRoute) => (row.requires ?? []).filter((c) => !hasCapability(c));
-  const outcome = (row: MatrixRoute, column: string): string => {
-    const recorded = cells.get(cellKey(row, column));
-    if (recorded) return recorded;
-    const caps = missingCaps(row);
-    if (caps.length) return `skipped: ${caps.map(capabilityReason).join('; ')}${row.requiresWhy ? ` (${row.requiresWhy})` : ''}`;
-    return 'not run';
-  };
-  const rows = MATRIX_ROUTES.map((row) => ({
-    route: row.route,
-    section: row.section,
-    scope: row.scope,
-    cells: Object.fromEntries(
-      MATRIX_COLUMNS.map((c) => [c.name, { expected: expectedOutcome(row.scope, c.principal).outcomes, outcome: outcome(row, c.name) }]),
-    ),
-  }));
-  const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-  const mark = (s: string) => (s.startsWith('pass: ') ? `✓ ${s.slice(6)}` : s.startsWith('FAIL: ') ? `✗ ${s.slice(6)}` : s.startsWith('skipped') ? 'skipped' : s);
-  const scopes = [...new Set(MATRIX_ROUTES.map((r) => r.scope))];
-  const lines = [
-    '# Authorization matrix (§4 × §5)',
-    '',
-    'Written by suites/authorization.test.ts. Requests use ids that never existed, so `accepted` (authentication passed) shows as',
-    '2xx, 404 RESOURCE_NOT_FOUND or the bare not_found; on routes whose body is not shown a 400 may also mean accepted.',
-    '',
-    '## Expected outcome by route scope (§5.6, §4.5)',
-    '',
-    `| scope | ${MATRIX_COLUMNS.map((c) => esc(c.name)).join(' | ')} |`,
-    `|---|${MATRIX_COLUMNS.map(() => '---').join('|')}|`,
-    ...scopes.map((scope) => `| ${scope} | ${MATRIX_COLUMNS.map((c) => esc(expectedOutcome(scope, c.principal).outcomes.join(' or '))).join(' | ')} |`),
-    '',
-    '## Answers (✓ as expected, ✗ not as expected)',
-    '',
-    `| route | § | scope | ${MATRIX_COLUMNS.map((c) => esc(c.name)).join(' | ')} |`,
-    `|---|---|---|${MATRIX_COLUMNS.map(() => '---').join('|')}|`,
-    ...rows.map((r) => `| \`${esc(r.route)}\` | ${r.section} | ${r.scope} | ${MATRIX_COLUMNS.map((c) => esc(mark(r.cells[c.name].outcome))).join(' | ')} |`),
-    '',
-    '## Skipped cells',
-    '',
-    ...rows.flatMap((r) => MATRIX_COLUMNS.filter((c) => r.cells[c.name].outcome.startsWith('skipped') || r.cells[c.name].outcome === 'not run')
-      .map((c) => `- \`${r.route}\` × ${c.name}: ${r.cells[c.name].outcome}`)),
-    '',
-  ];
-  mkdirSync(REPORT_DIR, { recursive: true });
-  writeFileSync(resolve(REPORT_DIR, 'authorization-matrix.md'), lines.join('\n'));
-  writeFileSync(resolve(REPORT_DIR, 'authorization-matrix.json'), `${JSON.stringify({ columns: MATRIX_COLUMNS.map((c) => c.name), rows }, null, 2)}\n`);
 });

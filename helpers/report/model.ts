@@ -3,7 +3,7 @@
  * (Markdown, HTML, gate, baseline diff, shard merge) are computed from this record alone, never by
  * re-running tests.
  */
-import type { CheckRecord, DriftRecord } from '../meta';
+import type { CheckRecord, DriftRecord, MatrixCell } from '../meta';
 import type { Clause, ClauseTarget } from '../catalogue';
 import type { StatementResult } from './statements';
 
@@ -56,8 +56,10 @@ export interface TestRecord {
   requests: number;
   retries: number;
   drift: DriftRecord[];
-  /** Last exchanges before a failure, redacted (evidence): `{ request, response?, error? }` of helpers/client.ts. */
+  /** Last exchanges before a failure, redacted (evidence): `{ request, response?, error? }` of helpers/exchange.ts. */
   evidence?: unknown[];
+  /** The authorization-matrix cell this test decided (format 1.3). */
+  matrixCell?: MatrixCell;
 }
 
 /** One clause with its verdict and the tests that name it. */
@@ -117,7 +119,7 @@ export interface RunRecord {
 }
 
 /** Current minor format revision written by this code. */
-export const FORMAT_VERSION = '1.2';
+export const FORMAT_VERSION = '1.3';
 
 /** Which catalogue target a run mode exercises: simulators (embedded, external) or a live tenant. */
 export function targetKindOf(mode: string): ClauseTarget {

@@ -21,6 +21,7 @@ import { writeReports } from './writers';
 import { readRunRecord, registerEnvironmentSecrets, writeRunRecord } from './record-io';
 import { compareRuns } from './baseline';
 import { attachStatements } from './statements';
+import { testVerdict } from './verdict';
 import { readSpec, sectionTitles } from './spec-doc';
 import '../meta';
 
@@ -52,14 +53,8 @@ function toRecord(tc: TestCase, root: string): TestRecord {
   const meta = tc.meta();
   const result = tc.result();
   const diag = tc.diagnostic();
-  let status: TestVerdict =
-    result.state === 'passed' ? 'pass' : result.state === 'failed' ? 'fail' : 'skip';
   const firstError = result.state === 'failed' ? result.errors?.[0] : undefined;
-  if (status === 'fail' && (meta.targetTrouble || firstError?.name === 'TargetError' || firstError?.name === 'ControlError')) {
-    // The target (or the network) misbehaved: report an error, not a conformance failure.
-    const conformance = firstError?.name === 'ConformanceAssertionError' && !meta.targetTrouble;
-    if (!conformance) status = 'error';
-  }
+  const status: TestVerdict = testVerdict(result.state, firstError?.name, Boolean(meta.targetTrouble));
   let message: string | undefined;
   if (firstError) message = redact(firstError.message ?? String(firstError));
   if (status === 'skip') message = redact(meta.skipReason ?? (result as any).note ?? 'skipped');
@@ -76,6 +71,7 @@ function toRecord(tc: TestCase, root: string): TestRecord {
     retries: meta.retries ?? 0,
     drift: meta.drift ?? [],
     evidence: status === 'fail' || status === 'error' ? JSON.parse(redact(JSON.stringify(meta.exchanges ?? []))) : undefined,
+    ...(meta.matrixCell ? { matrixCell: { ...meta.matrixCell, outcome: redact(meta.matrixCell.outcome) } } : {}),
   };
 }
 

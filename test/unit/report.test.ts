@@ -140,14 +140,6 @@ describe('writing reports', () => {
     expect(JSON.stringify(scrubRecord(run))).not.toContain('never_registered_key_123456');
   });
 
-  test('links the authorization matrix when the authorization suite wrote one', async () => {
-    const dir = tmp();
-    writeFileSync(join(dir, 'authorization-matrix.md'), '# matrix\n');
-    await writeReports(fixtureRun(), dir);
-    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toContain('[authorization matrix](authorization-matrix.md)');
-    expect(readFileSync(join(dir, 'conformance.html'), 'utf8')).toContain('href="authorization-matrix.md"');
-  });
-
   test('a file that is not a run record is refused with the path of each violation', () => {
     expect(() => assertRunRecord({ schemaVersion: 1 }, 'x.json')).toThrow(/x\.json is not a conformance run record[\s\S]*required property 'target'/);
     const run: any = fixtureRun();
