@@ -26,7 +26,7 @@ import { runAsTest } from './current-test';
 import { isDeepStrictEqual } from 'node:util';
 import { capabilityReason, hasCapability, type Capability } from './target';
 import { redact } from './redact';
-import { describeExchange, type ApiResponse } from './exchange';
+import { describeExchange, routeNotServed, statusLine, type ApiResponse } from './exchange';
 import { recordCheck, recordDrift, recordedChecks, recordSkipReason } from './recorder';
 import { findDrift, formatIssues, validate } from './validator';
 import { attachFailureEvidence, clauseLabels } from './report/allure';
@@ -96,6 +96,16 @@ export function skipWith(ctx: TestContext, reason: string): never {
   throw new Error('unreachable');
 }
 
+/**
+ * Skips the running test, as a failed precondition, when `res` says the route is not served
+ * (helpers/exchange.ts `routeNotServed`): for routes whose method the spec does not show, or a
+ * fixture route a target may not have. `what` names the request (`GET /turn-flags`); `note` is
+ * appended to the reason. Never returns when it skips.
+ */
+export function skipUnlessServed(ctx: TestContext, res: ApiResponse, what: string, note?: string): void {
+  if (routeNotServed(res)) skipWith(ctx, `precondition failed: ${what} is not served (${statusLine(res)})${note ? `; ${note}` : ''}`);
+}
+
 function show(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
   try {
@@ -145,11 +155,6 @@ export function nonStrict(clauses: string | string[], requirement: string, detai
 /** An informational finding: recorded and reported, never fails the test (drift, timing). */
 export function inform(clauses: string | string[], requirement: string, ok: boolean, detail: string): void {
   recordCheck({ clauses: asList(clauses), requirement, ok, level: 'informational', detail: redact(detail) });
-}
-
-function statusLine(res: ApiResponse): string {
-  const code = res.json?.error?.code;
-  return code ? `${res.status} ${code}` : `${res.status}${res.json?.success === true ? ' (success envelope)' : ''}`;
 }
 
 /**
@@ -222,8 +227,12 @@ function requestWords(res: ApiResponse): string {
   return `${res.request.method} ${res.request.path}`;
 }
 
-/** Runs `fn`; a {@link ConformanceFailure} it throws is swallowed (the check already recorded it). */
-function softly(fn: () => void): void {
+/**
+ * Runs checks in `fn` without stopping the test at the first failure (OIDF's
+ * callAndContinueOnFailure): a {@link ConformanceFailure} it throws is swallowed, the check having
+ * recorded it, and the clause test fails at its end with every failure listed.
+ */
+export function continueOnFailure(fn: () => void): void {
   try {
     fn();
   } catch (e) {
@@ -255,12 +264,12 @@ export function verifier(ids: string | string[]): Verify {
   return {
     clauses: list,
     ...checksFor(list, (fn) => fn()),
-    soft: checksFor(list, softly),
+    soft: checksFor(list, continueOnFailure),
     on: (other) => verifier(other),
   };
 }
 
 /** {@link check}, recorded without stopping the test (it fails at its end). */
 export function softCheck(...args: Parameters<typeof check>): void {
-  softly(() => check(...args));
+  continueOnFailure(() => check(...args));
 }

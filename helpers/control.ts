@@ -44,7 +44,7 @@ export class ControlClient {
    * @param expect accepted statuses (default any 2xx)
    * @throws ControlError on another status or no answer.
    */
-  async call<T = any>(method: string, path: string, body?: unknown, expect?: number[]): Promise<T> {
+  async send<T = any>(method: string, path: string, body?: unknown, expect?: number[]): Promise<T> {
     controlStats.total += 1;
     let res;
     try {
@@ -63,67 +63,68 @@ export class ControlClient {
   }
 
   health() {
-    return this.call<{ ok: boolean; contract: number }>('GET', '/health');
+    return this.send<{ ok: boolean; contract: number }>('GET', '/health');
   }
   /** Sets config keys; answers the whole config. */
   config(patch: Record<string, unknown>) {
-    return this.call<Record<string, unknown>>('PUT', '/config', patch);
+    return this.send<Record<string, unknown>>('PUT', '/config', patch);
   }
   async organization(name?: string): Promise<{ id: string; apiKey: string }> {
-    const org = await this.call<{ id: string; apiKey: string }>('POST', '/organizations', { name });
+    const org = await this.send<{ id: string; apiKey: string }>('POST', '/organizations', { name });
     registerSecret(org.apiKey, 'organization key');
     return org;
   }
   async tenant(organizationId: string, name?: string): Promise<ControlTenant> {
-    const t = await this.call<ControlTenant>('POST', '/tenants', { organizationId, name });
+    const t = await this.send<ControlTenant>('POST', '/tenants', { organizationId, name });
     registerSecret(t.apiKey, 'tenant key');
     registerSecret(t.clientServerSecret, 'client server secret');
     return t;
   }
   /** Rotates a key; the old one answers 401 from now on (§5.4). Returns the new key. */
   async rotate(apiKey: string): Promise<string> {
-    const r = await this.call<{ apiKey: string }>('POST', '/keys/rotate', { apiKey });
+    const r = await this.send<{ apiKey: string }>('POST', '/keys/rotate', { apiKey });
     registerSecret(r.apiKey, 'rotated-in key');
     return r.apiKey;
   }
   tenantServerUrl(tenantId: string, url: string | null) {
-    return this.call('PUT', `/tenants/${tenantId}/server-url`, { url });
+    return this.send('PUT', `/tenants/${tenantId}/server-url`, { url });
   }
   /** Sets the simulator resolver's answer for a hostname; `[]` means it does not resolve. */
   dns(hostname: string, addresses: string[]) {
-    return this.call('POST', '/dns', { hostname, addresses });
+    return this.send('POST', '/dns', { hostname, addresses });
   }
   phoneNumber(body: { tenantId: string; number: string; smsEnabled?: boolean; chatappOnboarded?: boolean }) {
-    return this.call<{ id: string; number: string }>('POST', '/phone-numbers', body);
+    return this.send<{ id: string; number: string }>('POST', '/phone-numbers', body);
   }
   deletePhoneNumber(id: string) {
-    return this.call('DELETE', `/phone-numbers/${id}`);
+    return this.send('DELETE', `/phone-numbers/${id}`);
   }
-  call_(body: { tenantId: string; assistantId: string; customerNumber?: string }) {
-    return this.call<{ id: string; callId: string }>('POST', '/calls', body);
+  /** Starts a live call (`POST /__control/calls`); `assistant-request` is delivered (§6). */
+  startCall(body: { tenantId: string; assistantId: string; customerNumber?: string }) {
+    return this.send<{ id: string; callId: string }>('POST', '/calls', body);
   }
   endCall(id: string, body: { supervisorAnswered?: boolean; customerNumber?: string } = {}) {
-    return this.call('POST', `/calls/${id}/end`, body);
+    return this.send('POST', `/calls/${id}/end`, body);
   }
   agentAbsent(id: string, absent: boolean) {
-    return this.call('POST', `/calls/${id}/agent-absent`, { absent });
+    return this.send('POST', `/calls/${id}/agent-absent`, { absent });
   }
   conversation(body: { tenantId: string; assistantId: string; channel: 'sms' | 'web' | 'chatapp'; customerIdentifier: string }) {
-    return this.call<{ id: string }>('POST', '/conversations', body);
+    return this.send<{ id: string }>('POST', '/conversations', body);
   }
   endConversation(id: string) {
-    return this.call('POST', `/conversations/${id}/end`);
+    return this.send('POST', `/conversations/${id}/end`);
   }
   toolInvocation(body: { callId: string; toolId: string }) {
-    return this.call('POST', '/tool-invocations', body);
+    return this.send('POST', '/tool-invocations', body);
   }
   onboardingEvent(body: { tenantId: string; type: string }) {
-    return this.call<{ deliveryId: string }>('POST', '/onboarding-events', body);
+    return this.send<{ deliveryId: string }>('POST', '/onboarding-events', body);
   }
   taskOverride(body: { assistantId: string; taskId?: string; taskgroupId?: string; instructionOverride?: string | null }) {
-    return this.call<Record<string, unknown>>('POST', '/task-overrides', body);
+    return this.send<Record<string, unknown>>('POST', '/task-overrides', body);
   }
   deliveries(tenantId: string) {
-    return this.call<ControlDelivery[]>('GET', `/deliveries?tenantId=${encodeURIComponent(tenantId)}`);
+    return this.send<ControlDelivery[]>('GET', `/deliveries?tenantId=${encodeURIComponent(tenantId)}`);
   }
 }

@@ -49,3 +49,22 @@ export function describeExchange(res: ApiResponse | undefined): string {
   const body = res.text.length > 500 ? `${res.text.slice(0, 500)}…` : res.text;
   return redact(`\n  request:  ${res.request.method} ${res.request.path}  authorization: ${auth}${tenant}\n  answer:   ${res.status} ${body}`);
 }
+
+/**
+ * The status and what names it, for expected/actual texts: `401 UNAUTHORIZED` (envelope code),
+ * `404 {"error":"not_found"}` (a bare §7 body), `200 (success envelope)`, or the bare status.
+ */
+export function statusLine(res: Pick<ApiResponse, 'status' | 'json'>): string {
+  const e = res.json?.error;
+  if (typeof e === 'string') return `${res.status} {"error":"${e}"}`;
+  if (typeof e?.code === 'string') return `${res.status} ${e.code}`;
+  return `${res.status}${res.json?.success === true ? ' (success envelope)' : ''}`;
+}
+
+/**
+ * Whether an answer says the route itself is not served: 404 with code NOT_FOUND (§7 "the route
+ * does not exist") or 405. A 404 RESOURCE_NOT_FOUND or a bare not_found is an answer of a served route.
+ */
+export function routeNotServed(res: Pick<ApiResponse, 'status' | 'json'>): boolean {
+  return res.status === 405 || (res.status === 404 && res.json?.error?.code === 'NOT_FOUND');
+}

@@ -59,8 +59,3 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
   }
   return out;
 }
-
-/** Number of registered secrets (for tests of the redaction itself). */
-export function registeredSecretCount(): number {
-  return secrets.size;
-}

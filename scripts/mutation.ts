@@ -1,6 +1,6 @@
 /**
  * `npm run mutation [-- --fault <name> … --file <suite> … --workers N --full --exhaustive --strict-timing]`: the mutation run
- * of issue 9. Runs the conformance suite once per simulator fault (GET /__control/faults), in
+ *. Runs the conformance suite once per simulator fault (GET /__control/faults), in
  * parallel up to the core count, writes `reports/mutation.json` and `reports/mutation.md`, and
  * ends with the line `mutation: N killed, M survived`. Exit code 0 when every fault was killed,
  * 1 otherwise (a survivor is a missing test), 2 when the run itself could not be done.

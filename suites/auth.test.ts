@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { documentedPart } from '../helpers/documented';
 import { useWorld, type PrincipalName } from '../helpers/world';
-import { clauseTest, skipWith, type Verify } from '../helpers/clause';
+import { clauseTest, skipUnlessServed, skipWith, type Verify } from '../helpers/clause';
 import { rawRequest, rawStart } from '../helpers/raw-http';
 import { assistantFixture } from '../helpers/fixtures';
 import type { ApiClient, ApiResponse, AuthVariant } from '../helpers/client';
@@ -152,9 +152,7 @@ const ORG_ONLY_READS = ['/organization/tenants', '/turn-flags', '/transcriber-ba
 const METHOD_NOT_SHOWN = new Set(['/turn-flags', '/transcriber-banks', '/full-call-runs']);
 
 function skipIfNotServed(ctx: any, path: string, res: ApiResponse) {
-  if (METHOD_NOT_SHOWN.has(path) && (res.status === 405 || (res.status === 404 && res.json?.error?.code === 'NOT_FOUND'))) {
-    skipWith(ctx, `precondition failed: GET ${path} is not served (${res.status}); §4.5 does not show the method`);
-  }
+  if (METHOD_NOT_SHOWN.has(path)) skipUnlessServed(ctx, res, `GET ${path}`, '§4.5 does not show the method');
 }
 
 describe('organization-only routes', () => {

@@ -10,7 +10,7 @@ import { useWorld, type PrincipalName } from '../helpers/world';
 import { clauseTest, skipWith } from '../helpers/clause';
 import { hasCapability, capabilityReason } from '../helpers/target';
 import { recordMatrixCell } from '../helpers/recorder';
-import type { ApiResponse } from '../helpers/client';
+import { routeNotServed as routeMissing, statusLine, type ApiResponse } from '../helpers/exchange';
 import {
   MATRIX_COLUMNS,
   MATRIX_ROUTES,
@@ -22,15 +22,6 @@ import {
 
 const world = useWorld();
 
-/** Whether an answer says the route itself is not served (§7 404 NOT_FOUND, or 405). */
-function routeMissing(res: ApiResponse): boolean {
-  return res.status === 405 || (res.status === 404 && res.json?.error?.code === 'NOT_FOUND');
-}
-
-function statusLine(res: ApiResponse): string {
-  const e = res.json?.error;
-  return `${res.status} ${typeof e === 'string' ? `{"error":"${e}"}` : e?.code ?? ''}`.trim();
-}
 
 /**
  * The §5.6 outcomes an answer can stand for. A 400 VALIDATION_ERROR on a route whose body is not

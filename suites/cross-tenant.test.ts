@@ -20,6 +20,7 @@ import { assistantFixture } from '../helpers/fixtures';
 import { compareAnswers, explainDifferences, type BodyComparison } from '../helpers/indistinguishable';
 import { hasCapability, capabilityReason, OPTIONAL_LIVE_VARIABLES, type Capability } from '../helpers/target';
 import type { ApiClient, ApiResponse } from '../helpers/client';
+import { routeNotServed as routeMissing, statusLine } from '../helpers/exchange';
 
 const world = useWorld();
 
@@ -55,14 +56,6 @@ function toolBody(name: string) {
   return { name, instruction: { title: name, description: 'conformance isolation fixture', steps: [] } };
 }
 
-/** Whether an answer says the route itself is not served (§7 404 NOT_FOUND, or 405). */
-function routeMissing(res: ApiResponse): boolean {
-  return res.status === 405 || (res.status === 404 && res.json?.error?.code === 'NOT_FOUND');
-}
-
-function statusLine(res: ApiResponse): string {
-  return `${res.status} ${res.json?.error?.code ?? (typeof res.json?.error === 'string' ? res.json.error : '')}`.trim();
-}
 
 /** A fixture value, or why it could not be made on this target. */
 type Made<T> = { value: T } | { why: string };
@@ -104,14 +97,14 @@ async function makeFixtures(w: World): Promise<void> {
   });
   await fixture('callBLive', async () => {
     if (!control) return noControl("a live call of tenant B needs the control API");
-    return { value: await control.call_({ tenantId: w.tenantB.id, assistantId: fx.assistantB.id, customerNumber: fictionalNumber() }) };
+    return { value: await control.startCall({ tenantId: w.tenantB.id, assistantId: fx.assistantB.id, customerNumber: fictionalNumber() }) };
   });
   await fixture('callBDone', async () => {
     if (!control) {
       const id = w.target.live?.otherCallId;
       return id ? { value: { id } } : { why: `missing optional fixture: set ${OPTIONAL_LIVE_VARIABLES.otherCallId}` };
     }
-    const call = await control.call_({ tenantId: w.tenantB.id, assistantId: fx.assistantB.id, customerNumber: fictionalNumber() });
+    const call = await control.startCall({ tenantId: w.tenantB.id, assistantId: fx.assistantB.id, customerNumber: fictionalNumber() });
     await control.endCall(call.id, { supervisorAnswered: false });
     // Insights land after the call ends (§4.5); wait for them with a deadline so the foreign call is
     // as "existing" as it can be. A target without the route simply answers NOT_FOUND.
@@ -125,11 +118,11 @@ async function makeFixtures(w: World): Promise<void> {
   });
   await fixture('callADeleted', async () => {
     if (!control) return noControl('deleting a call needs a control API');
-    const call = await control.call_({ tenantId: w.tenantA.id, assistantId: fx.assistantA.id, customerNumber: fictionalNumber() });
+    const call = await control.startCall({ tenantId: w.tenantA.id, assistantId: fx.assistantA.id, customerNumber: fictionalNumber() });
     // Not in control-api.md: neither §4 nor the contract can delete a call. A simulator that offers
     // DELETE /__control/calls/{id} lets §7 exception 2's "deleted" case run; elsewhere it is skipped.
     try {
-      await control.call('DELETE', `/calls/${call.id}`);
+      await control.send('DELETE', `/calls/${call.id}`);
     } catch (e) {
       await control.endCall(call.id).catch(() => undefined);
       return { why: `not testable on this target: its control API cannot delete a call (DELETE /__control/calls/{id} is not in the control contract: ${(e as Error).message.slice(0, 120)})` };
@@ -559,7 +552,7 @@ describe("writes on another tenant's resources answer 404 and change nothing (§
         const w = world();
         let call: { id: string };
         try {
-          call = await w.control!.call_({ tenantId: w.tenantB.id, assistantId: fx.assistantB.id, customerNumber: fictionalNumber() });
+          call = await w.control!.startCall({ tenantId: w.tenantB.id, assistantId: fx.assistantB.id, customerNumber: fictionalNumber() });
         } catch (e) {
           skipWith(ctx, `precondition failed: a live call of tenant B could not be made (${(e as Error).message.slice(0, 200)})`);
         }

@@ -32,7 +32,7 @@ const MISS_REASONS = ['call_not_found', 'metrics_not_found'] as const;
 /** A call the control API made live; ended by the cleanup ledger if a test left it live. */
 async function liveCall(): Promise<{ id: string }> {
   const w = world();
-  const call = await w.control!.call_({ tenantId: w.tenantA.id, assistantId: assistant.id });
+  const call = await w.control!.startCall({ tenantId: w.tenantA.id, assistantId: assistant.id });
   w.cleanup.add(`end call ${call.id}`, () => w.control!.endCall(call.id).catch(() => undefined));
   return call;
 }
@@ -180,7 +180,7 @@ describe('§4.5 / §8 GET /calls/insights?ids=', () => {
     const w = world();
     const theirs = await w.as('tenantB').post('/assistants', { name: `${w.runPrefix}insights-B` });
     checkSuccess('4.5/insights-batch-miss-reasons', "fixture: tenant B's assistant", theirs);
-    const foreign = await w.control!.call_({ tenantId: w.tenantB.id, assistantId: theirs.json.data.id });
+    const foreign = await w.control!.startCall({ tenantId: w.tenantB.id, assistantId: theirs.json.data.id });
     await w.control!.endCall(foreign.id);
     const res = await batch([done.id, live.id, unknown, foreign.id]);
     checkSuccess('4.5/insights-batch-unknown-never-fails', 'the batch with one unknown id answers 200', res, 200);

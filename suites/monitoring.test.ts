@@ -39,7 +39,7 @@ beforeAll(async () => {
 /** A call the control API made live; ended again by the cleanup ledger (ignoring an already-ended call). */
 async function liveCall(tenantId = world().tenantA.id, assistantId = assistant.id): Promise<{ id: string; callId: string }> {
   const w = world();
-  const call = await w.control!.call_({ tenantId, assistantId });
+  const call = await w.control!.startCall({ tenantId, assistantId });
   w.cleanup.add(`end call ${call.id}`, () => w.control!.endCall(call.id).catch(() => undefined));
   return call;
 }

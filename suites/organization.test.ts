@@ -11,7 +11,7 @@
 import { afterEach, beforeAll, describe } from 'vitest';
 import { faker } from '@faker-js/faker';
 import { useWorld } from '../helpers/world';
-import { clauseTest, check, checkError, checkSuccess, inform, skipWith } from '../helpers/clause';
+import { clauseTest, check, checkError, checkSuccess, inform, skipUnlessServed, skipWith } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import type { ApiResponse } from '../helpers/client';
 import { containsString, rowsOf } from '../helpers/shapes';
@@ -51,7 +51,7 @@ describe('§1 and §4.5 calls and conversations', () => {
 
   clauseTest(['1/call-record-on-dial', '4.5/calls-readable'], 'a dialled call appears in GET /calls/{id} and GET /calls, live and after it ends', async () => {
     const w = world();
-    const call = await w.control!.call_({ tenantId: w.tenantA.id, assistantId: assistant.id, customerNumber: randomNumber() });
+    const call = await w.control!.startCall({ tenantId: w.tenantA.id, assistantId: assistant.id, customerNumber: randomNumber() });
     w.cleanup.add(`end call ${call.id}`, () => w.control!.endCall(call.id).catch(() => undefined));
     const c = w.as('tenantA');
     const one = await c.get(`/calls/${call.id}`);
@@ -142,9 +142,7 @@ describe('§4.5 / §5.3 organization routes', () => {
   for (const path of ['/turn-flags', '/transcriber-banks', '/full-call-runs']) {
     clauseTest('4.5/transcriber-testing-scope', `GET ${path}: organization key alone accepted, tenant key 403 ORG_SCOPE_REQUIRED`, async (ctx) => {
       const org = await world().as('org').get(path);
-      if (org.status === 405 || (org.status === 404 && org.json?.error?.code === 'NOT_FOUND')) {
-        skipWith(ctx, `precondition failed: GET ${path} is not served (${org.status}); §4.5 does not show the method`);
-      }
+      skipUnlessServed(ctx, org, `GET ${path}`, '§4.5 does not show the method');
       checkSuccess('4.5/transcriber-testing-scope', `GET ${path} with the organization key alone answers 2xx`, org);
       checkError('4.5/transcriber-testing-scope', `GET ${path} with tenant key A`, await world().as('tenantA').get(path), 403, 'ORG_SCOPE_REQUIRED');
     });

@@ -14,9 +14,10 @@ import { faker } from '@faker-js/faker';
 import { median, wilcoxonRankSum, errorFunction } from 'simple-statistics';
 import { useWorld } from '../helpers/world';
 import { assistantFixture } from '../helpers/fixtures';
-import { clauseTest, check, inform, skipWith } from '../helpers/clause';
+import { clauseTest, check, inform, skipUnlessServed, skipWith } from '../helpers/clause';
 import { loadEnv } from '../helpers/target';
 import type { ApiResponse } from '../helpers/client';
+import { statusLine } from '../helpers/exchange';
 
 const world = useWorld();
 
@@ -76,7 +77,7 @@ beforeAll(async () => {
   assistantB = await assistantFixture(w, w.as('tenantB'), 'timing-b');
   if (w.control) {
     try {
-      callB = await w.control.call_({ tenantId: w.tenantB.id, assistantId: assistantB.id });
+      callB = await w.control.startCall({ tenantId: w.tenantB.id, assistantId: assistantB.id });
       await w.control.endCall(callB.id);
     } catch (e) {
       callWhy = `precondition failed: a call of tenant B could not be made (${(e as Error).message.slice(0, 200)})`;
@@ -92,9 +93,6 @@ interface Samples {
   elapsedMs: number;
 }
 
-function line(res: ApiResponse): string {
-  return `${res.status} ${res.json?.error?.code ?? (typeof res.json?.error === 'string' ? res.json.error : '')}`.trim();
-}
 
 /** Interleaved sampling: each pair sends both lookups in a seeded random order. */
 async function sample(never: () => Promise<ApiResponse>, other: () => Promise<ApiResponse>): Promise<Samples> {
@@ -106,7 +104,7 @@ async function sample(never: () => Promise<ApiResponse>, other: () => Promise<Ap
     const order = faker.datatype.boolean() ? (['never', 'other'] as const) : (['other', 'never'] as const);
     for (const kind of order) {
       const res = await (kind === 'never' ? never() : other());
-      s.statuses.add(`${kind}: ${line(res)}`);
+      s.statuses.add(`${kind}: ${statusLine(res)}`);
       if (i >= WARMUP) s[kind].push(res.durationMs);
     }
   }
@@ -153,9 +151,7 @@ clauseTest('5.7/timing-indistinguishable', "POST /calls/{id}/end (bare 404): ano
   const a = world().as('tenantA');
   const body = { actorLabel: 'conformance timing check' };
   const probe = await a.post(`/calls/${randomUUID()}/end`, body, { retry: false });
-  if (probe.status === 405 || (probe.status === 404 && probe.json?.error?.code === 'NOT_FOUND')) {
-    skipWith(ctx, `precondition failed: POST /calls/{id}/end is not served by the target (${line(probe)})`);
-  }
+  skipUnlessServed(ctx, probe, 'POST /calls/{id}/end');
   const s = await sample(
     () => a.post(`/calls/${randomUUID()}/end`, body, { retry: false }),
     () => a.post(`/calls/${callB!.id}/end`, body, { retry: false }),

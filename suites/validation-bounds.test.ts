@@ -21,13 +21,13 @@ const world = useWorld();
 const CASES = generateBoundsCases();
 /**
  * Every case runs on a target with a control API (a simulator). Elsewhere (a live tenant) the run's
- * request budget applies (issue 8: under 1,500 requests for a full run), so every bound, length,
+ * request budget applies (under 1,500 requests for a full run), so every bound, length,
  * integer-string, case-variant, required and unknown-key case runs and, of the other kinds, the first
  * case per field, kind and expectation.
  */
 const fullSet = (): boolean => hasCapability('control');
 const SAMPLE = budgetSample(CASES);
-const BUDGET_REASON = 'request budget of a live run (issue 8): on a target without a control API one case per field, kind and expectation runs here; the full set runs on simulators';
+const BUDGET_REASON = 'request budget of a live run: on a target without a control API one case per field, kind and expectation runs here; the full set runs on simulators';
 const DETAILS = '4.1/validation-error-details';
 const UNCHANGED = '4.1/rejected-patch-changes-nothing';
 

@@ -17,7 +17,7 @@
 import { afterAll, beforeAll, describe, vi } from 'vitest';
 import { isDeepStrictEqual } from 'node:util';
 import { usePerTestWorld, useWorld, type World } from '../helpers/world';
-import { clauseTest, check, checkSchema, checkSuccess, inform, skipWith, ConformanceFailure } from '../helpers/clause';
+import { clauseTest, check, checkSchema, checkSuccess, continueOnFailure, inform, skipWith, softCheck } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { hasCapability } from '../helpers/target';
 import { RUN_CONFIG } from '../helpers/global-setup';
@@ -125,26 +125,9 @@ async function arrival(
   return found;
 }
 
-/**
- * Runs a check softly: its failure is recorded (and fails the test at its end, helpers/clause.ts)
- * but does not stop the test, so each clause of a many-sided test gets its own verdict.
- */
-function soft(fn: () => void): void {
-  try {
-    fn();
-  } catch (e) {
-    if (!(e instanceof ConformanceFailure)) throw e;
-  }
-}
-
-/** {@link check}, run through {@link soft}. */
-function softCheck(...args: Parameters<typeof check>): void {
-  soft(() => check(...args));
-}
-
 /** Starts a call through the control API (assistant-request is delivered). */
 async function startCall(assistantId: string, customerNumber: string, tenant: 'tenantA' | 'tenantB' = 'tenantA') {
-  return control.call_({ tenantId: world()[tenant].id, assistantId, customerNumber });
+  return control.startCall({ tenantId: world()[tenant].id, assistantId, customerNumber });
 }
 
 /** A new assistant of tenant A (or B) for one test. */
@@ -416,19 +399,19 @@ describe.concurrent('model B: HMAC signature', () => {
       const ids = new Set<string>();
       for (const type of ONBOARDING_TYPES) {
         const r = got.find((x) => typeOf(x) === type)!;
-        soft(() => checkPostJson(r, type));
-        soft(() => checkType(r, type));
-        soft(() => checkSchema('6/onboarding-events', `${type} body`, 'events/chatapp-onboarding', jsonOf(r)));
+        continueOnFailure(() => checkPostJson(r, type));
+        continueOnFailure(() => checkType(r, type));
+        continueOnFailure(() => checkSchema('6/onboarding-events', `${type} body`, 'events/chatapp-onboarding', jsonOf(r)));
         const sig = getHeader(r.headers, HEADER_SIGNATURE);
         const v = verifyModelB(r.body, r.headers, secret);
-        soft(() => check(['6/b-signature', '6/delivery-model-per-event'], `${type} (model B): X-Service-Signature is sha256=<hex> HMAC-SHA256 of the raw body keyed by the client server secret`, v.ok, {
+        continueOnFailure(() => check(['6/b-signature', '6/delivery-model-per-event'], `${type} (model B): X-Service-Signature is sha256=<hex> HMAC-SHA256 of the raw body keyed by the client server secret`, v.ok, {
           expected: 'sha256= followed by the 64-digit hex HMAC of the bytes received',
           actual: v.ok ? 'verified' : `${v.reason}: ${v.message} (header starts ${JSON.stringify(sig?.slice(0, 14) ?? null)})`,
         }));
         const upper = !!sig && /[A-F]/.test(sig.slice(7));
         inform('6/b-signature', `${type}: the hex digest is lower case`, !upper, upper ? 'upper-case hex digits: accepted (hex case carries no meaning), but receivers comparing strings literally would refuse them' : 'lower-case hex digits');
         const id = deliveryIdOf(r.headers);
-        soft(() => check('6/b-delivery-id-uuid', `${type}: X-Service-Delivery is a UUID`, !!id && UUID_PATTERN.test(id), { expected: 'a UUID', actual: id ?? '(absent)' }));
+        continueOnFailure(() => check('6/b-delivery-id-uuid', `${type}: X-Service-Delivery is a UUID`, !!id && UUID_PATTERN.test(id), { expected: 'a UUID', actual: id ?? '(absent)' }));
         if (id) ids.add(id);
         // Re-serialising or reformatting the body must invalidate the signature (rule 2).
         const parsed = JSON.parse(r.body.toString('utf8'));
@@ -439,13 +422,13 @@ describe.concurrent('model B: HMAC signature', () => {
             continue;
           }
           const again = verifyModelB(changed, r.headers, secret);
-          soft(() => check('6/b-raw-bytes', `${type}: the signature does not verify once the body is ${how} (it covers the raw bytes only)`, !again.ok, {
+          continueOnFailure(() => check('6/b-raw-bytes', `${type}: the signature does not verify once the body is ${how} (it covers the raw bytes only)`, !again.ok, {
             expected: 'mismatch',
             actual: 'the signature verified over the changed bytes: it was computed over a re-serialised body, not the bytes sent',
           }));
         }
       }
-      soft(() => check('6/b-dedupe', 'distinct events carry distinct delivery ids (otherwise deduplication would drop events)', ids.size === ONBOARDING_TYPES.length, {
+      continueOnFailure(() => check('6/b-dedupe', 'distinct events carry distinct delivery ids (otherwise deduplication would drop events)', ids.size === ONBOARDING_TYPES.length, {
         expected: `${ONBOARDING_TYPES.length} distinct ids`,
         actual: `${ids.size}`,
       }));
@@ -478,7 +461,7 @@ describe.concurrent('model B: HMAC signature', () => {
         expected: '500, 500, then a third attempt',
         actual: got.map((r) => `#${r.seq} -> ${r.answeredStatus}`).join(', '),
       });
-      soft(() => check('6/b-dedupe', 'the event was processed exactly once over all attempts', processed === 1, {
+      continueOnFailure(() => check('6/b-dedupe', 'the event was processed exactly once over all attempts', processed === 1, {
         expected: 1,
         actual: `${processed} times over ${got.length} attempts with delivery ids ${got.map((r) => deliveryIdOf(r.headers)).join(', ')}`,
       }));
@@ -737,20 +720,20 @@ describe('model B: retry schedule', () => {
       }
       const attempts = seen;
       const reading = retryReading(attempts.length);
-      soft(() => check('6/b-retry-count', 'a failing model B delivery is retried up to 5 times (5 or 6 attempts in all, never fewer or more)', reading === 'five-retries' || reading === 'five-attempts', {
+      continueOnFailure(() => check('6/b-retry-count', 'a failing model B delivery is retried up to 5 times (5 or 6 attempts in all, never fewer or more)', reading === 'five-retries' || reading === 'five-attempts', {
         expected: '6 attempts (1 + 5 retries) or 5 attempts in all (§8 "5 attempts")',
         actual: `${attempts.length} attempts${attempts.length >= 8 ? ' or more' : ''} (${attempts.length - 1} retries)`,
       }));
       inform('6/b-retry-count', 'reading of "up to 5 retries" the target takes', true, reading === 'five-retries' ? '1 + 5 retries (6 attempts)' : '5 attempts in all (1 + 4 retries, §8 limit table)');
 
       const ids = attempts.map((r) => deliveryIdOf(r.headers));
-      soft(() => check('6/b-same-delivery-id', 'every retry reuses the delivery id of the first attempt', ids.every((id) => id && id === ids[0]), {
+      continueOnFailure(() => check('6/b-same-delivery-id', 'every retry reuses the delivery id of the first attempt', ids.every((id) => id && id === ids[0]), {
         expected: `all ${ids[0]}`,
         actual: ids.join(', '),
       }));
       inform('6/b-same-delivery-id', 'the delivery id is the one the control API returned', ids[0] === deliveryId, `header ${ids[0]}, control ${deliveryId}`);
       const first = jsonOf(attempts[0]);
-      soft(() => check('6/b-dedupe', 'every attempt carries the same event (same parsed body), so deduplicating on the id loses nothing', attempts.every((r) => isDeepStrictEqual(jsonOf(r), first)), {
+      continueOnFailure(() => check('6/b-dedupe', 'every attempt carries the same event (same parsed body), so deduplicating on the id loses nothing', attempts.every((r) => isDeepStrictEqual(jsonOf(r), first)), {
         expected: 'equal JSON bodies',
         actual: attempts.map((r) => `#${r.seq}: ${r.body.length} bytes`).join(', '),
       }));
@@ -759,7 +742,7 @@ describe('model B: retry schedule', () => {
       const backoff = analyseBackoff(attempts.map((r) => r.arrivedAtMs));
       const gaps = backoff.gapsMs.map((g) => g.toFixed(0)).join(', ');
       const ratioText = backoff.ratios.map((r) => r.toFixed(2)).join(', ');
-      soft(() => check('6/b-backoff-exponential', 'each retry comes later than the one before, the waits growing about geometrically', attempts.length < 4 || backoff.exponential, {
+      continueOnFailure(() => check('6/b-backoff-exponential', 'each retry comes later than the one before, the waits growing about geometrically', attempts.length < 4 || backoff.exponential, {
         expected: `median growth ≥ 1.4× per retry (the larger of two), and at most one wait growing less than 1.3× with 10 ms slack (first retry delay configured: ${retryBaseMs} ms)`,
         actual: `waits ${gaps} ms; ${backoff.problems.join('; ')}`,
       }));
@@ -768,7 +751,7 @@ describe('model B: retry schedule', () => {
       // Last, so that a signing fault (proved by the signature test) does not hide the retry verdicts.
       attempts.forEach((r, i) => {
         const v = verifyModelB(r.body, r.headers, secret);
-        soft(() => check('6/b-signature', `attempt ${i + 1}: the signature verifies over its raw body`, v.ok, { expected: 'verified', actual: v.ok ? 'verified' : `${v.reason}: ${v.message}` }));
+        continueOnFailure(() => check('6/b-signature', `attempt ${i + 1}: the signature verifies over its raw body`, v.ok, { expected: 'verified', actual: v.ok ? 'verified' : `${v.reason}: ${v.message}` }));
       });
       const log = (await control.deliveries(world().tenantA.id)).find((d) => d.deliveryId === deliveryId);
       inform('6/b-retry-count', 'the deliveries log agrees with the receiver', log?.attempts.length === attempts.length && log?.url === url, `log: ${log ? `${log.attempts.length} attempts, ${log.state}` : 'no entry'}; receiver: ${attempts.length}`);

@@ -464,18 +464,11 @@ function requiredOnly(anyOf: unknown): anyOf is { required: string[] }[] {
   return Array.isArray(anyOf) && anyOf.length > 0 && anyOf.every((b: any) => b && Array.isArray(b.required) && Object.keys(b).length === 1);
 }
 
-/** Case counts by kind and by expectation, for docs/validation-and-merge.md and the run log. */
-export function summariseCases(cases: BoundsCase[]): { total: number; accept: number; reject: number; byKind: Record<string, number> } {
-  const byKind: Record<string, number> = {};
-  for (const c of cases) byKind[c.kind] = (byKind[c.kind] ?? 0) + 1;
-  return { total: cases.length, accept: cases.filter((c) => c.expect === 'accept').length, reject: cases.filter((c) => c.expect === 'reject').length, byKind };
-}
-
 /** Kinds kept whole by {@link budgetSample}: each of their cases proves a distinct bound or rule. */
 export const ALWAYS_SAMPLED: readonly CaseKind[] = ['bound', 'integer-string', 'enum-case', 'length', 'required', 'unknown-key'];
 
 /**
- * The cases run where a request budget applies (a live tenant: issue 8 keeps a full live run under
+ * The cases run where a request budget applies (a live tenant: a full live run stays under
  * 1,500 requests): every case of the {@link ALWAYS_SAMPLED} kinds, and of the other kinds the first
  * case per top-level field, kind and expectation.
  * @returns names of the sampled cases

@@ -38,7 +38,7 @@ import { runConformance } from './run';
 import { listFaults, startFaultySimulator } from './simulator';
 
 export { closingLine } from './matrix';
-export { writeMutationReports, renderMarkdown } from './render';
+export { writeMutationReports } from './render';
 
 /** Options of {@link runMutation}. */
 export interface MutationOptions {

@@ -1,5 +1,5 @@
 /**
- * The kill matrix (issue 9): from a baseline run record and one run record per fault, decides
+ * The kill matrix: from a baseline run record and one run record per fault, decides
  * which faults were killed and by which tests, and counts per suite file how many it killed.
  * Pure functions over run records (helpers/report/model.ts); nothing here runs tests.
  *

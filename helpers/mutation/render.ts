@@ -1,5 +1,5 @@
 /**
- * Writes the kill matrix as `mutation.json` and `mutation.md` (issue 9 item 2). Rendered from the
+ * Writes the kill matrix as `mutation.json` and `mutation.md`. Rendered from the
  * {@link MutationReport} alone.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

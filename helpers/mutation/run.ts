@@ -1,5 +1,5 @@
 /**
- * One conformance run of the mutation tooling (issue 9): spawns `vitest run --project conformance`
+ * One conformance run of the mutation tooling: spawns `vitest run --project conformance`
  * as a child process in external-simulator mode (CORE_API_BASE_URL + CORE_API_CONTROL_URL, see
  * ../shared/design/control-api.md; or embedded mode when no URL is given, for benchmarks) and reads the run record (`conformance.json`) it writes into
  * its own report directory, so several runs can go on at once.

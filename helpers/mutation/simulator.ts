@@ -49,7 +49,7 @@ export async function startFaultySimulator(faults: string[]): Promise<MutationSi
 export async function listFaults(): Promise<Fault[]> {
   const sim = await startFaultySimulator([]);
   try {
-    const faults = await new ControlClient(sim.controlUrl).call<unknown>('GET', '/faults');
+    const faults = await new ControlClient(sim.controlUrl).send<unknown>('GET', '/faults');
     if (!Array.isArray(faults) || faults.some((f) => typeof f?.name !== 'string' || !Array.isArray(f?.clauses))) {
       throw new Error(`GET /__control/faults did not answer [{ name, clauses, description }]: ${JSON.stringify(faults).slice(0, 200)}`);
     }

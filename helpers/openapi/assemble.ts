@@ -1,5 +1,5 @@
 /**
- * Assembles the OpenAPI 3.1 document of the Core API (issue 9 item 3) from schemas/ and the
+ * Assembles the OpenAPI 3.1 document of the Core API from schemas/ and the
  * path table (helpers/openapi/paths.ts).
  *
  * - Every schemas/ file (JSON Schema 2020-12, which OpenAPI 3.1 accepts as is) becomes one entry

@@ -1,5 +1,5 @@
 /**
- * The path → schema table of the OpenAPI document (issue 9 item 3): one row per operation of
+ * The path → schema table of the OpenAPI document: one row per operation of
  * spec §4 (§4.1–§4.5), naming the schemas/ files that give its request body and its success
  * `data`. The assembler (helpers/openapi/assemble.ts) turns each row into an operation whose
  * shapes are `$ref`s into `components.schemas` (each schemas/ file appears there once).

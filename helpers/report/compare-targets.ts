@@ -1,5 +1,5 @@
 /**
- * One clause table across runs (issue #17, in the manner of wpt.fyi / Bowtie): one row per clause,
+ * One clause table across runs (in the manner of wpt.fyi / Bowtie): one row per clause,
  * one column per run record (named by target and start time), the verdict in each cell. Rows
  * where the runs disagree come first. Used by `npm run compare-targets`.
  */

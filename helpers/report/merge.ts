@@ -1,5 +1,5 @@
 /**
- * Shard merge (issue 8, CI): joins the `conformance.json` of several `vitest --shard` runs into one
+ * Shard merge: joins the `conformance.json` of several `vitest --shard` runs into one
  * run record, judged against the catalogue the shards carry (so no re-run and no catalogue read),
  * and copies each shard's Allure results into one folder.
  */

@@ -187,14 +187,6 @@ export function withinSection(clauseSection: string, section: string): boolean {
   return clauseSection === section || clauseSection.startsWith(`${section}.`);
 }
 
-/** The deepest numbered heading that contains a clause section (`5.6` → the §5 heading). */
-export function headingOf(doc: SpecDoc, clauseSection: string): SpecSection | undefined {
-  let best: SpecSection | undefined;
-  for (const s of doc.sections)
-    if (withinSection(clauseSection, s.number) && (!best || s.number.length > best.number.length)) best = s;
-  return best;
-}
-
 /** Section titles by number (`{ "5": "Authentication", "2.3": "serverUrl rules" }`). */
 export function sectionTitles(doc: SpecDoc | undefined): Record<string, string> {
   const out: Record<string, string> = {};

@@ -1,5 +1,5 @@
 /**
- * `reports/spec.html`: the spec itself, each statement marked by its verdict in a run (issue #17).
+ * `reports/spec.html`: the spec itself, each statement marked by its verdict in a run.
  * Self-contained (inline CSS, no script, no network): every statement is a `<details>` whose
  * summary is the statement text coloured by verdict; opening it shows its clauses (linked to a
  * clause list at the end with their tests) and the failure message. The first screen lists the failing statements, linked to their place.

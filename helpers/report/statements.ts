@@ -1,5 +1,5 @@
 /**
- * Statement-level traceability (issue #17, spec: all sections): every statement of the spec, as
+ * Statement-level traceability: every statement of the spec, as
  * `spec-doc.ts` reads it, is linked from `spec/statements.json` to the clauses that test it, or
  * marked `informative` / `not-testable` with a reason. Links are keyed by {@link statementKey},
  * built from the same stable keys the spec diff pairs on (row: first cell; else a fingerprint of

@@ -1,5 +1,5 @@
 /**
- * Chaos mode (an addition to the control contract, issue 8): injects throttling, dropped
+ * Chaos mode (an addition to the control contract): injects throttling, dropped
  * connections and slow answers into PUBLIC API responses (never into `/__control`), so the suite's
  * resilience can be proven: a conformant target under chaos must still get no `fail` verdict.
  *

@@ -1,5 +1,5 @@
 /**
- * Faults of the detection-gap classes (issue 13): each breaks one rule on one side of a
+ * Faults of the detection-gap classes: each breaks one rule on one side of a
  * boundary, the way real implementations get it wrong. Registered in faults.ts with the others.
  * - Over-blocking and under-blocking at the edges of the §2.3 ranges.
  * - Addresses that reach the host itself without being written as loopback (0.0.0.0, ::).

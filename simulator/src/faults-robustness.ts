@@ -1,5 +1,5 @@
 /**
- * Faults of the robustness classes (issue 18): each brings back one way hostile input used to
+ * Faults of the robustness classes: each brings back one way hostile input used to
  * break the simulator. Registered in faults.ts; killed by the robustness phase
  * (suites/robustness.test.ts).
  */

@@ -94,7 +94,7 @@ export const FAULTS: readonly FaultInfo[] = [
     description: 'transferDialTimeout replaces the whole settings object instead of merging one key.',
   },
   // assistant bounds, validation and merge (§2.2–§2.7, §4.1, §8): model/assistant.ts,
-  // validation/settings.ts, validation/server-url.ts (issue 3 requests in docs/sim-requests.md)
+  // validation/settings.ts, validation/server-url.ts
   {
     name: 'bounds.call-time-limit-9',
     clauses: ['2.2/call-time-limit-bounds', '8/call-time-limit-10-43200'],
@@ -337,7 +337,7 @@ export const FAULTS: readonly FaultInfo[] = [
     clauses: ['6/a-secret-header'],
     description: 'Model A: the x-service-core-secret header is left out.',
   },
-  // webhooks, requested by the suite side (sim-requests issue 5, h6); clause ids as the request names them
+  // webhooks, requested by the suite side; clause ids as the request names them
   {
     name: 'webhooks.path-dropped',
     clauses: ['2.3/path-kept'],
@@ -667,7 +667,7 @@ export const FAULTS: readonly FaultInfo[] = [
     clauses: ['4.5/chatapp-enabled-needs-number'],
     description: 'PATCH /assistants/{id}/chatapp-enabled enables the channel without a linked, onboarded number.',
   },
-  // requested by the suite side (sim-requests issue 6, h7)
+  // requested by the suite side
   {
     name: 'taskoverrides.null-dropped',
     clauses: ['2.8/task-override-shape'],

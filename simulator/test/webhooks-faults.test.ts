@@ -2,7 +2,7 @@
  * Every `webhooks.*` fault of faults.ts changes what a receiver observes: each probe runs once
  * with no fault and once with the fault on, and the two observations must differ. (The generic
  * fault probe in faults.test.ts covers the request/answer faults; these need a receiver.)
- * For the faults requested in sim-requests issue 5, the no-fault run must also show the spec's
+ * For the webhook faults, the no-fault run must also show the spec's
  * answer (`specAnswer`), so a probe cannot pass by observing something irrelevant. Waits poll
  * with deadlines (`pollUntil`, `idle`), never sleep.
  */
@@ -129,7 +129,6 @@ const probes: Record<string, () => Promise<unknown>> = {
     await deliver('A');
     return rx.received[0]!.headers['x-service-core-secret'] === w.A.clientServerSecret;
   },
-  // requested in sim-requests issue 5 (h6)
   'webhooks.path-dropped': async () => {
     await probeHost();
     const a = await w.assistant(w.A.apiKey, { serverUrl: 'https://probe.example.com/hooks/core?x=1' });

@@ -1,5 +1,5 @@
 /**
- * Live-tenant readiness (issue 8): the suite run in live mode against an external simulator (no
+ * Live-tenant readiness: the suite run in live mode against an external simulator (no
  * control URL; fixtures given by the operator's variables) passes what applies, skips the rest
  * with reasons, creates nothing new on a second run, leaves every object as it found it, and
  * writes no key or secret into any report file.
@@ -80,7 +80,7 @@ describe('a live-mode run against an external simulator', () => {
     expect(skipped.length).toBeGreaterThan(0);
     for (const t of skipped) expect(t.message, t.name).toMatch(/\S/);
     expect(first.code).toBe(0);
-    // Request budget (issue 8): a full live run stays under 1,500 requests to the target.
+    // Request budget: a full live run stays under 1,500 requests to the target.
     expect(first.record!.requests.total, 'requests of a full live run').toBeLessThan(1500);
     console.log(`live-mode run: ${first.record!.requests.total} requests, ${first.record!.summary.passed} passed, ${skipped.length} skipped`);
     afterFirst = { a: await assistantsOf(env.CORE_API_TENANT_KEY), b: await assistantsOf(env.CORE_API_OTHER_TENANT_KEY) };

@@ -1,5 +1,5 @@
 /**
- * compare-targets (issue #17): over a clean run and a fault run, the clauses the fault broke come
+ * compare-targets: over a clean run and a fault run, the clauses the fault broke come
  * first, and each column is named by target and time. Also runs the CLI over two record files.
  */
 import { describe, expect, test } from 'vitest';

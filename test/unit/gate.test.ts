@@ -1,5 +1,5 @@
 /**
- * The pre-release gate (issue 7): fails on a failing `must` clause and on a regression against a
+ * The pre-release gate: fails on a failing `must` clause and on a regression against a
  * baseline, passes on a clean run, honours allow-list entries until they expire, and the command
  * line prints one line per reason with exit status 1 (blocked), 0 (pass) or 2 (bad input).
  */

@@ -1,5 +1,5 @@
 /**
- * Generated-client smoke test (issue 9 item 4): the OpenAPI document, as the simulator serves it
+ * Generated-client smoke test: the OpenAPI document, as the simulator serves it
  * at GET /openapi.json, goes through openapi-typescript (programmatic API) inside the test; the
  * generated types and a small typed scenario are type-checked with the TypeScript compiler
  * (strict; `@ts-expect-error` lines prove the types are not `any`), and the same scenario then
@@ -181,7 +181,7 @@ describe('generated client', () => {
     const read = await s.readAssistant(c, created.id!);
     expect(read.assistant?.name).toBe('generated client, renamed');
 
-    const call = await control.call_({ tenantId: tenant.id, assistantId: created.id! });
+    const call = await control.startCall({ tenantId: tenant.id, assistantId: created.id! });
     await control.endCall(call.id);
     const calls = await s.readCalls(c);
     expect(is2xx(calls.status), `GET /calls answered ${calls.status}`).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 document (issue 9 item 3): assembled from schemas/ and the path table, it must
+ * The OpenAPI 3.1 document: assembled from schemas/ and the path table, it must
  * validate with @seriousme/openapi-schema-validator, resolve every `$ref`, cover every path of §4
  * with its methods, carry the security scheme and the X-Tenant-Id header, and hold each schemas/
  * shape exactly once. Every table entry must name a schema that exists.

@@ -1,5 +1,5 @@
 /**
- * Shard merge (issue 8, item 7): `npm run report:merge` joins shards' conformance.json into one
+ * Shard merge: `npm run report:merge` joins shards' conformance.json into one
  * record whose verdicts equal an unsharded run's, copies their Allure results, and re-renders
  * Markdown and HTML; a real `vitest --shard` pair of runs merges the same way.
  */

@@ -1,5 +1,5 @@
 /**
- * The regression report (issue 7): clause verdicts, Markdown and static HTML from a run record
+ * The regression report: clause verdicts, Markdown and static HTML from a run record
  * alone, baseline comparison, redaction before writing, report folder under shards, and the
  * `conformance` wrapper's argument split.
  */

@@ -1,5 +1,5 @@
 /**
- * Spec diff (issue 7): the current spec against a copy edited by test/fixtures/report/spec-edits.json
+ * Spec diff: the current spec against a copy edited by test/fixtures/report/spec-edits.json
  * lists exactly the edited statements as added, removed or changed, each with the catalogue clauses
  * of its section and the tests covering them; and the parser finds every section of the spec.
  */

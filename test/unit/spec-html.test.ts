@@ -1,5 +1,5 @@
 /**
- * reports/spec.html in headless Chromium (issue #17): a fixture run with a failing clause is
+ * reports/spec.html in headless Chromium: a fixture run with a failing clause is
  * annotated onto the spec; the failing statement is marked, listed on the first screen, and a click
  * shows its clause, tests and failure message. The page loads nothing from the network.
  */

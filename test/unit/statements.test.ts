@@ -1,5 +1,5 @@
 /**
- * Statement-level traceability (issue #17): every statement of the spec is linked from
+ * Statement-level traceability: every statement of the spec is linked from
  * spec/statements.json (clauses, or informative / not-testable with a reason), and no link points
  * at nothing. Fails with the exact entry to add when the spec gains a statement (spec drift).
  */
