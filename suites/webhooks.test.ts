@@ -149,6 +149,18 @@ async function setServerUrl(assistantId: string, url: string | null): Promise<vo
   }
 }
 
+/**
+ * The routing fixture: the test's tenant-level URL at `tenantPath`, and a new assistant whose
+ * serverUrl is `serverUrl` (one of this file's public host names, routed to the receiver).
+ */
+async function routedAssistant(purpose: string, tenantPath: string, serverUrl: string): Promise<{ id: string; name: string }> {
+  await tenantUrl(tenantPath);
+  await ensureConnectTo(control, connectTo);
+  const a = await assistant(purpose);
+  await setServerUrl(a.id, serverUrl);
+  return a;
+}
+
 /** The deliveries log entries of a tenant whose URL is `url`. */
 async function deliveriesTo(url: string, tenant: 'tenantA' | 'tenantB' = 'tenantA'): Promise<ControlDelivery[]> {
   return (await control.deliveries(world()[tenant].id)).filter((d) => d.url === url);
@@ -597,11 +609,8 @@ describe.concurrent('routing (§6, §2.3 rules 3–5, §1)', () => {
     "with serverUrl set, events go to that URL (path kept) and not to the tenant-level URL",
     async () => {
       const tenantPath = '/t/r-set';
-      await tenantUrl(tenantPath);
-      await ensureConnectTo(control, connectTo);
       const path = '/integrations/core-api/r-set';
-      const a = await assistant('r-set');
-      await setServerUrl(a.id, `https://${hosts.hooks}${path}`);
+      const a = await routedAssistant('r-set', tenantPath, `https://${hosts.hooks}${path}`);
       const probe = await rx.holdsOff((all) => all.some((r) => r.path === path), 250);
       check('2.3/patch-no-test-request', 'setting serverUrl sends no test request', !probe.violated, { expected: 'no request', actual: rx.summary() });
       const call = await startCall(a.id, testNumber());
@@ -628,12 +637,9 @@ describe.concurrent('routing (§6, §2.3 rules 3–5, §1)', () => {
     '1/call-keeps-server-url',
     'a call keeps the serverUrl it began with: changing it mid-call does not move that call’s end-of-call report',
     async () => {
-      await tenantUrl('/t/r-keep');
-      await ensureConnectTo(control, connectTo);
       const before = '/r-keep/before';
       const after = '/r-keep/after';
-      const a = await assistant('r-keep');
-      await setServerUrl(a.id, `https://${hosts.hooks}${before}`);
+      const a = await routedAssistant('r-keep', '/t/r-keep', `https://${hosts.hooks}${before}`);
       const first = await startCall(a.id, testNumber());
       const [start1] = await arrival('6/route-server-url', 'the first call’s assistant-request reaches the serverUrl', (all) => all.filter((r) => r.path === before && aboutCall(r, first)), {
         wrong: (all) => (all.some((r) => r.path !== before && aboutCall(r, first)) ? 'delivered elsewhere than the serverUrl' : undefined),
@@ -659,11 +665,8 @@ describe.concurrent('routing (§6, §2.3 rules 3–5, §1)', () => {
     'after serverUrl is set to null, events go to the tenant-level URL',
     async () => {
       const tenantPath = '/t/r-null';
-      await tenantUrl(tenantPath);
-      await ensureConnectTo(control, connectTo);
       const path = '/r-null/assistant';
-      const a = await assistant('r-null');
-      await setServerUrl(a.id, `https://${hosts.hooks}${path}`);
+      const a = await routedAssistant('r-null', tenantPath, `https://${hosts.hooks}${path}`);
       await setServerUrl(a.id, null);
       const call = await startCall(a.id, testNumber());
       await arrival('2.3/unset-tenant-url', 'assistant-request reaches the tenant-level URL', (all) => all.filter((r) => r.path === tenantPath && aboutCall(r, call)), {
@@ -679,10 +682,7 @@ describe.concurrent('routing (§6, §2.3 rules 3–5, §1)', () => {
     '2.3/bare-host-root',
     'a serverUrl that is a bare hostname delivers to /',
     async () => {
-      await tenantUrl('/t/r-bare');
-      await ensureConnectTo(control, connectTo);
-      const a = await assistant('r-bare');
-      await setServerUrl(a.id, `https://${hosts.bare}`);
+      const a = await routedAssistant('r-bare', '/t/r-bare', `https://${hosts.bare}`);
       const call = await startCall(a.id, testNumber());
       const [req] = await arrival('2.3/bare-host-root', 'assistant-request arrives for the call', (all) => all.filter((r) => aboutCall(r, call)));
       inform('2.3/bare-host-root', 'the request came through the bare host name', String(req.headers.host ?? '').startsWith(hosts.bare), `host header ${JSON.stringify(req.headers.host)}`);

@@ -72,18 +72,11 @@ export const BASELINE_PATCHES: Record<string, unknown>[] = [
   },
 ];
 
-/** The model's state after {@link BASELINE_PATCHES}. */
+/** The model's state after {@link BASELINE_PATCHES}: their values, the merged-into fields under `settings`. */
 export function initialModel(): MergeModel {
-  return {
-    firstMessage: 'model start',
-    transferMode: 'cold-transfer',
-    idleTimeoutSeconds: 10,
-    callTimeLimitSeconds: null,
-    transferSettings: null,
-    ivrSettings: null,
-    dictionarySettings: null,
-    settings: { transferDialTimeout: 30, warmWhisperDelaySeconds: 0, warmReturnMessage: 'Model start.', conversationConfig: { deliveryMode: 'none' } },
-  };
+  const [{ settings }, rest] = BASELINE_PATCHES as [{ settings: { conversationConfig: unknown } }, Record<string, unknown>];
+  const { transferDialTimeout, warmWhisperDelaySeconds, warmReturnMessage, ...top } = rest;
+  return structuredClone({ ...top, settings: { transferDialTimeout, warmWhisperDelaySeconds, warmReturnMessage, conversationConfig: settings.conversationConfig } }) as MergeModel;
 }
 
 function baseCode(lang: unknown): unknown {
