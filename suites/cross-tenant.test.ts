@@ -423,7 +423,7 @@ describe('a resource of another tenant is indistinguishable from one that never 
               body: row.body,
               ids: first.subject && probe.subject ? [first.subject, probe.subject] : undefined,
             });
-            check(clauses, `${row.route}: the ${pair.name} answer equals the never-existed answer (status, error.code, error.message, headers, body)`, cmp.same, {
+            ctx.verify.that(`${row.route}: the ${pair.name} answer equals the never-existed answer (status, error.code, error.message, headers, body)`, cmp.same, {
               expected: `the never-existed answer: ${statusLine(base)}`,
               actual: `${statusLine(other)}, differing in:\n${explainDifferences(cmp)}`,
               res: other,
@@ -510,9 +510,9 @@ describe("writes on another tenant's resources answer 404 and change nothing (§
       // omitting textInstructions keeps the stored value", so B's PUT without it shows what is stored.
       const own = await world().as('tenantB').put(`/tools/${fx.toolB}`, toolBody(`${world().runPrefix}xtenant-b-tool`));
       if (own.status >= 300 || own.json?.data === undefined) {
-        return inform(C, "read-back of B's tool not possible", true, `tenant B's own PUT /tools/{id} answered ${statusLine(own)} without a tool in data`);
+        return ctx.verify.inform("read-back of B's tool not possible", true, `tenant B's own PUT /tools/{id} answered ${statusLine(own)} without a tool in data`);
       }
-      check(C, "B's tool does not carry the textInstructions another tenant tried to write", !JSON.stringify(own.json.data).includes(marker.title), {
+      ctx.verify.that("B's tool does not carry the textInstructions another tenant tried to write", !JSON.stringify(own.json.data).includes(marker.title), {
         expected: `textInstructions without ${JSON.stringify(marker.title)}`,
         actual: JSON.stringify(own.json.data.textInstructions ?? null).slice(0, 300),
         res: own,
@@ -533,7 +533,7 @@ describe("writes on another tenant's resources answer 404 and change nothing (§
         const before = await readAsB(overridePath);
         const res = await world().as(asker.principal).request(method, `/assistants/${fx.assistantB.id}/tools/${fx.toolB}${suffix}`, { body });
         checkRefused(C, `${method} ${suffix} on B's assistant`, res, ctx);
-        if (routeMissing(before)) return inform(C, 'read-back of the text override not possible', true, `GET /assistants/{id}/tools/{toolId}/text-override answered ${statusLine(before)}`);
+        if (routeMissing(before)) return ctx.verify.inform('read-back of the text override not possible', true, `GET /assistants/{id}/tools/{toolId}/text-override answered ${statusLine(before)}`);
         checkUnchanged(C, "B's text override", before, await readAsB(overridePath));
       });
     }
@@ -561,7 +561,7 @@ describe("writes on another tenant's resources answer 404 and change nothing (§
         const auditBefore = await readAsB(`/calls/${call.id}/monitor-sessions`);
         const res = await w.as(asker.principal).post(`/calls/${call.id}/${action}`, ACTOR);
         if (routeMissing(res)) skipWith(ctx, `precondition failed: POST /calls/{id}/${action} is not served by the target (${statusLine(res)})`);
-        check([...C, `7/bare-404-${action}`], `POST /calls/{id}/${action} on B's call answers 404 { "error": "not_found" }`, res.status === 404 && isDeepStrictEqual(res.json, { error: 'not_found' }), {
+        ctx.verify.that(`POST /calls/{id}/${action} on B's call answers 404 { "error": "not_found" }`, res.status === 404 && isDeepStrictEqual(res.json, { error: 'not_found' }), {
           expected: '404 {"error":"not_found"}',
           actual: `${res.status} ${res.text.slice(0, 200)}`,
           res,
@@ -609,25 +609,25 @@ describe("lists never show another tenant's resources (§5.7, §5.2)", () => {
           skipWith(ctx, `precondition failed: tenant B's own ${list.route} does not show its ids (the list may be paginated or filtered), so their absence from A's list proves nothing`);
         }
         const res = await world().as(asker.principal).get(list.path, { query: list.query });
-        check(clauses, `${list.route} as ${asker.words} answers 2xx`, res.status >= 200 && res.status < 300, { expected: '2xx', actual: statusLine(res), res });
+        ctx.verify.that(`${list.route} as ${asker.words} answers 2xx`, res.status >= 200 && res.status < 300, { expected: '2xx', actual: statusLine(res), res });
         const leaked = ids.filter((id) => res.text.includes(id));
-        check(clauses, `${list.route} as ${asker.words} contains none of tenant B's ids`, leaked.length === 0, {
+        ctx.verify.that(`${list.route} as ${asker.words} contains none of tenant B's ids`, leaked.length === 0, {
           expected: "no id of tenant B's resources",
           actual: `tenant B's ids present: ${leaked.join(', ')}`,
           res,
         });
         const ownId = list.ownId?.();
         if (ownId) {
-          check(clauses, `${list.route} as ${asker.words} shows tenant A's own resource`, res.text.includes(ownId), { expected: `a row with ${ownId}`, actual: res.text.slice(0, 300), res });
+          ctx.verify.that(`${list.route} as ${asker.words} shows tenant A's own resource`, res.text.includes(ownId), { expected: `a row with ${ownId}`, actual: res.text.slice(0, 300), res });
         }
       });
     }
   }
 
-  clauseTest('5.2/org-key-acts-on-named-tenant-only', "the organization key with X-Tenant-Id A reads A's assistant and not B's", async () => {
+  clauseTest('5.2/org-key-acts-on-named-tenant-only', "the organization key with X-Tenant-Id A reads A's assistant and not B's", async ({ verify }) => {
     const org = world().as('orgA');
     const mine = await org.get(`/assistants/${fx.assistantA.id}`);
-    check('5.2/org-key-acts-on-named-tenant-only', "GET of A's assistant with X-Tenant-Id A answers 200", mine.status === 200, { expected: '200', actual: statusLine(mine), res: mine });
+    verify.that("GET of A's assistant with X-Tenant-Id A answers 200", mine.status === 200, { expected: '200', actual: statusLine(mine), res: mine });
     const theirs = await org.get(`/assistants/${fx.assistantB.id}`);
     checkError(['5.2/org-key-acts-on-named-tenant-only', '5.7/foreign-resource-not-found'], "GET of B's assistant with X-Tenant-Id A answers 404 RESOURCE_NOT_FOUND", theirs, 404, 'RESOURCE_NOT_FOUND');
   });

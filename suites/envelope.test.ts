@@ -45,10 +45,10 @@ describe.each(ANSWERS)('$name', ({ status, code, send }) => {
     }
   });
 
-  clauseTest(['2.1/metadata-required', '9.1/version-every-response'], 'metadata.version is a string', async () => {
+  clauseTest(['2.1/metadata-required', '9.1/version-every-response'], 'metadata.version is a string', async ({ verify }) => {
     const res = await send();
     const v = res.json?.metadata?.version;
-    check(['2.1/metadata-required', '9.1/version-every-response'], 'metadata.version is present and a string', typeof v === 'string', {
+    verify.that('metadata.version is present and a string', typeof v === 'string', {
       expected: 'a string',
       actual: v === undefined ? 'absent' : JSON.stringify(v),
       res,
@@ -70,13 +70,13 @@ describe.each(ANSWERS)('$name', ({ status, code, send }) => {
     });
   });
 
-  clauseTest('2.1/metadata-path', 'metadata.path, when present, is the requested URL path', async () => {
+  clauseTest('2.1/metadata-path', 'metadata.path, when present, is the requested URL path', async ({ verify }) => {
     const res = await send();
     const path = res.json?.metadata?.path;
     if (path === undefined) return; // optional (§2.1)
     const requested = res.request.path;
     const ok = path === requested || path === requested.split('?')[0];
-    check('2.1/metadata-path', 'metadata.path equals the requested path (with or without the query string)', ok, {
+    verify.that('metadata.path equals the requested path (with or without the query string)', ok, {
       expected: requested,
       actual: path,
       res,
@@ -87,11 +87,11 @@ describe.each(ANSWERS)('$name', ({ status, code, send }) => {
 describe('§7 PARSE: a body that is not valid JSON', () => {
   const BODIES = ['{', '{"name": }', 'not json', '{"name":"x",}', "{'name':'x'}", '{"name":"x"} trailing'];
   for (const raw of BODIES) {
-    clauseTest('7/parse-400', `${JSON.stringify(raw)} answers 400 PARSE and changes nothing`, async () => {
+    clauseTest('7/parse-400', `${JSON.stringify(raw)} answers 400 PARSE and changes nothing`, async ({ verify }) => {
       const res = await world().as('tenantA').patch(`/assistants/${assistant.id}`, undefined, { rawBody: raw });
-      checkError('7/parse-400', `PATCH /assistants/{id} with body ${JSON.stringify(raw)}`, res, 400, 'PARSE');
+      verify.error(res, 400, 'PARSE', `PATCH /assistants/{id} with body ${JSON.stringify(raw)}`);
       const after = await world().as('tenantA').get(`/assistants/${assistant.id}`);
-      check('7/parse-400', 'the assistant is unchanged', after.json?.data?.name === assistant.name, {
+      verify.that('the assistant is unchanged', after.json?.data?.name === assistant.name, {
         expected: assistant.name,
         actual: after.json?.data?.name,
         res: after,
@@ -102,18 +102,18 @@ describe('§7 PARSE: a body that is not valid JSON', () => {
 
 describe('§7 NOT_FOUND and RESOURCE_NOT_FOUND', () => {
   for (const path of ['/no-such-route', '/assistants-typo', '/v2/assistants', `/assistants/${'x'}/no-such-child/${'y'}`]) {
-    clauseTest('7/route-not-found', `GET ${path} (a route that does not exist) answers 404 NOT_FOUND`, async () => {
+    clauseTest('7/route-not-found', `GET ${path} (a route that does not exist) answers 404 NOT_FOUND`, async ({ verify }) => {
       const res = await world().as('tenantA').get(path);
-      checkError('7/route-not-found', `GET ${path}`, res, 404, 'NOT_FOUND');
+      verify.error(res, 404, 'NOT_FOUND', `GET ${path}`);
     });
   }
-  clauseTest('7/resource-not-found', 'GET /assistants/{unknown uuid} answers 404 RESOURCE_NOT_FOUND', async () => {
+  clauseTest('7/resource-not-found', 'GET /assistants/{unknown uuid} answers 404 RESOURCE_NOT_FOUND', async ({ verify }) => {
     const res = await world().as('tenantA').get(`/assistants/${randomUUID()}`);
-    checkError('7/resource-not-found', 'GET of an assistant that never existed', res, 404, 'RESOURCE_NOT_FOUND');
+    verify.error(res, 404, 'RESOURCE_NOT_FOUND', 'GET of an assistant that never existed');
   });
-  clauseTest('7/resource-not-found', 'PATCH /assistants/{unknown uuid} answers 404 RESOURCE_NOT_FOUND', async () => {
+  clauseTest('7/resource-not-found', 'PATCH /assistants/{unknown uuid} answers 404 RESOURCE_NOT_FOUND', async ({ verify }) => {
     const res = await world().as('tenantA').patch(`/assistants/${randomUUID()}`, { name: 'nobody' });
-    checkError('7/resource-not-found', 'PATCH of an assistant that never existed', res, 404, 'RESOURCE_NOT_FOUND');
+    verify.error(res, 404, 'RESOURCE_NOT_FOUND', 'PATCH of an assistant that never existed');
   });
 });
 
@@ -132,13 +132,13 @@ describe('§7 VALIDATION_ERROR details', () => {
     { body: { transferMode: 'x', idleTimeoutSeconds: -1, warmWhisperDelaySeconds: 31 }, fields: ['transferMode', 'idleTimeoutSeconds', 'warmWhisperDelaySeconds'] },
   ];
   for (const { body, fields } of CASES) {
-    clauseTest(['7/validation-details'], `${JSON.stringify(body)} answers 400 VALIDATION_ERROR with one details entry per failing field (${fields.join(', ')})`, async () => {
+    clauseTest(['7/validation-details'], `${JSON.stringify(body)} answers 400 VALIDATION_ERROR with one details entry per failing field (${fields.join(', ')})`, async ({ verify }) => {
       const res = await world().as('tenantA').patch(`/assistants/${assistant.id}`, body);
-      checkError('7/validation-details', 'invalid PATCH answers 400 VALIDATION_ERROR', res, 400, 'VALIDATION_ERROR');
+      verify.error(res, 400, 'VALIDATION_ERROR', 'invalid PATCH answers 400 VALIDATION_ERROR');
       const details = res.json?.error?.details;
-      checkSchema('7/validation-details', 'error.details is an array of { field, message }', 'validation-details', details, res);
+      verify.schema('error.details is an array of { field, message }', 'validation-details', details, res);
       for (const f of fields) {
-        check('7/validation-details', `error.details names the failing field ${f}`, details.some((d: any) => namesField(d, f)), {
+        verify.that(`error.details names the failing field ${f}`, details.some((d: any) => namesField(d, f)), {
           expected: `an entry whose field is ${f}`,
           actual: details.map((d: any) => d.field),
           res,
@@ -149,19 +149,19 @@ describe('§7 VALIDATION_ERROR details', () => {
 });
 
 describe('§2.1 identifiers and §9.2 paths', () => {
-  clauseTest('2.1/ids-uuid', 'assistant ids are UUID strings', async () => {
+  clauseTest('2.1/ids-uuid', 'assistant ids are UUID strings', async ({ verify }) => {
     const res = await world().as('tenantA').get(`/assistants/${assistant.id}`);
-    checkSchema('2.1/ids-uuid', 'data.id is a UUID string', 'common#/$defs/uuid', res.json?.data?.id, res);
+    verify.schema('data.id is a UUID string', 'common#/$defs/uuid', res.json?.data?.id, res);
   });
-  clauseTest('2.1/ids-uuid', 'tenant ids listed by GET /organization/tenants are UUID strings', async () => {
+  clauseTest('2.1/ids-uuid', 'tenant ids listed by GET /organization/tenants are UUID strings', async ({ verify }) => {
     const res = await world().as('org').get('/organization/tenants');
-    checkSuccess('2.1/ids-uuid', 'GET /organization/tenants answers 2xx', res);
+    verify.success(res, undefined, 'GET /organization/tenants answers 2xx');
     const data = res.json?.data;
     const rows: any[] = Array.isArray(data) ? data : Array.isArray(data?.tenants) ? data.tenants : [];
-    for (const r of rows.slice(0, 20)) if (r && 'id' in r) checkSchema('2.1/ids-uuid', 'tenant id is a UUID string', 'common#/$defs/uuid', r.id, res);
+    for (const r of rows.slice(0, 20)) if (r && 'id' in r) verify.schema('tenant id is a UUID string', 'common#/$defs/uuid', r.id, res);
   });
-  clauseTest('9.2/root-path', 'assistant routes are served at the root path with no version prefix', async () => {
+  clauseTest('9.2/root-path', 'assistant routes are served at the root path with no version prefix', async ({ verify }) => {
     const res = await world().as('tenantA').get('/assistants');
-    checkSuccess('9.2/root-path', 'GET /assistants (no prefix) answers 200', res, 200);
+    verify.success(res, 200, 'GET /assistants (no prefix) answers 200');
   });
 });

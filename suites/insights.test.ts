@@ -11,7 +11,7 @@
 import { beforeAll, describe, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { useWorld } from '../helpers/world';
-import { clauseTest, check, checkEqual, checkError, checkSchema, checkSuccess, inform, skipWith } from '../helpers/clause';
+import { clauseTest, check, checkEqual, checkSchema, checkSuccess, inform, skipWith } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { RUN_CONFIG } from '../helpers/global-setup';
 import type { ApiResponse } from '../helpers/client';
@@ -118,7 +118,7 @@ describe('§4.5 GET /calls/{id}/insights', () => {
     const call = await liveCall();
     await world().control!.endCall(call.id);
     const res = await awaitInsights(call.id);
-    checkSuccess('4.5/insights-performance-per-turn', 'fixture: insights landed', res, 200);
+    ctx.verify.success(res, 200, 'fixture: insights landed');
     const data = res.json.data ?? {};
     const { timeline } = data;
     // The per-turn part's key is not stated (§4.5 describes its content): it is the array whose
@@ -134,26 +134,26 @@ describe('§4.5 GET /calls/{id}/insights', () => {
       !!e && typeof e === 'object' && Object.values(e).some((v) => typeof v === 'string' && /^assistant([ _-]?(reply|response|message|turn|speech))?$/i.test(v));
     const turns = timeline.filter(isAssistantTurn).length;
     if (turns === 0) skipWith(ctx, 'precondition failed: no timeline entry is marked as an assistant reply (entry shape not shown)');
-    checkEqual('4.5/insights-performance-per-turn', 'performance has one entry per assistant reply in the timeline', performance.length, turns, res);
+    ctx.verify.equal('performance has one entry per assistant reply in the timeline', performance.length, turns, res);
   }, { requires: ['control'], timeout: 30_000 });
 });
 
 describe('§4.5 / §8 GET /calls/insights?ids=', () => {
-  clauseTest(['4.5/insights-batch-bounds', '8/limit-insights-batch'], 'no ids (empty or missing) is rejected with 400 VALIDATION_ERROR', async () => {
-    checkError(['4.5/insights-batch-bounds', '8/limit-insights-batch'], 'GET /calls/insights?ids=', await world().as('tenantA').get('/calls/insights?ids='), 400, 'VALIDATION_ERROR');
-    checkError(['4.5/insights-batch-bounds', '8/limit-insights-batch'], 'GET /calls/insights without ids', await world().as('tenantA').get('/calls/insights'), 400, 'VALIDATION_ERROR');
+  clauseTest(['4.5/insights-batch-bounds', '8/limit-insights-batch'], 'no ids (empty or missing) is rejected with 400 VALIDATION_ERROR', async ({ verify }) => {
+    verify.error(await world().as('tenantA').get('/calls/insights?ids='), 400, 'VALIDATION_ERROR', 'GET /calls/insights?ids=');
+    verify.error(await world().as('tenantA').get('/calls/insights'), 400, 'VALIDATION_ERROR', 'GET /calls/insights without ids');
   });
 
-  clauseTest(['4.5/insights-batch-bounds', '8/limit-insights-batch'], '26 unique ids are rejected with 400 VALIDATION_ERROR', async () => {
+  clauseTest(['4.5/insights-batch-bounds', '8/limit-insights-batch'], '26 unique ids are rejected with 400 VALIDATION_ERROR', async ({ verify }) => {
     const res = await batch(Array.from({ length: 26 }, () => randomUUID()));
-    checkError(['4.5/insights-batch-bounds', '8/limit-insights-batch'], 'GET /calls/insights with 26 ids', res, 400, 'VALIDATION_ERROR');
+    verify.error(res, 400, 'VALIDATION_ERROR', 'GET /calls/insights with 26 ids');
   });
 
-  clauseTest(['4.5/insights-batch-unique', '8/limit-insights-batch'], 'a duplicate id is rejected with 400 VALIDATION_ERROR', async () => {
+  clauseTest(['4.5/insights-batch-unique', '8/limit-insights-batch'], 'a duplicate id is rejected with 400 VALIDATION_ERROR', async ({ verify }) => {
     const id = randomUUID();
-    checkError(['4.5/insights-batch-unique', '8/limit-insights-batch'], 'GET /calls/insights?ids=x,x', await batch([id, id]), 400, 'VALIDATION_ERROR');
+    verify.error(await batch([id, id]), 400, 'VALIDATION_ERROR', 'GET /calls/insights?ids=x,x');
     const ids = [randomUUID(), randomUUID(), id, randomUUID(), id];
-    checkError(['4.5/insights-batch-unique', '8/limit-insights-batch'], 'GET /calls/insights with a duplicate among five ids', await batch(ids), 400, 'VALIDATION_ERROR');
+    verify.error(await batch(ids), 400, 'VALIDATION_ERROR', 'GET /calls/insights with a duplicate among five ids');
   });
 
   clauseTest(['4.5/insights-batch-bounds', '4.5/insights-batch-miss-reasons', '4.5/insights-batch-unknown-never-fails', '8/limit-insights-batch'], '1 and 25 unknown ids are accepted and each is reported as call_not_found', async () => {

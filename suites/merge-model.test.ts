@@ -101,7 +101,7 @@ class PatchCommand implements fc.AsyncCommand<Holder, null> {
   }
 }
 
-clauseTest(MODEL_CLAUSES, 'random sequences of valid PATCHes leave the target equal to the merge model after every step', async () => {
+clauseTest(MODEL_CLAUSES, 'random sequences of valid PATCHes leave the target equal to the merge model after every step', async ({ verify }) => {
   const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : (Date.now() ^ Math.floor(Math.random() * 0x7fffffff)) | 0;
   const path = process.env.FC_PATH || undefined;
   const property = fc.asyncProperty(fc.commands([patchArbitrary().map((b) => new PatchCommand(b))], { maxCommands: MAX_COMMANDS }), async (cmds) => {
@@ -115,7 +115,7 @@ clauseTest(MODEL_CLAUSES, 'random sequences of valid PATCHes leave the target eq
   // Leave the fixture in the same state whatever the seed (a live fixture is compared across runs).
   for (const b of BASELINE_PATCHES) await client.patch(`/assistants/${id}`, b);
   if (out.interrupted && !out.failed) {
-    inform(MODEL_CLAUSES, 'the property ran out of its time budget before all runs', false, `${out.numRuns} of ${numRuns()} runs in ${TIME_BUDGET_MS} ms (seed ${seed})`);
+    verify.inform('the property ran out of its time budget before all runs', false, `${out.numRuns} of ${numRuns()} runs in ${TIME_BUDGET_MS} ms (seed ${seed})`);
   }
   const err = out.errorInstance as unknown;
   const clauses = err instanceof StepFailure ? err.clauses : MODEL_CLAUSES;

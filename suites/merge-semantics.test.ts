@@ -94,7 +94,7 @@ describe('§4.1 omitted fields stay unchanged', () => {
   ];
   for (const single of SINGLES) {
     const [field] = Object.keys(single);
-    clauseTest('4.1/omitted-unchanged', `a PATCH of ${field} alone leaves every other field as it was, field by field`, async () => {
+    clauseTest('4.1/omitted-unchanged', `a PATCH of ${field} alone leaves every other field as it was, field by field`, async ({ verify }) => {
       await patchOk('4.1/omitted-unchanged', RICH, 'setting up a varied state');
       const before = await read('4.1/omitted-unchanged');
       await patchOk('4.1/omitted-unchanged', single);
@@ -103,7 +103,7 @@ describe('§4.1 omitted fields stay unchanged', () => {
       const keys = new Set([...Object.keys(withoutUpdatedAt(before.data) ?? {}), ...Object.keys(withoutUpdatedAt(after.data) ?? {})]);
       keys.delete(field);
       const changed = [...keys].filter((k) => !isDeepStrictEqual(before.data?.[k], after.data?.[k]));
-      check('4.1/omitted-unchanged', `every documented field other than ${field} (updatedAt aside) is unchanged`, changed.length === 0, {
+      verify.that(`every documented field other than ${field} (updatedAt aside) is unchanged`, changed.length === 0, {
         expected: 'no other field changed',
         actual: changed.map((k) => `${k}: ${describeActual(k in (before.data ?? {}) ? before.data[k] : ABSENT)} → ${describeActual(k in (after.data ?? {}) ? after.data[k] : ABSENT)}`).join('; '),
         res: after.res,
@@ -126,10 +126,10 @@ describe('§2.2 id sets are replaced', () => {
     const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
     await setIds(ctx, '2.2/tool-ids-replace-set', 'toolIds', [a, b]);
     const first = await read('2.2/tool-ids-replace-set');
-    checkEqual('2.2/tool-ids-replace-set', 'GET shows the two tool ids (as a set)', [...(first.data?.toolIds ?? [])].sort(), [a, b].sort(), first.res);
+    ctx.verify.equal('GET shows the two tool ids (as a set)', [...(first.data?.toolIds ?? [])].sort(), [a, b].sort(), first.res);
     await setIds(ctx, '2.2/tool-ids-replace-set', 'toolIds', [c]);
     const second = await read('2.2/tool-ids-replace-set');
-    checkEqual('2.2/tool-ids-replace-set', 'GET shows only the new tool id', second.data?.toolIds, [c], second.res);
+    ctx.verify.equal('GET shows only the new tool id', second.data?.toolIds, [c], second.res);
   });
 
   clauseTest('2.2/tool-ids-replace-set', 'toolIds [] leaves no tool linked', async (ctx) => {
@@ -137,7 +137,7 @@ describe('§2.2 id sets are replaced', () => {
     await setIds(ctx, '2.2/tool-ids-replace-set', 'toolIds', []);
     const { data, res } = await read('2.2/tool-ids-replace-set');
     const v = data?.toolIds;
-    check('2.2/tool-ids-replace-set', 'GET shows toolIds empty ([] or null)', v === null || (Array.isArray(v) && v.length === 0), { expected: '[] or null', actual: describeActual(v), res });
+    ctx.verify.that('GET shows toolIds empty ([] or null)', v === null || (Array.isArray(v) && v.length === 0), { expected: '[] or null', actual: describeActual(v), res });
   });
 
   clauseTest('2.2/dictionary-ids-replace-set', 'dictionaryIds replaces the stored set, in the order sent', async (ctx) => {
@@ -145,10 +145,10 @@ describe('§2.2 id sets are replaced', () => {
     await setIds(ctx, '2.2/dictionary-ids-replace-set', 'dictionaryIds', [a, b]);
     const first = await read('2.2/dictionary-ids-replace-set');
     if (first.data?.dictionaryIds === undefined) skipWith(ctx, 'the target does not return the optional dictionaryIds (§2.2 response column: optional)');
-    checkEqual('2.2/dictionary-ids-replace-set', 'GET shows the two dictionary ids in precedence order', first.data.dictionaryIds, [a, b], first.res);
+    ctx.verify.equal('GET shows the two dictionary ids in precedence order', first.data.dictionaryIds, [a, b], first.res);
     await setIds(ctx, '2.2/dictionary-ids-replace-set', 'dictionaryIds', [c, a]);
     const second = await read('2.2/dictionary-ids-replace-set');
-    checkEqual('2.2/dictionary-ids-replace-set', 'GET shows exactly the new list', second.data?.dictionaryIds, [c, a], second.res);
+    ctx.verify.equal('GET shows exactly the new list', second.data?.dictionaryIds, [c, a], second.res);
   });
 
   clauseTest('2.2/dictionary-ids-empty-unlinks', 'dictionaryIds [] unlinks every dictionary', async (ctx) => {
@@ -156,7 +156,7 @@ describe('§2.2 id sets are replaced', () => {
     await setIds(ctx, '2.2/dictionary-ids-empty-unlinks', 'dictionaryIds', []);
     const { data, res } = await read('2.2/dictionary-ids-empty-unlinks');
     const v = data?.dictionaryIds;
-    check('2.2/dictionary-ids-empty-unlinks', 'GET shows dictionaryIds [] (or omits the optional field)', v === undefined || (Array.isArray(v) && v.length === 0), { expected: '[] or absent', actual: describeActual(v), res });
+    ctx.verify.that('GET shows dictionaryIds [] (or omits the optional field)', v === undefined || (Array.isArray(v) && v.length === 0), { expected: '[] or absent', actual: describeActual(v), res });
   });
 });
 
@@ -203,30 +203,30 @@ describe('§2.5 transferSettings', () => {
 });
 
 describe('§4.1 a refused PATCH stores nothing, valid fields included', () => {
-  clauseTest('4.1/rejected-patch-changes-nothing', 'valid fields sent beside an invalid one are not stored', async () => {
+  clauseTest('4.1/rejected-patch-changes-nothing', 'valid fields sent beside an invalid one are not stored', async ({ verify }) => {
     const before = await read('4.1/rejected-patch-changes-nothing');
     const res = await client.patch(`/assistants/${id}`, { firstMessage: `${before.data?.firstMessage ?? ''} (must not be stored)`, categories: ['must-not-be-stored'], idleTimeoutSeconds: 61 });
-    checkError('4.1/rejected-patch-changes-nothing', 'a PATCH with idleTimeoutSeconds 61 answers 400 VALIDATION_ERROR', res, 400, 'VALIDATION_ERROR');
+    verify.error(res, 400, 'VALIDATION_ERROR', 'a PATCH with idleTimeoutSeconds 61 answers 400 VALIDATION_ERROR');
     const after = await read('4.1/rejected-patch-changes-nothing');
-    checkEqual('4.1/rejected-patch-changes-nothing', 'every documented field of the GET after equals the GET before (firstMessage and categories not stored)', documentedPart(after.data, 'assistant', []), documentedPart(before.data, 'assistant', []), after.res);
+    verify.equal('every documented field of the GET after equals the GET before (firstMessage and categories not stored)', documentedPart(after.data, 'assistant', []), documentedPart(before.data, 'assistant', []), after.res);
   });
 });
 
 describe('§2.6 dictionarySettings', () => {
-  clauseTest('2.6/replace', 'a PATCH replaces the whole document: a sub-list not sent is gone', async () => {
+  clauseTest('2.6/replace', 'a PATCH replaces the whole document: a sub-list not sent is gone', async ({ verify }) => {
     await patchOk('2.6/replace', {
       dictionarySettings: { sttKeyterms: [{ term: 'Alphax', language: 'fr' }], ttsPronunciations: [{ word: 'Betax', respell: 'bay-tax' }] },
     });
     await patchOk('2.6/replace', { dictionarySettings: { sttKeyterms: [{ term: 'Gammax' }] } });
     const { data, res } = await read('2.6/replace');
     const terms = getAt(data, ['dictionarySettings', 'sttKeyterms']);
-    check('2.6/replace', 'GET shows sttKeyterms as the one item sent', Array.isArray(terms) && terms.length === 1 && terms[0]?.term === 'Gammax' && (terms[0].language === undefined || terms[0].language === null), {
+    verify.that('GET shows sttKeyterms as the one item sent', Array.isArray(terms) && terms.length === 1 && terms[0]?.term === 'Gammax' && (terms[0].language === undefined || terms[0].language === null), {
       expected: '[{ term: "Gammax" }] (language absent or null)',
       actual: describeActual(terms),
       res,
     });
     const pron = getAt(data, ['dictionarySettings', 'ttsPronunciations']);
-    check('2.6/replace', 'GET no longer shows the ttsPronunciations that were not sent', pron === ABSENT || pron === null || (Array.isArray(pron) && pron.length === 0), {
+    verify.that('GET no longer shows the ttsPronunciations that were not sent', pron === ABSENT || pron === null || (Array.isArray(pron) && pron.length === 0), {
       expected: 'absent, null or []',
       actual: describeActual(pron),
       res,
@@ -253,13 +253,13 @@ describe('§2.7 ivrSettings', () => {
     for (const [k, v] of [['ivrMode', false], ['conformanceA', 'a'], ['conformanceB', 'b']] as const) checkAt('2.7/deep-merge-per-key', 'after sending ivrMode false only', two.data, ['ivrSettings', k], v, two.res);
   });
 
-  clauseTest('2.7/null-key-deleted', 'a key sent as null is deleted, and GET omits it', async () => {
+  clauseTest('2.7/null-key-deleted', 'a key sent as null is deleted, and GET omits it', async ({ verify }) => {
     await patchOk('2.7/null-key-deleted', { ivrSettings: null });
     await patchOk('2.7/null-key-deleted', { ivrSettings: { ivrMode: true, conformanceA: 'a' } });
     await patchOk('2.7/null-key-deleted', { ivrSettings: { conformanceA: null } });
     const { data, res } = await read('2.7/null-key-deleted');
     const a = getAt(data, ['ivrSettings', 'conformanceA']);
-    check('2.7/null-key-deleted', 'GET omits ivrSettings.conformanceA (not even null)', a === ABSENT, { expected: 'absent', actual: describeActual(a), res });
+    verify.that('GET omits ivrSettings.conformanceA (not even null)', a === ABSENT, { expected: 'absent', actual: describeActual(a), res });
     checkAt('2.7/null-key-deleted', 'the other key stays', data, ['ivrSettings', 'ivrMode'], true, res);
   });
 
@@ -270,13 +270,13 @@ describe('§2.7 ivrSettings', () => {
     checkCleared('2.7/null-clears', 'after ivrSettings null', data, ['ivrSettings'], res);
   });
 
-  clauseTest('2.7/omitted-unchanged', 'a PATCH without ivrSettings leaves it unchanged', async () => {
+  clauseTest('2.7/omitted-unchanged', 'a PATCH without ivrSettings leaves it unchanged', async ({ verify }) => {
     await patchOk('2.7/omitted-unchanged', { ivrSettings: null });
     await patchOk('2.7/omitted-unchanged', { ivrSettings: { ivrMode: false, conformanceA: 'kept' } });
     const before = await read('2.7/omitted-unchanged');
     await patchOk('2.7/omitted-unchanged', { firstMessage: 'ivr untouched' });
     const after = await read('2.7/omitted-unchanged');
-    checkEqual('2.7/omitted-unchanged', 'ivrSettings is as before', after.data?.ivrSettings, before.data?.ivrSettings, after.res);
+    verify.equal('ivrSettings is as before', after.data?.ivrSettings, before.data?.ivrSettings, after.res);
   });
 });
 
@@ -323,14 +323,14 @@ describe('§2.4 settings.conversationConfig nulls', () => {
     });
   }
 
-  clauseTest('2.4/expressive-options-null-omits', 'null on expressiveOptions removes the key: GET omits it', async () => {
+  clauseTest('2.4/expressive-options-null-omits', 'null on expressiveOptions removes the key: GET omits it', async ({ verify }) => {
     await patchOk('2.4/expressive-options-null-omits', { settings: { conversationConfig: { expressiveOptions: { pace: 'slow', disfluencies: true } } } });
     const set = await read('2.4/expressive-options-null-omits');
     checkAt('2.4/expressive-options-null-omits', 'expressiveOptions was stored', set.data, [...CC, 'expressiveOptions', 'pace'], 'slow', set.res);
     await patchOk('2.4/expressive-options-null-omits', { settings: { conversationConfig: { expressiveOptions: null } } });
     const { data, res } = await read('2.4/expressive-options-null-omits');
     const v = getAt(data, [...CC, 'expressiveOptions']);
-    check('2.4/expressive-options-null-omits', 'GET omits settings.conversationConfig.expressiveOptions (not even null)', v === ABSENT, { expected: 'absent', actual: describeActual(v), res });
+    verify.that('GET omits settings.conversationConfig.expressiveOptions (not even null)', v === ABSENT, { expected: 'absent', actual: describeActual(v), res });
   });
 });
 
@@ -344,7 +344,7 @@ describe('§2.2 fields merged into settings', () => {
     ['2.2/warm-return-message-merged-into-settings', 'warmReturnMessage', 'First wording.', 'Second wording.', 'equals'],
   ];
   for (const [clause, field, first, second, kind] of MERGED) {
-    clauseTest(clause, `${field} is stored as settings.${field} and every other settings key is kept`, async () => {
+    clauseTest(clause, `${field} is stored as settings.${field} and every other settings key is kept`, async ({ verify }) => {
       // The merged fields first, then settings (a settings PATCH may replace or merge: not stated), then the one field.
       await patchOk(clause, { transferDialTimeout: 20, warmWhisperDelaySeconds: 5, warmReturnMessage: 'First wording.', [field]: first }, 'setting up the merged fields');
       await patchOk(clause, SETUP, 'setting up settings.conversationConfig');
@@ -353,7 +353,7 @@ describe('§2.2 fields merged into settings', () => {
       await patchOk(clause, { [field]: second });
       const { data, res } = await read(clause);
       const shown = getAt(data, ['settings', field]);
-      check(clause, `GET shows settings.${field} = ${JSON.stringify(second)}`, readingHolds(kind === 'numeric' ? { kind: 'numeric', value: second as number } : { kind: 'equals', value: second }, shown), {
+      verify.that(`GET shows settings.${field} = ${JSON.stringify(second)}`, readingHolds(kind === 'numeric' ? { kind: 'numeric', value: second as number } : { kind: 'equals', value: second }, shown), {
         expected: second,
         actual: describeActual(shown),
         res,
@@ -361,7 +361,7 @@ describe('§2.2 fields merged into settings', () => {
       const was = before.data?.settings ?? {};
       const now = data?.settings ?? {};
       const lost = Object.keys(was).filter((k) => k !== field && !isDeepStrictEqual(was[k], now?.[k]));
-      check(clause, `every settings key other than ${field} is kept as it was`, lost.length === 0, {
+      verify.that(`every settings key other than ${field} is kept as it was`, lost.length === 0, {
         expected: `settings keys ${Object.keys(was).filter((k) => k !== field).join(', ')} unchanged`,
         actual: lost.map((k) => `${k}: ${describeActual(was[k])} → ${describeActual(k in now ? now[k] : ABSENT)}`).join('; '),
         res,
@@ -376,24 +376,24 @@ describe('§2.2 fields merged into settings', () => {
 });
 
 describe('§2.2 defaults of an assistant never patched', () => {
-  clauseTest('2.2/warm-whisper-delay-default-0', 'warmWhisperDelaySeconds is 0 (or not shown) when never set', async () => {
+  clauseTest('2.2/warm-whisper-delay-default-0', 'warmWhisperDelaySeconds is 0 (or not shown) when never set', async ({ verify }) => {
     const { data, res } = await read('2.2/warm-whisper-delay-default-0', neverSetId);
     const v = getAt(data, ['settings', 'warmWhisperDelaySeconds']);
-    check('2.2/warm-whisper-delay-default-0', 'settings.warmWhisperDelaySeconds is 0 or absent', v === ABSENT || readingHolds({ kind: 'numeric', value: 0 }, v), {
+    verify.that('settings.warmWhisperDelaySeconds is 0 or absent', v === ABSENT || readingHolds({ kind: 'numeric', value: 0 }, v), {
       expected: '0 or absent',
       actual: describeActual(v),
       res,
     });
   });
 
-  clauseTest('2.2/transfer-mode-default', 'transferMode reads cold-transfer when never set', async () => {
+  clauseTest('2.2/transfer-mode-default', 'transferMode reads cold-transfer when never set', async ({ verify }) => {
     const { data, res } = await read('2.2/transfer-mode-default', neverSetId);
-    checkEqual('2.2/transfer-mode-default', 'transferMode is cold-transfer', data?.transferMode, 'cold-transfer', res);
+    verify.equal('transferMode is cold-transfer', data?.transferMode, 'cold-transfer', res);
   });
 });
 
 describe('§8 a replayed PATCH converges', () => {
-  clauseTest('8/patch-replay-converges', 'the same PATCH sent twice gives the same answer and the same GET, updatedAt aside', async () => {
+  clauseTest('8/patch-replay-converges', 'the same PATCH sent twice gives the same answer and the same GET, updatedAt aside', async ({ verify }) => {
     await patchOk('8/patch-replay-converges', { ivrSettings: null, transferSettings: null });
     const body = {
       firstMessage: 'Replayed',
@@ -413,14 +413,14 @@ describe('§8 a replayed PATCH converges', () => {
     const g1 = await read('8/patch-replay-converges');
     const r2 = await patchOk('8/patch-replay-converges', body, 'replayed PATCH');
     const g2 = await read('8/patch-replay-converges');
-    checkEqual('8/patch-replay-converges', 'the replayed answer equals the first in every documented field, updatedAt aside', withoutUpdatedAt(r2.json?.data), withoutUpdatedAt(r1.json?.data), r2);
-    checkEqual('8/patch-replay-converges', 'the GET after the replay equals the GET after the first PATCH in every documented field, updatedAt aside', withoutUpdatedAt(g2.data), withoutUpdatedAt(g1.data), g2.res);
+    verify.equal('the replayed answer equals the first in every documented field, updatedAt aside', withoutUpdatedAt(r2.json?.data), withoutUpdatedAt(r1.json?.data), r2);
+    verify.equal('the GET after the replay equals the GET after the first PATCH in every documented field, updatedAt aside', withoutUpdatedAt(g2.data), withoutUpdatedAt(g1.data), g2.res);
   });
 });
 
 describe('§4.1 unknown assistant', () => {
-  clauseTest('4.1/unknown-id-404', 'PATCH of an assistant that does not exist answers 404 RESOURCE_NOT_FOUND', async () => {
+  clauseTest('4.1/unknown-id-404', 'PATCH of an assistant that does not exist answers 404 RESOURCE_NOT_FOUND', async ({ verify }) => {
     const res = await client.patch(`/assistants/${randomUUID()}`, { idleTimeoutSeconds: 10 });
-    checkError('4.1/unknown-id-404', 'PATCH /assistants/{unknown uuid}', res, 404, 'RESOURCE_NOT_FOUND');
+    verify.error(res, 404, 'RESOURCE_NOT_FOUND', 'PATCH /assistants/{unknown uuid}');
   });
 });

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { useWorld } from '../helpers/world';
 import { ApiClient, type ApiResponse } from '../helpers/client';
-import { clauseTest, check, checkEqual, checkError, checkSchema, checkSuccess, inform } from '../helpers/clause';
+import { clauseTest, check, checkEqual, checkSchema, checkSuccess, inform } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { withAgentAbsentRetry } from '../helpers/monitoring';
 import { validate } from '../helpers/validator';
@@ -84,10 +84,10 @@ async function listedLive(id: string): Promise<{ listed: boolean; res: ApiRespon
 }
 
 describe('§4.5 GET /calls/live', () => {
-  clauseTest('4.5/calls-live-envelope', 'answers the envelope; every row has the documented shape', async () => {
+  clauseTest('4.5/calls-live-envelope', 'answers the envelope; every row has the documented shape', async ({ verify }) => {
     const res = await world().as('tenantA').get('/calls/live');
-    checkSuccess('4.5/calls-live-envelope', 'GET /calls/live answers 200', res, 200);
-    for (const row of rowsOf(res.json?.data)) checkSchema('4.5/calls-live-envelope', 'a live row carries id and callId', 'live-call', row, res);
+    verify.success(res, 200, 'GET /calls/live answers 200');
+    for (const row of rowsOf(res.json?.data)) verify.schema('a live row carries id and callId', 'live-call', row, res);
   });
 
   clauseTest(['4.5/calls-live-envelope', '4.5/calls-live-row-ids', '7/bare-json-monitoring'], 'lists a call in progress with a call id and a separate callId, and drops it once the call ends', async () => {
@@ -103,11 +103,11 @@ describe('§4.5 GET /calls/live', () => {
     check('4.5/calls-live-envelope', 'an ended call is no longer listed as in progress', !after.listed, { expected: `no row ${call.id}`, actual: 'still listed', res: after.res });
   }, { requires: ['control'] });
 
-  clauseTest('4.5/calls-live-callid-not-in-path', "a live row's callId is never accepted in a path", async () => {
+  clauseTest('4.5/calls-live-callid-not-in-path', "a live row's callId is never accepted in a path", async ({ verify }) => {
     const call = await liveCall();
     const { res } = await listedLive(call.id);
     const row = liveRow(res.json?.data, call.id);
-    check('4.5/calls-live-callid-not-in-path', 'the live call is listed with a callId', typeof row?.callId === 'string', { expected: 'a row with callId', actual: row, res });
+    verify.that('the live call is listed with a callId', typeof row?.callId === 'string', { expected: 'a row with callId', actual: row, res });
     const c = world().as('tenantA');
     const tries: [string, () => Promise<ApiResponse>][] = [
       ['GET /calls/{callId}', () => c.get(`/calls/${encodeURIComponent(row.callId)}`)],
@@ -117,7 +117,7 @@ describe('§4.5 GET /calls/live', () => {
     ];
     for (const [what, send] of tries) {
       const r = await send();
-      check('4.5/calls-live-callid-not-in-path', `${what} is refused with a 4xx`, r.status >= 400 && r.status < 500, { expected: 'a 4xx refusal', actual: r.status, res: r });
+      verify.that(`${what} is refused with a 4xx`, r.status >= 400 && r.status < 500, { expected: 'a 4xx refusal', actual: r.status, res: r });
     }
   }, { requires: ['control'] });
 });
@@ -129,7 +129,7 @@ describe('§4.5 / §7 POST /calls/{id}/monitor-session', () => {
     checkBareSuccess(['4.5/monitor-session-mint', '7/bare-json-monitoring'], 'POST /calls/{id}/monitor-session', res);
   }, { requires: ['control'] });
 
-  clauseTest(['4.5/monitor-session-slots', '7/bare-json-monitoring'], 'minting on a call whose slots are full is refused in bare JSON of the §7 shape', async () => {
+  clauseTest(['4.5/monitor-session-slots', '7/bare-json-monitoring'], 'minting on a call whose slots are full is refused in bare JSON of the §7 shape', async ({ verify }) => {
     const { slots } = await monitorConfig();
     const call = await liveCall();
     const c = world().as('tenantA');
@@ -139,7 +139,7 @@ describe('§4.5 / §7 POST /calls/{id}/monitor-session', () => {
     }
     const full = await mint(c, call.id, 'one too many');
     check('4.5/monitor-session-slots', 'a mint beyond the per-call slots is refused', full.status >= 400 && full.status < 500, { expected: 'a 4xx refusal', actual: full.status, res: full });
-    checkSchema(['4.5/monitor-session-slots', '7/bare-json-monitoring'], 'the refusal is bare JSON { error, reason? }, not an envelope', 'monitor#/$defs/refusal', full.json, full);
+    verify.schema('the refusal is bare JSON { error, reason? }, not an envelope', 'monitor#/$defs/refusal', full.json, full);
   }, { requires: ['control'] });
 
   clauseTest(['4.5/monitor-session-delete', '3/monitoring-not-live-final'], 'DELETE closes one session (a slot frees up) and the call stays live', async () => {
@@ -273,7 +273,7 @@ describe('§4.5 takeover, end and the audit read', () => {
     checkBareSuccess(['3/monitoring-agent-absent', '4.5/takeover-end-bare'], 'the retried takeover once the assistant is back', res);
   }, { requires: ['control', 'destructive'] });
 
-  clauseTest('7/monitor-400-envelope', 'an over-length actorLabel, when refused with 400, uses the normal envelope', async () => {
+  clauseTest('7/monitor-400-envelope', 'an over-length actorLabel, when refused with 400, uses the normal envelope', async ({ verify }) => {
     const call = await liveCall();
     const c = world().as('tenantA');
     const label = 'L'.repeat(100_000);
@@ -283,11 +283,11 @@ describe('§4.5 takeover, end and the audit read', () => {
     ] as const) {
       const res = await send();
       if (res.status === 400) {
-        checkError('7/monitor-400-envelope', `POST ${what} with a 100,000-character actorLabel`, res, 400, 'VALIDATION_ERROR');
-        checkSchema('7/monitor-400-envelope', 'the 400 is the normal error envelope', 'envelope.error', res.json, res);
+        verify.error(res, 400, 'VALIDATION_ERROR', `POST ${what} with a 100,000-character actorLabel`);
+        verify.schema('the 400 is the normal error envelope', 'envelope.error', res.json, res);
       } else {
         // The limit itself is not shown (§4.5): acceptance is no failure.
-        inform('7/monitor-400-envelope', `POST ${what} with a 100,000-character actorLabel was not refused with 400`, res.status < 300, `answered ${res.status}; ${validate('monitor#/$defs/bare', res.json).ok ? 'bare JSON' : 'not bare JSON'}`);
+        verify.inform(`POST ${what} with a 100,000-character actorLabel was not refused with 400`, res.status < 300, `answered ${res.status}; ${validate('monitor#/$defs/bare', res.json).ok ? 'bare JSON' : 'not bare JSON'}`);
       }
     }
   }, { requires: ['control', 'destructive'] });

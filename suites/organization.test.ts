@@ -35,18 +35,18 @@ beforeAll(async () => {
 const randomNumber = () => `+1${faker.helpers.arrayElement(['213', '305', '503', '617', '919'])}555${faker.string.numeric(4)}`;
 
 describe('§1 and §4.5 calls and conversations', () => {
-  clauseTest('1/calls-read-only', 'no endpoint places an outbound call: POST /calls is refused', async () => {
+  clauseTest('1/calls-read-only', 'no endpoint places an outbound call: POST /calls is refused', async ({ verify }) => {
     // An empty body: even a target that wrongly served this route would have no one to call (nothing billed on live).
     const res = await world().as('tenantA').post('/calls', {});
-    check('1/calls-read-only', 'POST /calls answers a 4xx (no such operation)', res.status >= 400 && res.status < 500, { expected: '404 NOT_FOUND or 405', actual: res.status, res });
+    verify.that('POST /calls answers a 4xx (no such operation)', res.status >= 400 && res.status < 500, { expected: '404 NOT_FOUND or 405', actual: res.status, res });
   });
 
-  clauseTest('4.5/calls-readable', 'GET /calls answers call records in the envelope', async () => {
-    checkSuccess('4.5/calls-readable', 'GET /calls answers 200', await world().as('tenantA').get('/calls'), 200);
+  clauseTest('4.5/calls-readable', 'GET /calls answers call records in the envelope', async ({ verify }) => {
+    verify.success(await world().as('tenantA').get('/calls'), 200, 'GET /calls answers 200');
   });
 
-  clauseTest('4.5/conversations-readable', 'GET /conversations answers text conversations in the envelope', async () => {
-    checkSuccess('4.5/conversations-readable', 'GET /conversations answers 200', await world().as('tenantA').get('/conversations'), 200);
+  clauseTest('4.5/conversations-readable', 'GET /conversations answers text conversations in the envelope', async ({ verify }) => {
+    verify.success(await world().as('tenantA').get('/conversations'), 200, 'GET /conversations answers 200');
   });
 
   clauseTest(['1/call-record-on-dial', '4.5/calls-readable'], 'a dialled call appears in GET /calls/{id} and GET /calls, live and after it ends', async () => {
@@ -81,21 +81,21 @@ describe('§1 and §4.5 calls and conversations', () => {
 });
 
 describe('§4.5 phone numbers', () => {
-  clauseTest('4.5/phone-numbers-available', 'GET /phone-numbers/available answers the envelope', async () => {
+  clauseTest('4.5/phone-numbers-available', 'GET /phone-numbers/available answers the envelope', async ({ verify }) => {
     const res = await world().as('tenantA').get('/phone-numbers/available');
-    checkSuccess('4.5/phone-numbers-available', 'GET /phone-numbers/available answers 200', res, 200);
-    inform('4.5/phone-numbers-available', 'the inventory search found numbers', rowsOf(res.json?.data).length > 0, `${rowsOf(res.json?.data).length} rows`);
+    verify.success(res, 200, 'GET /phone-numbers/available answers 200');
+    verify.inform('the inventory search found numbers', rowsOf(res.json?.data).length > 0, `${rowsOf(res.json?.data).length} rows`);
   });
 
   clauseTest('4.5/phone-numbers-purchase', 'POST /phone-numbers purchases a number found by the search', async (ctx) => {
     const c = world().as('tenantA');
     const found = await c.get('/phone-numbers/available');
-    checkSuccess('4.5/phone-numbers-purchase', 'fixture: GET /phone-numbers/available answers 200', found, 200);
+    ctx.verify.success(found, 200, 'fixture: GET /phone-numbers/available answers 200');
     const row = rowsOf(found.json?.data).find((r) => typeof (r?.number ?? r?.phoneNumber) === 'string');
     if (!row) skipWith(ctx, 'precondition failed: the inventory search listed no row with a number (`number` or `phoneNumber`; shape not shown)');
     const number = row.number ?? row.phoneNumber;
     const res = await c.post('/phone-numbers', { number });
-    checkSuccess('4.5/phone-numbers-purchase', 'POST /phone-numbers answers 2xx', res);
+    ctx.verify.success(res, undefined, 'POST /phone-numbers answers 2xx');
   }, { requires: ['billable'] });
 });
 
@@ -108,20 +108,20 @@ describe('§4.5 PATCH /assistants/{id}/chatapp-enabled', () => {
     if (a.phoneNumberId) skipWith(ctx, 'precondition failed: the fixture assistant has a linked number');
     const res = await enable(a.id);
     if (res.status < 300) await enable(a.id, false); // undo a wrong acceptance on a live fixture
-    checkError('4.5/chatapp-enabled-needs-number', 'PATCH …/chatapp-enabled on an assistant with no linked number', res, 400, 'VALIDATION_ERROR');
+    ctx.verify.error(res, 400, 'VALIDATION_ERROR', 'PATCH …/chatapp-enabled on an assistant with no linked number');
   });
 
-  clauseTest('4.5/chatapp-enabled-needs-number', 'enabling with a linked number that was never onboarded answers 400 VALIDATION_ERROR; an onboarded one is accepted', async () => {
+  clauseTest('4.5/chatapp-enabled-needs-number', 'enabling with a linked number that was never onboarded answers 400 VALIDATION_ERROR; an onboarded one is accepted', async ({ verify }) => {
     const w = world();
     const c = w.as('tenantA');
     const plain = await w.control!.phoneNumber({ tenantId: w.tenantA.id, number: randomNumber(), chatappOnboarded: false });
     const a = await assistantFixture(w, c, 'chatapp-not-onboarded');
-    checkSuccess('4.5/chatapp-enabled-needs-number', 'fixture: link the number', await c.patch(`/assistants/${a.id}`, { phoneNumberId: plain.id }), 200);
-    checkError('4.5/chatapp-enabled-needs-number', 'PATCH …/chatapp-enabled with a number never onboarded', await enable(a.id), 400, 'VALIDATION_ERROR');
+    verify.success(await c.patch(`/assistants/${a.id}`, { phoneNumberId: plain.id }), 200, 'fixture: link the number');
+    verify.error(await enable(a.id), 400, 'VALIDATION_ERROR', 'PATCH …/chatapp-enabled with a number never onboarded');
     const onboarded = await w.control!.phoneNumber({ tenantId: w.tenantA.id, number: randomNumber(), chatappOnboarded: true });
     const b = await assistantFixture(w, c, 'chatapp-onboarded');
-    checkSuccess('4.5/chatapp-enabled-needs-number', 'fixture: link the onboarded number', await c.patch(`/assistants/${b.id}`, { phoneNumberId: onboarded.id }), 200);
-    checkSuccess('4.5/chatapp-enabled-needs-number', 'PATCH …/chatapp-enabled with an onboarded linked number answers 2xx', await enable(b.id));
+    verify.success(await c.patch(`/assistants/${b.id}`, { phoneNumberId: onboarded.id }), 200, 'fixture: link the onboarded number');
+    verify.success(await enable(b.id), undefined, 'PATCH …/chatapp-enabled with an onboarded linked number answers 2xx');
   }, { requires: ['control'] });
 });
 
@@ -135,29 +135,29 @@ describe('§4.5 / §5.3 organization routes', () => {
     }
   });
 
-  clauseTest('4.5/org-tenants', 'GET /organization/tenants with a tenant key answers 403 ORG_SCOPE_REQUIRED', async () => {
-    checkError('4.5/org-tenants', 'GET /organization/tenants with tenant key A', await world().as('tenantA').get('/organization/tenants'), 403, 'ORG_SCOPE_REQUIRED');
+  clauseTest('4.5/org-tenants', 'GET /organization/tenants with a tenant key answers 403 ORG_SCOPE_REQUIRED', async ({ verify }) => {
+    verify.error(await world().as('tenantA').get('/organization/tenants'), 403, 'ORG_SCOPE_REQUIRED', 'GET /organization/tenants with tenant key A');
   });
 
   for (const path of ['/turn-flags', '/transcriber-banks', '/full-call-runs']) {
     clauseTest('4.5/transcriber-testing-scope', `GET ${path}: organization key alone accepted, tenant key 403 ORG_SCOPE_REQUIRED`, async (ctx) => {
       const org = await world().as('org').get(path);
       skipUnlessServed(ctx, org, `GET ${path}`, '§4.5 does not show the method');
-      checkSuccess('4.5/transcriber-testing-scope', `GET ${path} with the organization key alone answers 2xx`, org);
-      checkError('4.5/transcriber-testing-scope', `GET ${path} with tenant key A`, await world().as('tenantA').get(path), 403, 'ORG_SCOPE_REQUIRED');
+      ctx.verify.success(org, undefined, `GET ${path} with the organization key alone answers 2xx`);
+      ctx.verify.error(await world().as('tenantA').get(path), 403, 'ORG_SCOPE_REQUIRED', `GET ${path} with tenant key A`);
     });
   }
 
   for (const path of ['/v1/retention/audits', '/v1/churn/audits']) {
-    clauseTest('4.5/org-audits', `POST ${path} accepts the organization key alone and refuses a tenant key with 403 ORG_SCOPE_REQUIRED`, async () => {
+    clauseTest('4.5/org-audits', `POST ${path} accepts the organization key alone and refuses a tenant key with 403 ORG_SCOPE_REQUIRED`, async ({ verify }) => {
       const res = await world().as('org').post(path, {});
       const authRefusal = (r: ApiResponse) => r.status === 401 || r.status === 403 || (r.status === 400 && /tenant/i.test(JSON.stringify(r.json?.error?.details ?? '')));
-      check('4.5/org-audits', `POST ${path} with the organization key alone passes authentication`, !authRefusal(res), {
+      verify.that(`POST ${path} with the organization key alone passes authentication`, !authRefusal(res), {
         expected: 'an answer other than 401, 403 or a missing-X-Tenant-Id 400 (the audit body is not shown)',
         actual: `${res.status} ${res.json?.error?.code ?? ''}`,
         res,
       });
-      checkError('4.5/org-audits', `POST ${path} with tenant key A`, await world().as('tenantA').post(path, {}), 403, 'ORG_SCOPE_REQUIRED');
+      verify.error(await world().as('tenantA').post(path, {}), 403, 'ORG_SCOPE_REQUIRED', `POST ${path} with tenant key A`);
     }, { requires: ['control'] });
   }
 });

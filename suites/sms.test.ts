@@ -170,9 +170,9 @@ describe('§4.4 POST /sms: a fromNumber not on the tenant', () => {
     return world().as('tenantA').post('/sms', { fromNumber: randomNumber(), toNumber, message: 'conformance check: must not be sent' });
   }
 
-  clauseTest('4.4/from-number-not-found', 'an unknown fromNumber answers 404 RESOURCE_NOT_FOUND', async () => {
+  clauseTest('4.4/from-number-not-found', 'an unknown fromNumber answers 404 RESOURCE_NOT_FOUND', async ({ verify }) => {
     const res = await unknownSender();
-    checkError('4.4/from-number-not-found', 'POST /sms from a number nobody registered', res, 404, 'RESOURCE_NOT_FOUND');
+    verify.error(res, 404, 'RESOURCE_NOT_FOUND', 'POST /sms from a number nobody registered');
   });
 
   /** Checks that `res` is the same refusal as `ref` (status, code, message): the cases are indistinguishable. */

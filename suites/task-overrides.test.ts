@@ -6,7 +6,7 @@
 import { beforeAll, describe } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { useWorld } from '../helpers/world';
-import { clauseTest, check, checkEqual, checkError, checkSchema, checkSuccess } from '../helpers/clause';
+import { clauseTest, check, checkEqual, checkSchema, checkSuccess } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 
 const world = useWorld();
@@ -22,21 +22,21 @@ beforeAll(async () => {
 const path = (id: string) => `/assistants/${id}/tasks/overrides`;
 
 describe('§4.2 GET /assistants/{id}/tasks/overrides', () => {
-  clauseTest('4.2/task-overrides-array', 'answers data as an array of task overrides', async () => {
+  clauseTest('4.2/task-overrides-array', 'answers data as an array of task overrides', async ({ verify }) => {
     const res = await world().as('tenantA').get(path(assistant.id));
-    checkSuccess('4.2/task-overrides-array', 'GET …/tasks/overrides answers 200', res, 200);
-    checkSchema('4.2/task-overrides-array', 'data is an array of §2.8 task overrides', 'task-override#/$defs/list', res.json?.data, res);
+    verify.success(res, 200, 'GET …/tasks/overrides answers 200');
+    verify.schema('data is an array of §2.8 task overrides', 'task-override#/$defs/list', res.json?.data, res);
   });
 
-  clauseTest('4.2/task-overrides-array', 'an assistant without overrides answers an empty array', async () => {
+  clauseTest('4.2/task-overrides-array', 'an assistant without overrides answers an empty array', async ({ verify }) => {
     const res = await world().as('tenantA').get(path(empty.id));
-    checkSuccess('4.2/task-overrides-array', 'GET …/tasks/overrides answers 200', res, 200);
-    check('4.2/task-overrides-array', 'data is an array', Array.isArray(res.json?.data), { expected: 'an array', actual: res.json?.data, res });
+    verify.success(res, 200, 'GET …/tasks/overrides answers 200');
+    verify.that('data is an array', Array.isArray(res.json?.data), { expected: 'an array', actual: res.json?.data, res });
   }, { requires: ['control'] });
 
-  clauseTest('4.2/task-overrides-unknown-assistant', 'an unknown assistant answers 404 RESOURCE_NOT_FOUND', async () => {
+  clauseTest('4.2/task-overrides-unknown-assistant', 'an unknown assistant answers 404 RESOURCE_NOT_FOUND', async ({ verify }) => {
     const res = await world().as('tenantA').get(path(randomUUID()));
-    checkError('4.2/task-overrides-unknown-assistant', 'GET …/tasks/overrides of an assistant that never existed', res, 404, 'RESOURCE_NOT_FOUND');
+    verify.error(res, 404, 'RESOURCE_NOT_FOUND', 'GET …/tasks/overrides of an assistant that never existed');
   });
 
   clauseTest(['2.8/task-override-shape', '4.2/task-overrides-array'], 'every override carries all five fields with their values', async () => {

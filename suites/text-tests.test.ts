@@ -14,7 +14,7 @@
  */
 import { beforeAll, describe, vi } from 'vitest';
 import { useWorld } from '../helpers/world';
-import { clauseTest, check, checkError, checkSchema, checkSuccess, skipWith } from '../helpers/clause';
+import { clauseTest, checkSuccess, skipWith } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import type { ApiResponse } from '../helpers/client';
 
@@ -76,29 +76,29 @@ function outcomes(value: unknown, out: string[] = []): string[] {
 }
 
 describe('§4.5 POST /test-suites', () => {
-  clauseTest('4.5/test-suite-mode-text-only', 'mode voice is rejected with 400', async () => {
+  clauseTest('4.5/test-suite-mode-text-only', 'mode voice is rejected with 400', async ({ verify }) => {
     const res = await createSuite(suiteBody({ mode: 'voice' }));
     forget(res);
-    checkError('4.5/test-suite-mode-text-only', 'POST /test-suites with mode voice', res, 400);
+    verify.error(res, 400, undefined, 'POST /test-suites with mode voice');
   });
 
   clauseTest('4.5/test-suite-mode-text-only', 'mode text is accepted', async (ctx) => {
     const res = await createSuite(suiteBody());
     skipIfCaseShapeRefused(ctx, res);
-    checkSuccess('4.5/test-suite-mode-text-only', 'POST /test-suites with mode text answers 2xx', res);
-    checkSchema('4.5/test-suite-mode-text-only', 'data is a text test suite', 'test-suite', res.json?.data, res);
+    ctx.verify.success(res, undefined, 'POST /test-suites with mode text answers 2xx');
+    ctx.verify.schema('data is a text test suite', 'test-suite', res.json?.data, res);
   }, { requires: ['control'] });
 
   clauseTest(['4.5/test-suite-max-cases', '8/limit-test-suite-cases'], '12 cases are accepted and 13 rejected (cases field assumed: `cases`)', async (ctx) => {
     const twelve = await createSuite(suiteBody({ cases: cases(12) }));
     skipIfCaseShapeRefused(ctx, twelve);
-    checkSuccess(['4.5/test-suite-max-cases', '8/limit-test-suite-cases'], 'a suite with 12 cases answers 2xx', twelve);
+    ctx.verify.success(twelve, undefined, 'a suite with 12 cases answers 2xx');
     const echoed = twelve.json?.data?.cases;
     if (!Array.isArray(echoed) || echoed.length !== 12) {
       skipWith(ctx, 'precondition failed: the suite answer does not carry the 12 cases under `cases`, so the assumed field name does not hold here');
     }
     const thirteen = await createSuite(suiteBody({ cases: cases(13) }));
-    checkError(['4.5/test-suite-max-cases', '8/limit-test-suite-cases'], 'a suite with 13 cases is rejected with 400', thirteen, 400);
+    ctx.verify.error(thirteen, 400, undefined, 'a suite with 13 cases is rejected with 400');
   }, { requires: ['control'] });
 
   clauseTest(['4.5/test-suite-iterations', '8/limit-test-iterations'], 'iterations 0 and 11 are rejected with 400 (at creation or at the run)', async (ctx) => {
@@ -109,7 +109,7 @@ describe('§4.5 POST /test-suites', () => {
       // The suite took it: the other reading puts iterations on the run.
       checkSuccess('4.5/test-suite-iterations', `iterations ${n} not refused at creation: the suite is created`, res);
       const run = await world().as('tenantA').post(`/test-suites/${res.json.data.id}/run`, { iterations: n });
-      check(['4.5/test-suite-iterations', '8/limit-test-iterations'], `iterations ${n} is rejected with 400 at creation or at the run`, run.status === 400, {
+      ctx.verify.that(`iterations ${n} is rejected with 400 at creation or at the run`, run.status === 400, {
         expected: '400 at creation or at the run',
         actual: `creation ${res.status}, run ${run.status}`,
         res: run,
@@ -121,7 +121,7 @@ describe('§4.5 POST /test-suites', () => {
     for (const n of [1, 10]) {
       const res = await createSuite(suiteBody({ iterations: n }));
       skipIfCaseShapeRefused(ctx, res);
-      checkSuccess(['4.5/test-suite-iterations', '8/limit-test-iterations'], `a suite with iterations ${n} answers 2xx`, res);
+      ctx.verify.success(res, undefined, `a suite with iterations ${n} answers 2xx`);
     }
   }, { requires: ['control'] });
 });
@@ -133,24 +133,24 @@ describe('§4.5 POST /test-suites/{id}/run and §3 outcomes', () => {
     const w = world();
     const rt = await assistantFixture(w, w.as('tenantA'), 'text-tests-realtime');
     const patched = await w.as('tenantA').patch(`/assistants/${rt.id}`, { modelId: realtime });
-    checkSuccess('4.5/test-run-realtime-400', 'fixture: the assistant takes the realtime model', patched, 200);
+    ctx.verify.success(patched, 200, 'fixture: the assistant takes the realtime model');
     const suite = await createSuite(suiteBody({ assistantId: rt.id }));
     skipIfCaseShapeRefused(ctx, suite);
-    checkSuccess('4.5/test-run-realtime-400', 'fixture: a text suite for that assistant', suite);
+    ctx.verify.success(suite, undefined, 'fixture: a text suite for that assistant');
     const run = await w.as('tenantA').post(`/test-suites/${suite.json.data.id}/run`, {});
-    checkError('4.5/test-run-realtime-400', 'POST /test-suites/{id}/run against a realtime-model assistant', run, 400, 'VALIDATION_ERROR');
+    ctx.verify.error(run, 400, 'VALIDATION_ERROR', 'POST /test-suites/{id}/run against a realtime-model assistant');
   }, { requires: ['control'] });
 
   clauseTest('3/test-run-outcomes', 'every outcome of a run is passed, failed or error (outcome field assumed: `outcome`)', async (ctx) => {
     const w = world();
     const chat = await modelOfType('chat');
-    if (chat) checkSuccess('3/test-run-outcomes', 'fixture: the assistant takes a chat model', await w.as('tenantA').patch(`/assistants/${assistant.id}`, { modelId: chat }), 200);
+    if (chat) ctx.verify.success(await w.as('tenantA').patch(`/assistants/${assistant.id}`, { modelId: chat }), 200, 'fixture: the assistant takes a chat model');
     const suite = await createSuite(suiteBody({ cases: cases(2), iterations: 2 }));
     skipIfCaseShapeRefused(ctx, suite);
-    checkSuccess('3/test-run-outcomes', 'fixture: a text suite', suite);
+    ctx.verify.success(suite, undefined, 'fixture: a text suite');
     const run = await w.as('tenantA').post(`/test-suites/${suite.json.data.id}/run`, {});
-    checkSuccess('3/test-run-outcomes', 'POST /test-suites/{id}/run answers 2xx', run);
-    checkSchema('3/test-run-outcomes', 'data is a run', 'test-suite#/$defs/run', run.json?.data, run);
+    ctx.verify.success(run, undefined, 'POST /test-suites/{id}/run answers 2xx');
+    ctx.verify.schema('data is a run', 'test-suite#/$defs/run', run.json?.data, run);
     const runId = run.json.data.id ?? run.json.data.runId;
     let seen = outcomes(run.json.data);
     let last = run;
@@ -167,6 +167,6 @@ describe('§4.5 POST /test-suites/{id}/run and §3 outcomes', () => {
     }
     if (seen.length === 0) skipWith(ctx, 'precondition failed: no value under an assumed key `outcome`, `result` or `verdict` appeared within 10 s (result shape not shown)');
     const bad = seen.filter((o) => !['passed', 'failed', 'error'].includes(o));
-    check('3/test-run-outcomes', 'every outcome is passed, failed or error', bad.length === 0, { expected: 'passed | failed | error', actual: seen, res: last });
+    ctx.verify.that('every outcome is passed, failed or error', bad.length === 0, { expected: 'passed | failed | error', actual: seen, res: last });
   }, { requires: ['control'], timeout: 30_000 });
 });

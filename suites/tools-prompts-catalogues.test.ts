@@ -58,20 +58,20 @@ async function createTool(label: string): Promise<any> {
 const putTool = (id: string, body: Record<string, unknown>) => world().as('tenantA').put(`/tools/${id}`, body);
 
 describe('§4.5 tools: instruction and textInstructions', () => {
-  clauseTest('4.5/tool-instruction-shape', 'a tool carries instruction and textInstructions of the shape title, description, steps', async () => {
+  clauseTest('4.5/tool-instruction-shape', 'a tool carries instruction and textInstructions of the shape title, description, steps', async ({ verify }) => {
     const res = await world().as('tenantA').post('/tools', { name: `${world().runPrefix}tool-shape`, instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTIONS });
-    checkSuccess('4.5/tool-instruction-shape', 'POST /tools answers 2xx', res);
-    checkSchema('4.5/tool-instruction-shape', 'data is a tool with instruction and textInstructions', 'tool', res.json?.data, res);
+    verify.success(res, undefined, 'POST /tools answers 2xx');
+    verify.schema('data is a tool with instruction and textInstructions', 'tool', res.json?.data, res);
     for (const [k, sent] of [['instruction', INSTRUCTION], ['textInstructions', TEXT_INSTRUCTIONS]] as const) {
-      for (const f of ['title', 'description'] as const) checkEqual('4.5/tool-instruction-shape', `${k}.${f} reads back as sent`, res.json.data[k]?.[f], sent[f], res);
-      checkEqual('4.5/tool-instruction-shape', `${k}.steps keeps its ${sent.steps.length} step(s)`, res.json.data[k]?.steps?.length, sent.steps.length, res);
+      for (const f of ['title', 'description'] as const) verify.equal(`${k}.${f} reads back as sent`, res.json.data[k]?.[f], sent[f], res);
+      verify.equal(`${k}.steps keeps its ${sent.steps.length} step(s)`, res.json.data[k]?.steps?.length, sent.steps.length, res);
     }
   }, { requires: ['control'] });
 
-  clauseTest('4.5/tool-instruction-shape', 'textInstructions is optional', async () => {
+  clauseTest('4.5/tool-instruction-shape', 'textInstructions is optional', async ({ verify }) => {
     const res = await world().as('tenantA').post('/tools', { name: `${world().runPrefix}tool-voice-only`, instruction: INSTRUCTION });
-    checkSuccess('4.5/tool-instruction-shape', 'POST /tools without textInstructions answers 2xx', res);
-    checkSchema('4.5/tool-instruction-shape', 'data is a tool', 'tool', res.json?.data, res);
+    verify.success(res, undefined, 'POST /tools without textInstructions answers 2xx');
+    verify.schema('data is a tool', 'tool', res.json?.data, res);
   }, { requires: ['control'] });
 
   clauseTest(['4.5/tool-put-keeps-text-instructions', '4.5/tool-put-null-removes-text-instructions'], 'PUT without textInstructions keeps it; PUT with null removes it', async () => {
@@ -152,22 +152,22 @@ describe('§4.5 per-assistant tool overrides', () => {
     if (typeof stepId !== 'string') skipWith(ctx, 'precondition failed: the tool answer carries no step id (step shape not shown)');
     const c = world().as('tenantA');
     const stepText = 'Step override: ask for the order number by text.';
-    checkSuccess('4.5/tool-overrides-independent', 'PUT …/steps/{stepId}/text-override answers 2xx', await c.put(`${base()}/steps/${stepId}/text-override`, { description: stepText }));
+    ctx.verify.success(await c.put(`${base()}/steps/${stepId}/text-override`, { description: stepText }), undefined, 'PUT …/steps/{stepId}/text-override answers 2xx');
     let read = await readText();
-    check('4.5/tool-overrides-independent', 'the text override carries the step override', containsString(read.json?.data, stepText), { expected: stepText, actual: read.json?.data, res: read });
-    checkSuccess('4.5/tool-overrides-independent', 'DELETE …/steps/{stepId}/text-override answers 2xx', await c.delete(`${base()}/steps/${stepId}/text-override`));
+    ctx.verify.that('the text override carries the step override', containsString(read.json?.data, stepText), { expected: stepText, actual: read.json?.data, res: read });
+    ctx.verify.success(await c.delete(`${base()}/steps/${stepId}/text-override`), undefined, 'DELETE …/steps/{stepId}/text-override answers 2xx');
     read = await readText();
-    check('4.5/tool-overrides-independent', 'the step override is gone', !containsString(read.json?.data, stepText), { expected: `no ${JSON.stringify(stepText)}`, actual: read.json?.data, res: read });
+    ctx.verify.that('the step override is gone', !containsString(read.json?.data, stepText), { expected: `no ${JSON.stringify(stepText)}`, actual: read.json?.data, res: read });
   }, { requires: ['control'] });
 
   clauseTest('4.5/tool-overrides-independent', 'DELETE …/text-override removes the text override', async (ctx) => {
     needTool(ctx);
     const c = world().as('tenantA');
     const text = 'Text override to delete.';
-    checkSuccess('4.5/tool-overrides-independent', 'PUT …/text-description-override answers 2xx', await c.put(`${base()}/text-description-override`, { description: text }));
-    checkSuccess('4.5/tool-overrides-independent', 'DELETE …/text-override answers 2xx', await c.delete(`${base()}/text-override`));
+    ctx.verify.success(await c.put(`${base()}/text-description-override`, { description: text }), undefined, 'PUT …/text-description-override answers 2xx');
+    ctx.verify.success(await c.delete(`${base()}/text-override`), undefined, 'DELETE …/text-override answers 2xx');
     const read = await readText();
-    check('4.5/tool-overrides-independent', 'after DELETE the text override is gone (404 or without the text)', read.status === 404 || (read.status === 200 && !containsString(read.json?.data, text)), {
+    ctx.verify.that('after DELETE the text override is gone (404 or without the text)', read.status === 404 || (read.status === 200 && !containsString(read.json?.data, text)), {
       expected: `404, or 200 without ${JSON.stringify(text)}`,
       actual: `${read.status}`,
       res: read,
@@ -180,68 +180,68 @@ const PROMPT_TYPES = ['chat', 'whisper_summary', 'voice_persona', 'ivr'] as cons
 describe('§4.5 prompts', () => {
   const made: Partial<Record<(typeof PROMPT_TYPES)[number], string>> = {};
 
-  clauseTest('4.5/prompt-types', 'POST /prompts accepts each named type and answers it', async () => {
+  clauseTest('4.5/prompt-types', 'POST /prompts accepts each named type and answers it', async ({ verify }) => {
     for (const type of PROMPT_TYPES) {
       const res = await world().as('tenantA').post('/prompts', { name: `${world().runPrefix}${type}`, type, content: `You are a ${type} prompt.` });
-      checkSuccess('4.5/prompt-types', `POST /prompts with type ${type} answers 2xx`, res);
-      checkSchema('4.5/prompt-types', 'data is a prompt', 'prompt', res.json?.data, res);
-      checkEqual('4.5/prompt-types', 'data.type is the type sent', res.json.data.type, type, res);
+      verify.success(res, undefined, `POST /prompts with type ${type} answers 2xx`);
+      verify.schema('data is a prompt', 'prompt', res.json?.data, res);
+      verify.equal('data.type is the type sent', res.json.data.type, type, res);
       made[type] = res.json.data.id;
     }
   }, { requires: ['control'] });
 
   for (const type of PROMPT_TYPES) {
-    clauseTest('4.5/prompt-filter-by-type', `GET /prompts?type=${type} answers only prompts of that type`, async () => {
+    clauseTest('4.5/prompt-filter-by-type', `GET /prompts?type=${type} answers only prompts of that type`, async ({ verify }) => {
       const w = world();
       let mine: string | undefined;
       if (w.control) {
         const res = await w.as('tenantA').post('/prompts', { name: `${w.runPrefix}filter-${type}`, type, content: 'filter check' });
-        checkSuccess('4.5/prompt-filter-by-type', `fixture: a ${type} prompt`, res);
+        verify.success(res, undefined, `fixture: a ${type} prompt`);
         mine = res.json.data.id;
       }
       const list = await w.as('tenantA').get('/prompts', { query: { type } });
-      checkSuccess('4.5/prompt-filter-by-type', `GET /prompts?type=${type} answers 200`, list, 200);
+      verify.success(list, 200, `GET /prompts?type=${type} answers 200`);
       const rows = rowsOf(list.json?.data);
-      for (const r of rows) checkSchema('4.5/prompt-filter-by-type', 'each row is a prompt', 'prompt', r, list);
+      for (const r of rows) verify.schema('each row is a prompt', 'prompt', r, list);
       const others = rows.filter((r) => r?.type !== type).map((r) => r?.type);
-      check('4.5/prompt-filter-by-type', `every row has type ${type}`, others.length === 0, { expected: type, actual: others, res: list });
-      if (mine) check('4.5/prompt-filter-by-type', 'the prompt just made is listed', rows.some((r) => r?.id === mine), { expected: mine, actual: rows.map((r) => r?.id), res: list });
+      verify.that(`every row has type ${type}`, others.length === 0, { expected: type, actual: others, res: list });
+      if (mine) verify.that('the prompt just made is listed', rows.some((r) => r?.id === mine), { expected: mine, actual: rows.map((r) => r?.id), res: list });
     });
   }
 
-  clauseTest('2.2/prompt-link-fields', 'chatPromptId, whisperSummaryPromptId and voicePersonaPromptId take a prompt id and null clears them', async () => {
+  clauseTest('2.2/prompt-link-fields', 'chatPromptId, whisperSummaryPromptId and voicePersonaPromptId take a prompt id and null clears them', async ({ verify }) => {
     const w = world();
     const c = w.as('tenantA');
     const fields = { chatPromptId: 'chat', whisperSummaryPromptId: 'whisper_summary', voicePersonaPromptId: 'voice_persona' } as const;
     const ids: Record<string, string> = {};
     for (const [field, type] of Object.entries(fields)) {
       const res = await c.post('/prompts', { name: `${w.runPrefix}link-${type}`, type, content: `linked ${type}` });
-      checkSuccess('2.2/prompt-link-fields', `fixture: a ${type} prompt`, res);
+      verify.success(res, undefined, `fixture: a ${type} prompt`);
       ids[field] = res.json.data.id;
     }
     const set = await c.patch(`/assistants/${assistant.id}`, ids);
-    checkSuccess('2.2/prompt-link-fields', 'PATCH with the three prompt ids answers 200', set, 200);
+    verify.success(set, 200, 'PATCH with the three prompt ids answers 200');
     const read = await c.get(`/assistants/${assistant.id}`);
-    for (const [field, id] of Object.entries(ids)) checkEqual('2.2/prompt-link-fields', `${field} reads back as the prompt id`, read.json?.data?.[field], id, read);
+    for (const [field, id] of Object.entries(ids)) verify.equal(`${field} reads back as the prompt id`, read.json?.data?.[field], id, read);
     for (const field of Object.keys(fields)) {
       const cleared = await c.patch(`/assistants/${assistant.id}`, { [field]: null });
-      checkSuccess('2.2/prompt-link-fields', `PATCH ${field}: null answers 200`, cleared, 200);
+      verify.success(cleared, 200, `PATCH ${field}: null answers 200`);
       const after = await c.get(`/assistants/${assistant.id}`);
       const v = after.json?.data?.[field];
-      check('2.2/prompt-link-fields', `${field} is cleared (null or absent)`, v === null || v === undefined, { expected: 'null or absent', actual: v, res: after });
+      verify.that(`${field} is cleared (null or absent)`, v === null || v === undefined, { expected: 'null or absent', actual: v, res: after });
       const rest = Object.keys(fields).filter((f) => f !== field && Object.keys(fields).indexOf(f) > Object.keys(fields).indexOf(field));
-      for (const f of rest) checkEqual('2.2/prompt-link-fields', `clearing ${field} leaves ${f}`, after.json?.data?.[f], ids[f], after);
+      for (const f of rest) verify.equal(`clearing ${field} leaves ${f}`, after.json?.data?.[f], ids[f], after);
     }
   }, { requires: ['control'] });
 });
 
 describe('§2.10 catalogues', () => {
-  clauseTest(['2.10/model-type', '4.5/models-catalogue'], 'every GET /models entry carries id and type chat or realtime', async () => {
+  clauseTest(['2.10/model-type', '4.5/models-catalogue'], 'every GET /models entry carries id and type chat or realtime', async ({ verify }) => {
     const res = await world().as('tenantA').get('/models');
     checkSuccess('4.5/models-catalogue', 'GET /models answers 200', res, 200);
     const rows = rowsOf(res.json?.data);
     inform('4.5/models-catalogue', 'the model catalogue is not empty', rows.length > 0, `${rows.length} entries`);
-    for (const m of rows) checkSchema(['2.10/model-type', '4.5/models-catalogue'], 'a model entry carries id and type', 'model', m, res);
+    for (const m of rows) verify.schema('a model entry carries id and type', 'model', m, res);
   });
 
   /** Checks GET /transcribers (list) and one GET /transcribers/{id} with the given principal. */

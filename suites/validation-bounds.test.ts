@@ -204,7 +204,7 @@ describe('§2.3 serverUrl', () => {
     const host = await publicHost(world(), 'clear');
     await expectAccepted(['2.3/null-clears'], 'PATCH serverUrl (set)', { serverUrl: `https://${host}/x` });
     const get = await expectAccepted(['2.3/null-clears'], 'PATCH serverUrl null', { serverUrl: null });
-    checkEqual('2.3/null-clears', 'GET shows serverUrl null', get.json?.data?.serverUrl, null, get);
+    ctx.verify.equal('GET shows serverUrl null', get.json?.data?.serverUrl, null, get);
   });
 
   clauseTest('2.3/hostname-must-resolve', 'a hostname that does not resolve is refused', async () => {
@@ -275,7 +275,7 @@ describe('§2.3 serverUrl', () => {
     const host = await hostResolvingTo(world(), 'public-dual', ['203.0.113.11', '2001:db8::11']);
     if (!host) skipWith(ctx, 'the target\'s DNS cannot be arranged (no control API); the single public name is checked above');
     const get = await expectAccepted(['2.3/public-name-accepted'], `PATCH serverUrl https://${host}/dual`, { serverUrl: `https://${host}/dual` });
-    checkEqual('2.3/public-name-accepted', 'GET shows the serverUrl', get.json?.data?.serverUrl, `https://${host}/dual`, get);
+    ctx.verify.equal('GET shows the serverUrl', get.json?.data?.serverUrl, `https://${host}/dual`, get);
   });
 });
 
@@ -296,9 +296,9 @@ describe('§2.2 timezone is a zone name', () => {
   // On a live tenant (request budget) the one- and three-part names only.
   const sample = hasCapability('control') ? spread : spread.slice(0, 2);
   for (const zone of sample) {
-    clauseTest('2.2/timezone-zone-name', `timezone ${zone} (a canonical zone name) is accepted and read back`, async () => {
+    clauseTest('2.2/timezone-zone-name', `timezone ${zone} (a canonical zone name) is accepted and read back`, async ({ verify }) => {
       const get = await expectAccepted(['2.2/timezone-zone-name'], `PATCH timezone ${zone}`, { timezone: zone });
-      checkEqual('2.2/timezone-zone-name', 'GET shows the zone', get.json?.data?.timezone, zone, get);
+      verify.equal('GET shows the zone', get.json?.data?.timezone, zone, get);
     });
   }
 });

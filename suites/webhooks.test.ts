@@ -288,7 +288,7 @@ describe.concurrent('model A: shared-secret header', () => {
   clauseTest(
     '6/a-empty-2xx',
     'an empty 2xx answer to assistant-request is safe: the call proceeds to its end-of-call report',
-    async () => {
+    async ({ verify }) => {
       const path = '/t/a-empty';
       await tenantUrl(path);
       rx.route(path, (_r, n) => (n === 0 ? 204 : 200));
@@ -296,9 +296,9 @@ describe.concurrent('model A: shared-secret header', () => {
       const call = await startCall(a.id, testNumber());
       const [req] = await arrival('6/a-empty-2xx', 'assistant-request arrives', (all) => all.filter((r) => r.path === path && aboutCall(r, call)));
       const live = await world().as('tenantA').get('/calls/live');
-      checkSuccess('6/a-empty-2xx', 'GET /calls/live answers', live, 200);
+      verify.success(live, 200, 'GET /calls/live answers');
       const rows = JSON.stringify(live.json?.data ?? null);
-      check('6/a-empty-2xx', 'the call is live after an empty 2xx to its assistant-request', rows.includes(call.id), {
+      verify.that('the call is live after an empty 2xx to its assistant-request', rows.includes(call.id), {
         expected: `a row for call ${call.id}`,
         actual: rows.length > 300 ? `${rows.slice(0, 300)}…` : rows,
         res: live,
@@ -312,7 +312,7 @@ describe.concurrent('model A: shared-secret header', () => {
   clauseTest(
     '6/a-overrides-accepted',
     'an assistant-request answered with per-call overrides is accepted and the call proceeds',
-    async () => {
+    async ({ verify }) => {
       const path = '/t/a-overrides';
       await tenantUrl(path);
       // Keys §6 names; values are not shown, so harmless ones are chosen.
@@ -322,9 +322,9 @@ describe.concurrent('model A: shared-secret header', () => {
       const [req] = await arrival('6/a-overrides-accepted', 'assistant-request arrives', (all) => all.filter((r) => r.path === path && aboutCall(r, call)));
       const log = await deliveriesTo(rx.url(path));
       const first = log.find((d) => d.attempts.length > 0);
-      inform('6/a-overrides-accepted', 'the deliveries log marks the answered assistant-request delivered', first?.state === 'delivered', `state ${first?.state}`);
+      verify.inform('the deliveries log marks the answered assistant-request delivered', first?.state === 'delivered', `state ${first?.state}`);
       const live = await world().as('tenantA').get('/calls/live');
-      check('6/a-overrides-accepted', 'the call is live after overrides were answered', live.status === 200 && JSON.stringify(live.json?.data ?? null).includes(call.id), {
+      verify.that('the call is live after overrides were answered', live.status === 200 && JSON.stringify(live.json?.data ?? null).includes(call.id), {
         expected: `GET /calls/live lists call ${call.id}`,
         actual: `${live.status}`,
         res: live,
@@ -356,7 +356,7 @@ describe.concurrent('model A: shared-secret header', () => {
       checkPostJson(ev, 'tool invocation');
       checkModelA(ev, 'tool invocation');
       checkType(ev, 'tool invocation');
-      checkSchema(['6/tool-invocation-event', '6/voice-call-id'], 'the tool invocation carries type and call_id', 'events/tool-invocation', jsonOf(ev));
+      ctx.verify.schema('the tool invocation carries type and call_id', 'events/tool-invocation', jsonOf(ev));
       inform('6/tool-invocation-event', 'the event names the tool', JSON.stringify(jsonOf(ev)).includes(toolId), `type ${JSON.stringify(typeOf(ev))}`);
       await control.endCall(call.id, {});
     },
@@ -484,7 +484,7 @@ describe.concurrent('model B: HMAC signature', () => {
   clauseTest(
     '6/b-retry-on-failure',
     'a model B attempt that times out is retried with the same delivery id',
-    async () => {
+    async ({ verify }) => {
       const path = '/t/b-timeout';
       await tenantUrl(path);
       // Hold the first attempt well past the target's attempt timeout, then answer 200 to the rest.
@@ -494,7 +494,7 @@ describe.concurrent('model B: HMAC signature', () => {
         const mine = all.filter((r) => r.path === path);
         return mine.length >= 2 && mine;
       }, { timeoutMs: timeoutMs + retryScheduleMs(retryBaseMs, 2) + ARRIVAL_MS });
-      check('6/b-retry-on-failure', 'the unanswered first attempt was followed by a retry', got.length >= 2 && got[0].answeredStatus === undefined, {
+      verify.that('the unanswered first attempt was followed by a retry', got.length >= 2 && got[0].answeredStatus === undefined, {
         expected: 'attempt 1 unanswered (held past the timeout), then attempt 2',
         actual: got.map((r) => `#${r.seq} -> ${r.answeredStatus ?? 'held'}`).join(', '),
       });
@@ -564,7 +564,7 @@ describe.concurrent('model B: HMAC signature', () => {
   clauseTest(
     '6/a-no-retry',
     'a model A event answered 4xx (429 included) is not retried',
-    async () => {
+    async ({ verify }) => {
       const path = '/t/a-4xx';
       await tenantUrl(path);
       rx.route(path, () => 429);
@@ -573,7 +573,7 @@ describe.concurrent('model B: HMAC signature', () => {
       await arrival('6/a-no-retry', 'the first attempt reaches the receiver', (all) => all.filter((r) => r.path === path && aboutCall(r, call)));
       const window = retryScheduleMs(retryBaseMs) + 250;
       const more = await rx.holdsOff((all) => all.filter((r) => r.path === path && aboutCall(r, call)).length > 1, window);
-      check('6/a-no-retry', 'after a 429 answer the model A event is not retried', !more.violated, {
+      verify.that('after a 429 answer the model A event is not retried', !more.violated, {
         expected: `1 attempt within ${window} ms`,
         actual: `${rx.at(path).filter((r) => aboutCall(r, call)).length} attempts`,
       });
@@ -585,14 +585,14 @@ describe.concurrent('model B: HMAC signature', () => {
   clauseTest(
     '6/b-host-independent',
     'the signature verifies when the delivery reaches the receiver through another host name (a tunnel)',
-    async () => {
+    async ({ verify }) => {
       const path = '/t/b-tunnel';
       await ensureConnectTo(control, connectTo);
       await control.tenantServerUrl(world().tenantA.id, `https://${hosts.tunnel}${path}`);
       await control.onboardingEvent({ tenantId: world().tenantA.id, type: 'chatapp.calling.live' });
       const [r] = await arrival('6/b-host-independent', 'the event arrives through the tunnel host', (all) => all.filter((x) => x.path === path));
       const v = verifyModelB(r.body, r.headers, world().tenantA.clientServerSecret!);
-      check('6/b-host-independent', 'the signature verifies on a receiver whose own address differs from the URL the sender used', v.ok, {
+      verify.that('the signature verifies on a receiver whose own address differs from the URL the sender used', v.ok, {
         expected: 'verified',
         actual: v.ok ? 'verified' : `${v.reason}: ${v.message}`,
       });
@@ -636,7 +636,7 @@ describe.concurrent('routing (§6, §2.3 rules 3–5, §1)', () => {
   clauseTest(
     '1/call-keeps-server-url',
     'a call keeps the serverUrl it began with: changing it mid-call does not move that call’s end-of-call report',
-    async () => {
+    async ({ verify }) => {
       const before = '/r-keep/before';
       const after = '/r-keep/after';
       const a = await routedAssistant('r-keep', '/t/r-keep', `https://${hosts.hooks}${before}`);
@@ -651,7 +651,7 @@ describe.concurrent('routing (§6, §2.3 rules 3–5, §1)', () => {
       await control.endCall(first.id, {});
       const [eoc] = await arrival('1/call-keeps-server-url', 'the first call’s end-of-call report arrives', (all) =>
         all.filter((r) => (r.path === before || r.path === after) && aboutCall(r, first) && r.seq > start1.seq));
-      check('1/call-keeps-server-url', 'the end-of-call report of a call in progress goes to the serverUrl the call began with', eoc.path === before, {
+      verify.that('the end-of-call report of a call in progress goes to the serverUrl the call began with', eoc.path === before, {
         expected: before,
         actual: eoc.path,
       });
@@ -681,12 +681,12 @@ describe.concurrent('routing (§6, §2.3 rules 3–5, §1)', () => {
   clauseTest(
     '2.3/bare-host-root',
     'a serverUrl that is a bare hostname delivers to /',
-    async () => {
+    async ({ verify }) => {
       const a = await routedAssistant('r-bare', '/t/r-bare', `https://${hosts.bare}`);
       const call = await startCall(a.id, testNumber());
       const [req] = await arrival('2.3/bare-host-root', 'assistant-request arrives for the call', (all) => all.filter((r) => aboutCall(r, call)));
-      inform('2.3/bare-host-root', 'the request came through the bare host name', String(req.headers.host ?? '').startsWith(hosts.bare), `host header ${JSON.stringify(req.headers.host)}`);
-      check('2.3/bare-host-root', 'the request path is /', req.path === '/', { expected: '/', actual: req.path });
+      verify.inform('the request came through the bare host name', String(req.headers.host ?? '').startsWith(hosts.bare), `host header ${JSON.stringify(req.headers.host)}`);
+      verify.that('the request path is /', req.path === '/', { expected: '/', actual: req.path });
       await control.endCall(call.id, {});
     },
     NEEDS,
