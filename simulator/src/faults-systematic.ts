@@ -51,5 +51,7 @@ export const SYSTEMATIC_FAULTS: readonly FaultInfo[] = [
   bound('auth.x-api-key-accepted', ['5.1/x-api-key-401'], 'A key in an X-Api-Key header (no Authorization) authenticates.'),
   bound('auth.bare-key-accepted', ['5.1/bare-key-401'], 'A bare key in Authorization (no scheme) authenticates.'),
   bound('auth.client-secret-accepted', ['5.5/secret-not-a-key'], "The client server secret authenticates as its tenant's key."),
+  bound('assistants.list-without-name', ['4.5/assistants-list'], 'GET /assistants rows carry id but not name.'),
+  bound('assistants.create-ignores-transfer-settings', ['4.5/assistant-create-transfer-settings'], 'POST /assistants accepts transferSettings but does not store it (the created assistant reads null).'),
   bound('auth.scheme-case-insensitive', ['5.1/scheme-exact'], 'The scheme is matched case-insensitively, so `apikey <key>` authenticates.'),
 ];

@@ -254,6 +254,12 @@ const PROBES: Record<string, Probe> = {
     ]),
   ),
   'prompts.ivr-rejected': async (w) => (await w.req('POST', '/prompts', { key: w.A.apiKey, body: { type: 'ivr' } })).status,
+  'assistants.list-without-name': async (w) => {
+    await w.assistant(w.A.apiKey, { name: 'Listed' });
+    return (await w.req('GET', '/assistants', { key: w.A.apiKey })).body.data.assistants.map((a: any) => a.name);
+  },
+  'assistants.create-ignores-transfer-settings': async (w) =>
+    (await w.req('POST', '/assistants', { key: w.A.apiKey, body: { name: 'T', transferSettings: { amd_detection: false } } })).body.data.transferSettings,
   'chatapp.no-number-accepted': async (w) => {
     const a = await w.assistant(w.A.apiKey);
     return st(await w.req('PATCH', `/assistants/${a.id}/chatapp-enabled`, { key: w.A.apiKey, body: { enabled: true } }));

@@ -25,7 +25,7 @@ export const SURFACE_XTENANT_FAULTS = [
   'xtenant.foreign-override-write-through',
 ] as const;
 
-const AREAS = /^(monitoring|insights|sms|org|tools|texttests|catalog|prompts|chatapp|calls|taskoverrides)\./;
+const AREAS = /^(monitoring|insights|sms|org|tools|texttests|catalog|prompts|chatapp|calls|taskoverrides|assistants)\./;
 
 /** True when fault `name` is probed by faults-surface.test.ts. */
 export function isSurfaceFault(name: string): boolean {

@@ -29,6 +29,7 @@ export const assistantsRoutes: FastifyPluginAsync = async (app) => {
       ? [...state.assistants.values()].filter((r) => state.tenants.get(r.tenantId)?.organizationId === p.organizationId)
       : listOwned(state.assistants, tenantId);
     const assistants = owned.map((r) => assistantResponse(r.data));
+    if (faultOn(state, 'assistants.list-without-name')) for (const a of assistants) delete (a as Record<string, unknown>).name;
     return ok(reply, { assistants });
   });
 
@@ -47,7 +48,13 @@ export const assistantsRoutes: FastifyPluginAsync = async (app) => {
     const tenantId = tenantOf(request);
     const now = new Date().toISOString();
     const id = randomUUID();
-    const data = applyAssistantInput(state, defaultAssistant(id, now), request.body, now);
+    const body = request.body;
+    let input = body;
+    if (faultOn(state, 'assistants.create-ignores-transfer-settings') && body && typeof body === 'object') {
+      const { transferSettings: _dropped, ...rest } = body as Record<string, unknown>;
+      input = rest;
+    }
+    const data = applyAssistantInput(state, defaultAssistant(id, now), input, now);
     data.createdAt = now;
     state.assistants.set(id, { tenantId, data });
     return ok(reply, assistantResponse(data), 201);

@@ -1,0 +1,52 @@
+/**
+ * §4.5 rows of the assistant resource: GET /assistants lists the tenant's assistants (id and
+ * name, in any order) and POST /assistants accepts transferSettings. GET /assistants/{id} is the
+ * §2.2 response column, read after every PATCH by the bounds and merge suites.
+ */
+import { beforeAll, describe } from 'vitest';
+import { useWorld } from '../helpers/world';
+import { clauseTest } from '../helpers/clause';
+import { assistantFixture } from '../helpers/fixtures';
+
+const world = useWorld();
+let mine: { id: string; name: string };
+
+beforeAll(async () => {
+  const w = world();
+  mine = await assistantFixture(w, w.as('tenantA'), 'assistant-routes');
+});
+
+describe('§4.5 GET /assistants', () => {
+  clauseTest('4.5/assistants-list', "lists the tenant's assistants in data.assistants, each with id and name, in any order", async ({ verify }) => {
+    const res = await world().as('tenantA').get('/assistants');
+    verify.success(res, 200);
+    const rows: any[] = Array.isArray(res.json?.data?.assistants) ? res.json.data.assistants : [];
+    verify.that('data.assistants is an array', Array.isArray(res.json?.data?.assistants), { expected: 'an array', actual: res.json?.data?.assistants === undefined ? 'absent' : typeof res.json.data.assistants, res });
+    const without = rows.filter((r) => typeof r?.id !== 'string' || typeof r?.name !== 'string');
+    verify.that('every row carries id and name', without.length === 0, {
+      expected: 'a string id and a string name on every row',
+      actual: `${without.length} of ${rows.length} row(s) without, e.g. ${JSON.stringify(without[0])?.slice(0, 200)}`,
+      res,
+    });
+    // Order is not guaranteed (§4.5): the assistant is looked up, wherever it stands.
+    const row = rows.find((r) => r?.id === mine.id);
+    verify.that("the tenant's assistant is among the rows", row !== undefined, { expected: `a row with id ${mine.id}`, actual: `${rows.length} rows, none with that id`, res });
+    verify.equal('its row carries the name it was given', row?.name, mine.name, res);
+  });
+});
+
+describe('§4.5 POST /assistants', () => {
+  clauseTest('4.5/assistant-create-transfer-settings', 'creates an assistant with transferSettings, and the assistant reads them back', async ({ verify }) => {
+    const w = world();
+    const client = w.as('tenantA');
+    const sent = { amd_detection: false, use_assistant_number: true };
+    const res = await client.post('/assistants', { name: `${w.runPrefix}assistant-routes-transfer`, transferSettings: sent });
+    verify.success(res);
+    const id = res.json?.data?.id;
+    verify.that('the answer carries the new assistant id', typeof id === 'string', { expected: 'data.id, a string', actual: id, res });
+    const read = await client.get(`/assistants/${id}`);
+    verify.success(read, 200);
+    const stored = read.json?.data?.transferSettings ?? {};
+    verify.equal('GET shows the transferSettings keys sent', { amd_detection: stored.amd_detection, use_assistant_number: stored.use_assistant_number }, sent, read);
+  }, { requires: ['control'] });
+});
