@@ -99,6 +99,26 @@ export function checkStatementLinks(doc: SpecDoc, links: StatementLink[], clause
   return { problems, testable, linked, coverage: testable === 0 ? 1 : linked / testable };
 }
 
+/**
+ * Section-wide links: two or more statements of one section (address) that each name every
+ * clause of that section, when it has more than `atLeast` clauses (default 3). That is the mark of
+ * links seeded per section, which say nothing about any one statement; a section made of a single
+ * statement may rightly name all its clauses. Answers the statement keys.
+ * `clauseSections` maps clause id → section.
+ */
+export function sectionWideLinks(links: StatementLink[], clauseSections: Map<string, string>, atLeast = 3): string[] {
+  const bySection = new Map<string, Set<string>>();
+  for (const [id, section] of clauseSections) {
+    if (!bySection.has(section)) bySection.set(section, new Set());
+    bySection.get(section)!.add(id);
+  }
+  const whole = links.filter((l) => {
+    const all = bySection.get(l.address);
+    return !!l.clauses && !!all && all.size > atLeast && [...all].every((id) => l.clauses!.includes(id));
+  });
+  return whole.filter((l) => whole.some((o) => o !== l && o.address === l.address)).map((l) => l.key);
+}
+
 /** Verdict of one statement in a run: the worst verdict of its clauses, or its status. */
 export type StatementVerdict = 'pass' | 'fail' | 'error' | 'skip' | 'not-covered' | 'informative' | 'not-testable';
 

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { loadCatalogue } from '../../helpers/catalogue';
 import { parseSpec, readSpec } from '../../helpers/report/spec-doc';
-import { checkStatementLinks, loadStatementLinks, statementKey, type StatementLink } from '../../helpers/report/statements';
+import { checkStatementLinks, loadStatementLinks, sectionWideLinks, statementKey, type StatementLink } from '../../helpers/report/statements';
 
 const spec = readSpec();
 const clauseIds = new Set(loadCatalogue().keys());
@@ -17,6 +17,23 @@ describe('spec/statements.json', () => {
     console.log(`statement coverage: ${r.linked}/${r.testable} testable statements linked (${(r.coverage * 100).toFixed(1)}%)`);
     expect(r.problems).toEqual([]);
     expect(r.coverage).toBe(1);
+  });
+
+  test('links per statement, not per section: no two statements of a section each list all its clauses', () => {
+    const sections = new Map([...loadCatalogue().values()].map((c) => [c.id, c.section]));
+    expect(sectionWideLinks(loadStatementLinks(), sections)).toEqual([]);
+  });
+});
+
+describe('sectionWideLinks', () => {
+  const sections = new Map([['1/a', '1'], ['1/b', '1'], ['1/c', '1'], ['1/d', '1'], ['2/x', '2']]);
+  const link = (key: string, address: string, clauses: string[]): StatementLink => ({ key, address, excerpt: '', clauses });
+  test('flags statements of one section that all name every clause of it', () => {
+    const all = ['1/a', '1/b', '1/c', '1/d'];
+    expect(sectionWideLinks([link('k1', '1', all), link('k2', '1', all), link('k3', '1', ['1/a']), link('k4', '2', ['2/x'])], sections)).toEqual(['k1', 'k2']);
+  });
+  test('a section of one statement may name all its clauses', () => {
+    expect(sectionWideLinks([link('k1', '1', ['1/a', '1/b', '1/c', '1/d']), link('k2', '1', ['1/a', '1/c'])], sections)).toEqual([]);
   });
 });
 
