@@ -2,8 +2,9 @@
  * `npm run spec-diff -- <old.md> <new.md> [--run <conformance.json>] [--json]`
  *
  * Lists the statements (table rows, list items, sentences) added, removed and changed between two
- * versions of the spec document, and for each the catalogue clauses of its section and the tests
- * that cover them: from the run record (`--run`, default reports/conformance.json when present),
+ * versions of the spec document, and for each the clauses linked to it in spec/statements.json (an
+ * added statement: the clauses of its section, as candidates) and the tests that cover them, then
+ * the statements left without a test. Tests come from the run record (`--run`, default reports/conformance.json when present),
  * else from listing the conformance tests without running them. Exit 0 (1 on bad input).
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { catalogueOf } from '../helpers/report/model';
 import { readRunRecord } from '../helpers/report/record-io';
 import { listConformanceTests } from '../helpers/report/list-tests';
 import { REPORT_DIR_VAR } from '../helpers/report/env';
+import { loadStatementLinks, type StatementLink } from '../helpers/report/statements';
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -52,7 +54,13 @@ async function main(argv: string[]): Promise<number> {
     testsOf = (id) => listed.filter((t) => t.clauses.includes(id)).map((t) => t.name);
     source = 'tests from vitest list --project conformance';
   }
-  const diff = diffSpecs(readFileSync(oldFile, 'utf8'), readFileSync(newFile, 'utf8'), catalogue, testsOf);
+  let links: StatementLink[] = [];
+  try {
+    links = loadStatementLinks();
+  } catch {
+    source += '; spec/statements.json unreadable: clauses by section';
+  }
+  const diff = diffSpecs(readFileSync(oldFile, 'utf8'), readFileSync(newFile, 'utf8'), catalogue, testsOf, links);
   if (values.json) console.log(JSON.stringify({ old: oldFile, new: newFile, source, ...diff }, null, 2));
   else console.log(`${renderSpecDiff(diff, oldFile, newFile)}\n(${source})`);
   return 0;

@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Clause } from '../catalogue';
 import { buildRunRecord, catalogueOf, type RunRecord, type ShardInfo, type TestRecord } from './model';
 import { readRunRecord } from './record-io';
+import { rejudgeStatements } from './statements';
 
 /** Error raised when shard records cannot be joined (different targets, no input). */
 export class MergeError extends Error {
@@ -21,6 +22,7 @@ export class MergeError extends Error {
  * Joins shard records into one record. Tests are keyed by file and name; when a test appears in
  * several records (a shard re-run), the record that finished last wins. The catalogue is the union
  * of the shards' clause records (a clause present in several keeps the last finished shard's text).
+ * Statement results (`spec.statements`) are judged again on the merged clause verdicts.
  * @throws MergeError when `records` is empty or the shards ran against different targets.
  */
 export function mergeRuns(records: RunRecord[], sources: string[] = []): RunRecord {
@@ -56,6 +58,13 @@ export function mergeRuns(records: RunRecord[], sources: string[] = []): RunReco
     partial: reasons,
   });
   merged.merged = { sources, shards: shardsIn };
+  // The statements of the spec are the same in every shard: judge them again on the merged clauses.
+  const statements = ordered.findLast((r) => r.spec?.statements?.length)?.spec?.statements;
+  if (statements) {
+    const r = rejudgeStatements(statements, merged.clauses);
+    merged.spec = { statements: r.statements };
+    merged.summary.statementCoverage = Math.round(r.coverage * 10000) / 10000;
+  }
   return merged;
 }
 

@@ -4,10 +4,15 @@
  * and statements (spec-doc.ts: table rows, list items, paragraph sentences); table rows are
  * paired by their first cell, the rest by the `diff` package's array diff, and a removed and an
  * added statement that share most of their words count as one change.
+ *
+ * Clauses: a changed or removed statement takes the clauses `spec/statements.json` links to its
+ * (old) key; an added statement has no link yet, so the clauses of its address (or section) are
+ * shown as candidates and it is marked unlinked. The statements left without a test close the diff.
  */
 import { diffArrays, diffWords } from 'diff';
 import type { Clause } from '../catalogue';
 import { parseSpec, withinSection, type SpecStatement } from './spec-doc';
+import { statementKey, type StatementLink } from './statements';
 
 /** One changed statement. */
 export interface StatementChange {
@@ -20,10 +25,18 @@ export interface StatementChange {
   statementKind: SpecStatement['kind'];
   before?: string;
   after?: string;
-  /** Catalogue clauses of the address (or, when it has none, of the whole section). */
+  /** Statement key (helpers/report/statements.ts): the old statement's for changed and removed ones. */
+  key: string;
+  /**
+   * The clauses linked to the statement (`clauseScope: 'statement'`), else the catalogue clauses
+   * of its address, or of the whole section when the address has none.
+   */
   clauses: { id: string; level: string; text: string; tests: string[] }[];
-  /** `address` when clauses were found at the statement's own address, `section` otherwise. */
-  clauseScope: 'address' | 'section';
+  clauseScope: 'statement' | 'address' | 'section';
+  /** The statement's link status, when it is linked as informative or not testable. */
+  status?: 'informative' | 'not-testable';
+  /** No link in spec/statements.json names the statement (always so for an added one). */
+  unlinked?: boolean;
 }
 
 /** The whole diff. */
@@ -48,7 +61,7 @@ export function similarity(a: string, b: string): number {
 /** Statements are paired as "changed" from this similarity up. */
 export const SIMILAR = 0.5;
 
-type Raw = Omit<StatementChange, 'clauses' | 'clauseScope'>;
+type Raw = Omit<StatementChange, 'clauses' | 'clauseScope' | 'status' | 'unlinked'>;
 
 function diffStatements(section: string, before: SpecStatement[], after: SpecStatement[]): Raw[] {
   const out: Raw[] = [];
@@ -63,7 +76,7 @@ function diffStatements(section: string, before: SpecStatement[], after: SpecSta
   for (const [k, s] of keyedBefore) {
     const n = keyedAfter.get(k);
     if (!n) unpairedBefore.push(s);
-    else if (n.text !== s.text) out.push({ kind: 'changed', ...base(n), before: s.text, after: n.text });
+    else if (n.text !== s.text) out.push({ kind: 'changed', ...base(n), key: statementKey(s), before: s.text, after: n.text });
   }
   for (const [k, n] of keyedAfter) if (!keyedBefore.has(k)) unpairedAfter.push(n);
   // 2. the rest by array diff on text, in document order
@@ -100,24 +113,28 @@ function diffStatements(section: string, before: SpecStatement[], after: SpecSta
     });
     if (best >= 0 && score >= SIMILAR) {
       const [a] = added.splice(best, 1);
-      out.push({ kind: 'changed', ...base(a), before: r.text, after: a.text });
-    } else out.push({ kind: 'removed', ...base(r), before: r.text });
+      out.push({ kind: 'changed', ...base(a), key: statementKey(r), before: r.text, after: a.text });
+    } else out.push({ kind: 'removed', ...base(r), key: statementKey(r), before: r.text });
   }
-  for (const a of added) out.push({ kind: 'added', ...base(a), after: a.text });
+  for (const a of added) out.push({ kind: 'added', ...base(a), key: statementKey(a), after: a.text });
   return out;
 }
 
 /**
  * Diffs two versions of the spec document.
- * @param catalogue clauses to attach to each change (by section).
+ * @param catalogue clauses to attach to each change.
  * @param testsOf tests that cover a clause id (from a run record or a test listing).
+ * @param links statement links (spec/statements.json); without them every change gets the
+ *   clauses of its address or section.
  */
 export function diffSpecs(
   oldMd: string,
   newMd: string,
   catalogue: Iterable<Clause>,
   testsOf: (id: string) => string[] = () => [],
+  links: StatementLink[] = [],
 ): SpecDiff {
+  const linkOf = new Map(links.map((l) => [l.key, l]));
   const a = parseSpec(oldMd);
   const b = parseSpec(newMd);
   const clauses = [...catalogue];
@@ -132,20 +149,32 @@ export function diffSpecs(
     if (!s1) result.sectionsRemoved.push(n);
     if (s0 && s1 && s0.title !== s1.title) result.sectionsRenamed.push({ section: n, before: s0.title, after: s1.title });
     for (const raw of diffStatements(n, s0?.statements ?? [], s1?.statements ?? [])) {
+      const link = raw.kind === 'added' ? undefined : linkOf.get(raw.key);
+      const describe = (c: Clause) => ({ id: c.id, level: c.level, text: c.text, tests: testsOf(c.id) });
+      if (link) {
+        const linked = clauses.filter((c) => link.clauses?.includes(c.id));
+        result.changes.push({ ...raw, clauses: linked.map(describe), clauseScope: 'statement', ...(link.status ? { status: link.status } : {}) });
+        continue;
+      }
       let scope: StatementChange['clauseScope'] = 'address';
       let hits = clauses.filter((c) => withinSection(c.section, raw.address));
       if (hits.length === 0) {
         scope = 'section';
         hits = clauses.filter((c) => withinSection(c.section, raw.section));
       }
-      result.changes.push({
-        ...raw,
-        clauses: hits.map((c) => ({ id: c.id, level: c.level, text: c.text, tests: testsOf(c.id) })),
-        clauseScope: scope,
-      });
+      result.changes.push({ ...raw, clauses: hits.map(describe), clauseScope: scope, unlinked: true });
     }
   }
   return result;
+}
+
+/**
+ * The changed and added statements no test covers: unlinked ones (every added statement until it
+ * is linked) and linked ones whose clauses have no test. Removed statements and statements linked
+ * as informative or not testable are not listed.
+ */
+export function statementsWithoutTest(d: SpecDiff): StatementChange[] {
+  return d.changes.filter((c) => c.kind !== 'removed' && !c.status && (c.unlinked || c.clauses.every((k) => k.tests.length === 0)));
 }
 
 /** Renders a spec diff as text for a terminal or a pull-request comment (Markdown). */
@@ -163,9 +192,14 @@ export function renderSpecDiff(d: SpecDiff, oldName: string, newName: string): s
     if (c.before !== undefined) lines.push(`- before: ${c.before}`);
     if (c.after !== undefined) lines.push(`+ after:  ${c.after}`);
     lines.push('');
-    if (!c.clauses.length) lines.push(`No catalogue clause in §${c.section}: consider adding one.`, '');
+    if (c.status) lines.push(`Linked as ${c.status} (spec/statements.json).`, '');
+    else if (!c.clauses.length) lines.push(`No catalogue clause in §${c.section}: consider adding one.`, '');
     else {
-      lines.push(`Clauses of ${c.clauseScope === 'address' ? `§${c.address}` : `the whole §${c.section}`} (${c.clauses.length}):`);
+      const scope =
+        c.clauseScope === 'statement'
+          ? 'Clauses linked to this statement'
+          : `Not linked yet; candidate clauses of ${c.clauseScope === 'address' ? `§${c.address}` : `the whole §${c.section}`}`;
+      lines.push(`${scope} (${c.clauses.length}):`);
       for (const k of c.clauses) {
         lines.push(`- ${k.id} (${k.level}) ${k.text} — ${k.tests.length ? `${k.tests.length} tests` : 'no test'}`);
         for (const t of k.tests.slice(0, 5)) lines.push(`    - ${t}`);
@@ -175,5 +209,15 @@ export function renderSpecDiff(d: SpecDiff, oldName: string, newName: string): s
     }
   }
   if (!d.changes.length) lines.push('No statement changed.');
+  const untested = statementsWithoutTest(d);
+  if (d.changes.length) {
+    lines.push('## Statements left without a test', '');
+    if (!untested.length) lines.push('None: every changed or added statement is linked to clauses with tests (or marked informative / not testable).');
+    for (const c of untested) {
+      const text = (c.after ?? c.before ?? '').slice(0, 120);
+      lines.push(`- §${c.address} (${c.kind}): ${text}${c.unlinked ? ` — not linked: add {"key": ${JSON.stringify(c.key)}} to spec/statements.json` : ' — its linked clauses have no test'}`);
+    }
+    lines.push('');
+  }
   return lines.join('\n') + '\n';
 }

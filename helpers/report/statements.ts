@@ -167,6 +167,29 @@ export function statementResults(
 }
 
 /**
+ * Judges already-linked statements again against other clause verdicts, without the spec: for a
+ * merge of shard records, whose statements (keys, linked clause ids, statuses) are the same in
+ * every shard. Verdicts and coverage follow the rules of {@link statementResults}.
+ */
+export function rejudgeStatements(
+  statements: StatementResult[],
+  clauses: { id: string; verdict: string }[],
+): { statements: StatementResult[]; coverage: number } {
+  const verdicts = new Map(clauses.map((c) => [c.id, c.verdict === 'not-testable' ? 'skip' : c.verdict]));
+  let testable = 0;
+  let tested = 0;
+  const out = statements.map((st) => {
+    if (st.verdict === 'informative' || st.verdict === 'not-testable') return st;
+    testable++;
+    const vs = st.clauses.filter((c) => verdicts.has(c)).map((c) => verdicts.get(c)!);
+    const verdict = (WORST.find((w) => vs.includes(w)) ?? 'not-covered') as StatementVerdict;
+    if (verdict !== 'not-covered') tested++;
+    return { ...st, verdict };
+  });
+  return { statements: out, coverage: testable === 0 ? 1 : tested / testable };
+}
+
+/**
  * Adds `spec.statements` and `summary.statementCoverage` (format 1.2) to a run record in place.
  * Does nothing when the spec is not readable or the links file is missing or malformed (a report
  * is never lost for want of the links; the unit test catches a broken links file).

@@ -30,6 +30,21 @@ function shards(): { root: string; one: ReturnType<typeof fixtureRun>; two: Retu
 }
 
 describe('merging shard records', () => {
+  test('statement results are judged again on the merged clause verdicts', () => {
+    const { one, two } = shards();
+    const statements = [
+      { address: '5.1', key: '§5/item/k1', clauses: ['5.1/bearer-401'], verdict: 'not-covered' as const },
+      { address: '1', key: '§1/item/k2', clauses: [], verdict: 'informative' as const },
+    ];
+    // Shard two did not run §5: its copy of the statement reads not-covered; shard one failed the clause.
+    one.spec = { statements: statements.map((x) => ({ ...x, verdict: x.verdict === 'informative' ? x.verdict : ('fail' as const) })) };
+    two.spec = { statements };
+    const merged = mergeRuns([one, two]);
+    expect(merged.clauses.find((c) => c.id === '5.1/bearer-401')!.verdict).toBe('fail');
+    expect(merged.spec!.statements.map((x) => [x.key, x.verdict])).toEqual([['§5/item/k1', 'fail'], ['§1/item/k2', 'informative']]);
+    expect(merged.summary.statementCoverage).toBe(1);
+  });
+
   test('two fixture shards merge into the verdicts, counts and requests of one unsharded run', () => {
     const { one, two } = shards();
     const whole = fixtureRun({ fail: ['5.1/bearer-401'], skip: { '8/backoff-429': 'opt-in not given: x' } });

@@ -1,7 +1,8 @@
 /**
  * Spec diff: the current spec against a copy edited by test/fixtures/report/spec-edits.json
- * lists exactly the edited statements as added, removed or changed, each with the catalogue clauses
- * of its section and the tests covering them; and the parser finds every section of the spec.
+ * lists exactly the edited statements as added, removed or changed, each with the clauses linked to
+ * it (or, unlinked, the clauses of its section) and the tests covering them, and closes with the
+ * statements left without a test; and the parser finds every section of the spec.
  */
 import { describe, expect, test } from 'vitest';
 import { execFile } from 'node:child_process';
@@ -9,7 +10,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { diffSpecs, renderSpecDiff, similarity } from '../../helpers/report/spec-diff';
+import { diffSpecs, renderSpecDiff, similarity, statementsWithoutTest } from '../../helpers/report/spec-diff';
+import { statementKey, type StatementLink } from '../../helpers/report/statements';
 import { parseSpec, SPEC_NEEDED, SPEC_PATH } from '../../helpers/report/spec-doc';
 import { writeRunRecord } from '../../helpers/report/record-io';
 import { FIXTURE_CLAUSES, fixtureRun } from '../fixtures/report/records';
@@ -57,6 +59,7 @@ describe.skipIf(!HAS_SPEC)(`spec diff${HAS_SPEC ? '' : ` (${SPEC_NEEDED})`}`, ()
     expect(rotation.before).toContain('immediately');
     expect(rotation.after).toContain('24-hour grace period');
     expect(rotation.clauseScope).toBe('address');
+    expect(rotation.unlinked).toBe(true);
     expect(rotation.clauses).toEqual([{ id: '5.4/rotation-immediate', level: 'must', text: 'A rotated key is refused at once', tests: ['A rotated key is refused at once [5.4/rotation-immediate]'] }]);
     const errors = d.changes.find((c) => c.address === '7')!;
     expect(errors.after).toBe('422 | UNPROCESSABLE_ENTITY | body is valid JSON but semantically wrong');
@@ -71,6 +74,38 @@ describe.skipIf(!HAS_SPEC)(`spec diff${HAS_SPEC ? '' : ` (${SPEC_NEEDED})`}`, ()
     expect(text).toContain('## changed item in §5.4');
     expect(text).toContain('- 5.4/rotation-immediate (must) A rotated key is refused at once — 1 tests');
     expect(text).toContain('No catalogue clause in §2.3: consider adding one.');
+    expect(text).toContain('Not linked yet; candidate clauses of §5.4 (1):');
+    expect(text).toContain('## Statements left without a test');
+  });
+
+  test('a changed statement takes the clauses linked to its key; an added one is unlinked and listed as without a test', () => {
+    const rotationStatement = parseSpec(spec).sections.flatMap((x) => x.statements).find((st) => st.address === '5.4')!;
+    const links: StatementLink[] = [{ key: statementKey(rotationStatement), address: '5.4', excerpt: '', clauses: ['5.4/rotation-immediate', '7/error-envelope'] }];
+    const d = diffSpecs(spec, edited(), FIXTURE_CLAUSES, testsOf, links);
+    const rotation = d.changes.find((c) => c.address === '5.4')!;
+    expect(rotation.clauseScope).toBe('statement');
+    expect(rotation.key).toBe(links[0].key);
+    expect(rotation.clauses.map((c) => c.id).sort()).toEqual(['5.4/rotation-immediate', '7/error-envelope']);
+    expect(rotation.unlinked).toBeUndefined();
+    const added = d.changes.filter((c) => c.kind === 'added');
+    expect(added.length).toBeGreaterThan(0);
+    for (const a of added) expect(a.unlinked).toBe(true);
+    const without = statementsWithoutTest(d);
+    expect(without).toEqual(expect.arrayContaining(added));
+    expect(without).not.toContain(rotation);
+    const text = renderSpecDiff(d, 'old.md', 'new.md');
+    expect(text).toContain('Clauses linked to this statement (');
+    expect(text).toContain('## Statements left without a test');
+    expect(text).toContain(`— not linked: add {"key": ${JSON.stringify(added[0].key)}} to spec/statements.json`);
+  });
+
+  test('a statement linked as informative carries its status and is not listed as untested', () => {
+    const first = parseSpec(spec).sections.flatMap((x) => x.statements).find((st) => st.address === '5.4')!;
+    const d = diffSpecs(spec, edited(), FIXTURE_CLAUSES, testsOf, [{ key: statementKey(first), address: '5.4', excerpt: '', status: 'informative', reason: 'x' }]);
+    const rotation = d.changes.find((c) => c.address === '5.4')!;
+    expect(rotation.status).toBe('informative');
+    expect(statementsWithoutTest(d)).not.toContain(rotation);
+    expect(renderSpecDiff(d, 'a', 'b')).toContain('Linked as informative');
   });
 
   test('similarity pairs rewordings, not unrelated statements', () => {
