@@ -13,6 +13,11 @@ afterEach(async () => w?.app.close());
 
 const U = '0d9c3a5e-1111-4222-8333-444455556666';
 const REALTIME = '8d0f3f7e-2a41-4c1b-9e0a-6b7c1d2e3f03';
+/** Status and code of POST /sms from a registered number of tenant A with `message`. */
+async function sendSms(w: World, message: string) {
+  await number(w, w.A, '+14155551003');
+  return st(await w.req('POST', '/sms', { key: w.A.apiKey, body: { fromNumber: '+14155551003', toNumber: '+14155550000', message } }));
+}
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `0d9c3a5e-1111-4222-8333-${String(i).padStart(12, '0')}`).join(',');
 
 type Probe = (w: World) => Promise<unknown>;
@@ -171,14 +176,8 @@ const PROBES: Record<string, Probe> = {
   'catalog.transcriber-language-missing': async (w) => (await w.req('GET', '/transcribers', { key: w.A.apiKey })).body.data.every((t: any) => 'language' in t),
   'insights.not-found-message': async (w) => st(await w.req('GET', `/calls/${U}/insights`, { key: w.A.apiKey })),
   'insights.missing-turn': async (w) => (await w.req('GET', `/calls/${(await endedCall(w, w.A)).id}/insights`, { key: w.A.apiKey })).body.data.performance.length,
-  'sms.accept-1601': async (w) => {
-    await number(w, w.A, '+14155551003');
-    return st(await w.req('POST', '/sms', { key: w.A.apiKey, body: { fromNumber: '+14155551003', toNumber: '+14155550000', message: 'x'.repeat(1601) } }));
-  },
-  'sms.accept-empty-message': async (w) => {
-    await number(w, w.A, '+14155551003');
-    return st(await w.req('POST', '/sms', { key: w.A.apiKey, body: { fromNumber: '+14155551003', toNumber: '+14155550000', message: '' } }));
-  },
+  'sms.accept-1601': (w) => sendSms(w, 'x'.repeat(1601)),
+  'sms.accept-empty-message': (w) => sendSms(w, ''),
   'sms.deleted-from-accepted': async (w) => {
     const n = await number(w, w.A, '+14155551004');
     await w.ctl('DELETE', `/phone-numbers/${n.id}`);
@@ -229,14 +228,8 @@ const PROBES: Record<string, Probe> = {
     await w.req('POST', '/prompts', { key: w.A.apiKey, body: { type: 'ivr' } });
     return (await w.req('GET', '/prompts?type=chat', { key: w.A.apiKey })).body.data.length;
   },
-  'sms.refuses-1600': async (w) => {
-    await number(w, w.A, '+14155551003');
-    return st(await w.req('POST', '/sms', { key: w.A.apiKey, body: { fromNumber: '+14155551003', toNumber: '+14155550000', message: 'x'.repeat(1600) } }));
-  },
-  'sms.refuses-one-character': async (w) => {
-    await number(w, w.A, '+14155551003');
-    return st(await w.req('POST', '/sms', { key: w.A.apiKey, body: { fromNumber: '+14155551003', toNumber: '+14155550000', message: 'x' } }));
-  },
+  'sms.refuses-1600': (w) => sendSms(w, 'x'.repeat(1600)),
+  'sms.refuses-one-character': (w) => sendSms(w, 'x'),
   'sms.unknown-from-400': async (w) => st(await w.req('POST', '/sms', { key: w.A.apiKey, body: { fromNumber: '+14155559999', toNumber: '+14155550000', message: 'x' } })),
   'insights.batch-refuses-25': async (w) => (await w.req('GET', `/calls/insights?ids=${ids(25)}`, { key: w.A.apiKey })).status,
   'insights.batch-refuses-single': async (w) => (await w.req('GET', `/calls/insights?ids=${U}`, { key: w.A.apiKey })).status,
