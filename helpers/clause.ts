@@ -12,7 +12,7 @@
  * check states only its requirement, and the typed checks derive expected and actual:
  *
  *   clauseTest('5.1/bearer-401', '`Bearer` is rejected with 401', async ({ verify }) => {
- *     const res = await world().as('tenantA').get('/assistants', { auth: 'bearer' });
+ *     const res = await world().as('tenantA').withVariant('bearer').get('/assistants');
  *     verify.error(res, 401, 'UNAUTHORIZED');            // "GET /assistants answers 401 UNAUTHORIZED"
  *     verify.soft.schema('the error envelope', 'envelope.error', res.json, res);
  *     verify.on('7/error-envelope').equal('success is false', res.json.success, false, res);
