@@ -50,7 +50,7 @@ beforeAll(() => {
   const w = world();
   const client = w.as('tenantA');
   // Hostile PATCHes go to assistants of their own; on a live tenant only the file's one (found by name, restored after).
-  pool = fixturePool(async (i) => ({ id: (await assistantFixture(w, client, i === 0 ? 'robustness' : `robustness-${i}`)).id }), w.target.mode === 'live' ? 1 : concurrency());
+  pool = fixturePool(async (i) => ({ id: (await assistantFixture(w, client, i === 0 ? 'robustness' : `robustness-${i}`)).id }), w.target.capabilities.control ? concurrency() : 1);
 });
 afterAll(async () => {
   await pool?.close();

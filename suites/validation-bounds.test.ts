@@ -57,7 +57,7 @@ beforeAll(async () => {
   main = { id: a.id, lastKnown: undefined };
   slots = fixturePool(
     async (i) => (i === 0 ? main : { id: (await assistantFixture(w, client, `validation-bounds-${i}`)).id, lastKnown: undefined }),
-    w.target.mode === 'live' ? 1 : concurrency(),
+    w.target.capabilities.control ? concurrency() : 1,
   );
   vars = { publicHost: await publicHost(w, 'bounds') };
   if (!hasCapability('control')) {
