@@ -82,7 +82,8 @@ describe('a live-mode run against an external simulator', () => {
     expect(first.code).toBe(0);
     // Request budget: a full live run stays under 1,500 requests to the target.
     expect(first.record!.requests.total, 'requests of a full live run').toBeLessThan(1500);
-    console.log(`live-mode run: ${first.record!.requests.total} requests, ${first.record!.summary.passed} passed, ${skipped.length} skipped`);
+    const top = Object.entries(first.record!.requests.perFile).sort((a, b) => b[1] - a[1]).slice(0, 5);
+    console.log(`live-mode run: ${first.record!.requests.total} requests, ${first.record!.summary.passed} passed, ${skipped.length} skipped; most: ${top.map(([f, n]) => `${f.replace(/^.*suites\//, '')} ${n}`).join(', ')}`);
     afterFirst = { a: await assistantsOf(env.CORE_API_TENANT_KEY), b: await assistantsOf(env.CORE_API_OTHER_TENANT_KEY) };
   });
 
