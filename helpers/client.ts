@@ -19,7 +19,7 @@ import pRetry, { AbortError } from 'p-retry';
 import { redact, redactHeaders, registerSecret } from './redact';
 import type { ApiResponse, Exchange, RequestSummary } from './exchange';
 import { recordExchange, recordTargetTrouble } from './recorder';
-import { TARGET_ERROR_NAME } from './report/verdict';
+import { TARGET_ERROR_NAME } from './error-names';
 
 export type { ApiResponse, Exchange, RequestSummary } from './exchange';
 

@@ -4,7 +4,7 @@
  */
 import { request } from 'undici';
 import { redact, registerSecret } from './redact';
-import { CONTROL_ERROR_NAME } from './report/verdict';
+import { CONTROL_ERROR_NAME } from './error-names';
 
 /** Thrown when a control request answers other than expected; the message carries the path and status. */
 export class ControlError extends Error {

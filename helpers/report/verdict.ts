@@ -9,11 +9,7 @@
  * - `fail`: it failed otherwise, a conformance check (`ConformanceAssertionError`) above all.
  */
 import type { TestVerdict } from './model';
-
-/** `name` of helpers/client.ts `TargetError` (no answer from the target, or throttled past the retries). */
-export const TARGET_ERROR_NAME = 'TargetError';
-/** `name` of helpers/control.ts `ControlError` (the control API refused or was unreachable). */
-export const CONTROL_ERROR_NAME = 'ControlError';
+import { CONTROL_ERROR_NAME, TARGET_ERROR_NAME } from '../error-names';
 
 /** vitest's end state of a test case (`TestCase.result().state`). */
 export type TestState = 'passed' | 'failed' | 'skipped' | 'pending';

@@ -1,6 +1,7 @@
 /** helpers/report/verdict.ts: one case per verdict, and the cases that decide between fail and error. */
 import { describe, expect, it } from 'vitest';
-import { CONTROL_ERROR_NAME, TARGET_ERROR_NAME, testVerdict } from '../../helpers/report/verdict';
+import { testVerdict } from '../../helpers/report/verdict';
+import { CONTROL_ERROR_NAME, TARGET_ERROR_NAME } from '../../helpers/error-names';
 import { CONFORMANCE_FAILURE_NAME } from '../../helpers/clause';
 import { TargetError } from '../../helpers/client';
 import { ControlError } from '../../helpers/control';

@@ -1,0 +1,10 @@
+/**
+ * Names of the errors that end a test when the target or the control API misbehaved, as they
+ * reach the reporter after serialisation (a bottom-floor module: the client and the control client
+ * name their errors with these, and helpers/report/verdict.ts reads them as `error` verdicts).
+ */
+
+/** `name` of helpers/client.ts `TargetError` (no answer from the target, or throttled past the retries). */
+export const TARGET_ERROR_NAME = 'TargetError';
+/** `name` of helpers/control.ts `ControlError` (the control API refused or was unreachable). */
+export const CONTROL_ERROR_NAME = 'ControlError';
