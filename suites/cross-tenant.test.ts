@@ -15,7 +15,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { documentedPart } from '../helpers/documented';
 import { useWorld, type PrincipalName, type World } from '../helpers/world';
-import { clauseTest, check, checkError, inform, skipWith } from '../helpers/clause';
+import { clauseTest, check, checkError, inform, skipWith, type Verify } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { compareAnswers, explainDifferences, type BodyComparison } from '../helpers/indistinguishable';
 import { hasCapability, capabilityReason, OPTIONAL_LIVE_VARIABLES, type Capability } from '../helpers/target';
@@ -456,9 +456,9 @@ async function readAsB(path: string): Promise<ApiResponse> {
  * compared (§2.2 response column; undocumented ones may change on every read, §9.4); other
  * resources, whose answers the spec shows only in part, are compared whole.
  */
-function checkUnchanged(clause: string | string[], what: string, before: ApiResponse, after: ApiResponse, schema?: 'assistant'): void {
+function checkUnchanged(verify: Verify, what: string, before: ApiResponse, after: ApiResponse, schema?: 'assistant'): void {
   const part = (r: ApiResponse) => (schema ? documentedPart(r.json?.data, schema, []) : r.json?.data);
-  check(clause, `${what} is unchanged, as tenant B reads it`, before.status === after.status && isDeepStrictEqual(part(before), part(after)), {
+  verify.that(`${what} is unchanged, as tenant B reads it`, before.status === after.status && isDeepStrictEqual(part(before), part(after)), {
     expected: `${before.status} ${JSON.stringify(before.json?.data)?.slice(0, 300)}`,
     actual: `${after.status} ${JSON.stringify(after.json?.data)?.slice(0, 300)}`,
     res: after,
@@ -466,10 +466,10 @@ function checkUnchanged(clause: string | string[], what: string, before: ApiResp
 }
 
 /** Refused means: not 2xx, and not a route-level NOT_FOUND (which proves nothing). */
-function checkRefused(clause: string | string[], what: string, res: ApiResponse, ctx: any, exact404 = false): void {
+function checkRefused(verify: Verify, what: string, res: ApiResponse, ctx: any, exact404 = false): void {
   if (routeMissing(res)) skipWith(ctx, `precondition failed: ${what.split(' on ')[0]} is not served by the target (${statusLine(res)})`);
-  if (exact404) checkError(clause, `${what} answers 404 RESOURCE_NOT_FOUND`, res, 404, 'RESOURCE_NOT_FOUND');
-  else check(clause, `${what} is refused with 404`, res.status === 404, { expected: '404', actual: statusLine(res), res });
+  if (exact404) verify.error(res, 404, 'RESOURCE_NOT_FOUND', `${what} answers 404 RESOURCE_NOT_FOUND`);
+  else verify.that(`${what} is refused with 404`, res.status === 404, { expected: '404', actual: statusLine(res), res });
 }
 
 /**
@@ -490,22 +490,22 @@ describe("writes on another tenant's resources answer 404 and change nothing (§
     clauseTest(C, `${asker.words}: PATCH of B's assistant answers 404 RESOURCE_NOT_FOUND and B's assistant is unchanged`, async (ctx) => {
       const before = await readAsB(`/assistants/${fx.assistantB.id}`);
       const res = await world().as(asker.principal).patch(`/assistants/${fx.assistantB.id}`, { name: `${world().runPrefix}must-not-apply`, recordingEnabled: !before.json?.data?.recordingEnabled });
-      checkRefused(C, "PATCH /assistants/{id} on B's assistant", res, ctx, true);
-      checkUnchanged(C, "B's assistant", before, await readAsB(`/assistants/${fx.assistantB.id}`), 'assistant');
+      checkRefused(ctx.verify, "PATCH /assistants/{id} on B's assistant", res, ctx, true);
+      checkUnchanged(ctx.verify, "B's assistant", before, await readAsB(`/assistants/${fx.assistantB.id}`), 'assistant');
     });
 
     clauseTest(C, `${asker.words}: PATCH chatapp-enabled on B's assistant is refused and B's assistant is unchanged`, async (ctx) => {
       const before = await readAsB(`/assistants/${fx.assistantB.id}`);
       const res = await world().as(asker.principal).patch(`/assistants/${fx.assistantB.id}/chatapp-enabled`, { enabled: true });
-      checkRefused(C, "PATCH /assistants/{id}/chatapp-enabled on B's assistant", res, ctx);
-      checkUnchanged(C, "B's assistant", before, await readAsB(`/assistants/${fx.assistantB.id}`), 'assistant');
+      checkRefused(ctx.verify, "PATCH /assistants/{id}/chatapp-enabled on B's assistant", res, ctx);
+      checkUnchanged(ctx.verify, "B's assistant", before, await readAsB(`/assistants/${fx.assistantB.id}`), 'assistant');
     });
 
     clauseTest(C, `${asker.words}: PUT of B's tool is refused with 404 and B's tool keeps its textInstructions`, async (ctx) => {
       if (!fx.toolB) skipWith(ctx, fx.why.toolB);
       const marker = { title: `${world().runPrefix}must-not-apply`, description: 'written by another tenant', steps: [] };
       const res = await world().as(asker.principal).put(`/tools/${fx.toolB}`, { ...toolBody(`${world().runPrefix}must-not-apply`), textInstructions: marker });
-      checkRefused(C, "PUT /tools/{id} on B's tool", res, ctx);
+      checkRefused(ctx.verify, "PUT /tools/{id} on B's tool", res, ctx);
       // §4.5 names no read of a single tool. Read-back through the owner's own PUT instead: "on PUT
       // omitting textInstructions keeps the stored value", so B's PUT without it shows what is stored.
       const own = await world().as('tenantB').put(`/tools/${fx.toolB}`, toolBody(`${world().runPrefix}xtenant-b-tool`));
@@ -532,9 +532,9 @@ describe("writes on another tenant's resources answer 404 and change nothing (§
         await giveBATextOverride();
         const before = await readAsB(overridePath);
         const res = await world().as(asker.principal).request(method, `/assistants/${fx.assistantB.id}/tools/${fx.toolB}${suffix}`, { body });
-        checkRefused(C, `${method} ${suffix} on B's assistant`, res, ctx);
+        checkRefused(ctx.verify, `${method} ${suffix} on B's assistant`, res, ctx);
         if (routeMissing(before)) return ctx.verify.inform('read-back of the text override not possible', true, `GET /assistants/{id}/tools/{toolId}/text-override answered ${statusLine(before)}`);
-        checkUnchanged(C, "B's text override", before, await readAsB(overridePath));
+        checkUnchanged(ctx.verify, "B's text override", before, await readAsB(overridePath));
       });
     }
 
@@ -543,8 +543,8 @@ describe("writes on another tenant's resources answer 404 and change nothing (§
       const audit = `/calls/${fx.callBLive.id}/monitor-sessions`;
       const before = await readAsB(audit);
       const res = await world().as(asker.principal).delete(`/calls/${fx.callBLive.id}/monitor-session`);
-      checkRefused(C, "DELETE /calls/{id}/monitor-session on B's call", res, ctx);
-      checkUnchanged(C, "B's monitor-session audit", before, await readAsB(audit));
+      checkRefused(ctx.verify, "DELETE /calls/{id}/monitor-session on B's call", res, ctx);
+      checkUnchanged(ctx.verify, "B's monitor-session audit", before, await readAsB(audit));
     }, { requires: ['destructive'] });
 
     for (const action of ['end', 'takeover'] as const) {
@@ -570,7 +570,7 @@ describe("writes on another tenant's resources answer 404 and change nothing (§
           const liveAfter = await readAsB('/calls/live');
           check(C, "B's call is still listed in B's GET /calls/live", liveAfter.text.includes(call.id), { expected: `a row with ${call.id}`, actual: liveAfter.text.slice(0, 300), res: liveAfter });
         }
-        if (!routeMissing(auditBefore)) checkUnchanged(C, "B's monitor-session audit", auditBefore, await readAsB(`/calls/${call.id}/monitor-sessions`));
+        if (!routeMissing(auditBefore)) checkUnchanged(ctx.verify.on(C), "B's monitor-session audit", auditBefore, await readAsB(`/calls/${call.id}/monitor-sessions`));
       }, { requires: ['destructive', 'control'] });
     }
   }

@@ -12,7 +12,7 @@ import { beforeAll, describe } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { useWorld } from '../helpers/world';
-import { check, checkEqual, checkError, checkSuccess, clauseTest, inform, skipWith } from '../helpers/clause';
+import { check, checkEqual, checkError, checkSuccess, clauseTest, inform, skipWith, type Verify } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import type { ApiClient, ApiResponse } from '../helpers/client';
 import { ABSENT, describeActual, fieldNames, getAt, readingHolds, type ClearedReading, type PathSegment } from '../helpers/generate/paths';
@@ -32,31 +32,31 @@ beforeAll(async () => {
 const CLEARED: ClearedReading[] = ['null', 'absent', 'empty-object'];
 
 /** PATCH that must answer 200; returns the answer. */
-async function patchOk(clauses: string | string[], body: Record<string, unknown>, what = 'the PATCH'): Promise<ApiResponse> {
+async function patchOk(verify: Verify, body: Record<string, unknown>, what = 'the PATCH'): Promise<ApiResponse> {
   const res = await client.patch(`/assistants/${id}`, body);
-  checkSuccess(clauses, `${what} (${JSON.stringify(body).slice(0, 160)}) is accepted`, res, 200);
+  verify.success(res, 200, `${what} (${JSON.stringify(body).slice(0, 160)}) is accepted`);
   return res;
 }
 
 /** GET of the fixture; returns `data`. */
-async function read(clauses: string | string[], assistant = id): Promise<{ data: any; res: ApiResponse }> {
+async function read(verify: Verify, assistant = id): Promise<{ data: any; res: ApiResponse }> {
   const res = await client.get(`/assistants/${assistant}`);
-  checkSuccess(clauses, 'GET /assistants/{id} answers 200', res, 200);
+  verify.success(res, 200, 'GET /assistants/{id} answers 200');
   return { data: res.json?.data, res };
 }
 
-function checkCleared(clauses: string | string[], what: string, data: any, path: PathSegment[], res: ApiResponse, readings = CLEARED): void {
+function checkCleared(verify: Verify, what: string, data: any, path: PathSegment[], res: ApiResponse, readings = CLEARED): void {
   const actual = getAt(data, path);
-  check(clauses, `${what}: GET shows ${path.join('.')} cleared`, readingHolds({ kind: 'cleared', readings }, actual), {
+  verify.that(`${what}: GET shows ${path.join('.')} cleared`, readingHolds({ kind: 'cleared', readings }, actual), {
     expected: readings.map((r) => (r === 'empty-object' ? '{}' : r)).join(' or '),
     actual: describeActual(actual),
     res,
   });
 }
 
-function checkAt(clauses: string | string[], what: string, data: any, path: PathSegment[], expected: unknown, res: ApiResponse): void {
+function checkAt(verify: Verify, what: string, data: any, path: PathSegment[], expected: unknown, res: ApiResponse): void {
   const actual = getAt(data, path);
-  check(clauses, `${what}: GET shows ${path.join('.')} = ${JSON.stringify(expected)}`, actual !== ABSENT && isDeepStrictEqual(actual, expected), {
+  verify.that(`${what}: GET shows ${path.join('.')} = ${JSON.stringify(expected)}`, actual !== ABSENT && isDeepStrictEqual(actual, expected), {
     expected,
     actual: describeActual(actual),
     res,
@@ -95,10 +95,10 @@ describe('§4.1 omitted fields stay unchanged', () => {
   for (const single of SINGLES) {
     const [field] = Object.keys(single);
     clauseTest('4.1/omitted-unchanged', `a PATCH of ${field} alone leaves every other field as it was, field by field`, async ({ verify }) => {
-      await patchOk('4.1/omitted-unchanged', RICH, 'setting up a varied state');
-      const before = await read('4.1/omitted-unchanged');
-      await patchOk('4.1/omitted-unchanged', single);
-      const after = await read('4.1/omitted-unchanged');
+      await patchOk(verify, RICH, 'setting up a varied state');
+      const before = await read(verify);
+      await patchOk(verify, single);
+      const after = await read(verify);
       // Documented fields only: a server may keep undocumented ones that change on every write (§9.4).
       const keys = new Set([...Object.keys(withoutUpdatedAt(before.data) ?? {}), ...Object.keys(withoutUpdatedAt(after.data) ?? {})]);
       keys.delete(field);
@@ -125,17 +125,17 @@ describe('§2.2 id sets are replaced', () => {
   clauseTest('2.2/tool-ids-replace-set', 'toolIds replaces the stored set instead of adding to it', async (ctx) => {
     const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
     await setIds(ctx, '2.2/tool-ids-replace-set', 'toolIds', [a, b]);
-    const first = await read('2.2/tool-ids-replace-set');
+    const first = await read(ctx.verify);
     ctx.verify.equal('GET shows the two tool ids (as a set)', [...(first.data?.toolIds ?? [])].sort(), [a, b].sort(), first.res);
     await setIds(ctx, '2.2/tool-ids-replace-set', 'toolIds', [c]);
-    const second = await read('2.2/tool-ids-replace-set');
+    const second = await read(ctx.verify);
     ctx.verify.equal('GET shows only the new tool id', second.data?.toolIds, [c], second.res);
   });
 
   clauseTest('2.2/tool-ids-replace-set', 'toolIds [] leaves no tool linked', async (ctx) => {
     await setIds(ctx, '2.2/tool-ids-replace-set', 'toolIds', [randomUUID(), randomUUID()]);
     await setIds(ctx, '2.2/tool-ids-replace-set', 'toolIds', []);
-    const { data, res } = await read('2.2/tool-ids-replace-set');
+    const { data, res } = await read(ctx.verify);
     const v = data?.toolIds;
     ctx.verify.that('GET shows toolIds empty ([] or null)', v === null || (Array.isArray(v) && v.length === 0), { expected: '[] or null', actual: describeActual(v), res });
   });
@@ -143,52 +143,52 @@ describe('§2.2 id sets are replaced', () => {
   clauseTest('2.2/dictionary-ids-replace-set', 'dictionaryIds replaces the stored set, in the order sent', async (ctx) => {
     const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
     await setIds(ctx, '2.2/dictionary-ids-replace-set', 'dictionaryIds', [a, b]);
-    const first = await read('2.2/dictionary-ids-replace-set');
+    const first = await read(ctx.verify);
     if (first.data?.dictionaryIds === undefined) skipWith(ctx, 'the target does not return the optional dictionaryIds (§2.2 response column: optional)');
     ctx.verify.equal('GET shows the two dictionary ids in precedence order', first.data.dictionaryIds, [a, b], first.res);
     await setIds(ctx, '2.2/dictionary-ids-replace-set', 'dictionaryIds', [c, a]);
-    const second = await read('2.2/dictionary-ids-replace-set');
+    const second = await read(ctx.verify);
     ctx.verify.equal('GET shows exactly the new list', second.data?.dictionaryIds, [c, a], second.res);
   });
 
   clauseTest('2.2/dictionary-ids-empty-unlinks', 'dictionaryIds [] unlinks every dictionary', async (ctx) => {
     await setIds(ctx, '2.2/dictionary-ids-empty-unlinks', 'dictionaryIds', [randomUUID()]);
     await setIds(ctx, '2.2/dictionary-ids-empty-unlinks', 'dictionaryIds', []);
-    const { data, res } = await read('2.2/dictionary-ids-empty-unlinks');
+    const { data, res } = await read(ctx.verify);
     const v = data?.dictionaryIds;
     ctx.verify.that('GET shows dictionaryIds [] (or omits the optional field)', v === undefined || (Array.isArray(v) && v.length === 0), { expected: '[] or absent', actual: describeActual(v), res });
   });
 });
 
 describe('§2.5 transferSettings', () => {
-  clauseTest(['2.5/deep-merge', '2.5/get-returns-object'], 'sending one key leaves the other as stored', async () => {
-    await patchOk('2.5/deep-merge', { transferSettings: null });
-    await patchOk('2.5/deep-merge', { transferSettings: { amd_detection: false, use_assistant_number: true } });
-    await patchOk('2.5/deep-merge', { transferSettings: { use_assistant_number: false } });
-    const one = await read('2.5/deep-merge');
+  clauseTest(['2.5/deep-merge', '2.5/get-returns-object'], 'sending one key leaves the other as stored', async ({ verify }) => {
+    await patchOk(verify.on('2.5/deep-merge'), { transferSettings: null });
+    await patchOk(verify.on('2.5/deep-merge'), { transferSettings: { amd_detection: false, use_assistant_number: true } });
+    await patchOk(verify.on('2.5/deep-merge'), { transferSettings: { use_assistant_number: false } });
+    const one = await read(verify.on('2.5/deep-merge'));
     check('2.5/get-returns-object', 'GET returns transferSettings as an object', !!one.data?.transferSettings && typeof one.data.transferSettings === 'object' && !Array.isArray(one.data.transferSettings), {
       expected: 'an object',
       actual: describeActual(one.data?.transferSettings),
       res: one.res,
     });
-    checkAt('2.5/deep-merge', 'after sending use_assistant_number only', one.data, ['transferSettings', 'amd_detection'], false, one.res);
-    checkAt('2.5/deep-merge', 'after sending use_assistant_number only', one.data, ['transferSettings', 'use_assistant_number'], false, one.res);
-    await patchOk('2.5/deep-merge', { transferSettings: { amd_detection: true } });
-    const two = await read('2.5/deep-merge');
-    checkAt('2.5/deep-merge', 'after sending amd_detection only', two.data, ['transferSettings', 'amd_detection'], true, two.res);
-    checkAt('2.5/deep-merge', 'after sending amd_detection only', two.data, ['transferSettings', 'use_assistant_number'], false, two.res);
+    checkAt(verify.on('2.5/deep-merge'), 'after sending use_assistant_number only', one.data, ['transferSettings', 'amd_detection'], false, one.res);
+    checkAt(verify.on('2.5/deep-merge'), 'after sending use_assistant_number only', one.data, ['transferSettings', 'use_assistant_number'], false, one.res);
+    await patchOk(verify.on('2.5/deep-merge'), { transferSettings: { amd_detection: true } });
+    const two = await read(verify.on('2.5/deep-merge'));
+    checkAt(verify.on('2.5/deep-merge'), 'after sending amd_detection only', two.data, ['transferSettings', 'amd_detection'], true, two.res);
+    checkAt(verify.on('2.5/deep-merge'), 'after sending amd_detection only', two.data, ['transferSettings', 'use_assistant_number'], false, two.res);
   });
 
-  clauseTest('2.5/null-clears', 'null clears the whole document', async () => {
-    await patchOk('2.5/null-clears', { transferSettings: { amd_detection: false, use_assistant_number: true } });
-    await patchOk('2.5/null-clears', { transferSettings: null });
-    const { data, res } = await read('2.5/null-clears');
-    checkCleared('2.5/null-clears', 'after transferSettings null', data, ['transferSettings'], res);
+  clauseTest('2.5/null-clears', 'null clears the whole document', async ({ verify }) => {
+    await patchOk(verify, { transferSettings: { amd_detection: false, use_assistant_number: true } });
+    await patchOk(verify, { transferSettings: null });
+    const { data, res } = await read(verify);
+    checkCleared(verify, 'after transferSettings null', data, ['transferSettings'], res);
   });
 
-  clauseTest(['2.5/unknown-key-rejected', '4.1/rejected-patch-changes-nothing'], 'an unknown key is refused, and the known key sent beside it is not stored', async () => {
-    await patchOk('2.5/unknown-key-rejected', { transferSettings: { amd_detection: false } });
-    const before = await read('2.5/unknown-key-rejected');
+  clauseTest(['2.5/unknown-key-rejected', '4.1/rejected-patch-changes-nothing'], 'an unknown key is refused, and the known key sent beside it is not stored', async ({ verify }) => {
+    await patchOk(verify.on('2.5/unknown-key-rejected'), { transferSettings: { amd_detection: false } });
+    const before = await read(verify.on('2.5/unknown-key-rejected'));
     const res = await client.patch(`/assistants/${id}`, { transferSettings: { amd_detection: true, ring_timeout: 30 } });
     checkError('2.5/unknown-key-rejected', 'transferSettings with the unknown key ring_timeout answers 400 VALIDATION_ERROR', res, 400, 'VALIDATION_ERROR');
     const details = res.json?.error?.details ?? [];
@@ -197,28 +197,28 @@ describe('§2.5 transferSettings', () => {
       actual: Array.isArray(details) ? details.map((d: any) => d?.field) : details,
       res,
     });
-    const after = await read('2.5/unknown-key-rejected');
+    const after = await read(verify.on('2.5/unknown-key-rejected'));
     checkEqual('4.1/rejected-patch-changes-nothing', 'every documented field of the GET after equals the GET before', documentedPart(after.data, 'assistant', []), documentedPart(before.data, 'assistant', []), after.res);
   });
 });
 
 describe('§4.1 a refused PATCH stores nothing, valid fields included', () => {
   clauseTest('4.1/rejected-patch-changes-nothing', 'valid fields sent beside an invalid one are not stored', async ({ verify }) => {
-    const before = await read('4.1/rejected-patch-changes-nothing');
+    const before = await read(verify);
     const res = await client.patch(`/assistants/${id}`, { firstMessage: `${before.data?.firstMessage ?? ''} (must not be stored)`, categories: ['must-not-be-stored'], idleTimeoutSeconds: 61 });
     verify.error(res, 400, 'VALIDATION_ERROR', 'a PATCH with idleTimeoutSeconds 61 answers 400 VALIDATION_ERROR');
-    const after = await read('4.1/rejected-patch-changes-nothing');
+    const after = await read(verify);
     verify.equal('every documented field of the GET after equals the GET before (firstMessage and categories not stored)', documentedPart(after.data, 'assistant', []), documentedPart(before.data, 'assistant', []), after.res);
   });
 });
 
 describe('§2.6 dictionarySettings', () => {
   clauseTest('2.6/replace', 'a PATCH replaces the whole document: a sub-list not sent is gone', async ({ verify }) => {
-    await patchOk('2.6/replace', {
+    await patchOk(verify, {
       dictionarySettings: { sttKeyterms: [{ term: 'Alphax', language: 'fr' }], ttsPronunciations: [{ word: 'Betax', respell: 'bay-tax' }] },
     });
-    await patchOk('2.6/replace', { dictionarySettings: { sttKeyterms: [{ term: 'Gammax' }] } });
-    const { data, res } = await read('2.6/replace');
+    await patchOk(verify, { dictionarySettings: { sttKeyterms: [{ term: 'Gammax' }] } });
+    const { data, res } = await read(verify);
     const terms = getAt(data, ['dictionarySettings', 'sttKeyterms']);
     verify.that('GET shows sttKeyterms as the one item sent', Array.isArray(terms) && terms.length === 1 && terms[0]?.term === 'Gammax' && (terms[0].language === undefined || terms[0].language === null), {
       expected: '[{ term: "Gammax" }] (language absent or null)',
@@ -233,49 +233,49 @@ describe('§2.6 dictionarySettings', () => {
     });
   });
 
-  clauseTest('2.6/null-clears', 'null clears the document', async () => {
-    await patchOk('2.6/null-clears', { dictionarySettings: { sttKeyterms: [{ term: 'Deltax', language: 'de' }] } });
-    await patchOk('2.6/null-clears', { dictionarySettings: null });
-    const { data, res } = await read('2.6/null-clears');
-    checkCleared('2.6/null-clears', 'after dictionarySettings null', data, ['dictionarySettings'], res);
+  clauseTest('2.6/null-clears', 'null clears the document', async ({ verify }) => {
+    await patchOk(verify, { dictionarySettings: { sttKeyterms: [{ term: 'Deltax', language: 'de' }] } });
+    await patchOk(verify, { dictionarySettings: null });
+    const { data, res } = await read(verify);
+    checkCleared(verify, 'after dictionarySettings null', data, ['dictionarySettings'], res);
   });
 });
 
 describe('§2.7 ivrSettings', () => {
-  clauseTest('2.7/deep-merge-per-key', 'keys not sent keep their stored values', async () => {
-    await patchOk('2.7/deep-merge-per-key', { ivrSettings: null });
-    await patchOk('2.7/deep-merge-per-key', { ivrSettings: { ivrMode: true, conformanceA: 'a' } });
-    await patchOk('2.7/deep-merge-per-key', { ivrSettings: { conformanceB: 'b' } });
-    const one = await read('2.7/deep-merge-per-key');
-    for (const [k, v] of [['ivrMode', true], ['conformanceA', 'a'], ['conformanceB', 'b']] as const) checkAt('2.7/deep-merge-per-key', 'after sending conformanceB only', one.data, ['ivrSettings', k], v, one.res);
-    await patchOk('2.7/deep-merge-per-key', { ivrSettings: { ivrMode: false } });
-    const two = await read('2.7/deep-merge-per-key');
-    for (const [k, v] of [['ivrMode', false], ['conformanceA', 'a'], ['conformanceB', 'b']] as const) checkAt('2.7/deep-merge-per-key', 'after sending ivrMode false only', two.data, ['ivrSettings', k], v, two.res);
+  clauseTest('2.7/deep-merge-per-key', 'keys not sent keep their stored values', async ({ verify }) => {
+    await patchOk(verify, { ivrSettings: null });
+    await patchOk(verify, { ivrSettings: { ivrMode: true, conformanceA: 'a' } });
+    await patchOk(verify, { ivrSettings: { conformanceB: 'b' } });
+    const one = await read(verify);
+    for (const [k, v] of [['ivrMode', true], ['conformanceA', 'a'], ['conformanceB', 'b']] as const) checkAt(verify, 'after sending conformanceB only', one.data, ['ivrSettings', k], v, one.res);
+    await patchOk(verify, { ivrSettings: { ivrMode: false } });
+    const two = await read(verify);
+    for (const [k, v] of [['ivrMode', false], ['conformanceA', 'a'], ['conformanceB', 'b']] as const) checkAt(verify, 'after sending ivrMode false only', two.data, ['ivrSettings', k], v, two.res);
   });
 
   clauseTest('2.7/null-key-deleted', 'a key sent as null is deleted, and GET omits it', async ({ verify }) => {
-    await patchOk('2.7/null-key-deleted', { ivrSettings: null });
-    await patchOk('2.7/null-key-deleted', { ivrSettings: { ivrMode: true, conformanceA: 'a' } });
-    await patchOk('2.7/null-key-deleted', { ivrSettings: { conformanceA: null } });
-    const { data, res } = await read('2.7/null-key-deleted');
+    await patchOk(verify, { ivrSettings: null });
+    await patchOk(verify, { ivrSettings: { ivrMode: true, conformanceA: 'a' } });
+    await patchOk(verify, { ivrSettings: { conformanceA: null } });
+    const { data, res } = await read(verify);
     const a = getAt(data, ['ivrSettings', 'conformanceA']);
     verify.that('GET omits ivrSettings.conformanceA (not even null)', a === ABSENT, { expected: 'absent', actual: describeActual(a), res });
-    checkAt('2.7/null-key-deleted', 'the other key stays', data, ['ivrSettings', 'ivrMode'], true, res);
+    checkAt(verify, 'the other key stays', data, ['ivrSettings', 'ivrMode'], true, res);
   });
 
-  clauseTest('2.7/null-clears', 'the whole field null clears the document', async () => {
-    await patchOk('2.7/null-clears', { ivrSettings: { ivrMode: true, conformanceA: 'a' } });
-    await patchOk('2.7/null-clears', { ivrSettings: null });
-    const { data, res } = await read('2.7/null-clears');
-    checkCleared('2.7/null-clears', 'after ivrSettings null', data, ['ivrSettings'], res);
+  clauseTest('2.7/null-clears', 'the whole field null clears the document', async ({ verify }) => {
+    await patchOk(verify, { ivrSettings: { ivrMode: true, conformanceA: 'a' } });
+    await patchOk(verify, { ivrSettings: null });
+    const { data, res } = await read(verify);
+    checkCleared(verify, 'after ivrSettings null', data, ['ivrSettings'], res);
   });
 
   clauseTest('2.7/omitted-unchanged', 'a PATCH without ivrSettings leaves it unchanged', async ({ verify }) => {
-    await patchOk('2.7/omitted-unchanged', { ivrSettings: null });
-    await patchOk('2.7/omitted-unchanged', { ivrSettings: { ivrMode: false, conformanceA: 'kept' } });
-    const before = await read('2.7/omitted-unchanged');
-    await patchOk('2.7/omitted-unchanged', { firstMessage: 'ivr untouched' });
-    const after = await read('2.7/omitted-unchanged');
+    await patchOk(verify, { ivrSettings: null });
+    await patchOk(verify, { ivrSettings: { ivrMode: false, conformanceA: 'kept' } });
+    const before = await read(verify);
+    await patchOk(verify, { firstMessage: 'ivr untouched' });
+    const after = await read(verify);
     verify.equal('ivrSettings is as before', after.data?.ivrSettings, before.data?.ivrSettings, after.res);
   });
 });
@@ -298,12 +298,12 @@ describe('§2.4 settings.conversationConfig nulls', () => {
     ['interruptionPlan', { minDuration: 2, minWords: 7 }],
     ['endpointingPlan', { mode: 'dynamic' }],
   ] as const) {
-    clauseTest('2.4/plan-null-deletes', `null on ${plan} deletes the stored plan`, async () => {
-      await patchOk('2.4/plan-null-deletes', { settings: { conversationConfig: { [plan]: value } } });
-      const set = await read('2.4/plan-null-deletes');
-      checkAt('2.4/plan-null-deletes', `${plan} was stored`, set.data, [...CC, plan], value, set.res);
-      await patchOk('2.4/plan-null-deletes', { settings: { conversationConfig: { [plan]: null } } });
-      const { data, res } = await read('2.4/plan-null-deletes');
+    clauseTest('2.4/plan-null-deletes', `null on ${plan} deletes the stored plan`, async ({ verify }) => {
+      await patchOk(verify, { settings: { conversationConfig: { [plan]: value } } });
+      const set = await read(verify);
+      checkAt(verify, `${plan} was stored`, set.data, [...CC, plan], value, set.res);
+      await patchOk(verify, { settings: { conversationConfig: { [plan]: null } } });
+      const { data, res } = await read(verify);
       checkDeleted('2.4/plan-null-deletes', data, [...CC, plan], value, res, true);
     });
   }
@@ -313,22 +313,22 @@ describe('§2.4 settings.conversationConfig nulls', () => {
     ['interruptionPlan', 'minDuration', 3],
     ['endpointingPlan', 'mode', 'fixed'],
   ] as const) {
-    clauseTest('2.4/plan-null-deletes', `null on ${plan}.${field} deletes the stored value`, async () => {
-      await patchOk('2.4/plan-null-deletes', { settings: { conversationConfig: { [plan]: { [field]: value } } } });
-      const set = await read('2.4/plan-null-deletes');
-      checkAt('2.4/plan-null-deletes', `${plan}.${field} was stored`, set.data, [...CC, plan, field], value, set.res);
-      await patchOk('2.4/plan-null-deletes', { settings: { conversationConfig: { [plan]: { [field]: null } } } });
-      const { data, res } = await read('2.4/plan-null-deletes');
+    clauseTest('2.4/plan-null-deletes', `null on ${plan}.${field} deletes the stored value`, async ({ verify }) => {
+      await patchOk(verify, { settings: { conversationConfig: { [plan]: { [field]: value } } } });
+      const set = await read(verify);
+      checkAt(verify, `${plan}.${field} was stored`, set.data, [...CC, plan, field], value, set.res);
+      await patchOk(verify, { settings: { conversationConfig: { [plan]: { [field]: null } } } });
+      const { data, res } = await read(verify);
       checkDeleted('2.4/plan-null-deletes', data, [...CC, plan, field], value, res, false);
     });
   }
 
   clauseTest('2.4/expressive-options-null-omits', 'null on expressiveOptions removes the key: GET omits it', async ({ verify }) => {
-    await patchOk('2.4/expressive-options-null-omits', { settings: { conversationConfig: { expressiveOptions: { pace: 'slow', disfluencies: true } } } });
-    const set = await read('2.4/expressive-options-null-omits');
-    checkAt('2.4/expressive-options-null-omits', 'expressiveOptions was stored', set.data, [...CC, 'expressiveOptions', 'pace'], 'slow', set.res);
-    await patchOk('2.4/expressive-options-null-omits', { settings: { conversationConfig: { expressiveOptions: null } } });
-    const { data, res } = await read('2.4/expressive-options-null-omits');
+    await patchOk(verify, { settings: { conversationConfig: { expressiveOptions: { pace: 'slow', disfluencies: true } } } });
+    const set = await read(verify);
+    checkAt(verify, 'expressiveOptions was stored', set.data, [...CC, 'expressiveOptions', 'pace'], 'slow', set.res);
+    await patchOk(verify, { settings: { conversationConfig: { expressiveOptions: null } } });
+    const { data, res } = await read(verify);
     const v = getAt(data, [...CC, 'expressiveOptions']);
     verify.that('GET omits settings.conversationConfig.expressiveOptions (not even null)', v === ABSENT, { expected: 'absent', actual: describeActual(v), res });
   });
@@ -346,12 +346,12 @@ describe('§2.2 fields merged into settings', () => {
   for (const [clause, field, first, second, kind] of MERGED) {
     clauseTest(clause, `${field} is stored as settings.${field} and every other settings key is kept`, async ({ verify }) => {
       // The merged fields first, then settings (a settings PATCH may replace or merge: not stated), then the one field.
-      await patchOk(clause, { transferDialTimeout: 20, warmWhisperDelaySeconds: 5, warmReturnMessage: 'First wording.', [field]: first }, 'setting up the merged fields');
-      await patchOk(clause, SETUP, 'setting up settings.conversationConfig');
-      const before = await read(clause);
-      checkAt(clause, 'settings.conversationConfig was stored (precondition)', before.data, ['settings', 'conversationConfig', 'deliveryMode'], 'expressive', before.res);
-      await patchOk(clause, { [field]: second });
-      const { data, res } = await read(clause);
+      await patchOk(verify, { transferDialTimeout: 20, warmWhisperDelaySeconds: 5, warmReturnMessage: 'First wording.', [field]: first }, 'setting up the merged fields');
+      await patchOk(verify, SETUP, 'setting up settings.conversationConfig');
+      const before = await read(verify);
+      checkAt(verify, 'settings.conversationConfig was stored (precondition)', before.data, ['settings', 'conversationConfig', 'deliveryMode'], 'expressive', before.res);
+      await patchOk(verify, { [field]: second });
+      const { data, res } = await read(verify);
       const shown = getAt(data, ['settings', field]);
       verify.that(`GET shows settings.${field} = ${JSON.stringify(second)}`, readingHolds(kind === 'numeric' ? { kind: 'numeric', value: second as number } : { kind: 'equals', value: second }, shown), {
         expected: second,
@@ -369,15 +369,15 @@ describe('§2.2 fields merged into settings', () => {
     });
   }
 
-  clauseTest('2.2/warm-return-message-empty-restores', "warmReturnMessage '' is accepted (restores the built-in wording)", async () => {
-    await patchOk('2.2/warm-return-message-empty-restores', { warmReturnMessage: 'Custom wording.' });
-    await patchOk('2.2/warm-return-message-empty-restores', { warmReturnMessage: '' });
+  clauseTest('2.2/warm-return-message-empty-restores', "warmReturnMessage '' is accepted (restores the built-in wording)", async ({ verify }) => {
+    await patchOk(verify, { warmReturnMessage: 'Custom wording.' });
+    await patchOk(verify, { warmReturnMessage: '' });
   });
 });
 
 describe('§2.2 defaults of an assistant never patched', () => {
   clauseTest('2.2/warm-whisper-delay-default-0', 'warmWhisperDelaySeconds is 0 (or not shown) when never set', async ({ verify }) => {
-    const { data, res } = await read('2.2/warm-whisper-delay-default-0', neverSetId);
+    const { data, res } = await read(verify, neverSetId);
     const v = getAt(data, ['settings', 'warmWhisperDelaySeconds']);
     verify.that('settings.warmWhisperDelaySeconds is 0 or absent', v === ABSENT || readingHolds({ kind: 'numeric', value: 0 }, v), {
       expected: '0 or absent',
@@ -387,14 +387,14 @@ describe('§2.2 defaults of an assistant never patched', () => {
   });
 
   clauseTest('2.2/transfer-mode-default', 'transferMode reads cold-transfer when never set', async ({ verify }) => {
-    const { data, res } = await read('2.2/transfer-mode-default', neverSetId);
+    const { data, res } = await read(verify, neverSetId);
     verify.equal('transferMode is cold-transfer', data?.transferMode, 'cold-transfer', res);
   });
 });
 
 describe('§8 a replayed PATCH converges', () => {
   clauseTest('8/patch-replay-converges', 'the same PATCH sent twice gives the same answer and the same GET, updatedAt aside', async ({ verify }) => {
-    await patchOk('8/patch-replay-converges', { ivrSettings: null, transferSettings: null });
+    await patchOk(verify, { ivrSettings: null, transferSettings: null });
     const body = {
       firstMessage: 'Replayed',
       idleTimeoutSeconds: '30',
@@ -409,10 +409,10 @@ describe('§8 a replayed PATCH converges', () => {
       idleMessages: ['Are you still there?'],
       toolIds: [],
     };
-    const r1 = await patchOk('8/patch-replay-converges', body, 'first PATCH');
-    const g1 = await read('8/patch-replay-converges');
-    const r2 = await patchOk('8/patch-replay-converges', body, 'replayed PATCH');
-    const g2 = await read('8/patch-replay-converges');
+    const r1 = await patchOk(verify, body, 'first PATCH');
+    const g1 = await read(verify);
+    const r2 = await patchOk(verify, body, 'replayed PATCH');
+    const g2 = await read(verify);
     verify.equal('the replayed answer equals the first in every documented field, updatedAt aside', withoutUpdatedAt(r2.json?.data), withoutUpdatedAt(r1.json?.data), r2);
     verify.equal('the GET after the replay equals the GET after the first PATCH in every documented field, updatedAt aside', withoutUpdatedAt(g2.data), withoutUpdatedAt(g1.data), g2.res);
   });

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { useWorld } from '../helpers/world';
 import { ApiClient, type ApiResponse } from '../helpers/client';
-import { clauseTest, check, checkEqual, checkSchema, checkSuccess, inform } from '../helpers/clause';
+import { clauseTest, check, checkEqual, checkSchema, checkSuccess, inform, type Verify } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { withAgentAbsentRetry } from '../helpers/monitoring';
 import { validate } from '../helpers/validator';
@@ -56,16 +56,16 @@ const takeover = (c: ApiClient, id: string, actorLabel: string) => c.post(`/call
 const endCall = (c: ApiClient, id: string, actorLabel: string) => c.post(`/calls/${id}/end`, { actorLabel }, { retry: false });
 
 /** Checks a bare JSON success body (not the §2.1 envelope). */
-function checkBareSuccess(clauses: string[], words: string, res: ApiResponse): void {
-  checkSuccess(clauses, `${words} answers 2xx`, res);
-  checkSchema(clauses, `${words} answers bare JSON, not the envelope`, 'monitor#/$defs/bare', res.json, res);
+function checkBareSuccess(verify: Verify, words: string, res: ApiResponse): void {
+  verify.success(res, undefined, `${words} answers 2xx`);
+  verify.schema(`${words} answers bare JSON, not the envelope`, 'monitor#/$defs/bare', res.json, res);
 }
 
 /** Checks a bare 409 `{ error: 'conflict', reason }` with the given reason. */
-function checkConflict(clauses: string[], words: string, res: ApiResponse, reason: string): void {
-  check(clauses, `${words} answers 409`, res.status === 409, { expected: 409, actual: res.status, res });
-  checkSchema(clauses, `${words} answers the bare body { error: 'conflict', reason }`, 'monitor#/$defs/conflict', res.json, res);
-  checkEqual(clauses, `${words} gives reason ${reason}`, res.json?.reason, reason, res);
+function checkConflict(verify: Verify, words: string, res: ApiResponse, reason: string): void {
+  verify.that(`${words} answers 409`, res.status === 409, { expected: 409, actual: res.status, res });
+  verify.schema(`${words} answers the bare body { error: 'conflict', reason }`, 'monitor#/$defs/conflict', res.json, res);
+  verify.equal(`${words} gives reason ${reason}`, res.json?.reason, reason, res);
 }
 
 /**
@@ -123,10 +123,10 @@ describe('§4.5 GET /calls/live', () => {
 });
 
 describe('§4.5 / §7 POST /calls/{id}/monitor-session', () => {
-  clauseTest(['4.5/monitor-session-mint', '7/bare-json-monitoring'], 'mints a join credential on a live call in bare JSON', async () => {
+  clauseTest(['4.5/monitor-session-mint', '7/bare-json-monitoring'], 'mints a join credential on a live call in bare JSON', async ({ verify }) => {
     const call = await liveCall();
     const res = await mint(world().as('tenantA'), call.id);
-    checkBareSuccess(['4.5/monitor-session-mint', '7/bare-json-monitoring'], 'POST /calls/{id}/monitor-session', res);
+    checkBareSuccess(verify, 'POST /calls/{id}/monitor-session', res);
   }, { requires: ['control'] });
 
   clauseTest(['4.5/monitor-session-slots', '7/bare-json-monitoring'], 'minting on a call whose slots are full is refused in bare JSON of the §7 shape', async ({ verify }) => {
@@ -135,7 +135,7 @@ describe('§4.5 / §7 POST /calls/{id}/monitor-session', () => {
     const c = world().as('tenantA');
     for (let i = 1; i <= slots; i++) {
       const res = await mint(c, call.id, `slot ${i}`);
-      checkBareSuccess(['4.5/monitor-session-slots'], `mint ${i} of ${slots} (slots free)`, res);
+      checkBareSuccess(verify.on(['4.5/monitor-session-slots']), `mint ${i} of ${slots} (slots free)`, res);
     }
     const full = await mint(c, call.id, 'one too many');
     check('4.5/monitor-session-slots', 'a mint beyond the per-call slots is refused', full.status >= 400 && full.status < 500, { expected: 'a 4xx refusal', actual: full.status, res: full });
@@ -156,7 +156,7 @@ describe('§4.5 / §7 POST /calls/{id}/monitor-session', () => {
     checkSuccess('4.5/monitor-session-delete', 'the closed session freed its slot: a new mint succeeds', again);
   }, { requires: ['control'] });
 
-  clauseTest(['4.5/monitor-session-429', '7/monitor-429-top-level', '4.5/monitor-session-per-tenant'], 'minting beyond the per-tenant rate answers 429 with a top-level retryAfterSeconds; another tenant still mints', async () => {
+  clauseTest(['4.5/monitor-session-429', '7/monitor-429-top-level', '4.5/monitor-session-per-tenant'], 'minting beyond the per-tenant rate answers 429 with a top-level retryAfterSeconds; another tenant still mints', async ({ verify }) => {
     const w = world();
     const { slots, mintsPerMinute } = await monitorConfig();
     /** A fresh tenant of a fresh organization with its own assistant: its mint budget is untouched. */
@@ -181,7 +181,7 @@ describe('§4.5 / §7 POST /calls/{id}/monitor-session', () => {
       const res = await mint(m.client, call.id);
       if (res.status === 429) throttled = res;
       else {
-        checkBareSuccess(['4.5/monitor-session-429'], `mint ${i + 1} within the rate (${mintsPerMinute} per minute)`, res);
+        checkBareSuccess(verify.on(['4.5/monitor-session-429']), `mint ${i + 1} within the rate (${mintsPerMinute} per minute)`, res);
         minted += 1;
         onCall += 1;
       }
@@ -190,7 +190,7 @@ describe('§4.5 / §7 POST /calls/{id}/monitor-session', () => {
     checkSchema(['4.5/monitor-session-429', '7/monitor-429-top-level'], 'the 429 body carries a top-level retryAfterSeconds', 'monitor#/$defs/rateLimited', throttled!.json, throttled);
     const n = await freshTenant('N');
     const other = await mint(n.client, (await liveCall(n.tenantId, n.assistantId)).id);
-    checkBareSuccess(['4.5/monitor-session-per-tenant'], 'another tenant mints while the first is throttled', other);
+    checkBareSuccess(verify.on(['4.5/monitor-session-per-tenant']), 'another tenant mints while the first is throttled', other);
   }, { requires: ['control'], timeout: 60_000 });
 });
 
@@ -222,21 +222,21 @@ describe('§4.5 takeover, end and the audit read', () => {
     `fc:${fc.sample(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 24 }), { numRuns: 1, seed: SEED })[0]}`,
   ];
 
-  clauseTest(['4.5/takeover-end-bare', '4.5/actor-label-verbatim', '4.5/monitor-sessions-audit', '7/bare-json-monitoring'], 'takeover and end answer bare JSON; actorLabel is recorded verbatim during and after the call', async () => {
+  clauseTest(['4.5/takeover-end-bare', '4.5/actor-label-verbatim', '4.5/monitor-sessions-audit', '7/bare-json-monitoring'], 'takeover and end answer bare JSON; actorLabel is recorded verbatim during and after the call', async ({ verify }) => {
     const c = world().as('tenantA');
     for (const [i, label] of LABELS.entries()) {
       const call = await liveCall();
       const m = await mint(c, call.id, label);
-      checkBareSuccess(['4.5/monitor-session-mint'], 'mint before the takeover', m);
+      checkBareSuccess(verify.on(['4.5/monitor-session-mint']), 'mint before the takeover', m);
       const t = await takeover(c, call.id, label);
-      checkBareSuccess(['4.5/takeover-end-bare', '7/bare-json-monitoring'], 'POST /calls/{id}/takeover', t);
+      checkBareSuccess(verify.on(['4.5/takeover-end-bare', '7/bare-json-monitoring']), 'POST /calls/{id}/takeover', t);
       const during = await c.get(`/calls/${call.id}/monitor-sessions`);
       checkSuccess('4.5/monitor-sessions-audit', 'GET /calls/{id}/monitor-sessions during the call answers 200 (envelope)', during, 200);
       checkSchema('4.5/monitor-sessions-audit', 'data is the audit read', 'monitor-sessions', during.json?.data, during);
       check('4.5/actor-label-verbatim', `label ${i + 1} is recorded verbatim during the call`, containsString(during.json?.data, label), { expected: label, actual: during.json?.data, res: during });
       const endLabel = `${label} (end)`;
       const e = await endCall(c, call.id, endLabel);
-      checkBareSuccess(['4.5/takeover-end-bare', '7/bare-json-monitoring'], 'POST /calls/{id}/end', e);
+      checkBareSuccess(verify.on(['4.5/takeover-end-bare', '7/bare-json-monitoring']), 'POST /calls/{id}/end', e);
       const after = await c.get(`/calls/${call.id}/monitor-sessions`);
       checkSuccess('4.5/monitor-sessions-audit', 'GET /calls/{id}/monitor-sessions after the call answers 200 (envelope)', after, 200);
       check('4.5/actor-label-verbatim', `the takeover label ${i + 1} is still recorded verbatim after the call`, containsString(after.json?.data, label), { expected: label, actual: after.json?.data, res: after });
@@ -244,33 +244,33 @@ describe('§4.5 takeover, end and the audit read', () => {
     }
   }, { requires: ['control', 'destructive'], timeout: 30_000 });
 
-  clauseTest(['3/monitoring-not-live-final', '7/monitor-409-body', '4.5/monitor-sessions-audit'], 'every action on a finished call is refused with 409 { error: conflict, reason: not_live }', async () => {
+  clauseTest(['3/monitoring-not-live-final', '7/monitor-409-body', '4.5/monitor-sessions-audit'], 'every action on a finished call is refused with 409 { error: conflict, reason: not_live }', async ({ verify }) => {
     const call = await liveCall();
     await world().control!.endCall(call.id);
     const c = world().as('tenantA');
-    checkConflict(['3/monitoring-not-live-final', '7/monitor-409-body'], 'POST monitor-session on a finished call', await mint(c, call.id), 'not_live');
-    checkConflict(['3/monitoring-not-live-final', '7/monitor-409-body'], 'POST takeover on a finished call', await takeover(c, call.id, 'late'), 'not_live');
-    checkConflict(['3/monitoring-not-live-final', '7/monitor-409-body'], 'POST end on a finished call', await endCall(c, call.id, 'late'), 'not_live');
+    checkConflict(verify.on(['3/monitoring-not-live-final', '7/monitor-409-body']), 'POST monitor-session on a finished call', await mint(c, call.id), 'not_live');
+    checkConflict(verify.on(['3/monitoring-not-live-final', '7/monitor-409-body']), 'POST takeover on a finished call', await takeover(c, call.id, 'late'), 'not_live');
+    checkConflict(verify.on(['3/monitoring-not-live-final', '7/monitor-409-body']), 'POST end on a finished call', await endCall(c, call.id, 'late'), 'not_live');
     const { res, attempts } = await withAgentAbsentRetry(() => takeover(c, call.id, 'late, via the retry policy'), { delayMs: 50 });
-    checkConflict(['3/monitoring-not-live-final'], 'not_live stays final', res, 'not_live');
+    checkConflict(verify.on(['3/monitoring-not-live-final']), 'not_live stays final', res, 'not_live');
     checkEqual('3/monitoring-not-live-final', 'the retry policy sends a not_live action once', attempts, 1);
     const audit = await c.get(`/calls/${call.id}/monitor-sessions`);
     checkSuccess('4.5/monitor-sessions-audit', 'the audit read works after the call (envelope)', audit, 200);
   }, { requires: ['control'] });
 
-  clauseTest(['3/monitoring-agent-absent', '7/monitor-409-body', '4.5/takeover-end-bare'], 'a takeover while the assistant is away is refused with agent_absent and succeeds on a retry once it is back', async () => {
+  clauseTest(['3/monitoring-agent-absent', '7/monitor-409-body', '4.5/takeover-end-bare'], 'a takeover while the assistant is away is refused with agent_absent and succeeds on a retry once it is back', async ({ verify }) => {
     const call = await liveCall();
     const w = world();
     const c = w.as('tenantA');
     await w.control!.agentAbsent(call.id, true);
-    checkConflict(['3/monitoring-agent-absent', '7/monitor-409-body'], 'POST takeover while the assistant is away', await takeover(c, call.id, 'conformance'), 'agent_absent');
+    checkConflict(verify.on(['3/monitoring-agent-absent', '7/monitor-409-body']), 'POST takeover while the assistant is away', await takeover(c, call.id, 'conformance'), 'agent_absent');
     const { res, attempts } = await withAgentAbsentRetry(() => takeover(c, call.id, 'conformance retry'), {
       retries: 2,
       delayMs: 100,
       onRetry: () => w.control!.agentAbsent(call.id, false).then(() => undefined),
     });
     checkEqual('3/monitoring-agent-absent', 'the first attempt is refused with agent_absent and one retry follows', attempts, 2);
-    checkBareSuccess(['3/monitoring-agent-absent', '4.5/takeover-end-bare'], 'the retried takeover once the assistant is back', res);
+    checkBareSuccess(verify.on(['3/monitoring-agent-absent', '4.5/takeover-end-bare']), 'the retried takeover once the assistant is back', res);
   }, { requires: ['control', 'destructive'] });
 
   clauseTest('7/monitor-400-envelope', 'an over-length actorLabel, when refused with 400, uses the normal envelope', async ({ verify }) => {

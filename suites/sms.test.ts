@@ -12,7 +12,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { faker } from '@faker-js/faker';
 import fc from 'fast-check';
 import { useWorld } from '../helpers/world';
-import { clauseTest, check, checkError, checkSchema, checkSuccess, skipWith } from '../helpers/clause';
+import { clauseTest, check, checkError, checkSchema, checkSuccess, skipWith, type Verify } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { hasCapability } from '../helpers/target';
 import type { ApiResponse } from '../helpers/client';
@@ -62,12 +62,12 @@ function namesField(entry: { field?: unknown }, field: string): boolean {
 }
 
 /** Checks a 400 VALIDATION_ERROR whose details name `field` (§7: the details are §7's rule too). */
-function checkValidation(clause: string | string[], words: string, res: ApiResponse, field: string): void {
-  checkError(clause, `${words} answers 400 VALIDATION_ERROR`, res, 400, 'VALIDATION_ERROR');
+function checkValidation(verify: Verify, words: string, res: ApiResponse, field: string): void {
+  verify.error(res, 400, 'VALIDATION_ERROR', `${words} answers 400 VALIDATION_ERROR`);
   const details = res.json?.error?.details;
-  const withDetails = [...[clause].flat(), '7/validation-details'];
-  checkSchema(withDetails, 'error.details is an array of { field, message }', 'validation-details', details, res);
-  check(withDetails, `error.details names ${field}`, Array.isArray(details) && details.some((d: any) => namesField(d, field)), {
+  const withDetails = verify.on([...verify.clauses, '7/validation-details']);
+  withDetails.schema('error.details is an array of { field, message }', 'validation-details', details, res);
+  withDetails.that(`error.details names ${field}`, Array.isArray(details) && details.some((d: any) => namesField(d, field)), {
     expected: `an entry whose field is ${field}`,
     actual: Array.isArray(details) ? details.map((d: any) => d?.field) : details,
     res,
@@ -134,7 +134,7 @@ describe('§4.4 POST /sms: required fields', () => {
       const body: Record<string, string> = { fromNumber: from, toNumber, message: 'conformance check: must not be sent' };
       delete body[missing];
       const res = await world().as('tenantA').post('/sms', body);
-      checkValidation('4.4/sms-required-fields', `POST /sms without ${missing}`, res, missing);
+      checkValidation(ctx.verify, `POST /sms without ${missing}`, res, missing);
     }, { requires: sends ? ['sms'] : [] });
   }
 });
@@ -142,7 +142,7 @@ describe('§4.4 POST /sms: required fields', () => {
 describe('§4.4 / §8 POST /sms: message length', () => {
   clauseTest(['4.4/sms-message-length', '8/limit-sms-message'], 'an empty message is rejected with details naming message', async (ctx) => {
     const res = await world().as('tenantA').post('/sms', { fromNumber: needSender(ctx), toNumber, message: '' });
-    checkValidation(['4.4/sms-message-length', '8/limit-sms-message'], 'POST /sms with a 0-character message', res, 'message');
+    checkValidation(ctx.verify, 'POST /sms with a 0-character message', res, 'message');
   }, { requires: ['sms'] });
 
   clauseTest(['4.4/sms-message-length', '8/limit-sms-message'], 'a 1,601-character message (and longer) is rejected with details naming message', async (ctx) => {
@@ -150,7 +150,7 @@ describe('§4.4 / §8 POST /sms: message length', () => {
     const lengths = [1601, ...fc.sample(fc.integer({ min: 1602, max: 20_000 }), { numRuns: 3, seed: SEED })];
     for (const n of lengths) {
       const res = await world().as('tenantA').post('/sms', { fromNumber: from, toNumber, message: faker.string.alpha(n) });
-      checkValidation(['4.4/sms-message-length', '8/limit-sms-message'], `POST /sms with a ${n}-character message`, res, 'message');
+      checkValidation(ctx.verify, `POST /sms with a ${n}-character message`, res, 'message');
     }
   }, { requires: ['sms'] });
 
