@@ -9,13 +9,12 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext } from 'playwright-core';
 import { runConformance, type ConformanceRunResult } from '../../helpers/mutation/run';
 import { startFaultySimulator } from '../../helpers/mutation/simulator';
 import { compareTargets } from '../../helpers/report/compare-targets';
 import { SPEC_NEEDED, SPEC_PATH } from '../../helpers/report/spec-doc';
+import { HAS_CHROMIUM, openChromium } from '../support/chromium';
 
-const CHROMIUM = '/usr/bin/chromium';
 const root = resolve(__dirname, '..', '..');
 const hasSpec = existsSync(SPEC_PATH);
 const FAULT = 'auth.accept-bearer';
@@ -66,18 +65,12 @@ describe.skipIf(!hasSpec)(`the spec report on a fault run${hasSpec ? '' : ` (${S
     expect(table.rows.find((r) => r.id === BROKEN)!.verdicts).toEqual(['pass', 'fail']);
   });
 
-  test.runIf(existsSync(CHROMIUM))('spec.html of the fault run marks the failing statement on its first screen and in place', async () => {
+  test.runIf(HAS_CHROMIUM)('spec.html of the fault run marks the failing statement on its first screen and in place', async () => {
     const html = join(dir, 'fault', 'reports', 'spec.html');
     expect(existsSync(html)).toBe(true);
-    const profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
-    let context: BrowserContext | undefined;
+    const browser = await openChromium();
     try {
-      context = await chromium.launchPersistentContext(profile, {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      });
-      const page = context.pages()[0] ?? (await context.newPage());
+      const page = browser.page;
       await page.goto(pathToFileURL(html).href);
       const failing = page.locator('#failing li');
       expect(await failing.count()).toBeGreaterThan(0);
@@ -87,8 +80,7 @@ describe.skipIf(!hasSpec)(`the spec report on a fault run${hasSpec ? '' : ` (${S
       await st.locator('summary').click();
       expect(await st.locator('code', { hasText: BROKEN }).isVisible()).toBe(true);
     } finally {
-      await context?.close();
-      rmSync(profile, { recursive: true, force: true });
+      await browser.close();
     }
   }, 60_000);
 });

@@ -7,20 +7,19 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
 import { buildAllureReport } from '../../scripts/report-allure';
 import { runConformance } from '../integration/run-suite';
+import { HAS_CHROMIUM, openChromium, type OpenBrowser } from '../support/chromium';
 
-const CHROMIUM = '/usr/bin/chromium';
 let index: string;
-let browser: Browser | undefined;
+let browser: OpenBrowser | undefined;
 
 beforeAll(async () => {
   // A small real run writes real Allure results (labels per clause and spec section).
   const run = await runConformance({}, ['suites/organization.test.ts']);
   expect(run.code, run.output.slice(-1000)).toBe(0);
   index = buildAllureReport(join(run.reportDir, 'allure-results'), mkdtempSync(join(tmpdir(), 'allure-report-')));
-  if (existsSync(CHROMIUM)) browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  if (HAS_CHROMIUM) browser = await openChromium();
 }, 180_000);
 afterAll(async () => {
   await browser?.close();
@@ -31,8 +30,8 @@ describe('npm run report:allure', () => {
     expect(existsSync(index)).toBe(true);
   });
 
-  test.runIf(existsSync(CHROMIUM))('the report opens in headless Chromium and lists the run\'s tests', async () => {
-    const page = await browser!.newPage();
+  test.runIf(HAS_CHROMIUM)('the report opens in headless Chromium and lists the run\'s tests', async () => {
+    const page = await browser!.context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(pathToFileURL(index).href);

@@ -9,14 +9,14 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { writeReports } from '../../helpers/report/writers';
 import { compareRuns } from '../../helpers/report/baseline';
 import { REPORT_DIR } from '../../helpers/report/vitest-reporter';
 import { registerSecret } from '../../helpers/redact';
 import { FIXTURE_SECRET, fixtureRun } from '../fixtures/report/records';
+import { CHROMIUM, openChromium, type OpenBrowser } from '../support/chromium';
 
-const CHROMIUM = '/usr/bin/chromium';
 const INSTALL = 'apt-get update && apt-get install -y chromium';
 
 const run = fixtureRun({
@@ -29,8 +29,7 @@ run.comparison = compareRuns(fixtureRun(), run, 'baseline.json');
 const count = (v: string) => run.clauses.filter((c) => c.verdict === v).length;
 
 let dir: string;
-let profile: string;
-let context: BrowserContext | undefined;
+let browser: OpenBrowser | undefined;
 let page: Page;
 const requests: string[] = [];
 const pageErrors: string[] = [];
@@ -39,24 +38,17 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) return;
   registerSecret(FIXTURE_SECRET, 'fixture tenant key');
   dir = mkdtempSync(join(tmpdir(), 'report-html-'));
-  profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
   await writeReports(run, dir);
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 800 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
+  browser = await openChromium();
+  page = browser.page;
   page.on('request', (r) => requests.push(r.url()));
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await page.goto(pathToFileURL(join(dir, 'conformance.html')).href);
 }, 60_000);
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 describe('conformance.html in headless Chromium', () => {

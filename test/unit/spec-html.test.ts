@@ -4,50 +4,42 @@
  * shows its clause, tests and failure message. The page loads nothing from the network.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { writeReports } from '../../helpers/report/writers';
 import { readSpec } from '../../helpers/report/spec-doc';
 import { attachStatements } from '../../helpers/report/statements';
 import { fixtureRun } from '../fixtures/report/records';
+import { HAS_CHROMIUM, openChromium, type OpenBrowser } from '../support/chromium';
 
-const CHROMIUM = '/usr/bin/chromium';
 const spec = readSpec();
 const FAILED = '5.1/bearer-401';
 const run = fixtureRun({ fail: [FAILED] });
 attachStatements(run, spec);
-const runnable = existsSync(CHROMIUM) && !!spec;
+const runnable = HAS_CHROMIUM && !!spec;
 
 let dir: string;
-let profile: string;
-let context: BrowserContext | undefined;
+let browser: OpenBrowser | undefined;
 let page: Page;
 const requests: string[] = [];
 
 beforeAll(async () => {
   if (!runnable) return;
   dir = mkdtempSync(join(tmpdir(), 'spec-html-'));
-  profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
   const out = await writeReports(run, dir);
   expect(out.spec).toBeDefined();
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 800 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
+  browser = await openChromium();
+  page = browser.page;
   page.on('request', (r) => requests.push(r.url()));
   await page.goto(pathToFileURL(out.spec!).href);
 }, 60_000);
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 describe('spec.html', () => {
