@@ -66,16 +66,27 @@ export class MutationRunError extends Error {
 }
 
 /**
- * Environment for the child: the parent's, minus anything that would make it pick another
- * target or confuse a nested vitest (VITEST_* set when this runs inside a unit test), plus the
- * external-simulator variables.
+ * Variables a nested conformance run must not inherit: the suite's own (a target, a report
+ * folder, a baseline), and those of an outer vitest or test runner that would confuse the child.
+ */
+export const SUITE_VARS = /^(CORE_API_|CONFORMANCE_|VITEST|__VITEST|TINYPOOL)|^(NODE_OPTIONS|NODE_ENV|TEST)$/;
+
+/**
+ * The parent's environment without {@link SUITE_VARS}: what every nested run (mutation runs,
+ * benchmarks, the integration tests' nested runs and pipeline rehearsals) starts from.
+ */
+export function suiteFreeEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SUITE_VARS.test(k)) env[k] = v;
+  return env;
+}
+
+/**
+ * Environment for the child: {@link suiteFreeEnv}, plus the external-simulator variables, the
+ * report folder and `extraEnv`.
  */
 export function childEnv(opts: Pick<ConformanceRunOptions, 'baseUrl' | 'controlUrl' | 'extraEnv'>, reportDir: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (/^(VITEST|__VITEST|CORE_API_|TINYPOOL)/.test(k) || k === 'NODE_OPTIONS' || k === 'TEST') continue;
-    env[k] = v;
-  }
+  const env: NodeJS.ProcessEnv = suiteFreeEnv();
   if (opts.baseUrl) env.CORE_API_BASE_URL = opts.baseUrl;
   if (opts.controlUrl) env.CORE_API_CONTROL_URL = opts.controlUrl;
   env.CONFORMANCE_REPORT_DIR = reportDir;

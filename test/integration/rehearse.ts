@@ -20,7 +20,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { SUITE_VARS } from './run-suite';
+import { suiteFreeEnv } from '../../helpers/mutation/run';
 
 /** One step as it ran. */
 export interface StepRun {
@@ -130,8 +130,7 @@ export async function rehearse(workflow: string, opts: RehearsalOptions = {}): P
           .replace(/\$\{\{\s*github\.token\s*\}\}/g, 'rehearsal-token')
           .replace(/(^|[\s'"=])reports\//g, `$1${reports}/`)
           .replace(/(^|[\s'"=])reports$/g, `$1${reports}`);
-      const env: Record<string, string> = {};
-      for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SUITE_VARS.test(k) && k !== 'NODE_OPTIONS') env[k] = v;
+      const env = suiteFreeEnv();
       for (const [k, v] of Object.entries(job.env ?? {})) env[k] = sub(String(v));
       Object.assign(env, opts.env ?? {}, { GITHUB_STEP_SUMMARY: summaryFile, FORCE_COLOR: '0', NO_COLOR: '1' });
       // The report folder the workspace would use when a job sets none.

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RunRecord } from '../../helpers/report/model';
+import { suiteFreeEnv } from '../../helpers/mutation/run';
 
 /** Outcome of one nested run. `record` is undefined when the reporter wrote no conformance.json. */
 export interface NestedRun {
@@ -17,8 +18,6 @@ export interface NestedRun {
   record?: RunRecord;
 }
 
-/** Environment variables of the suite (and of the outer vitest) that a nested run must not inherit from the outer run. */
-export const SUITE_VARS = /^(CORE_API_|CONFORMANCE_|VITEST|__VITEST|TINYPOOL)/;
 
 /**
  * Runs `vitest run --project conformance [files…]` with `env` (on top of a cleaned copy of
@@ -26,8 +25,7 @@ export const SUITE_VARS = /^(CORE_API_|CONFORMANCE_|VITEST|__VITEST|TINYPOOL)/;
  */
 export async function runConformance(env: Record<string, string>, files: string[] = []): Promise<NestedRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'conformance-nested-'));
-  const base: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SUITE_VARS.test(k) && k !== 'NODE_ENV') base[k] = v;
+  const base = suiteFreeEnv();
   const vitest = resolve('node_modules/vitest/vitest.mjs');
   const started = performance.now();
   const child = spawn(process.execPath, [vitest, 'run', '--project', 'conformance', ...files], {
