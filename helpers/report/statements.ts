@@ -144,26 +144,16 @@ export function statementResults(
   clauses: { id: string; verdict: string }[],
 ): { statements: StatementResult[]; coverage: number } {
   const byKey = new Map(links.map((l) => [l.key, l]));
-  const verdicts = new Map(clauses.map((c) => [c.id, c.verdict === 'not-testable' ? 'skip' : c.verdict]));
+  const present = new Set(clauses.map((c) => c.id));
   const statements: StatementResult[] = [];
-  let testable = 0;
-  let tested = 0;
   for (const sec of doc.sections)
     for (const st of sec.statements) {
       const key = statementKey(st);
       const l = byKey.get(key);
-      if (l?.status) {
-        statements.push({ address: st.address, key, clauses: [], verdict: l.status });
-        continue;
-      }
-      testable++;
-      const ids = (l?.clauses ?? []).filter((c) => verdicts.has(c));
-      const vs = ids.map((c) => verdicts.get(c)!);
-      const verdict = (WORST.find((w) => vs.includes(w)) ?? 'not-covered') as StatementVerdict;
-      if (verdict !== 'not-covered') tested++;
-      statements.push({ address: st.address, key, clauses: ids, verdict });
+      if (l?.status) statements.push({ address: st.address, key, clauses: [], verdict: l.status });
+      else statements.push({ address: st.address, key, clauses: (l?.clauses ?? []).filter((c) => present.has(c)), verdict: 'not-covered' });
     }
-  return { statements, coverage: testable === 0 ? 1 : tested / testable };
+  return rejudgeStatements(statements, clauses);
 }
 
 /**
