@@ -18,8 +18,20 @@ export type TargetMode = 'embedded' | 'external' | 'live';
  * - `destructive`: calls may be ended or taken over (simulators only).
  * - `fuzzWrites`: the robustness phase may send hostile writes with valid credentials (simulators,
  *   or live with `CORE_API_ALLOW_FUZZ_WRITES=1`), so a fuzz run never corrupts staging's shared fixtures by default.
+ * - `receiver`: the target can reach the suite's webhook receiver (simulators through their control API's
+ *   DNS and connect-to; live with `CORE_API_WEBHOOK_PUBLIC_URL`, an https URL a tunnel forwards to it).
  */
-export type Capability = 'control' | 'sms' | 'billable' | 'destructive' | 'fuzzWrites';
+export type Capability = 'control' | 'sms' | 'billable' | 'destructive' | 'fuzzWrites' | 'receiver';
+
+/**
+ * How a live target reaches the suite's webhook receiver (§6 model B rule 4: verification holds
+ * behind a tunnel): `publicUrl` is an https URL (no trailing slash) that a tunnel or ingress
+ * forwards, path kept, to the receiver on loopback port `port` (ephemeral when absent).
+ */
+export interface WebhookReach {
+  publicUrl: string;
+  port?: number;
+}
 
 /** Fixtures an operator gives for a live tenant (control-api.md, live-tenant variables). */
 export interface LiveFixtures {
@@ -55,6 +67,8 @@ export interface TargetConfig {
   capabilities: Record<Capability, boolean>;
   /** Live-tenant fixtures; present only in `live` mode. */
   live?: LiveFixtures;
+  /** The receiver's public URL and local port; present only in `live` mode with `CORE_API_WEBHOOK_PUBLIC_URL`. */
+  webhook?: WebhookReach;
 }
 
 /** Thrown when the environment does not describe a usable target; the message lists every problem at once. */
@@ -113,7 +127,7 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
       mode: 'embedded',
       baseUrl: trimSlash(embedded),
       controlUrl: embedded ? `${trimSlash(embedded)}/__control` : undefined,
-      capabilities: { control: true, sms: true, billable: true, destructive: true, fuzzWrites: true },
+      capabilities: { control: true, sms: true, billable: true, destructive: true, fuzzWrites: true, receiver: true },
     };
   }
   for (const [name, value] of [['CORE_API_BASE_URL', base], ['CORE_API_CONTROL_URL', control]] as const) {
@@ -126,7 +140,7 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
       mode: 'external',
       baseUrl: trimSlash(base),
       controlUrl: trimSlash(control),
-      capabilities: { control: true, sms: true, billable: true, destructive: true, fuzzWrites: true },
+      capabilities: { control: true, sms: true, billable: true, destructive: true, fuzzWrites: true, receiver: true },
     };
   }
   const missing = Object.values(REQUIRED_LIVE).filter((name) => !env[name]?.trim());
@@ -142,6 +156,7 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
     const value = env[name];
     if (value && value.length > 0) live[field] = value;
   }
+  const webhook = readWebhookReach(env);
   return {
     mode: 'live',
     baseUrl: trimSlash(base),
@@ -151,9 +166,43 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
       billable: env.CORE_API_ALLOW_BILLABLE === '1',
       destructive: false,
       fuzzWrites: env.CORE_API_ALLOW_FUZZ_WRITES === '1',
+      receiver: webhook !== undefined,
     },
     live,
+    ...(webhook ? { webhook } : {}),
   };
+}
+
+/** Variables that let a live target reach the suite's webhook receiver (docs/webhooks.md, "Against a live tenant"). */
+export const WEBHOOK_VARIABLES = { publicUrl: 'CORE_API_WEBHOOK_PUBLIC_URL', port: 'CORE_API_WEBHOOK_PORT' } as const;
+
+/**
+ * Reads `CORE_API_WEBHOOK_PUBLIC_URL` and `CORE_API_WEBHOOK_PORT`.
+ * @returns undefined when the public URL is unset (the port alone turns nothing on)
+ * @throws TargetConfigError when the URL is not https (§2.3 rule 1: a serverUrl must be) or carries
+ *   a query or fragment, or the port is not an integer 1–65535.
+ */
+export function readWebhookReach(env: NodeJS.ProcessEnv): WebhookReach | undefined {
+  const raw = env[WEBHOOK_VARIABLES.publicUrl]?.trim();
+  const portText = env[WEBHOOK_VARIABLES.port]?.trim();
+  let port: number | undefined;
+  if (portText) {
+    port = Number(portText);
+    if (!Number.isInteger(port) || port < 1 || port > 65535) {
+      throw new TargetConfigError([], `${WEBHOOK_VARIABLES.port} must be a port number 1-65535, got ${JSON.stringify(portText.slice(0, 20))}`);
+    }
+  }
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new TargetConfigError([], `${WEBHOOK_VARIABLES.publicUrl} is not a URL: ${JSON.stringify(raw.slice(0, 80))}`);
+  }
+  if (url.protocol !== 'https:' || url.search || url.hash) {
+    throw new TargetConfigError([], `${WEBHOOK_VARIABLES.publicUrl} must be an https URL without query or fragment (a serverUrl must be https, §2.3 rule 1), got ${JSON.stringify(raw.slice(0, 80))}`);
+  }
+  return { publicUrl: trimSlash(url.href), ...(port !== undefined ? { port } : {}) };
 }
 
 let loaded = false;
@@ -200,6 +249,8 @@ export function capabilityReason(cap: Capability): string {
       return 'not applicable to this target: ending or taking over calls is done only on simulators';
     case 'fuzzWrites':
       return 'opt-in not given: hostile writes with valid credentials need CORE_API_ALLOW_FUZZ_WRITES=1 on a live tenant';
+    case 'receiver':
+      return 'needs a webhook receiver the target can reach: set CORE_API_WEBHOOK_PUBLIC_URL to an https URL a tunnel forwards to the suite (docs/webhooks.md)';
   }
 }
 

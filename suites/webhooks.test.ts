@@ -2,8 +2,11 @@
  * §6 events: delivery models A and B, retries, routing (§2.3 rules 3–5), a call keeping the
  * configuration it began with (§1), and the payload fields §6 names.
  *
- * Events can only be made to happen through a control API, so every test here `requires: ['control']`
- * and is skipped on a live tenant with that reason. Deliveries are observed by a loopback receiver
+ * Events are made to happen through a control API, so most tests here `requires: ['control']` and
+ * are skipped on a live tenant with that reason. A test that needs only a receiver the target can
+ * reach (`requires: ['receiver']`) also runs on a live tenant given `CORE_API_WEBHOOK_PUBLIC_URL`, an
+ * https URL a tunnel forwards (path kept) to this file's receiver on `CORE_API_WEBHOOK_PORT`; there
+ * the assistants it points at the receiver are live fixtures, restored afterwards. Deliveries are observed by a loopback receiver
  * (helpers/webhooks/receiver.ts) and the control deliveries log; signatures are checked with the
  * very module integrators are given (helpers/webhooks/verify.ts). Retry timing is judged by ratios
  * between gaps (helpers/webhooks/timing.ts), never by absolute times; every "nothing more arrives"
@@ -19,10 +22,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { usePerTestWorld, useWorld, type World } from '../helpers/world';
 import { clauseTest, check, checkSchema, checkSuccess, continueOnFailure, inform, skipWith, softCheck } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
-import { hasCapability } from '../helpers/target';
+import { getTarget, hasCapability } from '../helpers/target';
 import { RUN_CONFIG } from '../helpers/global-setup';
 import type { ControlClient, ControlDelivery } from '../helpers/control';
-import { WebhookReceiver, WaitTimeoutError, downEndpoint, isRefusing, jsonOf, type ReceivedRequest } from '../helpers/webhooks/receiver';
+import { WebhookReceiver, WaitTimeoutError, describeRequest, downEndpoint, isRefusing, jsonOf, type ReceivedRequest } from '../helpers/webhooks/receiver';
 import { verifyModelA, verifyModelB, deliveryIdOf, getHeader, HEADER_SIGNATURE, UUID_PATTERN } from '../helpers/webhooks/verify';
 import { Deduper } from '../helpers/webhooks/dedupe';
 import { analyseBackoff, nextRetryWindowMs, retryReading, retryScheduleMs } from '../helpers/webhooks/timing';
@@ -48,9 +51,24 @@ let timeoutMs = RUN_CONFIG.webhookTimeoutMs;
 /** This file's public host names and their connect-to entries. */
 const hosts = { hooks: '', bare: '', tunnel: '' };
 let connectTo: Record<string, string> = {};
+/**
+ * Where the target reaches the receiver: on a simulator `https://<hooks host>` (routed by the control
+ * API's DNS and connect-to), on a live tenant the public URL a tunnel forwards (no trailing slash).
+ */
+let hookBase = '';
+/** Path prefix the receiver sees before a test's own path: the public URL's path on a live tenant, else ''. */
+let seenPrefix = '';
 
 beforeAll(async () => {
-  if (!hasCapability('control')) return;
+  if (!hasCapability('control')) {
+    // A live tenant reaches the receiver through the operator's tunnel (CORE_API_WEBHOOK_PUBLIC_URL).
+    const reach = getTarget().webhook;
+    if (!reach) return;
+    rx = await WebhookReceiver.start({ port: reach.port });
+    hookBase = reach.publicUrl;
+    seenPrefix = new URL(reach.publicUrl).pathname.replace(/\/+$/, '');
+    return;
+  }
   const w = fileWorld();
   control = w.control!;
   rx = await WebhookReceiver.start();
@@ -61,6 +79,7 @@ beforeAll(async () => {
   hosts.hooks = `hooks-${tag}.example.com`;
   hosts.bare = `bare-${tag}.example.com`;
   hosts.tunnel = `tunnel-${tag}.example.com`;
+  hookBase = `https://${hosts.hooks}`;
   for (const h of Object.values(hosts)) Object.assign(connectTo, await routeHostTo(control, h, rx.origin, (l, fn) => w.cleanup.add(l, fn)));
 });
 
@@ -78,6 +97,14 @@ async function tenantUrl(path: string, tenant: 'tenantA' | 'tenantB' = 'tenantA'
   await control.tenantServerUrl(w[tenant].id, url);
   w.cleanup.add(`tenant-level server URL of ${tenant === 'tenantA' ? 'A' : 'B'}`, () => control.tenantServerUrl(w[tenant].id, null));
   return url;
+}
+
+/**
+ * A serverUrl the target can deliver to, for a path unique to the test, and the path the receiver
+ * will see for it (a tunnel keeps the path, so the public URL's own path comes first).
+ */
+function hook(path: string): { url: string; seen: string } {
+  return { url: hookBase + path, seen: seenPrefix + path };
 }
 
 /** Whether a received request is about the call (its `call_id` is the call's id or its `callId`, §4.5). */
@@ -605,14 +632,31 @@ describe.concurrent('model B: HMAC signature', () => {
 
 describe.concurrent('routing (§6, §2.3 rules 3–5, §1)', () => {
   clauseTest(
-    ['6/route-server-url', '2.3/path-kept', '2.3/patch-no-test-request'],
+    '2.3/patch-no-test-request',
+    'a PATCH that sets serverUrl validates it and sends no test request to it',
+    async ({ verify }) => {
+      const { url, seen } = hook('/r-no-test-request');
+      if (control) await ensureConnectTo(control, connectTo);
+      const a = await assistant('no-test-request');
+      await setServerUrl(a.id, url);
+      // A test request would follow the PATCH at once; a live target's path through the tunnel is slower.
+      const window = hasCapability('control') ? 250 : 2_000;
+      const probe = await rx.holdsOff(() => rx.at(seen).length > 0, window);
+      verify.that('setting serverUrl sends no request to it', !probe.violated, {
+        expected: `no request at ${seen} within ${window} ms of the PATCH`,
+        actual: probe.violated ? rx.at(seen).map(describeRequest).join('; ') : 'none',
+      });
+    },
+    { requires: ['receiver'] },
+  );
+
+  clauseTest(
+    ['6/route-server-url', '2.3/path-kept'],
     "with serverUrl set, events go to that URL (path kept) and not to the tenant-level URL",
     async () => {
       const tenantPath = '/t/r-set';
       const path = '/integrations/core-api/r-set';
       const a = await routedAssistant('r-set', tenantPath, `https://${hosts.hooks}${path}`);
-      const probe = await rx.holdsOff((all) => all.some((r) => r.path === path), 250);
-      check('2.3/patch-no-test-request', 'setting serverUrl sends no test request', !probe.violated, { expected: 'no request', actual: rx.summary() });
       const call = await startCall(a.id, testNumber());
       const [req] = await arrival(['6/route-server-url', '2.3/path-kept'], "assistant-request goes to the assistant's serverUrl, path kept", (all) => all.filter((r) => r.path === path && aboutCall(r, call)), {
         expected: `a POST to ${path} on the serverUrl host`,

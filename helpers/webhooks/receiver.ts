@@ -63,6 +63,8 @@ export class WaitTimeoutError extends Error {
 export interface ReceiverOptions {
   /** Interface to bind, default `127.0.0.1` (loopback only). */
   host?: string;
+  /** Port to bind (a tunnel forwards to a fixed one, `CORE_API_WEBHOOK_PORT`); default ephemeral. */
+  port?: number;
   /** Default responder for paths without their own; default: 200 with an empty body. */
   responder?: Responder;
 }
@@ -81,8 +83,8 @@ export class WebhookReceiver {
   }
 
   /**
-   * Starts a receiver on an ephemeral port.
-   * @throws Error when the port cannot be bound.
+   * Starts a receiver on `opts.port`, else an ephemeral port.
+   * @throws Error when the port cannot be bound (e.g. EADDRINUSE for a fixed port in use).
    */
   static async start(opts: ReceiverOptions = {}): Promise<WebhookReceiver> {
     const host = opts.host ?? '127.0.0.1';
@@ -96,7 +98,7 @@ export class WebhookReceiver {
     server.keepAliveTimeout = 1_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(0, host, () => resolve());
+      server.listen(opts.port ?? 0, host, () => resolve());
     });
     const port = (server.address() as AddressInfo).port;
     self = new WebhookReceiver(server, host, port, opts.responder);

@@ -1,12 +1,14 @@
 /**
  * Live-tenant readiness: the suite run in live mode against an external simulator (no
- * control URL; fixtures given by the operator's variables) passes what applies, skips the rest
+ * control URL; fixtures given by the operator's variables; webhooks reach the suite's receiver
+ * through a rehearsed tunnel, CORE_API_WEBHOOK_PUBLIC_URL) passes what applies, skips the rest
  * with reasons, creates nothing new on a second run, leaves every object as it found it, and
  * writes no key or secret into any report file.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { request } from 'undici';
+import { createServer } from 'node:net';
 import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
 import { filesBelow, runConformance, type NestedRun } from './run-suite';
 
@@ -38,6 +40,28 @@ async function assistantsOf(key: string): Promise<Map<string, Record<string, unk
   return out;
 }
 
+/** A loopback port free right now (bound and released), for the receiver a tunnel would forward to. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * The operator's tunnel, rehearsed: a public https host name (a documentation-range address in the
+ * simulator's resolver) whose deliveries the simulator sends to the suite's receiver port, as a
+ * cloudflared or `ssh -R` tunnel would.
+ */
+async function rehearsedTunnel(): Promise<{ publicUrl: string; port: number }> {
+  const port = await freePort();
+  const host = 'hooks.live-rehearsal.example.com';
+  await control('POST', '/dns', { hostname: host, addresses: ['203.0.113.80'] });
+  await control('PUT', '/config', { webhookConnectTo: { [`${host}:443`]: `http://127.0.0.1:${port}` } });
+  return { publicUrl: `https://${host}/ci-hooks`, port };
+}
+
 beforeAll(async () => {
   sim = await startSimulator({ host: '127.0.0.1', port: 0 });
   const org = await control('POST', '/organizations', { name: 'live-mode-O' });
@@ -59,6 +83,9 @@ beforeAll(async () => {
     CORE_API_CLIENT_SERVER_SECRET: a.clientServerSecret,
     CORE_API_ROTATED_KEY: rotated,
   };
+  const tunnel = await rehearsedTunnel();
+  env.CORE_API_WEBHOOK_PUBLIC_URL = tunnel.publicUrl;
+  env.CORE_API_WEBHOOK_PORT = String(tunnel.port);
 });
 
 afterAll(async () => {
@@ -80,6 +107,9 @@ describe('a live-mode run against an external simulator', () => {
     expect(skipped.length).toBeGreaterThan(0);
     for (const t of skipped) expect(t.message, t.name).toMatch(/\S/);
     expect(first.code).toBe(0);
+    // The rehearsed tunnel reaches the receiver: the receiver-only webhook test ran and passed.
+    const noTestRequest = first.record!.tests.filter((t) => t.name.includes('2.3/patch-no-test-request'));
+    expect(noTestRequest.map((t) => t.status), 'the receiver-only webhook test on the live target').toEqual(['pass']);
     // Request budget: a full live run stays under 1,500 requests to the target.
     expect(first.record!.requests.total, 'requests of a full live run').toBeLessThan(1500);
     const top = Object.entries(first.record!.requests.perFile).sort((a, b) => b[1] - a[1]).slice(0, 5);

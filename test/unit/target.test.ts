@@ -15,7 +15,7 @@ describe('target configuration (control-api.md, targets)', () => {
     const t = readTargetConfig({ [EMBEDDED_BASE_URL_VAR]: 'http://127.0.0.1:5000' });
     expect(t.mode).toBe('embedded');
     expect(t.controlUrl).toBe('http://127.0.0.1:5000/__control');
-    expect(t.capabilities).toEqual({ control: true, sms: true, billable: true, destructive: true, fuzzWrites: true });
+    expect(t.capabilities).toMatchObject({ control: true, sms: true, billable: true, destructive: true, fuzzWrites: true, receiver: true });
   });
 
   it('is an external simulator when both URLs are set', () => {
@@ -44,7 +44,7 @@ describe('target configuration (control-api.md, targets)', () => {
   it('grants no control, SMS, billing or destructive capability on a live tenant without opt-ins', () => {
     const t = readTargetConfig(LIVE);
     expect(t.mode).toBe('live');
-    expect(t.capabilities).toEqual({ control: false, sms: false, billable: false, destructive: false, fuzzWrites: false });
+    expect(t.capabilities).toMatchObject({ control: false, sms: false, billable: false, destructive: false, fuzzWrites: false, receiver: false });
     expect(t.live?.foreignTenantId).toBeUndefined();
   });
 
@@ -56,6 +56,17 @@ describe('target configuration (control-api.md, targets)', () => {
     expect(t.live?.rotatedKey).toBe('old-key-123456');
     expect(t.capabilities.fuzzWrites).toBe(false);
     expect(readTargetConfig({ ...LIVE, CORE_API_ALLOW_FUZZ_WRITES: '1' }).capabilities.fuzzWrites).toBe(true);
+  });
+
+  it('turns the receiver on with an https public URL, and reads the receiver port', () => {
+    const t = readTargetConfig({ ...LIVE, CORE_API_WEBHOOK_PUBLIC_URL: 'https://hooks.example.test/ci/', CORE_API_WEBHOOK_PORT: '8787' });
+    expect(t.capabilities.receiver).toBe(true);
+    expect(t.webhook).toEqual({ publicUrl: 'https://hooks.example.test/ci', port: 8787 });
+    expect(readTargetConfig({ ...LIVE, CORE_API_WEBHOOK_PUBLIC_URL: 'https://hooks.example.test' }).webhook).toEqual({ publicUrl: 'https://hooks.example.test' });
+    expect(readTargetConfig({ ...LIVE, CORE_API_WEBHOOK_PORT: '8787' }).capabilities.receiver).toBe(false);
+    expect(() => readTargetConfig({ ...LIVE, CORE_API_WEBHOOK_PUBLIC_URL: 'http://hooks.example.test' })).toThrow(/must be an https URL/);
+    expect(() => readTargetConfig({ ...LIVE, CORE_API_WEBHOOK_PUBLIC_URL: 'https://hooks.example.test/?x=1' })).toThrow(/without query/);
+    expect(() => readTargetConfig({ ...LIVE, CORE_API_WEBHOOK_PUBLIC_URL: 'https://h.example.test', CORE_API_WEBHOOK_PORT: '70000' })).toThrow(/port number/);
   });
 
   it('rejects a base URL that is not http(s)', () => {
