@@ -165,3 +165,32 @@ describe('§2.1 identifiers and §9.2 paths', () => {
     verify.success(res, 200, 'GET /assistants (no prefix) answers 200');
   });
 });
+
+describe('§7 / §4.1 details: one entry per invalid field, also for a field that breaks two rules', () => {
+  // Each value here breaks more than one rule of its field: "sixty" is neither an integer nor an
+  // integer string (both branches of §2.2's "integer or integer string"), 60.5 is not an integer
+  // and lies above idleTimeoutSeconds' 60, 43200.5 not an integer and above 43,200. A validator
+  // that reports every failed rule lists such a field twice; §7 says one entry per invalid field.
+  const CASES: { body: Record<string, unknown>; fields: string[] }[] = [
+    { body: { idleTimeoutSeconds: 'sixty' }, fields: ['idleTimeoutSeconds'] },
+    { body: { idleTimeoutSeconds: 60.5 }, fields: ['idleTimeoutSeconds'] },
+    { body: { idleTimeoutSeconds: 'x', callTimeLimitSeconds: 43200.5, transferMode: 'Teleport' }, fields: ['idleTimeoutSeconds', 'callTimeLimitSeconds', 'transferMode'] },
+  ];
+  for (const { body, fields } of CASES) {
+    clauseTest(['7/validation-details', '4.1/validation-error-details'], `${JSON.stringify(body)} lists each invalid field in exactly one details entry (${fields.join(', ')})`, async ({ verify }) => {
+      const res = await world().as('tenantA').patch(`/assistants/${assistant.id}`, body);
+      verify.error(res, 400, 'VALIDATION_ERROR', 'invalid PATCH answers 400 VALIDATION_ERROR');
+      const details = res.json?.error?.details;
+      verify.schema('error.details is an array of { field, message }', 'validation-details', details, res);
+      const list: any[] = Array.isArray(details) ? details : [];
+      for (const f of fields) {
+        const naming = list.filter((d) => namesField(d, f));
+        verify.that(`error.details has exactly one entry for the invalid field ${f}`, naming.length === 1, {
+          expected: `one entry whose field is ${f}`,
+          actual: `${naming.length} entries: ${JSON.stringify(naming)}`,
+          res,
+        });
+      }
+    });
+  }
+});

@@ -198,3 +198,20 @@ describe('§4.4 POST /sms: a fromNumber not on the tenant', () => {
     checkSameAs(res, await unknownSender(), "tenant B's number with tenant key A");
   }, { requires: ['sms'] });
 });
+
+describe('§4.4 / §8 POST /sms: the limit counts characters, not bytes', () => {
+  // U+00E9 is one character under every reading of "character" (one UTF-16 code unit, one code
+  // point, one grapheme cluster) and two bytes in UTF-8: 1,600 of them are within the limit and
+  // 1,601 are not, whichever of those readings a server takes; a server counting bytes refuses 1,600.
+  const E_ACUTE = '\u00e9';
+  clauseTest(['4.4/sms-message-length', '8/limit-sms-message'], 'a message of 1,600 × U+00E9 (3,200 UTF-8 bytes) is sent', async (ctx) => {
+    const from = needSender(ctx);
+    const res = await world().as('tenantA').post('/sms', { fromNumber: from, toNumber, message: E_ACUTE.repeat(1600) });
+    checkSuccess(['4.4/sms-message-length', '8/limit-sms-message'], 'POST /sms with 1,600 two-byte characters answers 2xx', res);
+  }, { requires: ['sms'] });
+
+  clauseTest(['4.4/sms-message-length', '8/limit-sms-message'], 'a message of 1,601 × U+00E9 is rejected with details naming message', async (ctx) => {
+    const res = await world().as('tenantA').post('/sms', { fromNumber: needSender(ctx), toNumber, message: E_ACUTE.repeat(1601) });
+    checkValidation(ctx.verify, 'POST /sms with 1,601 two-byte characters', res, 'message');
+  }, { requires: ['sms'] });
+});

@@ -7,6 +7,7 @@
  * Clause ids are `<spec section>/<short-slug>`; they are descriptive, another agent maps them to
  * the suite's clause ids.
  */
+import { FAMILY_FAULTS } from './faults-families.ts';
 import { GAP_FAULTS } from './faults-gaps.ts';
 import { ROBUSTNESS_FAULTS } from './faults-robustness.ts';
 import { SYSTEMATIC_FAULTS } from './faults-systematic.ts';
@@ -741,6 +742,7 @@ export const FAULTS: readonly FaultInfo[] = [
   ...GAP_FAULTS,
   ...ROBUSTNESS_FAULTS,
   ...SYSTEMATIC_FAULTS,
+  ...FAMILY_FAULTS,
 ];
 
 const KNOWN = new Set(FAULTS.map((f) => f.name));

@@ -145,6 +145,10 @@ const CASES: Record<string, Case> = {
     probe: async () => (await patch({ idleTimeoutSeconds: 61, name: 5, transferMode: 'x' })).body.error.details.map((d: any) => d.field).sort(),
     spec: ['idleTimeoutSeconds', 'name', 'transferMode'],
   },
+  'validation.details-per-rule': {
+    probe: async () => (await patch({ idleTimeoutSeconds: 'sixty', callTimeLimitSeconds: 61.5 })).body.error.details.map((d: any) => d.field).sort(),
+    spec: ['callTimeLimitSeconds', 'idleTimeoutSeconds'],
+  },
   'validation.partial-apply': {
     probe: async () => {
       const before = await get();
@@ -337,7 +341,9 @@ describe('assistant-area faults', () => {
     });
     const bad = await patch({ idleMessageMaxSpokenCount: 'ten' });
     expect(bad.status).toBe(name === 'validation.422-status' ? 422 : 400);
-    expect(bad.body.error.details).toEqual([{ field: 'idleMessageMaxSpokenCount', message: expect.any(String) }]);
+    // validation.details-per-rule is about this very list: it lists the field once per failed rule.
+    const details = name === 'validation.details-per-rule' ? bad.body.error.details.slice(0, 1) : bad.body.error.details;
+    expect(details).toEqual([{ field: 'idleMessageMaxSpokenCount', message: expect.any(String) }]);
     expect((await get()).name).toBe('Bea');
   });
 });

@@ -121,6 +121,24 @@ const PROBES: Record<string, Probe> = {
     await mint(w, c.id);
     return (await mint(w, c.id)).status;
   },
+  'monitoring.end-route-no-report': async (w) => {
+    const c = await liveCall(w, w.A);
+    await w.req('POST', `/calls/${c.id}/end`, { key: w.A.apiKey, body: { actorLabel: 'sup' } });
+    return ((await w.ctl('GET', `/deliveries?tenantId=${w.A.id}`)).body as { type: string }[]).map((d) => d.type);
+  },
+  'monitoring.rate-per-key': async (w) => {
+    await w.ctl('PUT', '/config', { monitorMintsPerMinute: 1 });
+    const c = await liveCall(w, w.A);
+    await mint(w, c.id);
+    return (await w.req('POST', `/calls/${c.id}/monitor-session`, { key: w.orgKey, headers: { 'x-tenant-id': w.A.id }, body: {} })).status;
+  },
+  'monitoring.delete-closes-all': async (w) => {
+    const c = await liveCall(w, w.A);
+    await mint(w, c.id, 'one');
+    await mint(w, c.id, 'two');
+    await w.req('DELETE', `/calls/${c.id}/monitor-session`, { key: w.A.apiKey });
+    return [(await mint(w, c.id, 'three')).status, (await mint(w, c.id, 'four')).status];
+  },
   'monitoring.over-length-bare': async (w) => 'success' in (await mint(w, (await liveCall(w, w.A)).id, 'x'.repeat(5000))).body,
   'insights.batch-26-accepted': async (w) => (await w.req('GET', `/calls/insights?ids=${ids(26)}`, { key: w.A.apiKey })).status,
   'insights.batch-duplicates-accepted': async (w) => (await w.req('GET', `/calls/insights?ids=${U},${U}`, { key: w.A.apiKey })).status,
@@ -229,6 +247,7 @@ const PROBES: Record<string, Probe> = {
     return (await w.req('GET', '/prompts?type=chat', { key: w.A.apiKey })).body.data.length;
   },
   'sms.refuses-1600': (w) => sendSms(w, 'x'.repeat(1600)),
+  'sms.counts-utf8-bytes': (w) => sendSms(w, '\u00e9'.repeat(1600)),
   'sms.refuses-one-character': (w) => sendSms(w, 'x'),
   'sms.unknown-from-400': async (w) => st(await w.req('POST', '/sms', { key: w.A.apiKey, body: { fromNumber: '+14155559999', toNumber: '+14155550000', message: 'x' } })),
   'insights.batch-refuses-25': async (w) => (await w.req('GET', `/calls/insights?ids=${ids(25)}`, { key: w.A.apiKey })).status,

@@ -93,13 +93,13 @@ export function emitCallStarted(state: SimState, call: CallRecord): string {
 /**
  * Ends a live call: closes its open monitor sessions, appends the closing line (or nothing when a
  * supervisor ended it), schedules insights (`insightsDelayMs` from now) and emits the
- * end-of-call report to the call's snapshot URL. Returns the delivery id. The caller checks the
- * call is live first.
+ * end-of-call report to the call's snapshot URL (unless `report` is false: a fault's switch).
+ * Returns the delivery id ('' when no report was sent). The caller checks the call is live first.
  */
 export function endCall(
   state: SimState,
   call: CallRecord,
-  opts: { reason: string; supervisorAnswered: boolean; customerNumber?: string | null },
+  opts: { reason: string; supervisorAnswered: boolean; customerNumber?: string | null; report?: boolean },
 ): string {
   const now = Date.now();
   const endedAt = new Date(now).toISOString();
@@ -116,6 +116,7 @@ export function endCall(
   call.agentAbsent = false;
   call.supervisorAnswered = opts.supervisorAnswered;
   call.metricsReadyAtMs = now + state.config.insightsDelayMs;
+  if (opts.report === false) return '';
   return emitEvent(state, {
     tenantId: call.tenantId,
     callId: call.id,

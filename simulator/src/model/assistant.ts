@@ -245,6 +245,11 @@ function readBoundedInteger(
   let n = readIntegerLike(v);
   if (n === null && typeof v === 'number' && Number.isFinite(v) && faultOn(state, 'bounds.non-integer-accepted')) n = v;
   if (n === null) {
+    if (faultOn(state, 'validation.details-per-rule')) {
+      // Fault: a union validator with every error on reports each failed branch as an entry.
+      c.errors.push({ field: path, message: `must be an integer from ${specMin} to ${specMax}` }, { field: path, message: 'must be a string of digits' });
+      return undefined;
+    }
     c.fail(path, `must be an integer or an integer string from ${specMin} to ${specMax}${suffix}`);
     return undefined;
   }

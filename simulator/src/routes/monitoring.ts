@@ -33,7 +33,7 @@
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { tenantOf } from '../auth.ts';
+import { principalOf, tenantOf } from '../auth.ts';
 import { endCall } from '../control/calls.ts';
 import { ApiError, errorBody, notFound, ok, requestPath, validationError } from '../envelope.ts';
 import { faultOn } from '../faults.ts';
@@ -128,18 +128,20 @@ function refusal(state: SimState, call: CallRecord, needsAgent: boolean): string
 }
 
 /** Records a mint attempt; returns seconds to wait when the tenant is over its rate, else 0. */
-function mintRateWait(state: SimState, tenantId: string): number {
+function mintRateWait(state: SimState, tenantId: string, keyType: string): number {
   if (faultOn(state, 'monitoring.no-rate-limit')) return 0;
   const now = Date.now();
   const mints = store.monitorMints(state);
-  const recent = (mints.get(tenantId) ?? []).filter((t) => now - t < MINT_WINDOW_MS);
+  // Fault: the budget is kept per key type, so another credential of the tenant starts afresh.
+  const bucket = faultOn(state, 'monitoring.rate-per-key') ? `${tenantId}:${keyType}` : tenantId;
+  const recent = (mints.get(bucket) ?? []).filter((t) => now - t < MINT_WINDOW_MS);
   if (recent.length >= state.config.monitorMintsPerMinute) {
-    mints.set(tenantId, recent);
+    mints.set(bucket, recent);
     const oldest = recent[0] ?? now;
     return Math.max(1, Math.ceil((oldest + MINT_WINDOW_MS - now) / 1000));
   }
   recent.push(now);
-  mints.set(tenantId, recent);
+  mints.set(bucket, recent);
   return 0;
 }
 
@@ -155,7 +157,7 @@ export const monitoringRoutes: FastifyPluginAsync = async (app) => {
     if (!body) return reply;
     const reason = refusal(state, call, false);
     if (reason) return conflict(reply, reason);
-    const wait = mintRateWait(state, tenantId);
+    const wait = mintRateWait(state, tenantId, principalOf(request).keyType);
     if (wait > 0) {
       reply.header('retry-after', String(wait));
       if (faultOn(state, 'monitoring.retry-after-in-error')) {
@@ -193,6 +195,9 @@ export const monitoringRoutes: FastifyPluginAsync = async (app) => {
     let session = wanted === undefined ? sessions.filter((a) => a.closedAt === null).at(-1) : sessions.find((a) => a.sessionId === wanted);
     if (wanted !== undefined && !session) throw notFound();
     if (session && session.closedAt === null) session.closedAt = new Date().toISOString();
+    if (session && faultOn(state, 'monitoring.delete-closes-all')) {
+      for (const a of sessions) if (a.closedAt === null) a.closedAt = session.closedAt;
+    }
     if (faultOn(state, 'monitoring.delete-ends-call') && call.endedAt === null) {
       endCall(state, call, { reason: 'ended-by-supervisor', supervisorAnswered: false });
     }
@@ -225,7 +230,7 @@ export const monitoringRoutes: FastifyPluginAsync = async (app) => {
         const label = body.actorLabel ?? 'a supervisor';
         call.transcript.push({ role: 'marker', text: `[Call taken over by ${label}; their speech is not transcribed]`, at });
       } else {
-        endCall(state, call, { reason: 'ended-by-supervisor', supervisorAnswered: false });
+        endCall(state, call, { reason: 'ended-by-supervisor', supervisorAnswered: false, report: !faultOn(state, 'monitoring.end-route-no-report') });
       }
       return bare(reply, 200, { callId: call.id, action, actorLabel: body.actorLabel, at });
     });

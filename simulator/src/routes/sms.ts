@@ -99,7 +99,7 @@ export const smsRoutes: FastifyPluginAsync = async (app) => {
     c.check('toNumber', isE164(toNumber), 'is required: an E.164 number such as +14155550123');
     const max = faultOn(state, 'sms.accept-1601') ? SMS_MESSAGE_MAX + 1 : faultOn(state, 'sms.refuses-1600') ? SMS_MESSAGE_MAX - 1 : SMS_MESSAGE_MAX;
     const min = faultOn(state, 'sms.accept-empty-message') ? 0 : faultOn(state, 'sms.refuses-one-character') ? 2 : 1;
-    const len = typeof message === 'string' ? [...message].length : -1;
+    const len = typeof message !== 'string' ? -1 : faultOn(state, 'sms.counts-utf8-bytes') ? Buffer.byteLength(message, 'utf8') : [...message].length;
     c.check('message', len >= min && len <= max, `is required: a string of 1 to ${SMS_MESSAGE_MAX} characters`);
     if (!c.ok && faultOn(state, 'sms.no-details')) throw new ApiError(400, 'VALIDATION_ERROR', 'Validation failed');
     c.throwIfAny();
