@@ -2,7 +2,7 @@
  * Two projects share one run:
  * - `unit`: the project's own tests (helpers, schemas, simulator, report writers).
  * - `conformance`: the suites, run against the target the environment chooses
- *   (embedded simulator by default; see helpers/target.ts and ../shared/design/control-api.md).
+ *   (embedded simulator by default; see helpers/target.ts and docs/control-api.md).
  *
  * Reporters: the console, JUnit (reports/junit.xml), Allure (reports/allure-results) and our own
  * clause reporter (reports/conformance.json/.md/.html), which also prints the closing line
@@ -42,6 +42,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts', 'simulator/test/**/*.test.ts'],
+          globalSetup: ['./test/support/browser-setup.ts'],
           setupFiles: ['allure-vitest/setup'],
           testTimeout: 30_000,
         },
@@ -52,6 +53,7 @@ export default defineConfig({
           // Checks of the suite as a whole: nested conformance runs in live mode, under chaos, secret scans.
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          globalSetup: ['./test/support/browser-setup.ts'],
           testTimeout: 240_000,
           hookTimeout: 60_000,
           fileParallelism: false,

@@ -4,7 +4,7 @@
  * fault run's `reports/spec.html` marks the §5.1 statement as failing, on its first screen and in
  * place (headless Chromium); `compare-targets` over the two records lists the broken clauses first.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, inject } from 'vitest';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,7 +13,11 @@ import { runConformance, type ConformanceRunResult } from '../../helpers/mutatio
 import { startFaultySimulator } from '../../helpers/mutation/simulator';
 import { compareTargets } from '../../helpers/report/compare-targets';
 import { SPEC_NEEDED, SPEC_PATH } from '../../helpers/report/spec-doc';
-import { HAS_CHROMIUM, openChromium } from '../support/chromium';
+import { openChromium } from '../support/chromium';
+
+/** The browser of the run (test/support/browser-setup.ts); undefined when none starts here. */
+const CHROMIUM = inject('browser').path;
+const HAS_CHROMIUM = !!CHROMIUM;
 
 const root = resolve(__dirname, '..', '..');
 const hasSpec = existsSync(SPEC_PATH);
@@ -68,7 +72,7 @@ describe.skipIf(!hasSpec)(`the spec report on a fault run${hasSpec ? '' : ` (${S
   test.runIf(HAS_CHROMIUM)('spec.html of the fault run marks the failing statement on its first screen and in place', async () => {
     const html = join(dir, 'fault', 'reports', 'spec.html');
     expect(existsSync(html)).toBe(true);
-    const browser = await openChromium();
+    const browser = await openChromium(CHROMIUM!);
     try {
       const page = browser.page;
       await page.goto(pathToFileURL(html).href);

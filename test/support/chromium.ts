@@ -1,7 +1,9 @@
 /**
- * Debian's headless Chromium for the tests that open a report in a browser (report-html,
- * spec-html, allure-report, spec-report-fault): one place for its path and its launch, on a
- * throwaway profile with background networking off, so a page's own requests are all it makes.
+ * Headless Chromium for the tests that open a report in a browser (report-html, spec-html,
+ * allure-report, the spec report of the pipeline rehearsal): one place that finds the binary and
+ * launches it, on a throwaway profile with background networking off, so a page's own requests are
+ * all it makes. The run finds the browser once (test/support/browser-setup.ts); test files read
+ * it with `inject('browser')`.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,10 +11,70 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /** Path of Debian's `chromium` package binary (`.ci/run` installs it when missing). */
-export const CHROMIUM = '/usr/bin/chromium';
+export const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 
-/** Whether the browser is installed here; the browser tests run only then. */
-export const HAS_CHROMIUM = existsSync(CHROMIUM);
+/** What turns the browser checks on, for skip lines. */
+export const BROWSER_HINT =
+  "install Debian's chromium (apt-get install -y chromium) or set CONFORMANCE_CHROMIUM=<path of a chromium binary>";
+
+/**
+ * The browser the browser checks use: `path` and where it came from, or, when none starts, `reason`
+ * (one line naming what turns the checks on).
+ */
+export interface BrowserFound {
+  path?: string;
+  source?: 'CONFORMANCE_CHROMIUM' | 'debian' | '@sparticuz/chromium';
+  reason?: string;
+}
+
+/** Command-line flags of every launch: headless, no sandbox (root), no background networking. */
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** Whether the binary at `path` starts and renders a page (at most 30 s); the error text when not. */
+async function starts(path: string): Promise<string | undefined> {
+  try {
+    const browser = await chromium.launch({ executablePath: path, headless: true, args: FLAGS, timeout: 30_000 });
+    try {
+      const page = await browser.newPage();
+      await page.setContent('<p id="p">ok</p>');
+      if ((await page.textContent('#p')) !== 'ok') return 'the page did not render';
+    } finally {
+      await browser.close();
+    }
+    return undefined;
+  } catch (e) {
+    return (e as Error).message.split('\n')[0];
+  }
+}
+
+/**
+ * Finds a Chromium that starts: CONFORMANCE_CHROMIUM, then Debian's package, then the build shipped
+ * inside `@sparticuz/chromium` (unpacked into the temporary folder on first use). Never throws.
+ */
+export async function findBrowser(env: NodeJS.ProcessEnv = process.env): Promise<BrowserFound> {
+  const tried: string[] = [];
+  const given = env.CONFORMANCE_CHROMIUM?.trim();
+  if (given) {
+    const why = existsSync(given) ? await starts(given) : 'no such file';
+    if (!why) return { path: given, source: 'CONFORMANCE_CHROMIUM' };
+    return { reason: `CONFORMANCE_CHROMIUM=${given} does not start (${why}); ${BROWSER_HINT}` };
+  }
+  if (existsSync(DEBIAN_CHROMIUM)) {
+    const why = await starts(DEBIAN_CHROMIUM);
+    if (!why) return { path: DEBIAN_CHROMIUM, source: 'debian' };
+    tried.push(`${DEBIAN_CHROMIUM}: ${why}`);
+  }
+  try {
+    const { default: packaged } = await import('@sparticuz/chromium');
+    const path = await packaged.executablePath();
+    const why = await starts(path);
+    if (!why) return { path, source: '@sparticuz/chromium' };
+    tried.push(`@sparticuz/chromium (${path}): ${why}`);
+  } catch (e) {
+    tried.push(`@sparticuz/chromium: ${(e as Error).message.split('\n')[0]}`);
+  }
+  return { reason: `no Chromium starts here (${tried.join('; ')}); ${BROWSER_HINT}` };
+}
 
 /** An open headless browser: its context, its first page, and a close that removes the profile. */
 export interface OpenBrowser {
@@ -22,16 +84,16 @@ export interface OpenBrowser {
 }
 
 /**
- * Launches headless Chromium on a fresh profile (viewport 1280×800).
+ * Launches headless Chromium at `executablePath` on a fresh profile (viewport 1280×800).
  * @throws Error from playwright-core when the browser cannot start.
  */
-export async function openChromium(): Promise<OpenBrowser> {
+export async function openChromium(executablePath: string): Promise<OpenBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath,
     headless: true,
     viewport: { width: 1280, height: 800 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: FLAGS,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   return {

@@ -2,14 +2,18 @@
  * `npm run report:allure` builds Allure's HTML report from a run's results, and the report opens in
  * headless Chromium (Debian's package) showing the run's tests under their spec sections.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, inject } from 'vitest';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildAllureReport } from '../../scripts/report-allure';
 import { runConformance } from '../integration/run-suite';
-import { HAS_CHROMIUM, openChromium, type OpenBrowser } from '../support/chromium';
+import { openChromium, type OpenBrowser } from '../support/chromium';
+
+/** The browser of the run (test/support/browser-setup.ts); undefined when none starts here. */
+const CHROMIUM = inject('browser').path;
+const HAS_CHROMIUM = !!CHROMIUM;
 
 let index: string;
 let browser: OpenBrowser | undefined;
@@ -19,7 +23,7 @@ beforeAll(async () => {
   const run = await runConformance({}, ['suites/organization.test.ts']);
   expect(run.code, run.output.slice(-1000)).toBe(0);
   index = buildAllureReport(join(run.reportDir, 'allure-results'), mkdtempSync(join(tmpdir(), 'allure-report-')));
-  if (HAS_CHROMIUM) browser = await openChromium();
+  if (HAS_CHROMIUM) browser = await openChromium(CHROMIUM!);
 }, 180_000);
 afterAll(async () => {
   await browser?.close();

@@ -1,0 +1,42 @@
+/**
+ * Global set-up of the `unit` and `integration` projects: finds the headless Chromium the browser
+ * checks drive, once per run, and hands its path to the test files (`inject('browser')`).
+ *
+ * Where the browser comes from, first found wins:
+ * 1. `CONFORMANCE_CHROMIUM=<path of a chromium binary>`;
+ * 2. Debian's `chromium` package (`/usr/bin/chromium`; `.ci/run` installs it);
+ * 3. `@sparticuz/chromium`, a dev dependency that ships a Chromium build inside the npm package
+ *    (no download at install time); it is unpacked into the system temporary folder on first use.
+ * A candidate counts only once it has started and shown a page. When none does, every browser check
+ * skips and this set-up prints one line saying why and what turns them on. With
+ * `CONFORMANCE_REQUIRE_BROWSER=1` (set by `.ci/run`) a missing browser fails the run instead.
+ */
+import type { TestProject } from 'vitest/node';
+import { findBrowser, type BrowserFound } from './chromium';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The browser the browser checks use, or why there is none (test/support/browser-setup.ts). */
+    browser: BrowserFound;
+  }
+}
+
+/** One look per process, shared by both projects' set-ups (the unpacking must not race). */
+const shared = globalThis as { __conformanceBrowser?: Promise<BrowserFound> };
+
+/**
+ * Finds the browser and provides it to the project's test files.
+ * @throws Error when CONFORMANCE_REQUIRE_BROWSER=1 and no browser starts.
+ */
+export default async function setup(project: TestProject): Promise<void> {
+  const first = !shared.__conformanceBrowser;
+  shared.__conformanceBrowser ??= findBrowser();
+  const found = await shared.__conformanceBrowser;
+  if (!found.path) {
+    if (process.env.CONFORMANCE_REQUIRE_BROWSER === '1') {
+      throw new Error(`CONFORMANCE_REQUIRE_BROWSER=1 but the browser checks cannot run: ${found.reason}`);
+    }
+    if (first) console.warn(`browser checks skipped: ${found.reason}`);
+  }
+  project.provide('browser', found);
+}
