@@ -14,12 +14,13 @@
  * opts in with `expect429`. Reading for POST: a throttled request was refused, not processed, so
  * resending it after the wait is not a blind retry (§8).
  */
-import { Agent, request as undiciRequest } from 'undici';
+import { request as undiciRequest } from 'undici';
 import pRetry, { AbortError } from 'p-retry';
 import { redact, redactHeaders, registerSecret } from './redact';
 import type { ApiResponse, Exchange, RequestSummary } from './exchange';
 import { recordExchange, recordTargetTrouble } from './recorder';
 import { TARGET_ERROR_NAME } from './error-names';
+import { suiteDispatcher } from './proxy';
 
 export type { ApiResponse, Exchange, RequestSummary } from './exchange';
 
@@ -167,7 +168,8 @@ export function backoffMs(policy: RetryPolicy, attemptNumber: number): number {
 /** Per-process request statistics (all tests of one worker file). */
 export const requestStats = { total: 0, retries: 0 };
 
-const agent = new Agent({ keepAliveTimeout: 10_000, connections: 32 });
+// Through the proxy HTTPS_PROXY / HTTP_PROXY / NO_PROXY name, for a remote target (helpers/proxy.ts).
+const agent = suiteDispatcher({ keepAliveTimeout: 10_000, connections: 32 });
 
 const MAX_BODY = 4_000;
 function cut(text: string): string {

@@ -5,6 +5,10 @@
 import { request } from 'undici';
 import { redact, registerSecret } from './redact';
 import { CONTROL_ERROR_NAME } from './error-names';
+import { suiteDispatcher } from './proxy';
+
+/** The control API of an external simulator is reached as the public API is (helpers/proxy.ts). */
+const dispatcher = suiteDispatcher();
 
 /** Thrown when a control request answers other than expected; the message carries the path and status. */
 export class ControlError extends Error {
@@ -52,6 +56,7 @@ export class ControlClient {
         method: method as any,
         headers: body === undefined ? {} : { 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
+        dispatcher,
       });
     } catch (e) {
       throw new ControlError(`control ${method} ${path}: no answer (${(e as Error).message})`);

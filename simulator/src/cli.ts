@@ -1,11 +1,12 @@
 /**
- * `npm run simulator -- --port 4010 [--host 127.0.0.1] [--personality alt] [--no-control]`: starts the simulator,
+ * `npm run simulator -- --port 4010 [--host 127.0.0.1] [--personality alt] [--no-control] [--path-prefix /core]`: starts the simulator,
  * prints its base URL and runs until SIGINT/SIGTERM. `--personality alt` takes the alternative
  * reading of the spec (personality.ts); `--no-control` serves no control API (every spelling of
- * `/__control` is then an unknown public route).
+ * `/__control` is then an unknown public route); `--path-prefix /core` mounts everything below
+ * that prefix, as behind a gateway that strips it (server.ts `pathPrefix`).
  */
 import { parseArgs } from 'node:util';
-import { startSimulator } from './server.ts';
+import { normalisePathPrefix, startSimulator } from './server.ts';
 import { PERSONALITIES, type Personality } from './personality.ts';
 
 const { values } = parseArgs({
@@ -14,6 +15,7 @@ const { values } = parseArgs({
     host: { type: 'string', default: '127.0.0.1' },
     personality: { type: 'string', default: 'default' },
     'no-control': { type: 'boolean', default: false },
+    'path-prefix': { type: 'string', default: '' },
   },
 });
 if (!PERSONALITIES.includes(values.personality as Personality)) {
@@ -27,7 +29,15 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
-const sim = await startSimulator({ host: values.host, port, personality: values.personality as Personality, control: !values['no-control'] });
+let pathPrefix: string;
+try {
+  pathPrefix = normalisePathPrefix(values['path-prefix']);
+} catch (e) {
+  console.error((e as Error).message);
+  process.exit(2);
+}
+
+const sim = await startSimulator({ host: values.host, port, personality: values.personality as Personality, control: !values['no-control'], pathPrefix });
 console.log(sim.baseUrl);
 console.log(values['no-control'] ? 'control: off (--no-control)' : `control: ${sim.controlUrl}`);
 

@@ -27,6 +27,39 @@ export interface BuildOptions {
   personality?: Personality;
   /** Serve the control API (default true). `false` (CLI `--no-control`) hides it: every spelling of `/__control` is then an unknown public route. */
   control?: boolean;
+  /**
+   * Mount everything (public and control API) below this path prefix, e.g. `/core` (CLI
+   * `--path-prefix`), as behind a gateway that routes `/core/*` to the API and strips the prefix:
+   * the API sees `/assistants` (so `metadata.path` has no prefix), and any path outside the prefix
+   * gets the gateway's own plain-text 404. Default: none.
+   */
+  pathPrefix?: string;
+}
+
+/**
+ * Normalises a mount prefix: '' for none, else one leading slash and no trailing one (`core/` → `/core`).
+ * @throws Error for a prefix holding `?`, `#`, `%` or white space.
+ */
+export function normalisePathPrefix(prefix: string | undefined): string {
+  const p = (prefix ?? '').trim().replace(/^\/+|\/+$/g, '');
+  if (/[?#%\s]/.test(p)) throw new Error(`invalid path prefix ${JSON.stringify(prefix)}: a path without ?, #, % or spaces, e.g. /core`);
+  return p ? `/${p}` : '';
+}
+
+/**
+ * A Fastify `rewriteUrl` for a mount prefix: strips it from URLs below it and notes the requests
+ * outside it in `outside` (answered 404 by the first hook, before authentication).
+ */
+function prefixRewriter(prefix: string, outside: WeakSet<object>): (req: { url?: string }) => string {
+  return (req) => {
+    const url = req.url ?? '/';
+    if (url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`)) {
+      const rest = url.slice(prefix.length);
+      return rest.startsWith('/') ? rest : `/${rest}`;
+    }
+    outside.add(req);
+    return url;
+  };
 }
 
 /** Thrown by the body parser for a body that is not valid JSON; rendered as 400 PARSE. */
@@ -90,7 +123,10 @@ function clientError(state: SimState, err: NodeJS.ErrnoException, socket: Duplex
  * {@link startSimulator} to serve it. The store is `app.sim`.
  */
 export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const prefix = normalisePathPrefix(opts.pathPrefix);
+  const outsidePrefix = new WeakSet<object>();
   const app = Fastify({
+    ...(prefix ? { rewriteUrl: prefixRewriter(prefix, outsidePrefix) } : {}),
     logger: false, // never log: requests carry API keys (§5.4)
     routerOptions: { maxParamLength: 4096 }, // long path ids reach the route: RESOURCE_NOT_FOUND
     forceCloseConnections: true,
@@ -161,6 +197,15 @@ export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyIn
     return payload;
   });
 
+  // Outside the mount prefix the API is never reached: the gateway's own 404, not the API's envelope.
+  if (prefix) {
+    app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (!outsidePrefix.has(request.raw)) return;
+      await reply.code(404).type('text/plain; charset=utf-8').send(`404 Not Found: no route for this path at the gateway (the API is mounted at ${prefix})\n`);
+      return reply;
+    });
+  }
+
   // §5: every public route authenticates before anything else (even body parsing).
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (isControl(request.url)) return;
@@ -172,7 +217,7 @@ export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyIn
 
   // The alt personality's choices (personality.ts) are applied to public answers as they leave.
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (isControl(request.url)) return payload;
+    if (isControl(request.url) || outsidePrefix.has(request.raw)) return payload;
     return altOnSend(state, request, reply, payload);
   });
 
@@ -198,8 +243,10 @@ export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyIn
 
 /** A running simulator: its base URL, its control URL and a way to stop it. */
 export interface RunningSimulator {
-  /** e.g. `http://127.0.0.1:40123` (no trailing slash). */
+  /** e.g. `http://127.0.0.1:40123`, or `http://127.0.0.1:40123/core` under a mount prefix (no trailing slash). */
   baseUrl: string;
+  /** Scheme, host and port only, e.g. `http://127.0.0.1:40123`. */
+  origin: string;
   /** `${baseUrl}/__control`. */
   controlUrl: string;
   /** The Fastify instance (store at `app.sim`). */
@@ -210,18 +257,23 @@ export interface RunningSimulator {
 
 /**
  * Builds and starts the simulator on `host` (default 127.0.0.1) and `port` (default 0 =
- * ephemeral), taking `personality` (default `default`; personality.ts). Rejects if the port cannot be bound.
+ * ephemeral), taking `personality` (default `default`; personality.ts), `control` and
+ * `pathPrefix` as {@link BuildOptions}. Rejects if the port cannot be bound or the prefix is invalid.
  */
-export async function startSimulator(opts: { host?: string; port?: number; personality?: Personality; control?: boolean } = {}): Promise<RunningSimulator> {
-  const app = await buildSimulator({ personality: opts.personality, control: opts.control });
+export async function startSimulator(
+  opts: { host?: string; port?: number; personality?: Personality; control?: boolean; pathPrefix?: string } = {},
+): Promise<RunningSimulator> {
+  const app = await buildSimulator({ personality: opts.personality, control: opts.control, pathPrefix: opts.pathPrefix });
   const host = opts.host ?? '127.0.0.1';
   await app.listen({ host, port: opts.port ?? 0 });
   const addr = app.server.address();
   if (!addr || typeof addr === 'string') throw new Error('simulator did not bind a TCP port');
   const h = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-  const baseUrl = `http://${h}:${addr.port}`;
+  const origin = `http://${h}:${addr.port}`;
+  const baseUrl = origin + normalisePathPrefix(opts.pathPrefix);
   return {
     baseUrl,
+    origin,
     controlUrl: `${baseUrl}/__control`,
     app,
     close: () => app.close(),

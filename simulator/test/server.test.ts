@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type RunningSimulator } from '../src/server.ts';
+import { buildSimulator, normalisePathPrefix, startSimulator, type RunningSimulator } from '../src/server.ts';
 
 let sim: RunningSimulator;
 beforeAll(async () => {
@@ -51,5 +51,31 @@ describe('startSimulator over real HTTP', () => {
     const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
     expect(body.success).toBe(false);
     expect(body.error.code).toBe('BAD_REQUEST');
+  });
+});
+
+describe('a mount under a path prefix (pathPrefix, CLI --path-prefix)', () => {
+  it('normalises the prefix and refuses one a URL path cannot hold plainly', () => {
+    expect(normalisePathPrefix(undefined)).toBe('');
+    expect(normalisePathPrefix('/')).toBe('');
+    expect(normalisePathPrefix('core/')).toBe('/core');
+    expect(normalisePathPrefix('/api/core')).toBe('/api/core');
+    expect(() => normalisePathPrefix('/co re')).toThrow(/invalid path prefix/);
+    expect(() => normalisePathPrefix('/core?x')).toThrow(/invalid path prefix/);
+  });
+
+  it('serves the API and the control API below the prefix, without it in metadata.path, and the gateway 404 elsewhere', async () => {
+    const app = await buildSimulator({ pathPrefix: '/core' });
+    try {
+      expect((await app.inject({ url: '/core/__control/health' })).json()).toEqual({ ok: true, contract: 1 });
+      const api = await app.inject({ url: '/core/assistants?x=1' });
+      expect([api.statusCode, api.json().error.code, api.json().metadata.path]).toEqual([401, 'UNAUTHORIZED', '/assistants']);
+      for (const url of ['/assistants', '/__control/health', '/corex/assistants', '/']) {
+        const outside = await app.inject({ url });
+        expect([url, outside.statusCode, outside.headers['content-type']]).toEqual([url, 404, 'text/plain; charset=utf-8']);
+      }
+    } finally {
+      await app.close();
+    }
   });
 });
