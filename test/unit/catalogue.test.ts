@@ -1,8 +1,8 @@
 /**
  * The clause catalogue (spec/clauses/*.json) and the tests never drift apart (Kubernetes
- * conformance style): every file is well-formed, ids are unique and match their section, every
- * section of the spec has a clause, every id a test names exists, and every testable clause has a
- * test. Tests are enumerated without running them (`vitest list --project conformance`); their
+ * conformance style): every file is well-formed, ids are unique, every id a test names exists,
+ * and every testable clause has a test (the checks against the spec document itself are in
+ * catalogue-sections.test.ts). Tests are enumerated without running them (`vitest list --project conformance`); their
  * ids are the bracketed ids at the end of each name (helpers/clause.ts `clauseTest`). Checks name
  * clauses too (OpenID-conformance style); those ids are read as string literals from the suites and
  * the helpers they use (TypeScript parser), so a misspelt id on a check is caught as well, and a
@@ -16,7 +16,6 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { CATALOGUE_DIR, type Clause } from '../../helpers/catalogue';
 import { clauseIdsInSource, listConformanceTests, type ListedTest } from '../../helpers/report/list-tests';
-import { readSpec, SPEC_NEEDED, withinSection } from '../../helpers/report/spec-doc';
 
 const Ajv2020 = (Ajv2020Module as any).default ?? Ajv2020Module;
 const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
@@ -34,8 +33,6 @@ for (const file of files) {
   }
 }
 const ids = new Set(entries.map((c) => c.id));
-const spec = readSpec();
-if (!spec) console.warn(`catalogue.test.ts: ${SPEC_NEEDED}`);
 
 /** TypeScript files under a folder (recursive). */
 function tsFiles(dir: string): string[] {
@@ -87,20 +84,6 @@ describe('catalogue files', () => {
       else seen.set(c.id, c.file);
     }
     expect(dupes).toEqual([]);
-  });
-
-  test.skipIf(!spec)(`an id's prefix is its section, and the section exists in the spec${spec ? '' : ` (${SPEC_NEEDED})`}`, () => {
-    const numbers = spec!.sections.map((s) => s.number);
-    const wrong = entries.filter((c) => c.id.split('/')[0] !== c.section).map((c) => `${c.file}: ${c.id} has section ${c.section}`);
-    const unknown = entries.filter((c) => !numbers.some((n) => withinSection(c.section, n))).map((c) => `${c.file}: ${c.id} (§${c.section} is no section of the spec)`);
-    expect([...wrong, ...unknown]).toEqual([]);
-  });
-
-  test.skipIf(!spec)(`every section of the spec (1, 2.1 … 2.10, 3, 4.1 … 4.5, 5, 6, 7, 8, 9) has at least one clause${spec ? '' : ` (${SPEC_NEEDED})`}`, () => {
-    const leaves = spec!.sections.filter((s) => s.leaf);
-    expect(leaves.length).toBeGreaterThanOrEqual(22);
-    const empty = leaves.filter((s) => !entries.some((c) => withinSection(c.section, s.number))).map((s) => `§${s.number} ${s.title}`);
-    expect(empty, 'sections without a clause').toEqual([]);
   });
 });
 
