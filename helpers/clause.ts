@@ -24,7 +24,7 @@
 import { test, type TestContext } from 'vitest';
 import { runAsTest } from './current-test';
 import { isDeepStrictEqual } from 'node:util';
-import { capabilityReason, hasCapability, type Capability } from './target';
+import { capabilityReason, capabilitySwitch, hasCapability, switchesOfReason, type Capability, type Switch } from './target';
 import { redact } from './redact';
 import { describeExchange, routeNotServed, statusLine, type ApiResponse } from './exchange';
 import { recordCheck, recordDrift, recordedChecks, recordSkipReason } from './recorder';
@@ -74,9 +74,8 @@ export function clauseTest(
   const ids = asList(clauses);
   test(`${requirement} [${ids.join(' ')}]`, { meta: { clauses: ids }, timeout: opts.timeout }, (ctx) => runAsTest(ctx.task, async () => {
     await clauseLabels(ids);
-    for (const cap of opts.requires ?? []) {
-      if (!hasCapability(cap)) skipWith(ctx, capabilityReason(cap));
-    }
+    const lacking = (opts.requires ?? []).filter((cap) => !hasCapability(cap));
+    if (lacking.length) skipWith(ctx, capabilityReason(lacking[0]!), lacking.map(capabilitySwitch));
     try {
       await fn(Object.assign(ctx, { verify: verifier(ids) }));
       // Soft failures recorded along the way (the envelope audit) fail the test now.
@@ -89,9 +88,13 @@ export function clauseTest(
   }));
 }
 
-/** Skips the running test with a reason the report shows. Never returns. */
-export function skipWith(ctx: TestContext, reason: string): never {
-  recordSkipReason(reason);
+/**
+ * Skips the running test with a reason the report shows. `needs` names the switches that would
+ * lift the skip (helpers/target.ts `Switch`); when omitted, those `reason` was tagged with by
+ * `switchReason` (every capability and missing-fixture reason is). Never returns.
+ */
+export function skipWith(ctx: TestContext, reason: string, needs?: Switch | Switch[]): never {
+  recordSkipReason(reason, needs === undefined ? switchesOfReason(reason) : Array.isArray(needs) ? needs : [needs]);
   ctx.skip(reason);
   throw new Error('unreachable');
 }

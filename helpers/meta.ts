@@ -78,6 +78,11 @@ declare module 'vitest' {
     matrixCell?: MatrixCell;
     /** Why the test was skipped (capability missing, optional fixture absent, opt-in not given). */
     skipReason?: string;
+    /**
+     * What would lift the skip: switch names of helpers/target.ts `SWITCHES` (`wildcardDns`,
+     * `control`, `rotatedKey`, …); absent when no switch would (a failed precondition).
+     */
+    skipNeeds?: string[];
   }
 }
 

@@ -55,10 +55,15 @@ export function recordTargetTrouble(): void {
   if (t) t.meta.targetTrouble = true;
 }
 
-/** Records why the running test is skipped (shown in the report). */
-export function recordSkipReason(reason: string): void {
+/**
+ * Records why the running test is skipped (shown in the report) and the switches that would lift
+ * the skip (helpers/target.ts `Switch`; the report counts the clauses each would turn on).
+ */
+export function recordSkipReason(reason: string, needs: readonly string[] = []): void {
   const t = currentTest();
-  if (t) t.meta.skipReason = reason;
+  if (!t) return;
+  t.meta.skipReason = reason;
+  if (needs.length) t.meta.skipNeeds = [...new Set(needs)];
 }
 
 /** Records the authorization-matrix cell the running test decides (rendered by the report writers). */

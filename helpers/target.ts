@@ -16,12 +16,14 @@ export type TargetMode = 'embedded' | 'external' | 'live';
  * - `sms`: a real text may be sent (simulator, or live with `CORE_API_ALLOW_SMS=1`).
  * - `billable`: number purchase allowed (simulator, or live with `CORE_API_ALLOW_BILLABLE=1`).
  * - `destructive`: calls may be ended or taken over (simulators only).
+ * - `modelUsage`: text test runs may run, which use the model and are billed as model usage (simulators,
+ *   or live with `CORE_API_ALLOW_MODEL_USAGE=1`; §4.5 "Text test runs").
  * - `fuzzWrites`: the robustness phase may send hostile writes with valid credentials (simulators,
  *   or live with `CORE_API_ALLOW_FUZZ_WRITES=1`), so a fuzz run never corrupts staging's shared fixtures by default.
  * - `receiver`: the target can reach the suite's webhook receiver (simulators through their control API's
  *   DNS and connect-to; live with `CORE_API_WEBHOOK_PUBLIC_URL`, an https URL a tunnel forwards to it).
  */
-export type Capability = 'control' | 'sms' | 'billable' | 'destructive' | 'fuzzWrites' | 'receiver';
+export type Capability = 'control' | 'sms' | 'billable' | 'destructive' | 'fuzzWrites' | 'receiver' | 'modelUsage';
 
 /**
  * How a live target reaches the suite's webhook receiver (§6 model B rule 4: verification holds
@@ -127,7 +129,7 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
       mode: 'embedded',
       baseUrl: trimSlash(embedded),
       controlUrl: embedded ? `${trimSlash(embedded)}/__control` : undefined,
-      capabilities: { control: true, sms: true, billable: true, destructive: true, fuzzWrites: true, receiver: true },
+      capabilities: { control: true, sms: true, billable: true, destructive: true, fuzzWrites: true, receiver: true, modelUsage: true },
     };
   }
   for (const [name, value] of [['CORE_API_BASE_URL', base], ['CORE_API_CONTROL_URL', control]] as const) {
@@ -140,7 +142,7 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
       mode: 'external',
       baseUrl: trimSlash(base),
       controlUrl: trimSlash(control),
-      capabilities: { control: true, sms: true, billable: true, destructive: true, fuzzWrites: true, receiver: true },
+      capabilities: { control: true, sms: true, billable: true, destructive: true, fuzzWrites: true, receiver: true, modelUsage: true },
     };
   }
   const missing = Object.values(REQUIRED_LIVE).filter((name) => !env[name]?.trim());
@@ -167,6 +169,7 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
       destructive: false,
       fuzzWrites: env.CORE_API_ALLOW_FUZZ_WRITES === '1',
       receiver: webhook !== undefined,
+      modelUsage: env.CORE_API_ALLOW_MODEL_USAGE === '1',
     },
     live,
     ...(webhook ? { webhook } : {}),
@@ -236,22 +239,104 @@ export function hasCapability(cap: Capability): boolean {
   return getTarget().capabilities[cap];
 }
 
-/** Human-readable reason a capability is missing, used as a skip reason in the report. */
+/** Human-readable reason a capability is missing, used as a skip reason in the report (tagged with its {@link Switch}). */
 export function capabilityReason(cap: Capability): string {
   switch (cap) {
     case 'control':
-      return 'not applicable to this target: needs a simulator control API (live tenant cannot be made to do this)';
+      return switchReason('control', 'not applicable to this target: needs a simulator control API (live tenant cannot be made to do this)');
     case 'sms':
-      return 'opt-in not given: sending a real SMS needs CORE_API_ALLOW_SMS=1';
+      return switchReason('sms', 'opt-in not given: sending a real SMS needs CORE_API_ALLOW_SMS=1');
     case 'billable':
-      return 'opt-in not given: number purchase is billable and needs CORE_API_ALLOW_BILLABLE=1';
+      return switchReason('billable', 'opt-in not given: number purchase is billable and needs CORE_API_ALLOW_BILLABLE=1');
     case 'destructive':
-      return 'not applicable to this target: ending or taking over calls is done only on simulators';
+      return switchReason('control', 'not applicable to this target: ending or taking over calls is done only on simulators');
     case 'fuzzWrites':
-      return 'opt-in not given: hostile writes with valid credentials need CORE_API_ALLOW_FUZZ_WRITES=1 on a live tenant';
+      return switchReason('fuzzWrites', 'opt-in not given: hostile writes with valid credentials need CORE_API_ALLOW_FUZZ_WRITES=1 on a live tenant');
+    case 'modelUsage':
+      return switchReason('modelUsage', 'opt-in not given: a text test run uses the model (billed as model usage) and needs CORE_API_ALLOW_MODEL_USAGE=1 on a live tenant');
     case 'receiver':
-      return 'needs a webhook receiver the target can reach: set CORE_API_WEBHOOK_PUBLIC_URL to an https URL a tunnel forwards to the suite (docs/webhooks.md)';
+      return switchReason('publicUrl', 'needs a webhook receiver the target can reach: set CORE_API_WEBHOOK_PUBLIC_URL to an https URL a tunnel forwards to the suite (docs/webhooks.md)');
   }
+}
+
+/** The switch that grants a capability (what a skip for its absence is tagged with). */
+export function capabilitySwitch(cap: Capability): Switch {
+  return cap === 'destructive' ? 'control' : cap === 'receiver' ? 'publicUrl' : cap;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Switches: what turns skipped tests on
+
+/**
+ * Something whose absence skips tests, and which an operator turns on: a simulator's control API
+ * (`control`: run against a simulator), an opt-in, an optional fixture variable, or a facility of
+ * the live run (public webhook URL, event trigger, wildcard DNS, a finished call id). Every skip
+ * for such a reason carries its switches (helpers/meta.ts `skipNeeds`), so the report counts
+ * exactly which clauses each would turn on, without reading the reason's words.
+ */
+export type Switch =
+  | 'control'
+  | 'publicUrl'
+  | 'trigger'
+  | 'wildcardDns'
+  | 'callId'
+  | 'modelUsage'
+  | 'sms'
+  | 'billable'
+  | 'fuzzWrites'
+  | 'smsReasons'
+  | keyof typeof OPTIONAL_LIVE;
+
+/** What a {@link Switch} is called in reports and how it is turned on. */
+export interface SwitchInfo {
+  /** Short name for reports ("wildcard DNS"). */
+  label: string;
+  /** The variable that turns it on, as it is set (`CORE_API_ALLOW_SMS=1`); absent for `control`. */
+  variable?: string;
+  /** One line saying how to turn it on. */
+  howTo: string;
+}
+
+/** Every {@link Switch}, in the order reports list them. */
+export const SWITCHES: Readonly<Record<Switch, SwitchInfo>> = {
+  publicUrl: { label: 'public webhook URL', variable: 'CORE_API_WEBHOOK_PUBLIC_URL=<https URL forwarded to the receiver>', howTo: 'set CORE_API_WEBHOOK_PUBLIC_URL (and CORE_API_WEBHOOK_PORT) to a tunnel or ingress that reaches the suite\'s receiver' },
+  trigger: { label: 'event trigger', variable: 'CORE_API_EVENT_TRIGGER=<command or https URL>', howTo: 'set CORE_API_EVENT_TRIGGER to a command or URL that makes calls, conversations and events happen' },
+  wildcardDns: { label: 'wildcard DNS', variable: 'CORE_API_WILDCARD_DNS=<domain>', howTo: 'set CORE_API_WILDCARD_DNS to a wildcard DNS domain (sslip.io style: 10-0-0-1.<domain> resolves to 10.0.0.1)' },
+  callId: { label: 'finished call', variable: 'CORE_API_CALL_ID=<call id>', howTo: 'set CORE_API_CALL_ID to a finished call of tenant A' },
+  modelUsage: { label: 'model usage', variable: 'CORE_API_ALLOW_MODEL_USAGE=1', howTo: 'set CORE_API_ALLOW_MODEL_USAGE=1 to run text test runs (billed as model usage)' },
+  sms: { label: 'real SMS', variable: 'CORE_API_ALLOW_SMS=1', howTo: 'set CORE_API_ALLOW_SMS=1 to send texts to the operator\'s own numbers' },
+  billable: { label: 'billable work', variable: 'CORE_API_ALLOW_BILLABLE=1', howTo: 'set CORE_API_ALLOW_BILLABLE=1 to allow number purchase' },
+  fuzzWrites: { label: 'hostile writes', variable: 'CORE_API_ALLOW_FUZZ_WRITES=1', howTo: 'set CORE_API_ALLOW_FUZZ_WRITES=1 to let the robustness phase write with valid credentials' },
+  smsReasons: { label: 'SMS reasons', variable: 'CORE_API_ALLOW_SMS_REASONS=1', howTo: 'set CORE_API_ALLOW_SMS_REASONS=1 to create SMS reasons (they can be neither listed nor deleted: §4.5)' },
+  foreignTenantId: { label: 'foreign tenant', variable: 'CORE_API_FOREIGN_TENANT_ID=<tenant id>', howTo: 'set CORE_API_FOREIGN_TENANT_ID to a tenant of another organization' },
+  clientServerSecret: { label: 'client server secret', variable: 'CORE_API_CLIENT_SERVER_SECRET=<secret>', howTo: 'set CORE_API_CLIENT_SERVER_SECRET to tenant A\'s client server secret' },
+  rotatedKey: { label: 'rotated key', variable: 'CORE_API_ROTATED_KEY=<key>', howTo: 'set CORE_API_ROTATED_KEY to a key of tenant A that was rotated away' },
+  smsFromNumber: { label: 'SMS number of A', variable: 'CORE_API_SMS_FROM_NUMBER=<E.164>', howTo: 'set CORE_API_SMS_FROM_NUMBER to a number of tenant A with SMS' },
+  otherSmsFromNumber: { label: 'SMS number of B', variable: 'CORE_API_OTHER_SMS_FROM_NUMBER=<E.164>', howTo: 'set CORE_API_OTHER_SMS_FROM_NUMBER to a number of tenant B with SMS' },
+  otherCallId: { label: 'call of B', variable: 'CORE_API_OTHER_CALL_ID=<call id>', howTo: 'set CORE_API_OTHER_CALL_ID to a finished call of tenant B' },
+  control: { label: 'simulator control API', howTo: 'run against the simulator: a live tenant cannot be made to do this' },
+};
+
+const taggedReasons = new Map<string, Switch[]>();
+
+/**
+ * Returns `reason` unchanged after noting that a skip for it would be lifted by `switches`, so
+ * `skipWith(ctx, reason)` tags the skip without being told (helpers/clause.ts). Produce every
+ * reason a switch would lift through this function (or pass the switches to `skipWith`).
+ */
+export function switchReason(switches: Switch | Switch[], reason: string): string {
+  taggedReasons.set(reason, Array.isArray(switches) ? switches : [switches]);
+  return reason;
+}
+
+/** The switches a reason was tagged with by {@link switchReason} (empty when none). */
+export function switchesOfReason(reason: string): Switch[] {
+  return taggedReasons.get(reason) ?? [];
+}
+
+/** The skip reason for a missing optional live fixture, tagged with its switch: "missing optional fixture: set CORE_API_…". */
+export function missingFixtureReason(field: keyof typeof OPTIONAL_LIVE): string {
+  return switchReason(field, `missing optional fixture: set ${OPTIONAL_LIVE[field]}`);
 }
 
 /** The target described without secrets, for reports: mode and base URL only. */

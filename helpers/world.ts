@@ -10,7 +10,7 @@ import { beforeAll, afterAll, beforeEach, afterEach } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { ApiClient, type Credentials } from './client';
 import { ControlClient } from './control';
-import { getTarget, OPTIONAL_LIVE_VARIABLES, type TargetConfig } from './target';
+import { getTarget, missingFixtureReason, type TargetConfig } from './target';
 import { registerSecret, redact } from './redact';
 import { Cleanup } from './cleanup';
 import { currentTest } from './current-test';
@@ -169,11 +169,9 @@ export async function createWorld(): Promise<World> {
     }
   };
   const missing = (p: PrincipalName): string | undefined => {
-    if (p === 'orgForeign' && !parts.foreignTenantId)
-      return `missing optional fixture: set ${OPTIONAL_LIVE_VARIABLES.foreignTenantId}`;
-    if (p === 'rotated' && !parts.rotatedKey) return `missing optional fixture: set ${OPTIONAL_LIVE_VARIABLES.rotatedKey}`;
-    if (p === 'secretAsKey' && !parts.tenantA.clientServerSecret)
-      return `missing optional fixture: set ${OPTIONAL_LIVE_VARIABLES.clientServerSecret}`;
+    if (p === 'orgForeign' && !parts.foreignTenantId) return missingFixtureReason('foreignTenantId');
+    if (p === 'rotated' && !parts.rotatedKey) return missingFixtureReason('rotatedKey');
+    if (p === 'secretAsKey' && !parts.tenantA.clientServerSecret) return missingFixtureReason('clientServerSecret');
     return undefined;
   };
   return {

@@ -8,7 +8,7 @@
 import { describe } from 'vitest';
 import { useWorld, type PrincipalName } from '../helpers/world';
 import { clauseTest, skipWith } from '../helpers/clause';
-import { hasCapability, capabilityReason } from '../helpers/target';
+import { hasCapability, capabilityReason, capabilitySwitch, switchReason } from '../helpers/target';
 import { recordMatrixCell } from '../helpers/recorder';
 import { routeNotServed as routeMissing, statusLine, type ApiResponse } from '../helpers/exchange';
 import {
@@ -69,7 +69,8 @@ function skipCell(ctx: any, row: MatrixRoute, column: string, expected: Outcome[
 /** Why a row cannot run on this target (a capability it needs is missing), or undefined. */
 function missingCapabilities(row: MatrixRoute): string | undefined {
   const caps = (row.requires ?? []).filter((c) => !hasCapability(c));
-  return caps.length ? `${caps.map(capabilityReason).join('; ')}${row.requiresWhy ? ` (${row.requiresWhy})` : ''}` : undefined;
+  if (!caps.length) return undefined;
+  return switchReason(caps.map(capabilitySwitch), `${caps.map(capabilityReason).join('; ')}${row.requiresWhy ? ` (${row.requiresWhy})` : ''}`);
 }
 
 describe.each(MATRIX_ROUTES)('$route', (row) => {

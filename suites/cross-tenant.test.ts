@@ -18,7 +18,7 @@ import { useWorld, type PrincipalName, type World } from '../helpers/world';
 import { clauseTest, check, checkError, inform, skipWith, type Verify } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { compareAnswers, explainDifferences, type BodyComparison } from '../helpers/indistinguishable';
-import { hasCapability, capabilityReason, OPTIONAL_LIVE_VARIABLES, type Capability } from '../helpers/target';
+import { hasCapability, capabilityReason, missingFixtureReason, switchReason, type Capability } from '../helpers/target';
 import type { ApiClient, ApiResponse } from '../helpers/client';
 import { routeNotServed as routeMissing, statusLine } from '../helpers/exchange';
 
@@ -84,7 +84,7 @@ async function makeFixtures(w: World): Promise<void> {
     why: {},
   };
   const control = w.control;
-  const noControl = (what: string) => ({ why: `not applicable to this target: ${what}` });
+  const noControl = (what: string) => ({ why: switchReason('control', `not applicable to this target: ${what}`) });
   await fixture('toolB', async () => {
     if (!control) return noControl("tenant B's tool would be litter: §4.5 names no DELETE /tools and no tool name field to find it again");
     const res = await B.post('/tools', toolBody(`${w.runPrefix}xtenant-b-tool`));
@@ -102,7 +102,7 @@ async function makeFixtures(w: World): Promise<void> {
   await fixture('callBDone', async () => {
     if (!control) {
       const id = w.target.live?.otherCallId;
-      return id ? { value: { id } } : { why: `missing optional fixture: set ${OPTIONAL_LIVE_VARIABLES.otherCallId}` };
+      return id ? { value: { id } } : { why: missingFixtureReason('otherCallId') };
     }
     const call = await control.startCall({ tenantId: w.tenantB.id, assistantId: fx.assistantB.id, customerNumber: fictionalNumber() });
     await control.endCall(call.id, { supervisorAnswered: false });
@@ -132,7 +132,7 @@ async function makeFixtures(w: World): Promise<void> {
   await fixture('numberB', async () => {
     if (!control) {
       const n = w.target.live?.otherSmsFromNumber;
-      return n ? { value: n } : { why: `missing optional fixture: set ${OPTIONAL_LIVE_VARIABLES.otherSmsFromNumber}` };
+      return n ? { value: n } : { why: missingFixtureReason('otherSmsFromNumber') };
     }
     const n = await control.phoneNumber({ tenantId: w.tenantB.id, number: fictionalNumber(), smsEnabled: true });
     return { value: n.number };

@@ -22,7 +22,7 @@ import { useWorld, type PrincipalName } from '../helpers/world';
 import { clauseTest, check, nonStrict, skipWith } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { concurrency, fixturePool, type FixturePool } from '../helpers/concurrency';
-import { hasCapability } from '../helpers/target';
+import { capabilityReason, hasCapability } from '../helpers/target';
 import { isBareRoute } from '../helpers/envelope';
 import type { ApiClient, ApiResponse, RequestOptions } from '../helpers/client';
 import { MATRIX_ROUTES, acceptedPrincipal, type MatrixRoute } from './authorization.matrix';
@@ -154,7 +154,7 @@ describe.concurrent('hostile bodies and headers on every route of §4 (never a 5
   for (const { cls, items } of bodyClasses()) {
     clauseTest(SERVER_ERROR, `${cls}: every route answers below 500, in the envelope`, async (ctx) => {
       const rows = budget(MATRIX_ROUTES.filter((r) => mayWrite(r) && !(r.requires ?? []).some((c) => !hasCapability(c))));
-      if (!rows.length) skipWith(ctx, 'opt-in not given: hostile writes need CORE_API_ALLOW_FUZZ_WRITES=1 on a live tenant');
+      if (!rows.length) skipWith(ctx, capabilityReason('fuzzWrites'));
       await Promise.all(
         rows.flatMap((row) =>
           firstOnly(items).map((h) =>
@@ -191,7 +191,7 @@ describe.concurrent('hostile writes to an assistant: it still reads back', () =>
   const patchRow = MATRIX_ROUTES.find((r) => r.route === 'PATCH /assistants/{id}')!;
   for (const { cls, items } of bodyClasses()) {
     clauseTest(SERVER_ERROR, `${cls}: after each hostile PATCH /assistants/{id} the assistant and the list still read back`, async (ctx) => {
-      if (!fuzzWrites()) skipWith(ctx, 'opt-in not given: hostile writes need CORE_API_ALLOW_FUZZ_WRITES=1 on a live tenant');
+      if (!fuzzWrites()) skipWith(ctx, capabilityReason('fuzzWrites'));
       const client = world().as('tenantA');
       await Promise.all(
         items.map((h) =>

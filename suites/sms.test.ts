@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { useWorld } from '../helpers/world';
 import { clauseTest, check, checkError, checkSchema, checkSuccess, skipWith, type Verify } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
-import { hasCapability } from '../helpers/target';
+import { hasCapability, missingFixtureReason } from '../helpers/target';
 import type { ApiResponse } from '../helpers/client';
 
 /** Seed of faker and fast-check in this file; printed when a test fails (CORE_API_SEED reproduces a run). */
@@ -75,7 +75,7 @@ function checkValidation(verify: Verify, words: string, res: ApiResponse, field:
 }
 
 function needSender(ctx: any): string {
-  if (!fromNumber) skipWith(ctx, 'missing optional fixture: set CORE_API_SMS_FROM_NUMBER');
+  if (!fromNumber) skipWith(ctx, missingFixtureReason('smsFromNumber'));
   return fromNumber;
 }
 
@@ -84,7 +84,7 @@ const REASON_SKIP =
 
 describe('§4.3 POST /sms-reasons', () => {
   clauseTest(['4.3/sms-reason-nine-fields', '4.3/sms-reason-echo'], 'a full body answers the SMS reason with all nine fields', async (ctx) => {
-    if (!hasCapability('control')) skipWith(ctx, REASON_SKIP);
+    if (!hasCapability('control')) skipWith(ctx, REASON_SKIP, 'control');
     const body = {
       name: `${world().runPrefix}reason`,
       reason: 'caller asks for the address',
@@ -103,14 +103,14 @@ describe('§4.3 POST /sms-reasons', () => {
   });
 
   clauseTest(['2.9/sms-reason-request-optional', '4.3/sms-reason-nine-fields'], 'an empty body is accepted and still answers all nine fields', async (ctx) => {
-    if (!hasCapability('control')) skipWith(ctx, REASON_SKIP);
+    if (!hasCapability('control')) skipWith(ctx, REASON_SKIP, 'control');
     const res = await world().as('tenantA').post('/sms-reasons', {});
     checkSuccess('2.9/sms-reason-request-optional', 'POST /sms-reasons with {} answers 2xx (every request field optional)', res);
     checkSchema('4.3/sms-reason-nine-fields', 'data carries all nine fields', 'sms-reason#/$defs/fromEmptyRequest', res.json?.data, res);
   });
 
   clauseTest(['2.9/properties-need-not-be-supplied', '4.3/sms-reason-nine-fields'], 'properties need not be supplied; the answer still carries it', async (ctx) => {
-    if (!hasCapability('control')) skipWith(ctx, REASON_SKIP);
+    if (!hasCapability('control')) skipWith(ctx, REASON_SKIP, 'control');
     const res = await world().as('tenantA').post('/sms-reasons', { name: `${world().runPrefix}no-properties`, assistantId: assistant.id });
     checkSuccess('2.9/properties-need-not-be-supplied', 'POST /sms-reasons without properties answers 2xx', res);
     check('2.9/properties-need-not-be-supplied', 'data has the key properties', !!res.json?.data && 'properties' in res.json.data, {
@@ -187,13 +187,13 @@ describe('§4.4 POST /sms: a fromNumber not on the tenant', () => {
   }
 
   clauseTest('4.4/from-number-not-found', 'a deleted fromNumber answers the same 404 RESOURCE_NOT_FOUND as an unknown one', async (ctx) => {
-    if (!deletedNumber) skipWith(ctx, 'not applicable to this target: deleting a number needs the control API');
+    if (!deletedNumber) skipWith(ctx, 'not applicable to this target: deleting a number needs the control API', 'control');
     const res = await world().as('tenantA').post('/sms', { fromNumber: deletedNumber, toNumber, message: 'conformance check: must not be sent' });
     checkSameAs(res, await unknownSender(), 'a deleted number of the tenant');
   }, { requires: ['control'] });
 
   clauseTest('4.4/from-number-not-found', "another tenant's fromNumber answers the same 404 RESOURCE_NOT_FOUND as an unknown one", async (ctx) => {
-    if (!otherTenantNumber) skipWith(ctx, 'missing optional fixture: set CORE_API_OTHER_SMS_FROM_NUMBER');
+    if (!otherTenantNumber) skipWith(ctx, missingFixtureReason('otherSmsFromNumber'));
     const res = await world().as('tenantA').post('/sms', { fromNumber: otherTenantNumber, toNumber: fromNumber ?? toNumber, message: 'conformance check: must not be sent' });
     checkSameAs(res, await unknownSender(), "tenant B's number with tenant key A");
   }, { requires: ['sms'] });

@@ -15,7 +15,7 @@ import { median, wilcoxonRankSum, errorFunction } from 'simple-statistics';
 import { useWorld } from '../helpers/world';
 import { assistantFixture } from '../helpers/fixtures';
 import { clauseTest, check, inform, skipUnlessServed, skipWith } from '../helpers/clause';
-import { loadEnv } from '../helpers/target';
+import { loadEnv, switchReason } from '../helpers/target';
 import type { ApiResponse } from '../helpers/client';
 import { statusLine } from '../helpers/exchange';
 
@@ -87,7 +87,7 @@ beforeAll(async () => {
     } catch (e) {
       callWhy = `precondition failed: a call of tenant B could not be made (${(e as Error).message.slice(0, 200)})`;
     }
-  } else callWhy = 'not applicable to this target: needs a call of tenant B from the control API';
+  } else callWhy = switchReason('control', 'not applicable to this target: needs a call of tenant B from the control API');
 }, 60_000);
 
 interface Samples {

@@ -177,6 +177,17 @@ export function renderHtml(run: RunRecord, opts: HtmlOptions = {}): string {
   ].join('');
   const testLine = `tests: ${s.total} (${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped) · requests: ${run.requests.total} (${run.requests.retries} retries)`;
 
+  const off = run.off;
+  const offHtml = off
+    ? `<section id="off"><div><strong>Checked ${off.mustChecked} of ${off.mustTestable} testable <code>must</code> clauses (${off.mustTestable ? Math.round((off.mustChecked / off.mustTestable) * 100) : 100}%).</strong></div>${
+        off.switches.length
+          ? `<table class="small"><tr><th>left off</th><th>how to turn it on</th><th><code>must</code> clauses it would turn on</th></tr>${off.switches
+              .map((w) => `<tr><td>${esc(w.label)}</td><td>${w.variable ? `<code>${esc(w.variable)}</code>` : esc(w.howTo)}</td><td class="n" title="${esc(w.mustClauses.join(' '))}">${w.mustClauses.length}</td></tr>`)
+              .join('')}</table>`
+          : ''
+      }</section>`
+    : '';
+
   const failingHtml = failing.length
     ? `<section id="failing"><h2>Failing clauses (${failing.length})</h2><table><tr><th>clause</th><th>level</th><th>verdict</th><th>statement</th><th>why</th></tr>${failing
         .map(
@@ -244,6 +255,7 @@ export function renderHtml(run: RunRecord, opts: HtmlOptions = {}): string {
 <body><header><h1>Core API conformance <span class="verdict ${ok ? 'pass' : 'fail'}">${ok ? 'PASS' : 'FAIL'}</span>${run.partial ? ' <span class="meta">(partial run)</span>' : ''}</h1><span class="meta">${where}</span><span>${links.join(' · ')}</span></header>
 <main>
 ${run.partial ? `<p class="partial"><strong>Partial run</strong>: ${esc(run.partial.reasons.join('; '))}. Clauses whose tests did not run read "not run", not "not covered".</p>` : ''}<div class="cards">${cards}</div><div class="meta tests">${esc(testLine)}</div>
+${offHtml}
 ${run.comparison ? comparisonHtml(run.comparison) : ''}
 ${failingHtml}
 <section id="clauses"><h2>Clauses by spec section</h2>${filters}

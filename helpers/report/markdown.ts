@@ -32,6 +32,36 @@ function changeList(title: string, list: ClauseChange[], lines: string[]): void 
   lines.push('');
 }
 
+function percent(n: number, of: number): string {
+  return of === 0 ? '100%' : `${Math.round((n / of) * 100)}%`;
+}
+
+/**
+ * The first-screen lines of a run (format 1.4 `off`): how many `must` clauses it checked, and for
+ * each switch it left off, how many `must` clauses that switch would turn on and how to turn it on.
+ * Plain text, one line each, for the console's closing lines; {@link renderOff} is the Markdown form.
+ */
+export function offLines(run: RunRecord): string[] {
+  if (!run.off) return [];
+  const o = run.off;
+  const lines = [`must clauses checked: ${o.mustChecked} of ${o.mustTestable} testable (${percent(o.mustChecked, o.mustTestable)})`];
+  for (const s of o.switches) lines.push(`  off: ${s.label} would turn on ${s.mustClauses.length} must clause${s.mustClauses.length === 1 ? '' : 's'}: ${s.variable ? `set ${s.variable}` : s.howTo}`);
+  return lines;
+}
+
+/** The Markdown form of {@link offLines}: a sentence and a table of switches left off. */
+export function renderOff(run: RunRecord): string[] {
+  if (!run.off) return [];
+  const o = run.off;
+  const lines = [`**Checked ${o.mustChecked} of ${o.mustTestable} testable \`must\` clauses (${percent(o.mustChecked, o.mustTestable)}).**`, ''];
+  if (o.switches.length) {
+    lines.push('Left off in this run (a clause needing two switches counts under both):', '', '| turn on | how | `must` clauses it would turn on |', '|---|---|---:|');
+    for (const s of o.switches) lines.push(`| ${cell(s.label)} | ${s.variable ? `\`${cell(s.variable)}\`` : cell(s.howTo)} | ${s.mustClauses.length} |`);
+    lines.push('');
+  }
+  return lines;
+}
+
 /** Renders the comparison with the baseline as Markdown lines. */
 export function renderComparison(c: RunComparison): string[] {
   const lines: string[] = [];
@@ -70,6 +100,7 @@ export function renderMarkdown(run: RunRecord, opts: MarkdownOptions = {}): stri
   lines.push(`Target: ${run.target.mode} ${run.target.baseUrl} · ${run.startedAt} → ${run.finishedAt}${shard}${merged}`, '');
   const links = [opts.htmlReport && `[HTML report](${opts.htmlReport})`, opts.authorizationMatrix && `[authorization matrix](${opts.authorizationMatrix})`].filter(Boolean);
   if (links.length) lines.push(links.join(' · '), '');
+  lines.push(...renderOff(run));
   if (run.comparison) lines.push(...renderComparison(run.comparison));
   lines.push('## Totals', '');
   lines.push(`- Clauses: **${cs.fail} fail**, ${cs.error} error, ${cs.pass} pass, ${cs.skip} skip, ${cs['not-covered']} not covered, ${cs['not-testable']} not testable`);

@@ -6,6 +6,7 @@
 import type { CheckRecord, DriftRecord, MatrixCell } from '../meta';
 import type { Clause, ClauseTarget } from '../catalogue';
 import type { StatementResult } from './statements';
+import { SWITCHES, type Switch } from '../target';
 
 /** Verdict of one test. `error`: the target or network misbehaved, not a conformance verdict. */
 export type TestVerdict = 'pass' | 'fail' | 'skip' | 'error';
@@ -51,6 +52,8 @@ export interface TestRecord {
   message?: string;
   /** For `skip`: the kind of reason (added in format 1.1). */
   skipKind?: SkipKind;
+  /** For `skip`: the switches that would lift it (helpers/target.ts `Switch` names; format 1.4). */
+  needs?: string[];
   checks: CheckRecord[];
   /** Requests this test sent to the target, retries included. */
   requests: number;
@@ -116,10 +119,36 @@ export interface RunRecord {
   comparison?: RunComparison;
   /** Per-statement verdicts of the spec (spec/statements.json links); format 1.2. */
   spec?: { statements: StatementResult[] };
+  /** How many `must` clauses the run checked and what each switch left off would turn on; format 1.4. */
+  off?: OffSummary;
+}
+
+/** One switch a run left off (helpers/target.ts `SWITCHES`) and the `must` clauses it would turn on. */
+export interface OffSwitch {
+  /** Switch name (`wildcardDns`, `control`, …). */
+  name: string;
+  /** Short name for reports ("wildcard DNS"). */
+  label: string;
+  /** The variable that turns it on, as it is set (`CORE_API_ALLOW_SMS=1`); absent for `control`. */
+  variable?: string;
+  /** One line saying how to turn it on. */
+  howTo: string;
+  /** Ids of the skipped `must` clauses a skipped test tagged with this switch names (some may need another switch too). */
+  mustClauses: string[];
+}
+
+/** The first-screen figures of a run (format 1.4): `must` clauses checked, and what the run left off. */
+export interface OffSummary {
+  /** `must` clauses with a judged verdict (pass, fail or error). */
+  mustChecked: number;
+  /** `must` clauses testable somewhere (catalogue targets not empty). */
+  mustTestable: number;
+  /** Switches whose absence skipped at least one `must` clause, most clauses first. */
+  switches: OffSwitch[];
 }
 
 /** Current minor format revision written by this code. */
-export const FORMAT_VERSION = '1.3';
+export const FORMAT_VERSION = '1.4';
 
 /** Which catalogue target a run mode exercises: simulators (embedded, external) or a live tenant. */
 export function targetKindOf(mode: string): ClauseTarget {
@@ -208,6 +237,41 @@ export function summariseClauses(clauses: ClauseRecord[]): RunRecord['clauseSumm
   return s;
 }
 
+/**
+ * The first-screen figures: `must` clauses judged of the testable ones, and for every switch (from
+ * the `needs` of skipped tests) the skipped `must` clauses it would turn on. A clause whose
+ * catalogue targets exclude the run's target counts under `control` (only a simulator checks it).
+ * Counts come from the tags alone, never from the words of a reason.
+ */
+export function offSummary(clauses: ClauseRecord[], tests: TestRecord[]): OffSummary {
+  const must = clauses.filter((c) => c.level === 'must' && c.targets.length > 0);
+  const skipped = new Map(must.filter((c) => c.verdict === 'skip').map((c) => [c.id, c]));
+  const bySwitch = new Map<string, Set<string>>();
+  const add = (name: string, id: string) => {
+    const set = bySwitch.get(name) ?? new Set<string>();
+    set.add(id);
+    bySwitch.set(name, set);
+  };
+  for (const t of tests) {
+    if (t.status !== 'skip' || !t.needs?.length) continue;
+    const ids = new Set([...t.clauses, ...t.checks.flatMap((c) => c.clauses)]);
+    for (const id of ids) if (skipped.has(id)) for (const n of t.needs) add(n, id);
+  }
+  for (const c of skipped.values()) if (c.skipKind === 'not-applicable' && c.tests.length === 0) add('control', c.id);
+  const order = Object.keys(SWITCHES);
+  const switches: OffSwitch[] = [...bySwitch.entries()]
+    .map(([name, ids]) => {
+      const info = SWITCHES[name as Switch] ?? { label: name, howTo: `turn on ${name}` };
+      return { name, label: info.label, ...(info.variable ? { variable: info.variable } : {}), howTo: info.howTo, mustClauses: [...ids].sort() };
+    })
+    .sort((a, b) => b.mustClauses.length - a.mustClauses.length || order.indexOf(a.name) - order.indexOf(b.name));
+  return {
+    mustChecked: must.filter((c) => c.verdict === 'pass' || c.verdict === 'fail' || c.verdict === 'error').length,
+    mustTestable: must.length,
+    switches,
+  };
+}
+
 /** Test counts of a list of test records. */
 export function summariseTests(tests: TestRecord[]): RunRecord['summary'] {
   return {
@@ -276,6 +340,7 @@ export function buildRunRecord(input: BuildInput): RunRecord {
     drift: collectDrift(input.tests),
     tests: input.tests,
     clauses,
+    off: offSummary(clauses, input.tests),
   };
   if (input.sections) record.sections = input.sections;
   if (input.shard) record.shard = input.shard;

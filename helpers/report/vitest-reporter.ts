@@ -18,6 +18,7 @@ import { readTargetConfig, describeTarget, EMBEDDED_BASE_URL_VAR } from '../targ
 import { redact, registerSecret } from '../redact';
 import { buildRunRecord, skipKindOf, type ShardInfo, type TestRecord, type TestVerdict } from './model';
 import { writeReports } from './writers';
+import { offLines } from './markdown';
 import { readRunRecord, registerEnvironmentSecrets, writeRunRecord } from './record-io';
 import { compareRuns } from './baseline';
 import { attachStatements } from './statements';
@@ -66,6 +67,7 @@ function toRecord(tc: TestCase, root: string): TestRecord {
     durationMs: Math.round(diag?.duration ?? 0),
     message,
     ...(status === 'skip' ? { skipKind: skipKindOf(message) } : {}),
+    ...(status === 'skip' && meta.skipNeeds?.length ? { needs: meta.skipNeeds } : {}),
     checks: (meta.checks ?? []).map((c) => ({ ...c, detail: c.detail ? redact(c.detail) : undefined })),
     requests: meta.requests ?? 0,
     retries: meta.retries ?? 0,
@@ -120,6 +122,7 @@ export default class ConformanceReporter implements Reporter {
     } catch {
       // target config errors were already reported by global setup
     }
+    let closing: string[] = [];
     const counts = { unit: { passed: 0, failed: 0, skipped: 0 }, conformance: { passed: 0, failed: 0, skipped: 0 } };
     const tests: TestRecord[] = [];
     let conformanceRan = false;
@@ -161,6 +164,7 @@ export default class ConformanceReporter implements Reporter {
       const dir = conformanceReportDir(this.shard);
       writeRunRecord(record, dir);
       await writeReports(record, dir);
+      closing = offLines(record);
       if (dir !== REPORT_DIR) console.log(`conformance reports: ${relative(root, dir) || '.'}/conformance.{json,md,html}`);
     }
     mkdirSync(REPORT_DIR, { recursive: true });
@@ -168,6 +172,7 @@ export default class ConformanceReporter implements Reporter {
     const line = (c: { passed: number; failed: number; skipped: number }) =>
       `${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ''}`;
     const u = counts.unit;
+    for (const l of closing) console.log(l);
     if (u.passed + u.failed + u.skipped > 0) console.log(`unit: ${line(u)}`);
     if (conformanceRan) console.log(`conformance: ${line(counts.conformance)}`);
   }

@@ -106,6 +106,13 @@ describe('a live-mode run against an external simulator', () => {
     const skipped = first.record!.tests.filter((t) => t.status === 'skip');
     expect(skipped.length).toBeGreaterThan(0);
     for (const t of skipped) expect(t.message, t.name).toMatch(/\S/);
+    // Every skip a switch would lift names it, so the first screen's counts are exact.
+    const untagged = skipped.filter((t) => ['not-applicable', 'missing-fixture', 'opt-in'].includes(t.skipKind ?? '') && !t.needs?.length);
+    expect(untagged.map((t) => `${t.name}: ${t.message}`)).toEqual([]);
+    const off = first.record!.off!;
+    expect(off.mustChecked).toBeGreaterThan(0);
+    expect(off.switches.map((s) => s.name)).toContain('control');
+    expect(first.output).toContain(`must clauses checked: ${off.mustChecked} of ${off.mustTestable} testable`);
     expect(first.code).toBe(0);
     // The rehearsed tunnel reaches the receiver: the receiver-only webhook test ran and passed.
     const noTestRequest = first.record!.tests.filter((t) => t.name.includes('2.3/patch-no-test-request'));

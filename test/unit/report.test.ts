@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { clauseVerdicts, buildRunRecord, skipKindOf } from '../../helpers/report/model';
 import { compareRuns, hasChanges } from '../../helpers/report/baseline';
-import { renderMarkdown } from '../../helpers/report/markdown';
+import { offLines, renderMarkdown } from '../../helpers/report/markdown';
 import { renderHtml } from '../../helpers/report/html';
 import { writeReports } from '../../helpers/report/writers';
 import { assertRunRecord, readRunRecord, scrubRecord, writeRunRecord } from '../../helpers/report/record-io';
@@ -71,6 +71,51 @@ describe('clause verdicts', () => {
     tests[0] = { ...tests[0], clauses: ['9.9/nowhere'] };
     const ids = clauseVerdicts(fixtureCatalogue(), tests).map((c) => c.id);
     expect(ids).not.toContain('9.9/nowhere');
+  });
+});
+
+describe('what a run left off (first screen)', () => {
+  const live = () =>
+    fixtureRun({
+      mode: 'live',
+      omit: ['5.4/rotation-immediate'],
+      skip: {
+        '2.2/idle-timeout-range': 'the DNS cannot be arranged: set CORE_API_WILDCARD_DNS',
+        '5.1/bearer-401': 'needs a public URL and a trigger',
+        '2.2/transfer-mode-enum': 'precondition failed: set CORE_API_WILDCARD_DNS=<domain> is mentioned only in prose',
+      },
+      needs: { '2.2/idle-timeout-range': ['wildcardDns'], '5.1/bearer-401': ['publicUrl', 'trigger'] },
+    });
+
+  test('counts must clauses checked and, per switch, the skipped must clauses its tag names; prose naming a variable counts nothing', () => {
+    const off = live().off!;
+    expect([off.mustChecked, off.mustTestable]).toEqual([2, 6]);
+    expect(off.switches.map((s) => [s.name, s.mustClauses])).toEqual([
+      ['publicUrl', ['5.1/bearer-401']],
+      ['trigger', ['5.1/bearer-401']],
+      ['wildcardDns', ['2.2/idle-timeout-range']],
+      ['control', ['5.4/rotation-immediate']],
+    ]);
+    expect(off.switches.find((s) => s.name === 'wildcardDns')!.variable).toBe('CORE_API_WILDCARD_DNS=<domain>');
+  });
+
+  test('Markdown, HTML and the console lines show the figures and the variable that turns each switch on', () => {
+    const run = live();
+    const md = renderMarkdown(run);
+    expect(md.indexOf('**Checked 2 of 6 testable `must` clauses (33%).**')).toBeLessThan(md.indexOf('## Totals'));
+    expect(md).toContain('| wildcard DNS | `CORE_API_WILDCARD_DNS=<domain>` | 1 |');
+    expect(md).toMatch(/\| simulator control API \| run against the simulator[^|]*\| 1 \|/);
+    const html = renderHtml(run);
+    expect(html.indexOf('Checked 2 of 6 testable <code>must</code> clauses')).toBeLessThan(html.indexOf('id="failing"'));
+    expect(html).toContain('<code>CORE_API_WILDCARD_DNS=&lt;domain&gt;</code>');
+    expect(offLines(run)).toEqual([
+      'must clauses checked: 2 of 6 testable (33%)',
+      '  off: public webhook URL would turn on 1 must clause: set CORE_API_WEBHOOK_PUBLIC_URL=<https URL forwarded to the receiver>',
+      '  off: event trigger would turn on 1 must clause: set CORE_API_EVENT_TRIGGER=<command or https URL>',
+      '  off: wildcard DNS would turn on 1 must clause: set CORE_API_WILDCARD_DNS=<domain>',
+      '  off: simulator control API would turn on 1 must clause: run against the simulator: a live tenant cannot be made to do this',
+    ]);
+    assertRunRecord(JSON.parse(JSON.stringify(run)));
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readTargetConfig, TargetConfigError, EMBEDDED_BASE_URL_VAR } from '../../helpers/target';
+import { readTargetConfig, TargetConfigError, EMBEDDED_BASE_URL_VAR, capabilityReason, capabilitySwitch, missingFixtureReason, switchesOfReason, SWITCHES } from '../../helpers/target';
 
 const LIVE = {
   CORE_API_BASE_URL: 'https://staging.example.test/',
@@ -15,7 +15,7 @@ describe('target configuration (control-api.md, targets)', () => {
     const t = readTargetConfig({ [EMBEDDED_BASE_URL_VAR]: 'http://127.0.0.1:5000' });
     expect(t.mode).toBe('embedded');
     expect(t.controlUrl).toBe('http://127.0.0.1:5000/__control');
-    expect(t.capabilities).toMatchObject({ control: true, sms: true, billable: true, destructive: true, fuzzWrites: true, receiver: true });
+    expect(t.capabilities).toMatchObject({ control: true, sms: true, billable: true, destructive: true, fuzzWrites: true, receiver: true, modelUsage: true });
   });
 
   it('is an external simulator when both URLs are set', () => {
@@ -44,7 +44,7 @@ describe('target configuration (control-api.md, targets)', () => {
   it('grants no control, SMS, billing or destructive capability on a live tenant without opt-ins', () => {
     const t = readTargetConfig(LIVE);
     expect(t.mode).toBe('live');
-    expect(t.capabilities).toMatchObject({ control: false, sms: false, billable: false, destructive: false, fuzzWrites: false, receiver: false });
+    expect(t.capabilities).toMatchObject({ control: false, sms: false, billable: false, destructive: false, fuzzWrites: false, receiver: false, modelUsage: false });
     expect(t.live?.foreignTenantId).toBeUndefined();
   });
 
@@ -56,6 +56,19 @@ describe('target configuration (control-api.md, targets)', () => {
     expect(t.live?.rotatedKey).toBe('old-key-123456');
     expect(t.capabilities.fuzzWrites).toBe(false);
     expect(readTargetConfig({ ...LIVE, CORE_API_ALLOW_FUZZ_WRITES: '1' }).capabilities.fuzzWrites).toBe(true);
+    expect(readTargetConfig({ ...LIVE, CORE_API_ALLOW_MODEL_USAGE: '1' }).capabilities.modelUsage).toBe(true);
+  });
+
+  it('tags every capability reason and missing-fixture reason with the switch that lifts it, and every switch says how to turn it on', () => {
+    for (const cap of ['control', 'sms', 'billable', 'destructive', 'fuzzWrites', 'receiver', 'modelUsage'] as const)
+      expect(switchesOfReason(capabilityReason(cap))).toEqual([capabilitySwitch(cap)]);
+    expect(switchesOfReason(missingFixtureReason('rotatedKey'))).toEqual(['rotatedKey']);
+    expect(missingFixtureReason('rotatedKey')).toBe('missing optional fixture: set CORE_API_ROTATED_KEY');
+    expect(switchesOfReason('precondition failed: something else')).toEqual([]);
+    for (const [name, info] of Object.entries(SWITCHES)) {
+      expect(info.howTo, name).toBeTruthy();
+      if (name !== 'control') expect(info.variable, name).toMatch(/^CORE_API_[A-Z_]+=/);
+    }
   });
 
   it('turns the receiver on with an https public URL, and reads the receiver port', () => {
