@@ -39,6 +39,10 @@ export function lookupKey(state: SimState, key: string): KeyOwner | null {
   const owner = state.keys.get(key);
   if (owner) return owner;
   if (faultOn(state, 'auth.accept-rotated-key')) return state.rotatedKeys.get(key) ?? null;
+  if (faultOn(state, 'auth.rotated-org-key-accepted')) {
+    const former = state.rotatedKeys.get(key);
+    if (former && former.type !== 'tenant') return former;
+  }
   if (faultOn(state, 'auth.client-secret-accepted')) {
     const t = [...state.tenants.values()].find((x) => x.clientServerSecret === key);
     if (t) return { type: 'tenant', tenantId: t.id, organizationId: t.organizationId };
@@ -78,6 +82,9 @@ export function authenticate(state: SimState, request: FastifyRequest, scope: Ro
     // §5.2: sending X-Tenant-Id with a tenant key is unnecessary; naming any other tenant is 403
     // (§5.6 "tenant key with another tenant's X-Tenant-Id"). Ids are opaque: exact comparison.
     if (scope !== null && xTenant !== undefined && xTenant !== owner.tenantId) throw forbidden();
+    if (scope !== null && xTenant !== undefined && faultOn(state, 'auth.tenant-key-own-header-refused')) {
+      throw new ApiError(400, 'VALIDATION_ERROR', 'X-Tenant-Id is only for organization keys');
+    }
     return { keyType: 'tenant', organizationId: owner.organizationId, tenantId: owner.tenantId };
   }
 

@@ -75,6 +75,9 @@ export function metadata(state: SimState, path: string): Record<string, string> 
 
 /** The URL path of a request without its query string. */
 export function requestPath(request: FastifyRequest): string {
+  // Fault: the router's pattern (`/assistants/:id`) instead of the path that was requested.
+  const pattern = request.routeOptions?.url;
+  if (pattern && faultOn(request.server.sim, 'envelope.path-route-pattern')) return pattern;
   const url = request.raw.url ?? request.url;
   const q = url.indexOf('?');
   return q === -1 ? url : url.slice(0, q);

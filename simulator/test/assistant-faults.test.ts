@@ -149,6 +149,21 @@ const CASES: Record<string, Case> = {
     probe: async () => (await patch({ idleTimeoutSeconds: 'sixty', callTimeLimitSeconds: 61.5 })).body.error.details.map((d: any) => d.field).sort(),
     spec: ['callTimeLimitSeconds', 'idleTimeoutSeconds'],
   },
+  // statement families: units and "each item"
+  'bounds.warm-return-counts-bytes': { probe: () => status({ warmReturnMessage: '\u00e9'.repeat(2000) }), spec: 200 },
+  'bounds.instructions-append-counts-bytes': {
+    probe: () => status(cc({ expressiveOptions: { instructionsAppend: '\u00e9'.repeat(2000) } })),
+    spec: 200,
+  },
+  'bounds.tool-ids-first-item-only': { probe: () => status({ toolIds: [U1, 'not-a-uuid'] }), spec: 400 },
+  'bounds.pronunciation-first-item-only': {
+    probe: () => status({ dictionarySettings: { ttsPronunciations: [{ word: 'Ava', respell: 'ah-va' }, { word: 'Bo' }] } }),
+    spec: 400,
+  },
+  'bounds.language-first-item-only': {
+    probe: () => status({ dictionarySettings: { sttKeyterms: [{ term: 'Ava', language: 'en' }, { term: 'Bo', language: 'English' }] } }),
+    spec: 400,
+  },
   'validation.partial-apply': {
     probe: async () => {
       const before = await get();

@@ -34,6 +34,13 @@ describe('faults', () => {
         if (!w.app.sim.rotatedKeys.has(old)) w.A.apiKey = (await w.ctl('POST', '/keys/rotate', { apiKey: old })).body.apiKey;
         return st(await w.req('GET', '/assistants', { key: old }));
       },
+      'auth.rotated-org-key-accepted': async () => {
+        const old = w.orgKey;
+        if (!w.app.sim.rotatedKeys.has(old)) w.orgKey = (await w.ctl('POST', '/keys/rotate', { apiKey: old })).body.apiKey;
+        return st(await w.req('GET', '/assistants', { key: old, headers: { 'x-tenant-id': w.A.id } }));
+      },
+      'auth.tenant-key-own-header-refused': async () => st(await w.req('GET', '/assistants', { key: w.A.apiKey, headers: { 'x-tenant-id': w.A.id } })),
+      'envelope.path-route-pattern': async () => (await w.req('GET', `/assistants/${a.id}`, { key: w.A.apiKey })).body.metadata.path,
       'auth.org-key-no-tenant-ok': async () => st(await w.req('GET', '/assistants', { key: w.orgKey })),
       'auth.missing-header-403': async () => st(await w.req('GET', '/assistants')),
       'auth.org-key-no-tenant-401': async () => st(await w.req('GET', '/assistants', { key: w.orgKey })),

@@ -262,6 +262,14 @@ function readBoundedInteger(
 }
 
 /**
+ * Length of a text limited in characters (§8): UTF-16 code units, which equal characters for the
+ * texts the limits are judged on; in UTF-8 bytes under the fault `fault` (a units mistake).
+ */
+export function textLength(state: SimState, fault: string, v: string): number {
+  return faultOn(state, fault) ? Buffer.byteLength(v, 'utf8') : v.length;
+}
+
+/**
  * Longest accepted warmReturnMessage: §8's 2000, or 2001 with fault `bounds.warm-return-2001`, or
  * 1999 with `bounds.warm-return-refuses-2000`.
  */
@@ -303,7 +311,7 @@ function mergeSettings(state: SimState, c: Checker, stored: unknown, patch: Obj)
       const n = readBoundedInteger(state, c, p, k, v, min, max);
       if (n !== undefined) next[k] = n;
     } else if (k === 'warmReturnMessage') {
-      if (typeof v !== 'string' || v.length > warmReturnMax(state)) {
+      if (typeof v !== 'string' || textLength(state, 'bounds.warm-return-counts-bytes', v) > warmReturnMax(state)) {
         c.fail(p, `must be a string of at most ${WARM_RETURN_MESSAGE_MAX} characters`);
       } else next[k] = v;
     } else {
@@ -350,7 +358,9 @@ export function applyAssistantInput(state: SimState, current: Obj, body: unknown
   for (const k of ['toolIds', 'dictionaryIds']) {
     if (!has(k)) continue;
     const v = input[k];
-    if (!Array.isArray(v) || !v.every(isUuid)) {
+    // Fault: only the first toolIds item is checked to be a uuid.
+    const checked = Array.isArray(v) && k === 'toolIds' && faultOn(state, 'bounds.tool-ids-first-item-only') ? v.slice(0, 1) : v;
+    if (!Array.isArray(v) || !(checked as unknown[]).every(isUuid)) {
       c.fail(k, 'must be an array of uuid strings');
       continue;
     }
@@ -405,7 +415,7 @@ export function applyAssistantInput(state: SimState, current: Obj, body: unknown
   if (has('warmReturnMessage')) {
     const v = input.warmReturnMessage;
     // '' is stored as '' and means "use the built-in wording" (§2.2).
-    if (typeof v !== 'string' || v.length > warmReturnMax(state)) {
+    if (typeof v !== 'string' || textLength(state, 'bounds.warm-return-counts-bytes', v) > warmReturnMax(state)) {
       c.fail('warmReturnMessage', `must be a string of at most ${WARM_RETURN_MESSAGE_MAX} characters`);
     } else settingsAdds.warmReturnMessage = v;
   }

@@ -79,7 +79,7 @@ const EXPRESSIVE: Record<string, FieldRule> = {
       : faultOn(state, 'bounds.instructions-append-refuses-2000')
         ? INSTRUCTIONS_APPEND_MAX - 1
         : INSTRUCTIONS_APPEND_MAX;
-    return typeof v === 'string' && v.length <= max
+    return typeof v === 'string' && (faultOn(state, 'bounds.instructions-append-counts-bytes') ? Buffer.byteLength(v, 'utf8') : v.length) <= max
       ? null
       : `must be a string of at most ${INSTRUCTIONS_APPEND_MAX} characters (or null)`;
   },
@@ -248,6 +248,11 @@ export function replaceDictionarySettings(state: SimState, c: Checker, stored: u
   };
   const language = (item: Obj, p: string, out: Obj): boolean => {
     const v = item.language;
+    // Fault: only the first item's language is checked; later ones are stored as sent.
+    if (!p.endsWith('[0]') && faultOn(state, 'bounds.language-first-item-only')) {
+      if (v !== undefined) out.language = v;
+      return true;
+    }
     const lang = normalizeDictionaryLanguage(v);
     if (lang === undefined && typeof v === 'string' && /^[A-Za-z]{3,}$/.test(v) && faultOn(state, 'bounds.language-name')) {
       out.language = v;
@@ -280,7 +285,8 @@ export function replaceDictionarySettings(state: SimState, c: Checker, stored: u
       }
     }
     const has = (k: string) => typeof item[k] === 'string' && (item[k] as string).trim() !== '';
-    if (!has('respell') && !has('phonemes') && !faultOn(state, 'bounds.pronunciation-neither')) {
+    const firstOnly = !p.endsWith('[0]') && faultOn(state, 'bounds.pronunciation-first-item-only');
+    if (!has('respell') && !has('phonemes') && !faultOn(state, 'bounds.pronunciation-neither') && !firstOnly) {
       c.fail(p, 'needs at least one of phonemes and respell');
       good = false;
     }

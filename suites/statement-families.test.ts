@@ -1,0 +1,103 @@
+/**
+ * Statements judged member by member across the families a single test tends to cover with one
+ * member only (docs/mutation.md, "Ways"):
+ * - units: the §8 character limits of warmReturnMessage (§2.2) and instructionsAppend (§2.4) with
+ *   U+00E9, one character under every reading of "character" and two UTF-8 bytes;
+ * - cardinality "each": an invalid item after a valid one in toolIds (§2.2) and in the
+ *   dictionarySettings arrays (§2.6), where generated cases put the item first;
+ * - every credential form: rotation (§5.4) with an organization key, not only a tenant key.
+ *
+ * Refused PATCHes change nothing; accepted ones write an assistant of this file only (restored on
+ * a live tenant as every fixture is). The rotation test needs a control API to rotate a key.
+ */
+import { beforeAll, describe } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { useWorld } from '../helpers/world';
+import { ApiClient, type ApiResponse } from '../helpers/client';
+import { clauseTest, skipWith, type Verify } from '../helpers/clause';
+import { assistantFixture } from '../helpers/fixtures';
+
+const world = useWorld();
+let assistant: { id: string };
+
+beforeAll(async () => {
+  const w = world();
+  assistant = await assistantFixture(w, w.as('tenantA'), 'families');
+});
+
+const patch = (body: unknown) => world().as('tenantA').patch(`/assistants/${assistant.id}`, body);
+
+/** Whether a details entry's `field` names one of `names`: exactly, or as a segment of a path (`a.b`, `/a/b`, `a[1]`). */
+function namesOneOf(entry: { field?: unknown }, names: string[]): boolean {
+  if (typeof entry?.field !== 'string') return false;
+  const f = entry.field;
+  return names.some((n) => f === n || new RegExp(`(^|[./\\[])${n}(\\]|$|[.\\[/])`).test(f));
+}
+
+/** Checks a 400 VALIDATION_ERROR whose details name one of `names` (an enclosing field is accepted, §4.1 ambiguity). */
+function checkRefused(verify: Verify, words: string, res: ApiResponse, names: string[]): void {
+  verify.error(res, 400, 'VALIDATION_ERROR', `${words} answers 400 VALIDATION_ERROR`);
+  const details: any[] = Array.isArray(res.json?.error?.details) ? res.json.error.details : [];
+  verify.on([...verify.clauses, '4.1/validation-error-details']).that(`error.details names ${names.join(' or ')}`, details.some((d) => namesOneOf(d, names)), {
+    expected: `an entry whose field is one of ${names.join(', ')}`,
+    actual: details.map((d) => d?.field),
+    res,
+  });
+}
+
+describe('§8 character limits in characters, not bytes (U+00E9: one character, two UTF-8 bytes)', () => {
+  const E = '\u00e9';
+  const LIMITS = [
+    { field: 'warmReturnMessage', clauses: ['2.2/warm-return-message-length', '8/warm-return-message-2000'], body: (s: string) => ({ warmReturnMessage: s }), names: ['warmReturnMessage', 'settings'] },
+    {
+      field: 'settings.conversationConfig.expressiveOptions.instructionsAppend',
+      clauses: ['2.4/instructions-append-length', '8/instructions-append-2000'],
+      body: (s: string) => ({ settings: { conversationConfig: { expressiveOptions: { instructionsAppend: s } } } }),
+      names: ['instructionsAppend', 'expressiveOptions', 'conversationConfig', 'settings'],
+    },
+  ];
+  for (const l of LIMITS) {
+    clauseTest(l.clauses, `${l.field}: 2,000 × U+00E9 (4,000 UTF-8 bytes) is accepted`, async ({ verify }) => {
+      const res = await patch(l.body(E.repeat(2000)));
+      verify.success(res, 200, `PATCH with 2,000 two-byte characters in ${l.field} answers 200`);
+    });
+    clauseTest(l.clauses, `${l.field}: 2,001 × U+00E9 is refused`, async ({ verify }) => {
+      const res = await patch(l.body(E.repeat(2001)));
+      checkRefused(verify, `PATCH with 2,001 two-byte characters in ${l.field}`, res, l.names);
+    });
+  }
+});
+
+describe('§2.2 / §2.6 each item of an array is validated, not only the first', () => {
+  clauseTest('2.2/request-types', 'toolIds [a uuid, "not-a-uuid"] is refused: the second item is no uuid', async (ctx) => {
+    const valid = randomUUID();
+    const alone = await patch({ toolIds: [valid] });
+    if (alone.status !== 200) skipWith(ctx, `precondition failed: toolIds [an unknown uuid] alone answers ${alone.status}, so the second item cannot be judged on its own`);
+    const res = await patch({ toolIds: [valid, 'not-a-uuid'] });
+    checkRefused(ctx.verify, 'PATCH toolIds [uuid, "not-a-uuid"]', res, ['toolIds']);
+  });
+
+  clauseTest('2.6/pronunciation-needs-phonemes-or-respell', 'a second pronunciation with neither phonemes nor respell is refused', async ({ verify }) => {
+    const res = await patch({ dictionarySettings: { ttsPronunciations: [{ word: 'Conformex', respell: 'con-FOR-mex' }, { word: 'Vexilla' }] } });
+    checkRefused(verify, 'PATCH with ttsPronunciations [valid, neither]', res, ['ttsPronunciations', 'dictionarySettings']);
+  });
+
+  clauseTest('2.6/language-name-rejected', 'a language name in the second sttKeyterms item is refused', async ({ verify }) => {
+    const res = await patch({ dictionarySettings: { sttKeyterms: [{ term: 'Conformex', language: 'en' }, { term: 'Vexilla', language: 'English' }] } });
+    checkRefused(verify, 'PATCH with sttKeyterms [en, "English"]', res, ['language', 'sttKeyterms', 'dictionarySettings']);
+  });
+});
+
+describe('§5.4 rotation invalidates every key type', () => {
+  clauseTest('5.4/rotated-key-invalid', 'a rotated-away organization key answers 401; its successor works', async ({ verify }) => {
+    const w = world();
+    const org = await w.control!.organization(`${w.runPrefix}rotated-org`);
+    const t = await w.control!.tenant(org.id, `${w.runPrefix}rotated-org-tenant`);
+    const next = await w.control!.rotate(org.apiKey);
+    const old = new ApiClient(w.target.baseUrl, { label: 'rotated organization key', key: org.apiKey, tenantId: t.id });
+    const fresh = new ApiClient(w.target.baseUrl, { label: 'organization key after rotation', key: next, tenantId: t.id });
+    verify.error(await old.get('/assistants'), 401, 'UNAUTHORIZED', 'the rotated-away organization key (with X-Tenant-Id)');
+    verify.error(await old.withTenant(undefined).get('/organization/tenants'), 401, 'UNAUTHORIZED', 'the rotated-away organization key on an organization-only route');
+    verify.success(await fresh.get('/assistants'), 200, 'the new organization key answers 200');
+  }, { requires: ['control'] });
+});
