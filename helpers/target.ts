@@ -71,6 +71,11 @@ export interface TargetConfig {
   live?: LiveFixtures;
   /** The receiver's public URL and local port; present only in `live` mode with `CORE_API_WEBHOOK_PUBLIC_URL`. */
   webhook?: WebhookReach;
+  /**
+   * A wildcard DNS domain (`CORE_API_WILDCARD_DNS`, sslip.io style: `10-0-0-1.<domain>` resolves to
+   * 10.0.0.1) through which the §2.3 cases arrange addresses where no control API can; `live` mode only.
+   */
+  wildcardDns?: string;
 }
 
 /** Thrown when the environment does not describe a usable target; the message lists every problem at once. */
@@ -173,7 +178,23 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
     },
     live,
     ...(webhook ? { webhook } : {}),
+    ...wildcardDnsOf(env),
   };
+}
+
+/** Variable naming the wildcard DNS domain (helpers/generate/hosts.ts `wildcardName`). */
+export const WILDCARD_DNS_VARIABLE = 'CORE_API_WILDCARD_DNS';
+
+/**
+ * Reads `CORE_API_WILDCARD_DNS`: a domain name (no scheme, no trailing dot), lower-cased.
+ * @throws TargetConfigError when it is set but not a domain name.
+ */
+function wildcardDnsOf(env: NodeJS.ProcessEnv): { wildcardDns?: string } {
+  const raw = env[WILDCARD_DNS_VARIABLE]?.trim().replace(/\.$/, '').toLowerCase();
+  if (!raw) return {};
+  if (!/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z][a-z0-9-]*[a-z0-9]$/.test(raw))
+    throw new TargetConfigError([], `${WILDCARD_DNS_VARIABLE} must be a domain name such as sslip.io, got ${JSON.stringify(raw.slice(0, 80))}`);
+  return { wildcardDns: raw };
 }
 
 /** Variables that let a live target reach the suite's webhook receiver (docs/webhooks.md, "Against a live tenant"). */

@@ -13,7 +13,7 @@ import { assistantFixture } from '../helpers/fixtures';
 import type { ApiClient, ApiResponse } from '../helpers/client';
 import { budgetSample, generateBoundsCases, materializeCase, Template, type BoundsCase, type TemplateVars } from '../helpers/generate/bounds';
 import { describeActual, describeReading, fieldNames, formatPath, getAt, readingHolds } from '../helpers/generate/paths';
-import { hostResolvingTo, publicHost, rangeEdges, unresolvableHost, UNSPECIFIED_ADDRESSES } from '../helpers/generate/hosts';
+import { hostResolvingTo, PUBLIC_TEST_ADDRESS, publicHost, rangeEdges, unarrangeableReason, unresolvableHost, UNSPECIFIED_ADDRESSES, wildcardName } from '../helpers/generate/hosts';
 import { hasCapability } from '../helpers/target';
 import { concurrency, fixturePool, type FixturePool } from '../helpers/concurrency';
 
@@ -49,6 +49,14 @@ let slots: FixturePool<Slot>;
 let vars: TemplateVars;
 /** Why cases that need a publicly resolving name cannot run, when they cannot. */
 let publicHostUnusable: string | undefined;
+/**
+ * Why names arranged through the wildcard DNS domain (no control API) prove nothing for an address
+ * family: the target refused that family's public wildcard name, so a refusal of a private one
+ * could be a name that does not resolve there (a service that answers IPv4 names only).
+ */
+const wildcardUnusable: { v4?: string; v6?: string } = {};
+/** A public IPv6 address (documentation range, 2001:db8::/32) for the wildcard IPv6 probe. */
+const PUBLIC_TEST_ADDRESS_V6 = '2001:db8::10';
 
 beforeAll(async () => {
   const w = world();
@@ -65,6 +73,14 @@ beforeAll(async () => {
     const probe = await client.patch(`/assistants/${main.id}`, { serverUrl: `https://${vars.publicHost}/conformance-probe` });
     if (probe.status !== 200) {
       publicHostUnusable = `precondition failed: the target refuses https://${vars.publicHost}/… (${probe.status} ${probe.json?.error?.code ?? ''}), a name that resolves in public DNS; cases that need an accepted public serverUrl are skipped`;
+    }
+    const wild = w.target.wildcardDns;
+    if (wild) {
+      if (publicHostUnusable) wildcardUnusable.v4 = `${publicHostUnusable} (the wildcard DNS name of ${PUBLIC_TEST_ADDRESS}; names under ${wild} would prove nothing)`;
+      const v6 = wildcardName(PUBLIC_TEST_ADDRESS_V6, wild);
+      const probe6 = await client.patch(`/assistants/${main.id}`, { serverUrl: `https://${v6}/conformance-probe` });
+      if (probe6.status !== 200)
+        wildcardUnusable.v6 = `precondition failed: the target refuses https://${v6}/… (${probe6.status} ${probe6.json?.error?.code ?? ''}), the wildcard DNS name of the public ${PUBLIC_TEST_ADDRESS_V6}: the service may not answer IPv6 names, so IPv6 names under ${wild} would prove nothing`;
     }
   }
 });
@@ -116,6 +132,18 @@ async function expectAccepted(clauses: string[], what: string, body: unknown, sl
   checkSuccess(clauses, 'GET after the PATCH answers 200', get, 200);
   slot.lastKnown = get.json?.data;
   return get;
+}
+
+/**
+ * A name resolving to `addresses` (helpers/generate/hosts.ts `hostResolvingTo`), or a skip: with the
+ * reason that says what would arrange it, or the wildcard precondition that failed for its family.
+ */
+async function arrangedHost(ctx: Parameters<typeof skipWith>[0], label: string, addresses: string[]): Promise<string> {
+  const host = await hostResolvingTo(world(), label, addresses);
+  if (!host) skipWith(ctx, unarrangeableReason(addresses));
+  const why = wildcardUnusable[addresses.some((a) => a.includes(':')) ? 'v6' : 'v4'];
+  if (why) skipWith(ctx, why);
+  return host;
 }
 
 function needsPublicHost(v: unknown): boolean {
@@ -239,8 +267,7 @@ describe('§2.3 serverUrl', () => {
   ];
   FORBIDDEN.forEach(([label, addresses], i) => {
     clauseTest('2.3/no-private-addresses', `a name resolving to ${label} (${addresses.join(', ')}) is refused`, async (ctx) => {
-      const host = await hostResolvingTo(world(), `forbidden-${i}`, addresses);
-      if (!host) skipWith(ctx, 'the target\'s DNS cannot be arranged (no control API): a public name resolving to a private address cannot be made here');
+      const host = await arrangedHost(ctx, `forbidden-${i}`, addresses);
       await expectRejected(['2.3/no-private-addresses'], `PATCH serverUrl https://${host}/hook (${addresses.join(', ')})`, { serverUrl: `https://${host}/hook` }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
     });
   });
@@ -250,8 +277,7 @@ describe('§2.3 serverUrl', () => {
   rangeEdges().forEach((e, i) => {
     const clause = e.refused ? '2.3/no-private-addresses' : '2.3/public-name-accepted';
     clauseTest(clause, `a name resolving to ${e.address} (${e.label}) is ${e.refused ? 'refused' : 'accepted'}`, async (ctx) => {
-      const host = await hostResolvingTo(world(), `edge-${i}`, [e.address]);
-      if (!host) skipWith(ctx, "the target's DNS cannot be arranged (no control API): a name resolving to a chosen address cannot be made here");
+      const host = await arrangedHost(ctx, `edge-${i}`, [e.address]);
       const url = `https://${host}/edge`;
       if (e.refused) await expectRejected([clause], `PATCH serverUrl ${url} (${e.address})`, { serverUrl: url }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
       else await expectAccepted([clause], `PATCH serverUrl ${url} (${e.address}, public)`, { serverUrl: url });
@@ -265,15 +291,18 @@ describe('§2.3 serverUrl', () => {
       await expectRejected(['2.3/no-unspecified-address'], `PATCH serverUrl https://${literal}/hook`, { serverUrl: `https://${literal}/hook` }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
     });
     clauseTest('2.3/no-unspecified-address', `a name resolving to ${address} is refused`, async (ctx) => {
-      const host = await hostResolvingTo(world(), `unspecified-${address.includes(':') ? 6 : 4}`, [address]);
-      if (!host) skipWith(ctx, "the target's DNS cannot be arranged (no control API)");
+      const host = await arrangedHost(ctx, `unspecified-${address.includes(':') ? 6 : 4}`, [address]);
       await expectRejected(['2.3/no-unspecified-address'], `PATCH serverUrl https://${host}/hook (${address})`, { serverUrl: `https://${host}/hook` }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
     });
   }
 
+  clauseTest('2.3/public-name-accepted', `a name resolving to a public IPv6 address only (${PUBLIC_TEST_ADDRESS_V6}) is accepted`, async (ctx) => {
+    const host = await arrangedHost(ctx, 'public-v6', [PUBLIC_TEST_ADDRESS_V6]);
+    await expectAccepted(['2.3/public-name-accepted'], `PATCH serverUrl https://${host}/v6`, { serverUrl: `https://${host}/v6` });
+  });
+
   clauseTest('2.3/public-name-accepted', 'a name resolving to public addresses only (IPv4 and IPv6) is accepted', async (ctx) => {
-    const host = await hostResolvingTo(world(), 'public-dual', ['203.0.113.11', '2001:db8::11']);
-    if (!host) skipWith(ctx, 'the target\'s DNS cannot be arranged (no control API); the single public name is checked above');
+    const host = await arrangedHost(ctx, 'public-dual', ['203.0.113.11', '2001:db8::11']);
     const get = await expectAccepted(['2.3/public-name-accepted'], `PATCH serverUrl https://${host}/dual`, { serverUrl: `https://${host}/dual` });
     ctx.verify.equal('GET shows the serverUrl', get.json?.data?.serverUrl, `https://${host}/dual`, get);
   });

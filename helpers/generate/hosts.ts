@@ -1,12 +1,44 @@
 /**
  * Hostnames for the serverUrl rules of §2.3, arranged the same way on every target: on a simulator
- * through the control API's DNS override (`POST /__control/dns`), on a live tenant with names that
+ * through the control API's DNS override (`POST /__control/dns`); on a live tenant with names that
  * behave the same everywhere (`*.invalid` never resolves, RFC 6761; `localhost` is loopback;
- * `example.com` resolves in public DNS to a public address, RFC 2606).
+ * `example.com` resolves in public DNS to a public address, RFC 2606) and, given a wildcard DNS
+ * domain (`CORE_API_WILDCARD_DNS`, sslip.io style), with names that carry their address
+ * ({@link wildcardName}), so every single-address case runs on a live tenant too.
  */
 import ipaddr from 'ipaddr.js';
-import { hasCapability } from '../target';
+import { getTarget, hasCapability, switchReason } from '../target';
 import type { World } from '../world';
+
+/**
+ * The name under a wildcard DNS `domain` that resolves to `address`, as sslip.io answers it: IPv4
+ * with dashes (`10-0-0-1.<domain>`), IPv6 with every one of its eight groups written out and dashes
+ * for colons (`0-0-0-0-0-0-0-1.<domain>` for ::1; sslip.io also reads `--1.<domain>`, but a DNS
+ * label may neither begin nor end with a hyphen, so the full form is the one every resolver and URL
+ * parser takes). An IPv4-mapped IPv6 address keeps its IPv6 form (`0-0-0-0-0-ffff-a00-1`).
+ * @throws Error when `address` is not an IP address.
+ */
+export function wildcardName(address: string, domain: string): string {
+  const ip = ipaddr.parse(address);
+  const label = ip.kind() === 'ipv4' ? ip.toString().replace(/\./g, '-') : (ip as ipaddr.IPv6).toNormalizedString().replace(/:/g, '-');
+  return `${label}.${domain}`;
+}
+
+/** The wildcard DNS domain of this run when names must be arranged through it (no control API), else undefined. */
+function wildcardDomain(): string | undefined {
+  return hasCapability('control') ? undefined : getTarget().wildcardDns;
+}
+
+/**
+ * Why no name resolving to `addresses` can be arranged on this target, tagged with what would lift
+ * it: a wildcard name carries one address, so a name with several needs a simulator's DNS control;
+ * one address needs `CORE_API_WILDCARD_DNS`.
+ */
+export function unarrangeableReason(addresses: readonly string[]): string {
+  return addresses.length > 1
+    ? switchReason('control', "not applicable to this target: a name resolving to several addresses needs a simulator's DNS control (a wildcard DNS name carries one address)")
+    : switchReason('wildcardDns', "missing optional fixture: the target's DNS cannot be arranged without a control API; set CORE_API_WILDCARD_DNS=<domain> (a wildcard DNS service such as sslip.io) to run this");
+}
 
 /** A public documentation address (TEST-NET-3, RFC 5737): public, and nothing listens there. */
 export const PUBLIC_TEST_ADDRESS = '203.0.113.10';
@@ -16,10 +48,13 @@ export const LIVE_PUBLIC_HOST = 'example.com';
 
 /**
  * A hostname that resolves in public DNS to a public address (§2.3 rule 2).
- * Simulator: `<runPrefix><label>.example.com` pointed at {@link PUBLIC_TEST_ADDRESS}; live: `example.com`.
+ * Simulator: `<runPrefix><label>.example.com` pointed at {@link PUBLIC_TEST_ADDRESS}; live: the
+ * wildcard name of {@link PUBLIC_TEST_ADDRESS} when `CORE_API_WILDCARD_DNS` is set, else `example.com`.
  * @throws ControlError when the simulator refuses the DNS override.
  */
 export async function publicHost(world: World, label = 'hooks'): Promise<string> {
+  const wild = wildcardDomain();
+  if (wild) return wildcardName(PUBLIC_TEST_ADDRESS, wild);
   if (!hasCapability('control') || !world.control) return LIVE_PUBLIC_HOST;
   const name = `${world.runPrefix}${label}.example.com`;
   await world.control.dns(name, [PUBLIC_TEST_ADDRESS]);
@@ -34,11 +69,14 @@ export async function unresolvableHost(world: World, label = 'nowhere'): Promise
 }
 
 /**
- * A hostname that resolves to `addresses`, or undefined when the target's DNS cannot be arranged
- * (live tenant): callers skip with that reason.
+ * A hostname that resolves to `addresses`: on a simulator through its DNS control; on a live tenant
+ * the wildcard name of a single address when `CORE_API_WILDCARD_DNS` is set. Undefined when it
+ * cannot be arranged: callers skip with {@link unarrangeableReason}.
  * @throws ControlError when the simulator refuses the DNS override.
  */
 export async function hostResolvingTo(world: World, label: string, addresses: string[]): Promise<string | undefined> {
+  const wild = wildcardDomain();
+  if (wild) return addresses.length === 1 ? wildcardName(addresses[0]!, wild) : undefined;
   if (!hasCapability('control') || !world.control) return undefined;
   const name = `${world.runPrefix}${label}.example.com`;
   await world.control.dns(name, addresses);

@@ -1,9 +1,10 @@
 /**
- * `npm run simulator -- --port 4010 [--host 127.0.0.1] [--personality alt] [--no-control] [--path-prefix /core]`: starts the simulator,
+ * `npm run simulator -- --port 4010 [--host 127.0.0.1] [--personality alt] [--no-control] [--path-prefix /core] [--wildcard-dns <domain>]`: starts the simulator,
  * prints its base URL and runs until SIGINT/SIGTERM. `--personality alt` takes the alternative
  * reading of the spec (personality.ts); `--no-control` serves no control API (every spelling of
  * `/__control` is then an unknown public route); `--path-prefix /core` mounts everything below
- * that prefix, as behind a gateway that strips it (server.ts `pathPrefix`).
+ * that prefix, as behind a gateway that strips it (server.ts `pathPrefix`); `--wildcard-dns <domain>`
+ * resolves names under the domain as sslip.io does (`10-0-0-1.<domain>` → 10.0.0.1; wildcard-dns.ts).
  */
 import { parseArgs } from 'node:util';
 import { normalisePathPrefix, startSimulator } from './server.ts';
@@ -16,6 +17,7 @@ const { values } = parseArgs({
     personality: { type: 'string', default: 'default' },
     'no-control': { type: 'boolean', default: false },
     'path-prefix': { type: 'string', default: '' },
+    'wildcard-dns': { type: 'string' },
   },
 });
 if (!PERSONALITIES.includes(values.personality as Personality)) {
@@ -37,7 +39,7 @@ try {
   process.exit(2);
 }
 
-const sim = await startSimulator({ host: values.host, port, personality: values.personality as Personality, control: !values['no-control'], pathPrefix });
+const sim = await startSimulator({ host: values.host, port, personality: values.personality as Personality, control: !values['no-control'], pathPrefix, wildcardDns: values['wildcard-dns'] });
 console.log(sim.baseUrl);
 console.log(values['no-control'] ? 'control: off (--no-control)' : `control: ${sim.controlUrl}`);
 

@@ -34,6 +34,11 @@ export interface BuildOptions {
    * gets the gateway's own plain-text 404. Default: none.
    */
   pathPrefix?: string;
+  /**
+   * Resolve names under this domain as a wildcard DNS service does (`10-0-0-1.<domain>` → 10.0.0.1;
+   * wildcard-dns.ts), after the control DNS table; default none. CLI `--wildcard-dns <domain>`.
+   */
+  wildcardDns?: string;
 }
 
 /**
@@ -156,6 +161,7 @@ export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyIn
   /** Whether a request is for the control API: one decoded reading of the path (request-input.ts). */
   const isControl = (url: string | undefined) =>
     controlOn && (faultOn(state, 'robustness.control-path-raw') ? isControlPathRaw(url) : isControlPath(url));
+  if (opts.wildcardDns) state.wildcardDns = opts.wildcardDns;
   if (opts.personality) {
     state.basePersonality = opts.personality;
     state.config.personality = opts.personality;
@@ -257,13 +263,13 @@ export interface RunningSimulator {
 
 /**
  * Builds and starts the simulator on `host` (default 127.0.0.1) and `port` (default 0 =
- * ephemeral), taking `personality` (default `default`; personality.ts), `control` and
- * `pathPrefix` as {@link BuildOptions}. Rejects if the port cannot be bound or the prefix is invalid.
+ * ephemeral), taking `personality` (default `default`; personality.ts), `control`,
+ * `pathPrefix` and `wildcardDns` as {@link BuildOptions}. Rejects if the port cannot be bound or the prefix is invalid.
  */
 export async function startSimulator(
-  opts: { host?: string; port?: number; personality?: Personality; control?: boolean; pathPrefix?: string } = {},
+  opts: { host?: string; port?: number; personality?: Personality; control?: boolean; pathPrefix?: string; wildcardDns?: string } = {},
 ): Promise<RunningSimulator> {
-  const app = await buildSimulator({ personality: opts.personality, control: opts.control, pathPrefix: opts.pathPrefix });
+  const app = await buildSimulator({ personality: opts.personality, control: opts.control, pathPrefix: opts.pathPrefix, wildcardDns: opts.wildcardDns });
   const host = opts.host ?? '127.0.0.1';
   await app.listen({ host, port: opts.port ?? 0 });
   const addr = app.server.address();

@@ -10,6 +10,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Personality } from './personality.ts';
 import type { ChaosConfig } from './chaos.ts';
+import { wildcardAddress } from './wildcard-dns.ts';
 
 /** Simulator configuration (control-api.md "Config keys and defaults", plus `faults`). */
 export interface SimConfig {
@@ -136,6 +137,8 @@ export class SimState {
   /** Empties every collection and restores the default config. */
   /** The personality chosen at start (`buildSimulator({ personality })`, CLI `--personality`); a reset returns to it. */
   basePersonality: Personality = 'default';
+  /** Wildcard DNS domain chosen at start (`buildSimulator({ wildcardDns })`, CLI `--wildcard-dns`; wildcard-dns.ts); kept across resets. */
+  wildcardDns?: string;
 
   reset(): void {
     this.config = { ...defaultConfig(), personality: this.basePersonality };
@@ -229,11 +232,15 @@ export class SimState {
   }
 
   /**
-   * The control DNS answer for a hostname (case-insensitive, a trailing dot ignored); `[]` when
-   * the name was never set or was set to `[]` (does not resolve). Never queries real DNS.
+   * The control DNS answer for a hostname (case-insensitive, a trailing dot ignored); else, under
+   * the wildcard DNS domain, the address written into the name (wildcard-dns.ts); `[]` when the
+   * name was never set or was set to `[]` (does not resolve). Never queries real DNS.
    */
   resolve(hostname: string): string[] {
-    return this.dns.get(normalizeHostname(hostname)) ?? [];
+    const set = this.dns.get(normalizeHostname(hostname));
+    if (set) return set;
+    const wild = this.wildcardDns ? wildcardAddress(hostname, this.wildcardDns) : undefined;
+    return wild ? [wild] : [];
   }
 }
 

@@ -4,10 +4,13 @@
  * other change; clause ids come from the catalogue; templates render to exact lengths.
  */
 import { describe, expect, test } from 'vitest';
+import ipaddr from 'ipaddr.js';
 import { budgetSample, generateBoundsCases, loadSchemaDocuments, materialize, PATCH_SCHEMA_ID, Template, type BoundsCase } from '../../helpers/generate/bounds';
 import { ABSENT, fieldNames, formatPath, getAt, readingHolds } from '../../helpers/generate/paths';
 import { applyPatch, compareWithModel, initialModel } from '../../helpers/generate/merge-model';
 import { loadCatalogue } from '../../helpers/catalogue';
+import { rangeEdges, wildcardName } from '../../helpers/generate/hosts';
+import { wildcardAddress } from '../../simulator/src/wildcard-dns';
 
 const SETTINGS_ID = 'https://conformance.core-api.test/schemas/assistant.settings.json';
 
@@ -177,5 +180,19 @@ describe('merge model', () => {
     expect(compareWithModel(ts, { ...ts, settings: { ...ts.settings }, transferSettings: { use_assistant_number: true } }).map((x) => x.field)).toEqual(['transferSettings']);
     const { conversationConfig: _cc, ...clobbered } = base.settings;
     expect(compareWithModel(base, { ...base, settings: clobbered }).map((x) => x.field)).toEqual(['settings.conversationConfig']);
+  });
+});
+
+describe('wildcard DNS names (helpers/generate/hosts.ts)', () => {
+  test('carry their address in the forms sslip.io reads, with valid labels, and the simulator reads back every §2.3 address', () => {
+    expect(wildcardName('10.0.0.1', 'sslip.io')).toBe('10-0-0-1.sslip.io');
+    expect(wildcardName('::1', 'sslip.io')).toBe('0-0-0-0-0-0-0-1.sslip.io');
+    expect(wildcardName('::ffff:10.0.0.1', 'w.test')).toBe('0-0-0-0-0-ffff-a00-1.w.test');
+    const all = [...rangeEdges().map((e) => e.address), '0.0.0.0', '::', '::1', 'fe80::1234', 'fd12:3456:789a::1', '::ffff:127.0.0.1', '203.0.113.10', '2001:db8::10'];
+    for (const address of all) {
+      const name = wildcardName(address, 'w.test');
+      expect(name.split('.')[0], address).toMatch(/^[0-9a-f]([0-9a-f-]*[0-9a-f])?$/);
+      expect(ipaddr.parse(wildcardAddress(name, 'w.test')!).toNormalizedString(), address).toBe(ipaddr.parse(address).toNormalizedString());
+    }
   });
 });

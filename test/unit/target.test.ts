@@ -82,6 +82,12 @@ describe('target configuration (control-api.md, targets)', () => {
     expect(() => readTargetConfig({ ...LIVE, CORE_API_WEBHOOK_PUBLIC_URL: 'https://h.example.test', CORE_API_WEBHOOK_PORT: '70000' })).toThrow(/port number/);
   });
 
+  it('reads the wildcard DNS domain on a live tenant and refuses one that is not a domain name', () => {
+    expect(readTargetConfig({ ...LIVE, CORE_API_WILDCARD_DNS: 'SSLIP.io.' }).wildcardDns).toBe('sslip.io');
+    expect(readTargetConfig(LIVE).wildcardDns).toBeUndefined();
+    expect(() => readTargetConfig({ ...LIVE, CORE_API_WILDCARD_DNS: 'https://sslip.io' })).toThrow(/must be a domain name/);
+  });
+
   it('rejects a base URL that is not http(s)', () => {
     expect(() => readTargetConfig({ ...LIVE, CORE_API_BASE_URL: 'staging.example.test' })).toThrow(/must be an http\(s\) URL/);
   });
