@@ -6,7 +6,8 @@
  * unknown flags — checked to be a run record, and handed to the clause reporter as
  * `CONFORMANCE_BASELINE`, so the reports lead with the comparison (regressions, fixes, newly
  * skipped, new drift, request counts). Exit status: vitest's (0 only when no conformance test
- * failed); 2 when the baseline cannot be read. `--spec <file>` names the spec document (the same
+ * failed); 2 when the baseline cannot be read or the target cannot be reached (global setup's
+ * probe: one line naming the cause and the fix). `--spec <file>` names the spec document (the same
  * as `CORE_API_SPEC`); the run needs it only for section titles in the reports.
  */
 import { spawn } from 'node:child_process';

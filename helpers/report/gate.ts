@@ -111,7 +111,8 @@ export function evaluateGate(input: GateInput): GateResult {
     else reasons.push(line);
   };
 
-  if (run.summary.total === 0) reasons.push('no conformance test ran: the record holds no test, so it proves nothing');
+  if (run.unreachable) reasons.push(`the target could not be reached, no test ran: ${run.unreachable.cause} (fix: ${run.unreachable.fix}); --allow-errors tolerates a flaky target, not an outage`);
+  else if (run.summary.total === 0) reasons.push('no conformance test ran: the record holds no test, so it proves nothing');
   if (run.partial && !input.allowPartial) reasons.push(`partial run (${run.partial.reasons.join('; ')}): clauses whose tests did not run were not verified (--allow-partial lets such a run decide)`);
   else if (run.partial) notes.push(`partial run: ${run.partial.reasons.join('; ')}`);
   for (const c of run.clauses) {

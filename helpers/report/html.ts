@@ -164,7 +164,8 @@ export function renderHtml(run: RunRecord, opts: HtmlOptions = {}): string {
   const cs = run.clauseSummary;
   const clauses = [...run.clauses].sort(byClauseId);
   const failing = clauses.filter((c) => c.verdict === 'fail' || c.verdict === 'error');
-  const ok = s.failed === 0 && s.errors === 0 && cs.fail === 0 && cs.error === 0;
+  // A run that checked nothing (no test, or an unreachable target) proves nothing: never PASS.
+  const ok = s.total > 0 && !run.unreachable && s.failed === 0 && s.errors === 0 && cs.fail === 0 && cs.error === 0;
   const title = `Core API conformance: ${ok ? 'PASS' : 'FAIL'}`;
   const testable = clauses.filter((c) => c.targets.length > 0);
   const covered = testable.filter((c) => c.tests.length > 0).length;
@@ -252,7 +253,7 @@ export function renderHtml(run: RunRecord, opts: HtmlOptions = {}): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
 <title>${esc(title)}</title><style>${CSS}</style></head>
-<body><header><h1>Core API conformance <span class="verdict ${ok ? 'pass' : 'fail'}">${ok ? 'PASS' : 'FAIL'}</span>${run.partial ? ' <span class="meta">(partial run)</span>' : ''}</h1><span class="meta">${where}</span><span>${links.join(' · ')}</span></header>
+<body><header><h1>Core API conformance <span class="verdict ${ok ? 'pass' : 'fail'}">${ok ? 'PASS' : 'FAIL'}</span>${run.partial ? ' <span class="meta">(partial run)</span>' : ''}</h1><span class="meta">${where}</span><span>${links.join(' · ')}</span></header>${run.unreachable ? `<p class="unreachable"><b>Target unreachable, no test ran</b>: ${esc(run.unreachable.cause)}. Fix: ${esc(run.unreachable.fix)}.</p>` : ''}
 <main>
 ${run.partial ? `<p class="partial"><strong>Partial run</strong>: ${esc(run.partial.reasons.join('; '))}. Clauses whose tests did not run read "not run", not "not covered".</p>` : ''}<div class="cards">${cards}</div><div class="meta tests">${esc(testLine)}</div>
 ${offHtml}

@@ -91,9 +91,11 @@ export function renderMarkdown(run: RunRecord, opts: MarkdownOptions = {}): stri
   const s = run.summary;
   const cs = run.clauseSummary;
   const failingClauses = run.clauses.filter((c) => c.verdict === 'fail' || c.verdict === 'error').sort(byClauseId);
-  const ok = s.failed === 0 && s.errors === 0 && cs.fail === 0 && cs.error === 0;
+  // A run that checked nothing (no test, or an unreachable target) proves nothing: never PASS.
+  const ok = s.total > 0 && !run.unreachable && s.failed === 0 && s.errors === 0 && cs.fail === 0 && cs.error === 0;
   const lines: string[] = [];
   lines.push(`# Core API conformance: ${ok ? 'PASS' : 'FAIL'}${run.partial ? ' (partial run)' : ''}`, '');
+  if (run.unreachable) lines.push(`**Target unreachable, no test ran**: ${run.unreachable.cause}. Fix: ${run.unreachable.fix}.`, '');
   if (run.partial) lines.push(`**Partial run**: ${run.partial.reasons.join('; ')}. Clauses whose tests did not run read "not run", not "not covered".`, '');
   const shard = run.shard ? ` · shard ${run.shard.index}/${run.shard.count}` : '';
   const merged = run.merged ? ` · merged from ${run.merged.sources.length} shard records` : '';

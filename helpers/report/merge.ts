@@ -58,6 +58,9 @@ export function mergeRuns(records: RunRecord[], sources: string[] = []): RunReco
     partial: reasons,
   });
   merged.merged = { sources, shards: shardsIn };
+  // A shard that could not reach the target makes the whole run unreachable: the gate must say why.
+  const unreachable = ordered.find((r) => r.unreachable)?.unreachable;
+  if (unreachable) merged.unreachable = unreachable;
   // The statements of the spec are the same in every shard: judge them again on the merged clauses.
   const statements = ordered.findLast((r) => r.spec?.statements?.length)?.spec?.statements;
   if (statements) {

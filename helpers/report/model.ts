@@ -121,6 +121,12 @@ export interface RunRecord {
   spec?: { statements: StatementResult[] };
   /** How many `must` clauses the run checked and what each switch left off would turn on; format 1.4. */
   off?: OffSummary;
+  /**
+   * Set when the run stopped before its first test because the probe could not reach the API
+   * (helpers/probe.ts): the cause and its fix, redacted; the record then holds no test, and the
+   * gate blocks whatever its flags; format 1.5.
+   */
+  unreachable?: { cause: string; fix: string };
 }
 
 /** One switch a run left off (helpers/target.ts `SWITCHES`) and the `must` clauses it would turn on. */
@@ -148,7 +154,7 @@ export interface OffSummary {
 }
 
 /** Current minor format revision written by this code. */
-export const FORMAT_VERSION = '1.4';
+export const FORMAT_VERSION = '1.5';
 
 /** Which catalogue target a run mode exercises: simulators (embedded, external) or a live tenant. */
 export function targetKindOf(mode: string): ClauseTarget {

@@ -5,7 +5,9 @@
  * - `skip`: vitest skipped it (a missing capability, an optional fixture absent, an opt-in not given);
  * - `error`: it failed because the target or the network misbehaved, not on a conformance check:
  *   the test recorded target trouble (no answer after the retries), or its first error is a
- *   {@link TARGET_ERROR_NAME} (client) or {@link CONTROL_ERROR_NAME} (control API);
+ *   {@link TARGET_ERROR_NAME} (client) or {@link CONTROL_ERROR_NAME} (control API); or it never ran
+ *   because its file's set-up failed (a `beforeAll`, world provisioning): nothing was verified, and
+ *   a skip would read as "does not apply";
  * - `fail`: it failed otherwise, a conformance check (`ConformanceAssertionError`) above all.
  */
 import type { TestVerdict } from './model';
@@ -19,10 +21,41 @@ export type TestState = 'passed' | 'failed' | 'skipped' | 'pending';
  * @param state vitest's end state
  * @param firstErrorName `name` of the test's first error, when it failed
  * @param targetTrouble whether the test recorded target trouble (meta.targetTrouble)
+ * @param setUpFailed whether the test was skipped only because its file's or block's set-up failed
+ *   (see {@link setUpFailure}); such a skip is an `error`
  */
-export function testVerdict(state: TestState, firstErrorName: string | undefined, targetTrouble: boolean): TestVerdict {
+export function testVerdict(state: TestState, firstErrorName: string | undefined, targetTrouble: boolean, setUpFailed = false): TestVerdict {
   if (state === 'passed') return 'pass';
-  if (state !== 'failed') return 'skip';
+  if (state !== 'failed') return setUpFailed ? 'error' : 'skip';
   if (targetTrouble || firstErrorName === TARGET_ERROR_NAME || firstErrorName === CONTROL_ERROR_NAME) return 'error';
   return 'fail';
+}
+
+/** What {@link setUpFailure} reads of a test: vitest's TestCase, reduced to the parts it needs. */
+export interface SetUpView {
+  result(): { state: string };
+  options: { mode?: string };
+  parent: SetUpParent;
+}
+/** A describe block or the module of a test, as {@link setUpFailure} reads it. */
+export interface SetUpParent {
+  type: string;
+  errors(): ReadonlyArray<{ name?: string; message?: string }>;
+  parent?: SetUpParent;
+}
+
+/**
+ * Why a skipped test never ran, when its set-up failed: the first error of the nearest enclosing
+ * block or module that has one (vitest records `beforeAll` failures there and skips the tests),
+ * as `set-up failed before the test ran: <name>: <first line>`. Undefined when the test was meant
+ * to be skipped (`it.skip`, `skipIf`: mode other than `run`), recorded its own skip reason, or no
+ * enclosing block failed.
+ */
+export function setUpFailure(tc: SetUpView, skipReason: string | undefined): string | undefined {
+  if (tc.result().state !== 'skipped' || tc.options.mode !== 'run' || skipReason) return undefined;
+  for (let p: SetUpParent | undefined = tc.parent; p; p = p.type === 'module' ? undefined : p.parent) {
+    const e = p.errors()[0];
+    if (e) return `set-up failed before the test ran: ${e.name ?? 'Error'}: ${(e.message ?? '').split('\n')[0]}`;
+  }
+  return undefined;
 }

@@ -22,7 +22,7 @@ import { offLines } from './markdown';
 import { readRunRecord, registerEnvironmentSecrets, writeRunRecord } from './record-io';
 import { compareRuns } from './baseline';
 import { attachStatements } from './statements';
-import { testVerdict } from './verdict';
+import { setUpFailure, testVerdict, type SetUpView } from './verdict';
 import { readSpec, sectionTitles } from './spec-doc';
 import '../meta';
 
@@ -55,9 +55,11 @@ function toRecord(tc: TestCase, root: string): TestRecord {
   const result = tc.result();
   const diag = tc.diagnostic();
   const firstError = result.state === 'failed' ? result.errors?.[0] : undefined;
-  const status: TestVerdict = testVerdict(result.state, firstError?.name, Boolean(meta.targetTrouble));
+  const setUp = setUpFailure(tc as unknown as SetUpView, meta.skipReason);
+  const status: TestVerdict = testVerdict(result.state, firstError?.name, Boolean(meta.targetTrouble), setUp !== undefined);
   let message: string | undefined;
   if (firstError) message = redact(firstError.message ?? String(firstError));
+  if (setUp) message = redact(setUp);
   if (status === 'skip') message = redact(meta.skipReason ?? (result as any).note ?? 'skipped');
   return {
     name: fullName(tc),
@@ -95,6 +97,34 @@ export function partialReasons(root: string, modules: ReadonlyArray<TestModule>,
   return reasons;
 }
 
+/**
+ * Writes the record (and its reports) of a run that stopped before its first test because the
+ * probe could not reach the target (helpers/global-setup.ts): no test, every clause uncovered, and
+ * `unreachable` naming the cause and the fix, so the reports and the gate say why. Returns the folder.
+ */
+export async function writeUnreachableRecord(
+  unreachable: { cause: string; fix: string },
+  target: { mode: string; baseUrl: string },
+  startedAt: Date,
+  shard?: ShardInfo,
+): Promise<string> {
+  registerEnvironmentSecrets();
+  const record = buildRunRecord({
+    catalogue: loadCatalogue(),
+    tests: [],
+    target,
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    sections: sectionTitles(readSpec()),
+    shard,
+  });
+  record.unreachable = { cause: redact(unreachable.cause), fix: redact(unreachable.fix) };
+  const dir = conformanceReportDir(shard);
+  writeRunRecord(record, dir);
+  await writeReports(record, dir);
+  return dir;
+}
+
 /** The reporter; registered in vitest.config.ts. */
 export default class ConformanceReporter implements Reporter {
   private startedAt = new Date();
@@ -130,14 +160,14 @@ export default class ConformanceReporter implements Reporter {
       const project = mod.project.name === 'conformance' ? 'conformance' : 'unit';
       if (project === 'conformance') conformanceRan = true;
       for (const tc of mod.children.allTests()) {
-        const state = tc.result().state;
+        const record = project === 'conformance' ? toRecord(tc, root) : undefined;
+        // A conformance test whose set-up failed never ran: counted as failed, not skipped.
+        const state = record ? ({ pass: 'passed', skip: 'skipped', fail: 'failed', error: 'failed' } as const)[record.status] : tc.result().state;
         const bucket = counts[project];
         if (state === 'passed') bucket.passed += 1;
         else if (state === 'failed') bucket.failed += 1;
         else bucket.skipped += 1;
-        if (project === 'conformance') {
-          tests.push(toRecord(tc, root));
-        }
+        if (record) tests.push(record);
       }
     }
     if (conformanceRan) {

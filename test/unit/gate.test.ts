@@ -65,6 +65,16 @@ describe('gate decisions', () => {
     const empty = fixtureRun({ omit: ['5.1/apikey-scheme', '5.1/bearer-401', '5.4/rotation-immediate', '2.2/transfer-mode-enum', '7/error-envelope', '8/backoff-429', '2.2/idle-timeout-range'] });
     expect(evaluateGate({ run: empty, now: NOW }).reasons).toEqual([expect.stringMatching(/no conformance test ran/)]);
   });
+
+  test('a run that could not reach its target blocks, --allow-errors included, and says why', () => {
+    const empty = fixtureRun({ omit: ['5.1/apikey-scheme', '5.1/bearer-401', '5.4/rotation-immediate', '2.2/transfer-mode-enum', '7/error-envelope', '8/backoff-429', '2.2/idle-timeout-range'] });
+    empty.unreachable = { cause: 'connection refused by staging.example.com:443: nothing listens there', fix: 'check that the target is up' };
+    const r = evaluateGate({ run: empty, now: NOW, allowErrors: true, allowPartial: true });
+    expect(r.ok).toBe(false);
+    expect(r.reasons).toEqual([
+      'the target could not be reached, no test ran: connection refused by staging.example.com:443: nothing listens there (fix: check that the target is up); --allow-errors tolerates a flaky target, not an outage',
+    ]);
+  });
 });
 
 describe('allow-list of known deviations', () => {

@@ -1,6 +1,6 @@
 /** helpers/report/verdict.ts: one case per verdict, and the cases that decide between fail and error. */
 import { describe, expect, it } from 'vitest';
-import { testVerdict } from '../../helpers/report/verdict';
+import { setUpFailure, testVerdict, type SetUpParent } from '../../helpers/report/verdict';
 import { CONTROL_ERROR_NAME, TARGET_ERROR_NAME } from '../../helpers/error-names';
 import { CONFORMANCE_FAILURE_NAME } from '../../helpers/clause';
 import { TargetError } from '../../helpers/client';
@@ -30,5 +30,29 @@ describe('testVerdict', () => {
   it('the error names are the classes\' own', () => {
     expect(new TargetError('x', { method: 'GET', path: '/', headers: {} }).name).toBe(TARGET_ERROR_NAME);
     expect(new ControlError('x').name).toBe(CONTROL_ERROR_NAME);
+  });
+});
+
+describe('a test whose set-up failed', () => {
+  const moduleWith = (errors: { name: string; message: string }[]): SetUpParent => ({ type: 'module', errors: () => errors });
+  const block = (parent: SetUpParent, errors: { name: string; message: string }[] = []): SetUpParent => ({ type: 'suite', errors: () => errors, parent });
+  const test = (parent: SetUpParent, mode = 'run', state = 'skipped') => ({ result: () => ({ state }), options: { mode }, parent });
+  const refused = { name: CONTROL_ERROR_NAME, message: 'control POST /tenants: no answer (connect ECONNREFUSED 127.0.0.1:9)\n    at stack' };
+
+  it('is an error naming the set-up failure of its module, through its describe blocks', () => {
+    const why = setUpFailure(test(block(block(moduleWith([refused])))), undefined);
+    expect(why).toBe(`set-up failed before the test ran: ${CONTROL_ERROR_NAME}: control POST /tenants: no answer (connect ECONNREFUSED 127.0.0.1:9)`);
+    expect(testVerdict('skipped', undefined, false, why !== undefined)).toBe('error');
+  });
+  it('names the nearest failing block first', () => {
+    const why = setUpFailure(test(block(moduleWith([refused]), [{ name: 'TargetError', message: 'GET /assistants: no answer' }])), undefined);
+    expect(why).toMatch(/TargetError: GET \/assistants/);
+  });
+  it('stays a skip when it was meant to be skipped, said why, or nothing failed', () => {
+    expect(setUpFailure(test(moduleWith([refused]), 'skip'), undefined)).toBeUndefined();
+    expect(setUpFailure(test(moduleWith([refused])), 'opt-in not given: CORE_API_ALLOW_SMS=1')).toBeUndefined();
+    expect(setUpFailure(test(block(moduleWith([]))), undefined)).toBeUndefined();
+    expect(setUpFailure(test(moduleWith([refused]), 'run', 'passed'), undefined)).toBeUndefined();
+    expect(testVerdict('skipped', undefined, false, false)).toBe('skip');
   });
 });
