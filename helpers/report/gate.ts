@@ -4,7 +4,10 @@
  * one line per reason. A reviewed allow-list (spec/known-deviations.json, OpenID-conformance style)
  * can unblock a known failing clause until the entry's expiry date; an expired entry stops
  * unblocking and says so. A `must` clause with an `error` verdict (target or network trouble: not
- * verified) blocks too, unless `allowErrors` (the nightly) lists it as a warning.
+ * verified) blocks too, unless `allowErrors` (the nightly) lists it as a warning. `allowErrors`
+ * tolerates flakiness, not an outage: a run that could not reach its target, that checked no
+ * `must` clause, or whose share of `must` clauses checked fell against the baseline by more than
+ * `maxCheckedDrop` points blocks whatever the flags.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -53,6 +56,28 @@ export function readKnownDeviations(file: string): KnownDeviation[] {
   return doc.deviations;
 }
 
+/**
+ * Default of {@link GateInput.maxCheckedDrop} (`--max-checked-drop`): how far, in percentage
+ * points, the share of `must` clauses a run checked may fall below the baseline's before the gate
+ * blocks. 10 points lets a flaky night's scattered `error` verdicts through and stops a partial
+ * outage (a file's set-up failing, a route family down), which costs more.
+ */
+export const DEFAULT_MAX_CHECKED_DROP = 10;
+
+/**
+ * The `must` clauses a run checked: verdict `pass` or `fail` (an `error` verified nothing), of the
+ * `must` clauses testable somewhere (catalogue targets not empty); `share` in 0..1 (0 when none is testable).
+ */
+export function mustChecked(run: RunRecord): { checked: number; testable: number; share: number } {
+  const must = run.clauses.filter((c) => c.level === 'must' && c.targets.length > 0);
+  const checked = must.filter((c) => c.verdict === 'pass' || c.verdict === 'fail').length;
+  return { checked, testable: must.length, share: must.length ? checked / must.length : 0 };
+}
+
+function checkedLine(m: { checked: number; testable: number; share: number }): string {
+  return `${(m.share * 100).toFixed(1)}% (${m.checked} of ${m.testable})`;
+}
+
 /** Outcome of the gate: `ok` (exit 0) or not, the blocking reasons, and non-blocking notes. */
 export interface GateResult {
   ok: boolean;
@@ -80,6 +105,12 @@ export interface GateInput {
    * pass as warnings (the nightly's choice). Default false: a release gate fails closed.
    */
   allowErrors?: boolean;
+  /**
+   * Largest fall, in percentage points, of the share of `must` clauses checked (pass or fail)
+   * against the baseline before the gate blocks, `allowErrors` or not (default
+   * {@link DEFAULT_MAX_CHECKED_DROP}). Only with a baseline.
+   */
+  maxCheckedDrop?: number;
 }
 
 /** Formats a date as YYYY-MM-DD in UTC. */
@@ -113,6 +144,11 @@ export function evaluateGate(input: GateInput): GateResult {
 
   if (run.unreachable) reasons.push(`the target could not be reached, no test ran: ${run.unreachable.cause} (fix: ${run.unreachable.fix}); --allow-errors tolerates a flaky target, not an outage`);
   else if (run.summary.total === 0) reasons.push('no conformance test ran: the record holds no test, so it proves nothing');
+  const checked = mustChecked(run);
+  // Errors are tolerated one by one (allowErrors); a run that verified nothing is an outage, not flakiness.
+  if (!run.unreachable && run.summary.total > 0 && checked.testable > 0 && checked.checked === 0) {
+    reasons.push(`the run checked no must clause (every one errored, was skipped or not covered): it proves nothing; --allow-errors tolerates a flaky target, not an outage`);
+  }
   if (run.partial && !input.allowPartial) reasons.push(`partial run (${run.partial.reasons.join('; ')}): clauses whose tests did not run were not verified (--allow-partial lets such a run decide)`);
   else if (run.partial) notes.push(`partial run: ${run.partial.reasons.join('; ')}`);
   for (const c of run.clauses) {
@@ -120,6 +156,15 @@ export function evaluateGate(input: GateInput): GateResult {
   }
   let comparison: RunComparison | undefined;
   if (input.baseline) {
+    const margin = input.maxCheckedDrop ?? DEFAULT_MAX_CHECKED_DROP;
+    const before = mustChecked(input.baseline);
+    const drop = (before.share - checked.share) * 100;
+    if (checked.checked > 0 && before.checked > 0 && drop > margin) {
+      reasons.push(
+        `the share of must clauses checked fell from ${checkedLine(before)} in the baseline to ${checkedLine(checked)}, ` +
+          `${drop.toFixed(1)} points, more than the ${margin}-point margin (--max-checked-drop): the target answered less than last time; --allow-errors tolerates a flaky target, not an outage`,
+      );
+    }
     comparison = compareRuns(input.baseline, run, input.baselineFile);
     for (const r of comparison.regressions) {
       if (r.level === 'must') {
@@ -134,6 +179,10 @@ export function evaluateGate(input: GateInput): GateResult {
       }
       block(r.id, `${r.level} clause ${r.id} regressed: pass → fail: ${whyLine(r.message, 200) || r.text}`);
     }
+  }
+  const unverified = run.clauses.filter((c) => c.level === 'must' && c.verdict === 'error').length;
+  if (unverified > 0 && input.allowErrors) {
+    notes.push(`--allow-errors: ${unverified} must clause${unverified > 1 ? 's' : ''} could not be verified this run (target or network trouble, error verdicts below) and pass as warnings; must clauses checked: ${checkedLine(checked)}`);
   }
   for (const c of run.clauses) {
     if (c.verdict !== 'error') continue;

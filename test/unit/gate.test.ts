@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { evaluateGate, readKnownDeviations, type KnownDeviation } from '../../helpers/report/gate';
+import { DEFAULT_MAX_CHECKED_DROP, evaluateGate, mustChecked, readKnownDeviations, type KnownDeviation } from '../../helpers/report/gate';
 import { writeRunRecord } from '../../helpers/report/record-io';
 import { gateMain } from '../../scripts/gate';
 import { fixtureRun } from '../fixtures/report/records';
@@ -61,9 +61,34 @@ describe('gate decisions', () => {
     expect(closed.reasons).toEqual([expect.stringMatching(/^must clause 5\.1\/bearer-401 has no verdict.*unverified must clause/)]);
     const r = evaluateGate({ run: fixtureRun({ error: ['5.1/bearer-401'] }), now: NOW, allowErrors: true });
     expect(r.ok).toBe(true);
-    expect(r.notes).toEqual([expect.stringMatching(/^warning: must clause 5\.1\/bearer-401 has no verdict/)]);
+    expect(r.notes).toEqual([
+      expect.stringMatching(/^--allow-errors: 1 must clause could not be verified this run .* must clauses checked: 83\.3% \(5 of 6\)$/),
+      expect.stringMatching(/^warning: must clause 5\.1\/bearer-401 has no verdict/),
+    ]);
     const empty = fixtureRun({ omit: ['5.1/apikey-scheme', '5.1/bearer-401', '5.4/rotation-immediate', '2.2/transfer-mode-enum', '7/error-envelope', '8/backoff-429', '2.2/idle-timeout-range'] });
     expect(evaluateGate({ run: empty, now: NOW }).reasons).toEqual([expect.stringMatching(/no conformance test ran/)]);
+  });
+
+  test('--allow-errors tolerates flakiness, not an outage: a run that checked no must clause blocks', () => {
+    const all = ['5.1/apikey-scheme', '5.1/bearer-401', '5.4/rotation-immediate', '2.2/transfer-mode-enum', '7/error-envelope', '8/backoff-429', '2.2/idle-timeout-range'];
+    const r = evaluateGate({ run: fixtureRun({ error: all }), now: NOW, allowErrors: true });
+    expect(r.ok).toBe(false);
+    expect(r.reasons).toEqual([expect.stringMatching(/^the run checked no must clause .*--allow-errors tolerates a flaky target, not an outage$/)]);
+    expect(mustChecked(fixtureRun({ error: all }))).toEqual({ checked: 0, testable: 6, share: 0 });
+  });
+
+  test('the share of must clauses checked may fall against the baseline by the margin, no more (default 10 points)', () => {
+    const baseline = fixtureRun();
+    const flaky = fixtureRun({ error: ['5.1/bearer-401'] }); // 5 of 6: 16.7 points down
+    const blocked = evaluateGate({ run: flaky, baseline, now: NOW, allowErrors: true });
+    expect(DEFAULT_MAX_CHECKED_DROP).toBe(10);
+    expect(blocked.ok).toBe(false);
+    expect(blocked.reasons).toEqual([
+      'the share of must clauses checked fell from 100.0% (6 of 6) in the baseline to 83.3% (5 of 6), 16.7 points, more than the 10-point margin (--max-checked-drop): the target answered less than last time; --allow-errors tolerates a flaky target, not an outage',
+    ]);
+    expect(evaluateGate({ run: flaky, baseline, now: NOW, allowErrors: true, maxCheckedDrop: 20 }).ok).toBe(true);
+    // The same share as the baseline is no fall, whatever the errors.
+    expect(evaluateGate({ run: flaky, baseline: fixtureRun({ error: ['5.4/rotation-immediate'] }), now: NOW, allowErrors: true }).ok).toBe(true);
   });
 
   test('a run that could not reach its target blocks, --allow-errors included, and says why', () => {
@@ -146,6 +171,17 @@ describe('npm run gate (command line)', () => {
     const late = cli(['--run', f.run, '--allow', f.allow, '--today', '2026-07-01']);
     expect(late.code).toBe(1);
     expect(late.lines[0]).toMatch(/expired on 2026-06-30/);
+  });
+
+  test('--max-checked-drop sets the margin; a value that is not a number of points is bad input', () => {
+    const f = files(fixtureRun({ error: ['5.1/bearer-401'] }), fixtureRun());
+    const blocked = cli(['--run', f.run, '--baseline', f.baseline!, '--allow', f.allow, '--allow-errors']);
+    expect(blocked.code).toBe(1);
+    expect(blocked.lines.join('\n')).toMatch(/gate: BLOCK the share of must clauses checked fell .* 16\.7 points, more than the 10-point margin/);
+    expect(blocked.lines.at(-1)).toMatch(/^gate: FAIL .* 1 unverified \(error\), .*must clauses checked 5 of 6/);
+    expect(cli(['--run', f.run, '--baseline', f.baseline!, '--allow', f.allow, '--allow-errors', '--max-checked-drop', '20']).code).toBe(0);
+    expect(cli(['--run', f.run, '--allow', f.allow, '--max-checked-drop', 'ten']).code).toBe(2);
+    expect(cli(['--run', f.run, '--allow', f.allow, '--max-checked-drop', '101']).code).toBe(2);
   });
 
   test('exit 2 on a missing record or an unknown flag', () => {
