@@ -8,3 +8,5 @@
 export const TARGET_ERROR_NAME = 'TargetError';
 /** `name` of helpers/control.ts `ControlError` (the control API refused or was unreachable). */
 export const CONTROL_ERROR_NAME = 'ControlError';
+/** `name` of helpers/events.ts `EventUnsupportedError` (the event trigger cannot cause that kind: the test skips). */
+export const EVENT_UNSUPPORTED_NAME = 'EventUnsupportedError';

@@ -22,8 +22,10 @@ export type TargetMode = 'embedded' | 'external' | 'live';
  *   or live with `CORE_API_ALLOW_FUZZ_WRITES=1`), so a fuzz run never corrupts staging's shared fixtures by default.
  * - `receiver`: the target can reach the suite's webhook receiver (simulators through their control API's
  *   DNS and connect-to; live with `CORE_API_WEBHOOK_PUBLIC_URL`, an https URL a tunnel forwards to it).
+ * - `events`: calls, conversations and onboarding events can be made to happen (simulators through their
+ *   control API; live with `CORE_API_EVENT_TRIGGER`, the operator's trigger, docs/event-trigger.md).
  */
-export type Capability = 'control' | 'sms' | 'billable' | 'destructive' | 'fuzzWrites' | 'receiver' | 'modelUsage';
+export type Capability = 'control' | 'sms' | 'billable' | 'destructive' | 'fuzzWrites' | 'receiver' | 'modelUsage' | 'events';
 
 /**
  * How a live target reaches the suite's webhook receiver (§6 model B rule 4: verification holds
@@ -76,6 +78,8 @@ export interface TargetConfig {
    * 10.0.0.1) through which the §2.3 cases arrange addresses where no control API can; `live` mode only.
    */
   wildcardDns?: string;
+  /** The operator's event trigger (a command or an https URL); present only in `live` mode with `CORE_API_EVENT_TRIGGER`. */
+  trigger?: string;
 }
 
 /** Thrown when the environment does not describe a usable target; the message lists every problem at once. */
@@ -134,7 +138,7 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
       mode: 'embedded',
       baseUrl: trimSlash(embedded),
       controlUrl: embedded ? `${trimSlash(embedded)}/__control` : undefined,
-      capabilities: { control: true, sms: true, billable: true, destructive: true, fuzzWrites: true, receiver: true, modelUsage: true },
+      capabilities: { control: true, sms: true, billable: true, destructive: true, fuzzWrites: true, receiver: true, modelUsage: true, events: true },
     };
   }
   for (const [name, value] of [['CORE_API_BASE_URL', base], ['CORE_API_CONTROL_URL', control]] as const) {
@@ -147,7 +151,7 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
       mode: 'external',
       baseUrl: trimSlash(base),
       controlUrl: trimSlash(control),
-      capabilities: { control: true, sms: true, billable: true, destructive: true, fuzzWrites: true, receiver: true, modelUsage: true },
+      capabilities: { control: true, sms: true, billable: true, destructive: true, fuzzWrites: true, receiver: true, modelUsage: true, events: true },
     };
   }
   const missing = Object.values(REQUIRED_LIVE).filter((name) => !env[name]?.trim());
@@ -164,6 +168,10 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
     if (value && value.length > 0) live[field] = value;
   }
   const webhook = readWebhookReach(env);
+  const trigger = env.CORE_API_EVENT_TRIGGER?.trim() || undefined;
+  if (trigger && /^[a-z][a-z0-9+.-]*:\/\//i.test(trigger) && !/^https:\/\//i.test(trigger)) {
+    throw new TargetConfigError([], `CORE_API_EVENT_TRIGGER must be a command or an https URL, got ${JSON.stringify(trigger.slice(0, 80))}`);
+  }
   return {
     mode: 'live',
     baseUrl: trimSlash(base),
@@ -175,9 +183,11 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
       fuzzWrites: env.CORE_API_ALLOW_FUZZ_WRITES === '1',
       receiver: webhook !== undefined,
       modelUsage: env.CORE_API_ALLOW_MODEL_USAGE === '1',
+      events: trigger !== undefined,
     },
     live,
     ...(webhook ? { webhook } : {}),
+    ...(trigger ? { trigger } : {}),
     ...wildcardDnsOf(env),
   };
 }
@@ -275,14 +285,16 @@ export function capabilityReason(cap: Capability): string {
       return switchReason('fuzzWrites', 'opt-in not given: hostile writes with valid credentials need CORE_API_ALLOW_FUZZ_WRITES=1 on a live tenant');
     case 'modelUsage':
       return switchReason('modelUsage', 'opt-in not given: a text test run uses the model (billed as model usage) and needs CORE_API_ALLOW_MODEL_USAGE=1 on a live tenant');
+    case 'events':
+      return switchReason('trigger', 'missing optional fixture: set CORE_API_EVENT_TRIGGER, the operator\'s trigger that makes calls, conversations and onboarding events happen (docs/event-trigger.md)');
     case 'receiver':
-      return switchReason('publicUrl', 'needs a webhook receiver the target can reach: set CORE_API_WEBHOOK_PUBLIC_URL to an https URL a tunnel forwards to the suite (docs/webhooks.md)');
+      return switchReason('publicUrl', 'missing optional fixture: set CORE_API_WEBHOOK_PUBLIC_URL, an https URL a tunnel forwards to the suite\'s webhook receiver (docs/webhooks.md)');
   }
 }
 
 /** The switch that grants a capability (what a skip for its absence is tagged with). */
 export function capabilitySwitch(cap: Capability): Switch {
-  return cap === 'destructive' ? 'control' : cap === 'receiver' ? 'publicUrl' : cap;
+  return cap === 'destructive' ? 'control' : cap === 'receiver' ? 'publicUrl' : cap === 'events' ? 'trigger' : cap;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,97 @@
+/**
+ * The event trigger contract (docs/event-trigger.md) as the suite reads it: one JSON request on a
+ * command's stdin, one JSON answer on its stdout; `unsupported` skips (and is remembered per kind),
+ * `error`, a non-zero exit or non-JSON output are trigger failures (ControlError: an `error` verdict).
+ */
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EventUnsupportedError, TriggerEvents } from '../../helpers/events';
+import { ControlError } from '../../helpers/control';
+import { readTargetConfig } from '../../helpers/target';
+
+const dir = mkdtempSync(join(tmpdir(), 'trigger-'));
+
+/** A trigger command: a node script that logs each request to a file and answers with `answer(req)` (JS source). */
+function trigger(answer: string): { command: string; log: string } {
+  const log = join(dir, `log-${Math.random().toString(36).slice(2)}.jsonl`);
+  const file = join(dir, `t-${Math.random().toString(36).slice(2)}.mjs`);
+  writeFileSync(
+    file,
+    `import { appendFileSync } from 'node:fs';
+let input = '';
+process.stdin.on('data', (d) => (input += d));
+process.stdin.on('end', () => {
+  const req = JSON.parse(input);
+  appendFileSync(${JSON.stringify(log)}, JSON.stringify(req) + '\\n');
+  const out = (${answer})(req);
+  if (typeof out === 'number') process.exit(out);
+  process.stdout.write(typeof out === 'string' ? out : JSON.stringify(out));
+});
+`,
+  );
+  return { command: `"${process.execPath}" "${file}"`, log };
+}
+
+function requests(log: string): any[] {
+  return readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+}
+
+describe('event trigger (command form)', () => {
+  it('sends the request on stdin and reads the ids from stdout', async () => {
+    const t = trigger(`(req) => req.kind === 'start-call' ? { id: 'call-1', callId: 'corr-1', customerNumber: '+15550100001' } : {}`);
+    const events = new TriggerEvents(t.command);
+    const call = await events.startCall('tenant-a', 'assistant-1');
+    expect(call).toEqual({ id: 'call-1', callId: 'corr-1', customerNumber: '+15550100001' });
+    await events.endCall('tenant-a', call, true);
+    expect(requests(t.log)).toEqual([
+      { kind: 'start-call', tenantId: 'tenant-a', assistantId: 'assistant-1' },
+      { kind: 'end-call', tenantId: 'tenant-a', callId: 'call-1', supervisorAnswered: true },
+    ]);
+  });
+
+  it('an unsupported kind throws EventUnsupportedError with the reason, and is not asked again', async () => {
+    const t = trigger(`(req) => req.kind === 'onboarding' ? { unsupported: 'no sandbox account' } : { id: 'c-1' }`);
+    const events = new TriggerEvents(t.command);
+    await expect(events.onboarding('tenant-a', 'chatapp.onboarding.completed', 'https://hooks.example.test/x')).rejects.toThrow(EventUnsupportedError);
+    const second = await events.onboarding('tenant-a', 'chatapp.calling.live', 'https://hooks.example.test/y').catch((e) => e);
+    expect(second).toBeInstanceOf(EventUnsupportedError);
+    expect(second.message).toMatch(/^not applicable to this target: .*onboarding: no sandbox account/);
+    expect(requests(t.log)).toHaveLength(1);
+    expect((await events.startConversation('tenant-a', 'assistant-1', 'web')).id).toBe('c-1');
+  });
+
+  it('a trigger error, a non-zero exit, output that is not a JSON object, or an answer without an id are failures', async () => {
+    await expect(new TriggerEvents(trigger(`() => ({ error: 'line busy' })`).command).startCall('t', 'a')).rejects.toThrow(/line busy/);
+    await expect(new TriggerEvents(trigger(`() => 3`).command).startCall('t', 'a')).rejects.toThrow(ControlError);
+    await expect(new TriggerEvents(trigger(`() => 'ringing…'`).command).startCall('t', 'a')).rejects.toThrow(/no JSON/);
+    await expect(new TriggerEvents(trigger(`() => [1]`).command).startCall('t', 'a')).rejects.toThrow(/not a JSON object/);
+    await expect(new TriggerEvents(trigger(`() => ({ callId: 'x' })`).command).startCall('t', 'a')).rejects.toThrow(/without a string `id`/);
+  });
+
+  it('a trigger that answers too late is a failure', async () => {
+    const t = trigger(`() => { const end = Date.now() + 2000; while (Date.now() < end); return {}; }`);
+    await expect(new TriggerEvents(t.command, 300).endConversation('t', 'c')).rejects.toThrow(/no answer within 300 ms/);
+  });
+});
+
+describe('CORE_API_EVENT_TRIGGER in the target', () => {
+  const LIVE = {
+    CORE_API_BASE_URL: 'https://staging.example.test',
+    CORE_API_ORG_KEY: 'org-key-123456',
+    CORE_API_TENANT_ID: '11111111-1111-4111-8111-111111111111',
+    CORE_API_TENANT_KEY: 'tenant-key-A-123456',
+    CORE_API_OTHER_TENANT_ID: '22222222-2222-4222-8222-222222222222',
+    CORE_API_OTHER_TENANT_KEY: 'tenant-key-B-123456',
+  };
+
+  it('turns on the events capability with a command or an https URL, and refuses another URL scheme', () => {
+    expect(readTargetConfig(LIVE).capabilities.events).toBe(false);
+    const cmd = readTargetConfig({ ...LIVE, CORE_API_EVENT_TRIGGER: 'node ./ops/trigger.mjs' });
+    expect(cmd.capabilities.events).toBe(true);
+    expect(cmd.trigger).toBe('node ./ops/trigger.mjs');
+    expect(readTargetConfig({ ...LIVE, CORE_API_EVENT_TRIGGER: 'https://ops.example.test/trigger' }).capabilities.events).toBe(true);
+    expect(() => readTargetConfig({ ...LIVE, CORE_API_EVENT_TRIGGER: 'http://ops.example.test/trigger' })).toThrow(/command or an https URL/);
+  });
+});
