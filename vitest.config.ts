@@ -9,6 +9,8 @@
  * `conformance: N passed, N failed, N skipped`.
  */
 import { rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import ipaddr from 'ipaddr.js';
 import { defineConfig } from 'vitest/config';
 
 /** Where run output goes: `reports/` unless CONFORMANCE_REPORT_DIR names another folder (shards, nested runs). */
@@ -18,14 +20,28 @@ rmSync(`${reportDir}/allure-results`, { recursive: true, force: true });
 
 /**
  * Worker count: suite files in flight, `CORE_API_FILE_WORKERS`. The suite waits more than it
- * computes (the network, webhook retry delays, insight delays), so the count does not follow the
- * core count: 8 against a remote target (CORE_API_BASE_URL set: an external simulator or a live
- * tenant), 4 embedded (the simulator shares the machine; measured in docs/benchmarks.md).
+ * computes (the network, webhook retry delays, insight delays), so against a remote target the
+ * count does not follow the core count: 8 when CORE_API_BASE_URL names another host (an external
+ * simulator or a live tenant elsewhere). A target on this machine (the embedded simulator, or one
+ * on a loopback address) shares its cores with the suite: one worker per core, at most 4
+ * (measured in docs/benchmarks.md).
  */
-const remoteTarget = Boolean(process.env.CORE_API_BASE_URL?.trim());
-const maxWorkers = Math.max(1, Number(process.env.CORE_API_FILE_WORKERS) || (remoteTarget ? 8 : 4));
+const baseUrl = process.env.CORE_API_BASE_URL?.trim();
+const remoteTarget = Boolean(baseUrl) && !onLoopback(baseUrl!);
+const maxWorkers = Math.max(1, Number(process.env.CORE_API_FILE_WORKERS) || (remoteTarget ? 8 : Math.min(4, availableParallelism())));
 /** Tests of one `describe.concurrent` block in flight together: CORE_API_CONCURRENCY (default 8; helpers/concurrency.ts). */
 const maxConcurrency = Math.max(1, Number(process.env.CORE_API_CONCURRENCY) || 8);
+
+/** Whether a base URL's host is this machine (localhost or a loopback address). */
+function onLoopback(url: string): boolean {
+  try {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    if (host === 'localhost') return true;
+    return ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback';
+  } catch {
+    return false;
+  }
+}
 
 export default defineConfig({
   test: {
@@ -44,6 +60,9 @@ export default defineConfig({
           include: ['test/unit/**/*.test.ts', 'simulator/test/**/*.test.ts'],
           globalSetup: ['./test/support/browser-setup.ts'],
           setupFiles: ['allure-vitest/setup'],
+          // Test files share no module state they rely on, so a worker reuses loaded modules
+          // between files (importing dominated the project's time otherwise).
+          isolate: false,
           testTimeout: 30_000,
         },
       },

@@ -4,10 +4,10 @@
  * lost answer is at worst an `error`), whether the limiter sits inside the API after
  * authentication (`placement: 'app'`) or in front of it as a gateway, before authentication and
  * routing, with gateway bodies (`placement: 'front'`): a 429 to a request without credentials
- * must never read as "authentication passed". The wall-time ratio against a normal run is printed
- * (informational: timing on a shared 2-core machine is noisy, and speed is measured by benchmark
- * scripts); `CORE_API_STRICT_TIMING=1` turns the "within twice its normal time" bound into an
- * assertion. Uses the auth, envelope and authorization suites: they are the busiest per request,
+ * must never read as "authentication passed". With `CORE_API_STRICT_TIMING=1` a normal run of the
+ * same files is timed too and the chaos run must stay within twice its wall time (speed is
+ * otherwise measured by benchmark scripts, never by a timed test; a normal run of these files
+ * proves nothing the main conformance run does not). Uses the auth, envelope and authorization suites: they are the busiest per request,
  * send requests without credentials, and expect no 429 of their own.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -34,11 +34,12 @@ afterAll(async () => {
   await sim?.close();
 });
 
+const STRICT_TIMING = process.env.CORE_API_STRICT_TIMING === '1';
 let normalWallMs = 0;
 
 it.each(['app', 'front'] as const)('gets no fail verdict under 1 in 10 answers throttled and 1 in 50 connections dropped, limiter placed %s', async (placement) => {
   const env = { CORE_API_BASE_URL: sim.baseUrl, CORE_API_CONTROL_URL: sim.controlUrl };
-  if (!normalWallMs) {
+  if (STRICT_TIMING && !normalWallMs) {
     await config({ chaos: null });
     const normal = await runConformance(env, FILES);
     expect(normal.code, normal.output.slice(-2000)).toBe(0);
@@ -59,7 +60,6 @@ it.each(['app', 'front'] as const)('gets no fail verdict under 1 in 10 answers t
   expect(record.requests.retries, 'retries were needed and counted').toBeGreaterThan(0);
   const passed = record.tests.filter((t) => t.status === 'pass').length;
   expect(passed / record.tests.length, 'most tests still pass').toBeGreaterThan(0.8);
-  const ratio = chaotic.wallMs / normal.wallMs;
-  console.log(`chaos (${placement}): ${record.requests.retries} retries; wall time ${Math.round(chaotic.wallMs)} ms vs normal ${Math.round(normal.wallMs)} ms (×${ratio.toFixed(2)})`);
-  if (process.env.CORE_API_STRICT_TIMING === '1') expect(ratio, 'chaos run within twice the normal time').toBeLessThan(2);
+  console.log(`chaos (${placement}): ${record.requests.retries} retries; wall time ${Math.round(chaotic.wallMs)} ms`);
+  if (STRICT_TIMING) expect(chaotic.wallMs / normal.wallMs, 'chaos run within twice the normal time').toBeLessThan(2);
 });

@@ -12,8 +12,12 @@
  *   artifact store of the rehearsal; `dawidd6/action-download-artifact` reads the store of an
  *   earlier rehearsal (the previous night), and finds nothing on the first;
  * - `$GITHUB_STEP_SUMMARY` is a file of the rehearsal;
- * - `${{ matrix.* }}`, `${{ inputs.* }}`, `${{ secrets.* }}` and `${{ github.token }}` are replaced
- *   (secrets from the given map, else empty); a matrix axis named `node` runs its first value only.
+ * - `${{ matrix.* }}`, `${{ inputs.* }}`, `${{ secrets.* }}`, `${{ vars.* }}` and `${{ github.token }}`
+ *   are replaced (secrets and variables from the given maps, else empty); a matrix axis named `node`
+ *   runs its first value only;
+ * - a step's `if:` is honoured in the forms `${{ X == 'v' }}` and `${{ X != 'v' }}` (X a
+ *   `secrets.`, `vars.` or `inputs.` name): an opt-in step, such as the webhook tunnel that would
+ *   reach the internet, is skipped unless the rehearsal gives its variable. Any other form throws.
  */
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -40,6 +44,8 @@ export interface RehearsalOptions {
   secrets?: Record<string, string>;
   /** Values of `${{ inputs.NAME }}`. */
   inputs?: Record<string, string>;
+  /** Values of `${{ vars.NAME }}` (repository variables); absent ones are empty. */
+  vars?: Record<string, string>;
   /** Artifact store of an earlier rehearsal (what `dawidd6/action-download-artifact` finds). */
   previous?: string;
 }
@@ -57,7 +63,20 @@ export interface Rehearsal {
   jobCodes: Record<string, number>;
 }
 
-type Step = { run?: string; uses?: string; with?: Record<string, unknown>; 'continue-on-error'?: boolean; name?: string };
+type Step = { run?: string; uses?: string; with?: Record<string, unknown>; 'continue-on-error'?: boolean; name?: string; if?: string };
+
+/**
+ * Whether a step's `if:` holds, for the forms the module comment names.
+ * @throws Error for any other form (the rehearsal would otherwise run a step a runner skips).
+ */
+function condition(expr: string | undefined, opts: RehearsalOptions): boolean {
+  if (expr === undefined) return true;
+  const m = /^\s*(?:\$\{\{)?\s*(secrets|vars|inputs)\.(\w+)\s*(==|!=)\s*'([^']*)'\s*(?:\}\})?\s*$/.exec(expr);
+  if (!m) throw new Error(`rehearse: cannot evaluate if: ${expr}`);
+  const [, scope, name, op, value] = m;
+  const actual = (scope === 'secrets' ? opts.secrets : scope === 'vars' ? opts.vars : opts.inputs)?.[name] ?? '';
+  return op === '==' ? actual === value : actual !== value;
+}
 type Job = { needs?: string | string[]; env?: Record<string, string>; strategy?: { matrix?: Record<string, unknown[]> }; steps: Step[] };
 
 /** Runs a shell command to its end; answers its exit code and combined output (never rejects). */
@@ -120,13 +139,15 @@ export async function rehearse(workflow: string, opts: RehearsalOptions = {}): P
 
   for (const jobName of order(doc.jobs)) {
     const job = doc.jobs[jobName];
-    for (const matrix of combinations(job.strategy?.matrix)) {
+    const runCombination = async (matrix: Record<string, unknown>): Promise<StepRun[]> => {
+      const steps: StepRun[] = [];
       const label = Object.keys(matrix).length ? `${jobName} ${JSON.stringify(matrix)}` : jobName;
       const sub = (text: string) =>
         text
           .replace(/\$\{\{\s*matrix\.(\w+)\s*\}\}/g, (_m, k) => String(matrix[k] ?? ''))
           .replace(/\$\{\{\s*inputs\.(\w+)\s*\}\}/g, (_m, k) => opts.inputs?.[k] ?? '')
           .replace(/\$\{\{\s*secrets\.(\w+)\s*\}\}/g, (_m, k) => opts.secrets?.[k] ?? '')
+          .replace(/\$\{\{\s*vars\.(\w+)\s*\}\}/g, (_m, k) => opts.vars?.[k] ?? '')
           .replace(/\$\{\{\s*github\.token\s*\}\}/g, 'rehearsal-token')
           .replace(/(^|[\s'"=])reports\//g, `$1${reports}/`)
           .replace(/(^|[\s'"=])reports$/g, `$1${reports}`);
@@ -138,6 +159,10 @@ export async function rehearse(workflow: string, opts: RehearsalOptions = {}): P
       if (env.CONFORMANCE_REPORT_DIR.startsWith('reports')) env.CONFORMANCE_REPORT_DIR = join(root, env.CONFORMANCE_REPORT_DIR);
       let code = 0;
       for (const step of job.steps) {
+        if (!condition(step.if, opts)) {
+          steps.push({ job: label, step: step.name ?? step.run ?? step.uses ?? '', code: 0, output: `skipped: if ${step.if}` });
+          continue;
+        }
         const w = Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, sub(String(v))]));
         let run: StepRun;
         if (step.uses) {
@@ -175,7 +200,11 @@ export async function rehearse(workflow: string, opts: RehearsalOptions = {}): P
         code = step['continue-on-error'] ? code : run.code;
       }
       jobCodes[label] = code;
-    }
+      return steps;
+    };
+    // One combination after the other: side by side they would contend for this machine's cores
+    // with the rest of the test run, and a rehearsal proves the steps, not the runner's parallelism.
+    for (const matrix of combinations(job.strategy?.matrix)) steps.push(...(await runCombination(matrix)));
   }
   return { steps, artifacts, reports, summary: readFileSync(summaryFile, 'utf8'), jobCodes };
 }

@@ -1,0 +1,71 @@
+/**
+ * `npm run bench:test [-- --fresh] [--command test|test:quick] [--runs N]`: wall time and CPU time of
+ * `npm test` (or `npm run test:quick`), the commands a contributor runs before a commit.
+ *
+ * - `--fresh`: as a new user would, in a fresh clone of this checkout's HEAD (`git clone`, then
+ *   `npm ci`, timed apart), with nothing else changed; without it, in this checkout.
+ * - `--runs N`: N timed runs; prints each and the median.
+ *
+ * Prints, per run: wall seconds, CPU seconds of the command and every process it waited for (user +
+ * system, from /proc/self/stat on Linux: on a shared machine the CPU figure moves less than the wall
+ * figure), the exit code and the command's closing lines. Speed is measured here, never by a timed
+ * test. Figures measured on the project machine: README "Benchmarks" and docs/benchmarks.md.
+ */
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { median } from 'simple-statistics';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({ options: { fresh: { type: 'boolean', default: false }, command: { type: 'string', default: 'test' }, runs: { type: 'string', default: '1' } } });
+const runs = Math.max(1, Number(values.runs) || 1);
+const npmArgs = values.command === 'test' ? ['test'] : ['run', String(values.command)];
+
+/** CPU seconds (user + system) of the processes this process has waited for (Linux; 0 elsewhere). */
+function childrenCpuS(): number {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    // After "pid (comm) ": field 14 and 15 of the rest are cutime and cstime, in clock ticks.
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** Runs a command to its end; wall and CPU seconds, exit code, the output's last lines. */
+function timed(cmd: string, args: string[], cwd: string): Promise<{ wallS: number; cpuS: number; code: number; tail: string }> {
+  const cpu0 = childrenCpuS();
+  const t0 = performance.now();
+  return new Promise((done) => {
+    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
+    let out = '';
+    child.stdout.on('data', (d) => (out = (out + d).slice(-20_000)));
+    child.stderr.on('data', (d) => (out = (out + d).slice(-20_000)));
+    child.on('close', (code) => {
+      const lines = out.trimEnd().split('\n').filter((l) => /passed|failed|Duration/.test(l)).slice(-4);
+      done({ wallS: (performance.now() - t0) / 1000, cpuS: childrenCpuS() - cpu0, code: code ?? 1, tail: lines.join('\n    ') });
+    });
+  });
+}
+
+let cwd = root;
+let cloneDir: string | undefined;
+if (values.fresh) {
+  cloneDir = mkdtempSync(join(tmpdir(), 'bench-npm-test-'));
+  cwd = join(cloneDir, 'clone');
+  execFileSync('git', ['clone', '--quiet', root, cwd]);
+  const ci = await timed('npm', ['ci', '--no-audit', '--no-fund'], cwd);
+  console.log(`npm ci (fresh clone): ${ci.wallS.toFixed(1)} s wall, exit ${ci.code}`);
+}
+console.log(`npm ${npmArgs.join(' ')}: ${runs} run(s) in ${values.fresh ? 'a fresh clone' : 'this checkout'}, ${availableParallelism()} cores, Node ${process.version}`);
+const walls: number[] = [];
+for (let i = 1; i <= runs; i++) {
+  const r = await timed('npm', npmArgs, cwd);
+  walls.push(r.wallS);
+  console.log(`  run ${i}: ${r.wallS.toFixed(1)} s wall, ${r.cpuS.toFixed(1)} s CPU, exit ${r.code}\n    ${r.tail}`);
+}
+console.log(`npm ${npmArgs.join(' ')}: ${median(walls).toFixed(1)} s wall (median of ${runs})`);
+if (cloneDir) rmSync(cloneDir, { recursive: true, force: true });
