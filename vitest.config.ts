@@ -1,6 +1,8 @@
 /**
- * Two projects share one run:
- * - `unit`: the project's own tests (helpers, schemas, simulator, report writers).
+ * Four projects share one run (`npm test`; `npm run test:quick` runs `unit` and `conformance`):
+ * - `unit`: the project's own in-process tests (type check, helpers, schemas, simulator, report writers);
+ * - `tooling`: the project's own tests that start other programs (child vitest runs, browsers, linters);
+ * - `integration`: checks of the suite as a whole (pipeline rehearsal, live mode, chaos), one file at a time;
  * - `conformance`: the suites, run against the target the environment chooses
  *   (embedded simulator by default; see helpers/target.ts and docs/control-api.md).
  *
@@ -58,12 +60,24 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts', 'simulator/test/**/*.test.ts'],
-          globalSetup: ['./test/support/browser-setup.ts'],
           setupFiles: ['allure-vitest/setup'],
           // Test files share no module state they rely on, so a worker reuses loaded modules
           // between files (importing dominated the project's time otherwise).
           isolate: false,
           testTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The project's own tests that start other programs: child vitest runs (catalogue listing,
+          // the small mutation run, the spec-absent run), browsers, OpenAPI linters, report tools.
+          name: 'tooling',
+          include: ['test/tooling/**/*.test.ts'],
+          globalSetup: ['./test/support/browser-setup.ts'],
+          setupFiles: ['allure-vitest/setup'],
+          isolate: false,
+          testTimeout: 60_000,
         },
       },
       {

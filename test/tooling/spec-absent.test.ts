@@ -25,7 +25,7 @@ function testFiles(dir: string): string[] {
   });
 }
 
-/** The test files of the unit and integration projects that read the spec document. */
+/** The test files of the unit, tooling and integration projects that read the spec document. */
 const specDependent = [...testFiles(join(ROOT, 'test')), ...testFiles(join(ROOT, 'simulator', 'test'))]
   .filter((f) => f !== SELF)
   .filter((f) => /from '[./]*\/helpers\/report\/spec-doc'/.test(readFileSync(join(ROOT, f), 'utf8')))
@@ -47,7 +47,7 @@ describe('without the spec document', () => {
     try {
       const out = join(dir, 'report.json');
       const env = { ...suiteFreeEnv(), CORE_API_SPEC: join(dir, 'no-such-spec.md'), CONFORMANCE_REPORT_DIR: dir, FORCE_COLOR: '0' };
-      const args = ['node_modules/vitest/vitest.mjs', 'run', '--project', 'unit', '--project', 'integration', '--reporter=json', `--outputFile=${out}`, ...specDependent];
+      const args = ['node_modules/vitest/vitest.mjs', 'run', '--project', 'unit', '--project', 'tooling', '--project', 'integration', '--reporter=json', `--outputFile=${out}`, ...specDependent];
       const child = await promisify(execFile)(process.execPath, args, { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 }).then(
         () => ({ code: 0, output: '' }),
         (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: e.code ?? 1, output: `${e.stdout ?? ''}${e.stderr ?? ''}` }),
