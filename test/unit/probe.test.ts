@@ -3,7 +3,7 @@
  * refused connection stops at once; nothing but a gateway's pages, or a wrong path prefix, stop
  * after the retries; each cause comes with its fix, and no secret reaches the line.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connectionCause, probeTarget, unreachableLine } from '../../helpers/probe';
@@ -74,13 +74,12 @@ describe('probeTarget', () => {
 
   it('goes through the proxy the environment names, and names a proxy that refuses the tunnel', async () => {
     const proxy = await startForwardProxy('ci:pr0be-s3cret');
-    const saved = { ...process.env };
     try {
-      process.env.CORE_API_BASE_URL = sim.baseUrl;
-      process.env.HTTP_PROXY = proxy.url;
+      vi.stubEnv('CORE_API_BASE_URL', sim.baseUrl);
+      vi.stubEnv('HTTP_PROXY', proxy.url);
       expect(await probeTarget(sim.baseUrl)).toMatchObject({ ok: true, status: 401 });
       expect(proxy.tunnels.length).toBe(1);
-      process.env.HTTP_PROXY = proxy.url.replace('pr0be-s3cret', 'wrong-s3cret');
+      vi.stubEnv('HTTP_PROXY', proxy.url.replace('pr0be-s3cret', 'wrong-s3cret'));
       registerSecret('wrong-s3cret', 'proxy password');
       const r = await probeTarget(sim.baseUrl, { pauseMs: 10 });
       expect(r.ok).toBe(false);
@@ -90,7 +89,7 @@ describe('probeTarget', () => {
         expect(JSON.stringify(r)).not.toMatch(/s3cret/);
       }
     } finally {
-      process.env = saved;
+      vi.unstubAllEnvs();
       await proxy.close();
     }
   });

@@ -4,7 +4,7 @@
  * through a forward proxy (test/support/forward-proxy.ts, with Basic credentials) to a simulator
  * mounted under a path prefix, and no line names the proxy's password.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { request } from 'undici';
 import { startForwardProxy, type ForwardProxy } from '../support/forward-proxy';
 import { bypassesProxy, describeProxy, proxyFor, proxySettings, suiteDispatcher } from '../../helpers/proxy';
@@ -58,7 +58,6 @@ describe('through a forward proxy to a simulator mounted under /core', () => {
   let sim: RunningSimulator;
   let proxy: ForwardProxy;
   let proxyUrl: string;
-  const saved = { ...process.env };
 
   beforeAll(async () => {
     sim = await startSimulator({ pathPrefix: '/core' });
@@ -66,7 +65,7 @@ describe('through a forward proxy to a simulator mounted under /core', () => {
     proxyUrl = proxy.url;
   });
   afterAll(async () => {
-    process.env = saved;
+    vi.unstubAllEnvs();
     await proxy?.close();
     await sim?.close();
   });
@@ -91,8 +90,8 @@ describe('through a forward proxy to a simulator mounted under /core', () => {
 
   it('a raw request keeps the prefix and goes through a CONNECT tunnel', async () => {
     expect(rawStart(sim.baseUrl, '/assistants/x')).toMatch(/^GET \/core\/assistants\/x HTTP\/1\.1\r\n/);
-    process.env.CORE_API_BASE_URL = sim.baseUrl;
-    process.env.HTTP_PROXY = proxyUrl;
+    vi.stubEnv('CORE_API_BASE_URL', sim.baseUrl);
+    vi.stubEnv('HTTP_PROXY', proxyUrl);
     const before = proxy.tunnels.length;
     const res = await rawRequest(sim.baseUrl, `${rawStart(sim.baseUrl, '/assistants')}Accept: application/json\r\nConnection: close\r\n\r\n`);
     expect(res.error).toBeUndefined();
@@ -106,8 +105,8 @@ describe('through a forward proxy to a simulator mounted under /core', () => {
   });
 
   it('a proxy that refuses the tunnel comes back as an error naming the proxy, without its password', async () => {
-    process.env.CORE_API_BASE_URL = sim.baseUrl;
-    process.env.HTTP_PROXY = proxyUrl.replace('pr0xy-s3cret', 'wrong-s3cret');
+    vi.stubEnv('CORE_API_BASE_URL', sim.baseUrl);
+    vi.stubEnv('HTTP_PROXY', proxyUrl.replace('pr0xy-s3cret', 'wrong-s3cret'));
     const res = await rawRequest(sim.baseUrl, `${rawStart(sim.baseUrl, '/assistants')}Connection: close\r\n\r\n`);
     expect(res.status).toBeUndefined();
     expect(res.error).toMatch(/^proxy: /);
