@@ -22,13 +22,15 @@
  * the test still fails at its end, with every failed check listed.
  */
 import { test, type TestContext } from 'vitest';
-import { runAsTest } from './current-test';
+import { currentScope, runAsTest, type TestScope } from './current-test';
+import { Budget, testBudgetMs, testWallMs, vitestTimeoutMs } from './deadline';
+import { OUT_OF_TIME_ERROR_NAME } from './error-names';
 import { isDeepStrictEqual } from 'node:util';
 import { capabilityReason, capabilitySwitch, hasCapability, switchesOfReason, type Capability, type Switch } from './target';
 import { redact } from './redact';
 import { EVENT_UNSUPPORTED_NAME } from './error-names';
 import { describeExchange, routeNotServed, statusLine, type ApiResponse } from './exchange';
-import { recordCheck, recordDrift, recordedChecks, recordSkipReason } from './recorder';
+import { recordCheck, recordDrift, recordedChecks, recordSkipReason, recordTargetTrouble } from './recorder';
 import { findDrift, formatIssues, validate } from './validator';
 import { attachFailureEvidence, clauseLabels } from './report/allure';
 
@@ -57,8 +59,34 @@ export type ClauseContext = TestContext & { verify: Verify };
 export interface ClauseTestOptions {
   /** Capabilities the test needs; missing ones skip it with the reason. */
   requires?: Capability[];
-  /** Timeout in ms. */
+  /**
+   * The test's budget in ms (charged time: queued time excluded); default three request deadlines
+   * (helpers/deadline.ts). Its wall cap and vitest's timeout are derived from it.
+   */
   timeout?: number;
+}
+
+/**
+ * Ends a test that ran out of time (an `error` verdict, never a `fail`): the target was slow, hung
+ * or kept the test queued. The message names the request the test was waiting on and for how long.
+ */
+export class OutOfTimeError extends Error {
+  constructor(message: string) {
+    super(redact(message));
+    this.name = OUT_OF_TIME_ERROR_NAME;
+  }
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** "waiting on GET /assistants/… for 10.2 s" (the oldest request in flight), else what it is queued for, else "between requests". */
+export function waitingWords(scope: Pick<TestScope, 'inflight' | 'queued'>, now = Date.now()): string {
+  const oldest = (m: TestScope['inflight']) => [...m.values()].sort((a, b) => a.since - b.since)[0];
+  const req = oldest(scope.inflight);
+  if (req) return `waiting on ${req.what} for ${seconds(now - req.since)}${scope.inflight.size > 1 ? ` (and ${scope.inflight.size - 1} more requests)` : ''}`;
+  const q = oldest(scope.queued);
+  if (q) return `queued for ${q.what} for ${seconds(now - q.since)}`;
+  return 'between requests (no request in flight)';
 }
 
 /**
@@ -73,22 +101,47 @@ export function clauseTest(
   opts: ClauseTestOptions = {},
 ): void {
   const ids = asList(clauses);
-  test(`${requirement} [${ids.join(' ')}]`, { meta: { clauses: ids }, timeout: opts.timeout }, (ctx) => runAsTest(ctx.task, async () => {
-    await clauseLabels(ids);
-    const lacking = (opts.requires ?? []).filter((cap) => !hasCapability(cap));
-    if (lacking.length) skipWith(ctx, capabilityReason(lacking[0]!), lacking.map(capabilitySwitch));
-    try {
-      await fn(Object.assign(ctx, { verify: verifier(ids) }));
-      // Soft failures recorded along the way (the envelope audit) fail the test now.
-      const soft = recordedChecks().filter((c) => !c.ok && c.level !== 'informational');
-      if (soft.length) throw new ConformanceFailure(soft.map((c) => c.detail ?? c.requirement).join('\n\n'), soft.flatMap((c) => c.clauses));
-    } catch (e) {
-      // The event trigger cannot cause what the test needs: a skip with the trigger's reason, not a failure.
-      if ((e as Error)?.name === EVENT_UNSUPPORTED_NAME) skipWith(ctx, (e as Error).message);
-      await attachFailureEvidence();
-      throw e;
-    }
-  }));
+  const budgetMs = testBudgetMs(opts.timeout);
+  const wallMs = testWallMs(opts.timeout);
+  test(`${requirement} [${ids.join(' ')}]`, { meta: { clauses: ids }, timeout: vitestTimeoutMs(opts.timeout) }, (ctx) => {
+    // Aborted once the test is judged: its requests stop, so a test cut off cannot change a shared fixture afterwards.
+    const judged = new AbortController();
+    return runAsTest(ctx.task, async () => {
+      const scope = currentScope()!;
+      let cutOff!: (e: OutOfTimeError) => void;
+      const outOfTime = new Promise<never>((_, reject) => (cutOff = reject));
+      const stop = (why: string) => {
+        const e = new OutOfTimeError(`ran out of time (${why}); ${waitingWords(scope)}. The target was slow, hung or kept the test queued: no verdict on the clauses`);
+        recordTargetTrouble(e.message);
+        judged.abort(e);
+        cutOff(e);
+      };
+      const budget = new Budget(budgetMs, () => stop(`${seconds(budgetMs)} of its budget charged, time queued for shared fixtures not counted`));
+      scope.budget = budget;
+      const wall = setTimeout(() => stop(`${seconds(wallMs)} on the wall clock, queued time included`), wallMs);
+      try {
+        await clauseLabels(ids);
+        const lacking = (opts.requires ?? []).filter((cap) => !hasCapability(cap));
+        if (lacking.length) skipWith(ctx, capabilityReason(lacking[0]!), lacking.map(capabilitySwitch));
+        const body = Promise.resolve().then(() => fn(Object.assign(ctx, { verify: verifier(ids) })));
+        // A body cut off goes on in the background until its cancelled requests throw; that is not this test's outcome.
+        body.catch(() => undefined);
+        await Promise.race([body, outOfTime]);
+        // Soft failures recorded along the way (the envelope audit) fail the test now.
+        const soft = recordedChecks().filter((c) => !c.ok && c.level !== 'informational');
+        if (soft.length) throw new ConformanceFailure(soft.map((c) => c.detail ?? c.requirement).join('\n\n'), soft.flatMap((c) => c.clauses));
+      } catch (e) {
+        // The event trigger cannot cause what the test needs: a skip with the trigger's reason, not a failure.
+        if ((e as Error)?.name === EVENT_UNSUPPORTED_NAME) skipWith(ctx, (e as Error).message);
+        await attachFailureEvidence();
+        throw e;
+      } finally {
+        budget.stop();
+        clearTimeout(wall);
+        judged.abort(new Error('the test was judged'));
+      }
+    }, { signal: judged.signal });
+  });
 }
 
 /**

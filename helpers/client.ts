@@ -2,7 +2,9 @@
  * The one place that sends HTTP to the Core API (undici). It builds every authentication variant of
  * §5 (malformed ones included), counts requests per test, applies the retry policy of §8 (p-retry:
  * retry idempotent methods on connection errors and 5xx; never retry a POST blindly), and redacts
- * secrets before anything is recorded.
+ * secrets before anything is recorded. Only the API's own answers reach a test: no answer within
+ * the request deadline, a connection lost during the body and a gateway's 5xx page are target
+ * trouble ({@link TargetError}, an `error` verdict), retried where §8 allows.
  *
  * A 429 proves nothing about the request: a gateway or rate limiter in front of the API may answer
  * it before authentication and routing (§7 lists 429 as "throttled", §8 "clients back off"). So a
@@ -14,13 +16,15 @@
  * opts in with `expect429`. Reading for POST: a throttled request was refused, not processed, so
  * resending it after the wait is not a blind retry (§8).
  */
-import { request as undiciRequest } from 'undici';
+import { request as undiciRequest, type Dispatcher } from 'undici';
 import pRetry, { AbortError } from 'p-retry';
 import { redact, redactHeaders, registerSecret } from './redact';
 import type { ApiResponse, Exchange, RequestSummary } from './exchange';
-import { recordExchange, recordTargetTrouble } from './recorder';
+import { recordExchange, recordHung, recordNotApi, recordTargetTrouble } from './recorder';
 import { TARGET_ERROR_NAME } from './error-names';
 import { suiteDispatcher } from './proxy';
+import { currentScope, markInflight, markQueued } from './current-test';
+import { requestTimeoutMs } from './deadline';
 
 export type { ApiResponse, Exchange, RequestSummary } from './exchange';
 
@@ -148,12 +152,48 @@ export const THROTTLE_RETRIES = 6;
 /** Back-off after a 429 that names no delay: 250 ms first, doubling with jitter. The longest honoured wait for one 429 (a longer `Retry-After` is cut to it): 10 s. */
 export const THROTTLE_BACKOFF: RetryPolicy = { retries: THROTTLE_RETRIES, minTimeoutMs: 250, maxTimeoutMs: 10_000 };
 
+/**
+ * Why a request got no answer of the API:
+ * - `hung`: nothing (or no whole body) within the request deadline;
+ * - `lost`: the connection was refused, reset or closed (before the headers or during the body);
+ * - `not-api`: a 5xx whose body is not the API's JSON (a gateway's page), kept after the retries;
+ * - `throttled`: still 429 after {@link THROTTLE_RETRIES} waits;
+ * - `cancelled`: the test was already judged, so the request was stopped (recorded nowhere).
+ */
+export type TroubleKind = 'hung' | 'lost' | 'not-api' | 'throttled' | 'cancelled';
+
 /** Thrown when the target could not be reached or kept failing: an `error` verdict, not a conformance `fail`. */
 export class TargetError extends Error {
-  constructor(message: string, readonly request: RequestSummary) {
+  /** Attempts sent before giving up (1: never resent, e.g. a POST, §8). Set by the client. */
+  attempts = 1;
+  /**
+   * @param message what happened, naming the request (redacted here)
+   * @param request the request, redacted
+   * @param kind why no answer of the API was obtained
+   * @param response for `not-api`: the last answer that came back instead (a gateway's page)
+   */
+  constructor(message: string, readonly request: RequestSummary, readonly kind: TroubleKind = 'lost', readonly response?: ApiResponse) {
     super(redact(message));
     this.name = TARGET_ERROR_NAME;
   }
+}
+
+/**
+ * Whether a parsed body is an answer of the API: a JSON object with a boolean `success` (the §2.1
+ * and §7 envelopes) or an `error` member (the bare bodies of §7 exceptions 1 and 2). A gateway's
+ * HTML page, its `{"message": …}` JSON and an empty body are not.
+ */
+export function apiShaped(json: unknown): boolean {
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return false;
+  const o = json as Record<string, unknown>;
+  return typeof o.success === 'boolean' || 'error' in o;
+}
+
+/** "502 text/html from the gateway (server: nginx)": what came back instead of an answer of the API. */
+export function foreignWords(res: Pick<ApiResponse, 'status' | 'headers' | 'text'>): string {
+  const type = (res.headers['content-type'] ?? '').split(';')[0].trim() || (res.text ? 'an untyped body' : 'an empty body');
+  const server = res.headers.server ? ` (server: ${res.headers.server})` : '';
+  return `${res.status} ${type} from the gateway${server}`;
 }
 
 /**
@@ -165,8 +205,11 @@ export function backoffMs(policy: RetryPolicy, attemptNumber: number): number {
   return ceiling * (0.5 + Math.random() / 2);
 }
 
-/** Per-process request statistics (all tests of one worker file). */
-export const requestStats = { total: 0, retries: 0 };
+/**
+ * Per-process request statistics (all tests of one worker file): requests, retries among them,
+ * attempts that hung past the request deadline, and answers that were not the API's.
+ */
+export const requestStats = { total: 0, retries: 0, hung: 0, notApi: 0 };
 
 // Through the proxy HTTPS_PROXY / HTTP_PROXY / NO_PROXY name, for a remote target (helpers/proxy.ts).
 const agent = suiteDispatcher({ keepAliveTimeout: 10_000, connections: 32 });
@@ -300,7 +343,17 @@ export class ApiClient {
 
   /**
    * Sends one request (plus retries per policy) and returns the final answer.
-   * @throws TargetError when no answer could be obtained (connection refused/reset, timeout).
+   *
+   * Every attempt has the request deadline of helpers/deadline.ts (headers and body together) and
+   * follows the running test's abort signal: once the test is judged its requests stop, so it
+   * cannot change a shared fixture afterwards. What the API did not answer is target trouble and
+   * is retried for the methods §8 allows (every method but POST), like a connection lost before
+   * the headers: no answer within the deadline, a connection lost during the body (a body cut
+   * short), and a 5xx whose body is not the API's JSON (a gateway's 502/503/504 page,
+   * {@link apiShaped}). A 4xx outside the envelope is handed to the test: it is a refusal, which
+   * the check that expected another answer judges (an HTTP layer's own refusal is graded there).
+   * @throws TargetError when no answer of the API could be obtained (`kind` says why; for
+   *   `not-api` the last answer is attached); also when the test was judged (`cancelled`).
    */
   async request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -329,34 +382,89 @@ export class ApiClient {
       headers: redactHeaders(headers),
       body: payload === undefined ? undefined : cut(redact(payload)),
     };
-    const policy = opts.retry === false ? { retries: 0, minTimeoutMs: 0, maxTimeoutMs: 0 } : opts.retry ?? this.retryPolicy;
+    const words = `${method} ${summary.path}`;
+    // `retry: false` keeps the API's own 5xx for the caller; what the API did not answer is retried either way.
+    const apiPolicy = opts.retry === false ? { retries: 0, minTimeoutMs: 0, maxTimeoutMs: 0 } : opts.retry ?? this.retryPolicy;
+    const troublePolicy = opts.retry === false ? this.retryPolicy : apiPolicy;
     const idempotent = method !== 'POST';
+    const deadline = requestTimeoutMs();
+    const testSignal = currentScope()?.signal;
     let attempts = 0;
     let throttles = 0;
     let failures = 0;
+    let lastForeign: ApiResponse<T> | undefined;
+
+    const cancelled = () =>
+      new AbortError(new TargetError(`${words}: not sent or not awaited, the test was already judged`, summary, 'cancelled'));
+    /** One attempt that got no answer of the API: retried while the policy allows and the method may be resent (§8). */
+    const trouble = (err: TargetError) => {
+      failures += 1;
+      if (!idempotent || failures > troublePolicy.retries) throw new AbortError(err);
+      throw err;
+    };
 
     const once = async (): Promise<ApiResponse<T>> => {
-      await targetReady(this.baseUrl);
+      if (testSignal?.aborted) throw cancelled();
+      if ((pausedUntil.get(this.baseUrl) ?? 0) > Date.now()) {
+        const unqueue = markQueued(`the target's 429 pause (${this.baseUrl})`);
+        try {
+          await targetReady(this.baseUrl);
+        } finally {
+          unqueue();
+        }
+      }
+      if (testSignal?.aborted) throw cancelled();
       attempts += 1;
       const started = performance.now();
-      let res;
+      // One controller per attempt: the deadline or the test's judgement aborts it (listeners removed when the attempt ends).
+      const attempt = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        attempt.abort(new Error(`no answer within ${deadline} ms`));
+      }, deadline);
+      const onJudged = () => attempt.abort(testSignal?.reason);
+      testSignal?.addEventListener('abort', onJudged, { once: true });
+      const signal = attempt.signal;
+      const inflight = markInflight(words);
+      const done = () => {
+        clearTimeout(timer);
+        testSignal?.removeEventListener('abort', onJudged);
+        inflight();
+      };
+      let res: Dispatcher.ResponseData | undefined;
+      let text: string;
       try {
         res = await undiciRequest(this.baseUrl + fullPath, {
           method: method as any,
           headers,
           body: payload,
           dispatcher: agent,
-          headersTimeout: 15_000,
-          bodyTimeout: 15_000,
+          headersTimeout: deadline,
+          bodyTimeout: deadline,
+          signal,
         });
+        text = await res.body.text();
       } catch (e) {
-        const err = new TargetError(`${method} ${summary.path}: no answer (${(e as Error).message})`, summary);
-        // POST is not retried blindly (§8): the caller reconciles with a GET.
-        failures += 1;
-        if (!idempotent || failures > policy.retries) throw new AbortError(err);
-        throw err;
+        if (testSignal?.aborted) throw cancelled();
+        const code = (e as { code?: string }).code ?? '';
+        const hung = timedOut || /TIMEOUT/.test(code);
+        const phase = res ? `during the body of a ${res.statusCode} answer (a body cut short)` : 'before the headers';
+        const why = hung
+          ? `no answer within the ${deadline} ms request deadline (${res ? `the body of a ${res.statusCode} answer stalled` : 'no headers'})`
+          : `connection lost ${phase}: ${(e as Error).message}`;
+        if (hung) {
+          requestStats.hung += 1;
+          recordHung();
+        } else if (res) {
+          requestStats.notApi += 1;
+          recordNotApi();
+        }
+        res?.body.destroy();
+        return trouble(new TargetError(`${words}: ${why}${idempotent ? '' : '; a POST is never resent blindly (§8)'}`, summary, hung ? 'hung' : 'lost'));
+      } finally {
+        done();
       }
-      const text = await res.body.text();
       let json: any;
       if (text.length > 0) {
         try {
@@ -379,11 +487,26 @@ export class ApiClient {
         const wait = Math.min(retryAfterMs(answer) ?? backoffMs(THROTTLE_BACKOFF, throttles), THROTTLE_BACKOFF.maxTimeoutMs);
         pauseTarget(this.baseUrl, wait);
         if (throttles > THROTTLE_RETRIES) {
-          throw new AbortError(new TargetError(`${method} ${summary.path}: still throttled (429) after ${THROTTLE_RETRIES} waits; a 429 says nothing about the request, so no verdict`, summary));
+          throw new AbortError(new TargetError(`${words}: still throttled (429) after ${THROTTLE_RETRIES} waits; a 429 says nothing about the request, so no verdict`, summary, 'throttled'));
         }
         throw new RetryableAnswer(answer, 0);
       }
-      if (res.statusCode >= 500 && idempotent && failures < policy.retries) {
+      if (res.statusCode >= 500 && !apiShaped(json)) {
+        requestStats.notApi += 1;
+        recordNotApi();
+        lastForeign = answer;
+        const times = failures + 1;
+        return trouble(
+          new TargetError(
+            `${words}: ${foreignWords(answer)}, not an answer of the API (its body is not the API's JSON)${times > 1 ? `, ${times} times in a row` : ''}${idempotent ? '' : '; a POST is never resent blindly (§8)'}`,
+            summary,
+            'not-api',
+            answer,
+          ),
+        );
+      }
+      lastForeign = undefined;
+      if (res.statusCode >= 500 && idempotent && failures < apiPolicy.retries) {
         failures += 1;
         throw new RetryableAnswer(answer);
       }
@@ -395,7 +518,7 @@ export class ApiClient {
       // p-retry runs the loop; the delay is chosen here so that an explicit Retry-After or
       // retryAfterSeconds (§7 exception 3) replaces the exponential back-off instead of adding to it.
       final = await pRetry(once, {
-        retries: policy.retries + THROTTLE_RETRIES,
+        retries: Math.max(apiPolicy.retries, troublePolicy.retries) + THROTTLE_RETRIES,
         minTimeout: 0,
         maxTimeout: 0,
         randomize: false,
@@ -404,6 +527,7 @@ export class ApiClient {
           if (retriesLeft === 0) return;
           // A 429 set the shared pause, which the next attempt waits out (waitMs 0 here).
           const asked = error instanceof RetryableAnswer ? error.waitMs : undefined;
+          const policy = error instanceof TargetError ? troublePolicy : apiPolicy;
           const delay = asked ?? backoffMs(policy, failures || attemptNumber);
           if (delay > 0) await new Promise((r) => setTimeout(r, Math.min(delay, policy.maxTimeoutMs)));
         },
@@ -411,12 +535,13 @@ export class ApiClient {
     } catch (e) {
       if (e instanceof RetryableAnswer) final = e.response as ApiResponse<T>;
       else {
-        recordOnTest({ request: summary, error: redact((e as Error).message) }, attempts - 1);
-        if (e instanceof TargetError) {
-          recordTargetTrouble();
-          throw e;
-        }
-        throw new TargetError(`${method} ${summary.path}: ${(e as Error).message}`, summary);
+        const err = e instanceof TargetError ? e : new TargetError(`${words}: ${(e as Error).message}`, summary, 'lost');
+        if (err.kind === 'cancelled') throw err;
+        err.attempts = attempts;
+        if (lastForeign && err.kind === 'not-api') lastForeign.retries = attempts - 1;
+        recordOnTest({ request: summary, error: redact(err.message) }, attempts - 1);
+        recordTargetTrouble(err.message);
+        throw err;
       }
     }
     final.retries = attempts - 1;

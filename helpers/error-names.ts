@@ -10,3 +10,5 @@ export const TARGET_ERROR_NAME = 'TargetError';
 export const CONTROL_ERROR_NAME = 'ControlError';
 /** `name` of helpers/events.ts `EventUnsupportedError` (the event trigger cannot cause that kind: the test skips). */
 export const EVENT_UNSUPPORTED_NAME = 'EventUnsupportedError';
+/** `name` of helpers/clause.ts `OutOfTimeError` (a test cut off at its budget or wall cap: the target was slow, hung or throttling). */
+export const OUT_OF_TIME_ERROR_NAME = 'OutOfTimeError';

@@ -69,11 +69,18 @@ declare module 'vitest' {
     /** Undocumented fields or codes seen. */
     drift?: DriftRecord[];
     /**
-     * The target gave no answer after the retries (connection error, timeout, throttled past the
-     * retries): a failure of this test is an `error` verdict. A 5xx answer does not set it: it is
-     * an answer, and the check that expected another status judges it.
+     * The target gave no answer of the API after the retries (connection error, timeout, a
+     * gateway's page, throttled past the retries) or the test ran out of time: a failure of this
+     * test is an `error` verdict. A 5xx in the API's envelope does not set it: it is an answer, and
+     * the check that expected another status judges it.
      */
     targetTrouble?: boolean;
+    /** The first target trouble, in words (redacted): "GET /x: 502 text/html from the gateway …", or what a cut-off test waited on. */
+    trouble?: string;
+    /** Attempts that got no answer within the request deadline (helpers/deadline.ts). */
+    hung?: number;
+    /** Answers that were not the API's: a gateway's 5xx page, a body cut short by the connection. */
+    notApi?: number;
     /** The authorization-matrix cell this test decides, when it is one. */
     matrixCell?: MatrixCell;
     /** Why the test was skipped (capability missing, optional fixture absent, opt-in not given). */

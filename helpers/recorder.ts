@@ -3,19 +3,25 @@
  * and skip reasons go into the running test's vitest task meta (shape: helpers/meta.ts) through
  * these functions only, and helpers/report/vitest-reporter.ts is their one reader. The running
  * test is found through helpers/current-test.ts, so concurrent tests keep their own records.
- * Outside a test (hooks, plain scripts) nothing is recorded.
+ * Outside a test (hooks, plain scripts) nothing is recorded, nor once the test was judged (a
+ * cut-off test's late work changes nothing of its record).
  */
-import { currentTest } from './current-test';
+import { currentTest, judged } from './current-test';
 import type { Exchange } from './exchange';
 import type { CheckRecord, DriftRecord, MatrixCell } from './meta';
 import './meta';
+
+/** The running test, unless it was already judged. */
+function live() {
+  return judged() ? undefined : currentTest();
+}
 
 /** How many exchanges a test keeps as failure evidence (the latest). */
 export const KEPT_EXCHANGES = 5;
 
 /** Records one clause-tagged check on the running test. */
 export function recordCheck(rec: CheckRecord): void {
-  const t = currentTest();
+  const t = live();
   if (t) (t.meta.checks ??= []).push(rec);
 }
 
@@ -26,7 +32,7 @@ export function recordedChecks(): readonly CheckRecord[] {
 
 /** Records undocumented fields or codes the target sent (§9.4: drift, reported, never failed). */
 export function recordDrift(...drift: DriftRecord[]): void {
-  const t = currentTest();
+  const t = live();
   if (t && drift.length) (t.meta.drift ??= []).push(...drift);
 }
 
@@ -35,7 +41,7 @@ export function recordDrift(...drift: DriftRecord[]): void {
  * the last {@link KEPT_EXCHANGES} as evidence. `exchange` must already be redacted.
  */
 export function recordExchange(exchange: Exchange, retries: number): void {
-  const t = currentTest();
+  const t = live();
   if (!t) return;
   t.meta.requests = (t.meta.requests ?? 0) + 1 + retries;
   t.meta.retries = (t.meta.retries ?? 0) + retries;
@@ -49,10 +55,27 @@ export function recordedExchanges(): readonly Exchange[] {
   return currentTest()?.meta.exchanges ?? [];
 }
 
-/** Marks the running test as having met target trouble (no answer, 5xx after retries): a failure becomes an `error` verdict. */
-export function recordTargetTrouble(): void {
-  const t = currentTest();
-  if (t) t.meta.targetTrouble = true;
+/**
+ * Marks the running test as having met target trouble (no answer of the API after the retries): a
+ * failure becomes an `error` verdict. `what` (redacted) is kept as the first such trouble.
+ */
+export function recordTargetTrouble(what?: string): void {
+  const t = live();
+  if (!t) return;
+  t.meta.targetTrouble = true;
+  if (what && !t.meta.trouble) t.meta.trouble = what;
+}
+
+/** Counts one attempt that hung past the request deadline on the running test. */
+export function recordHung(): void {
+  const t = live();
+  if (t) t.meta.hung = (t.meta.hung ?? 0) + 1;
+}
+
+/** Counts one answer that was not the API's (a gateway's 5xx page, a body cut short) on the running test. */
+export function recordNotApi(): void {
+  const t = live();
+  if (t) t.meta.notApi = (t.meta.notApi ?? 0) + 1;
 }
 
 /**
@@ -60,7 +83,7 @@ export function recordTargetTrouble(): void {
  * the skip (helpers/target.ts `Switch`; the report counts the clauses each would turn on).
  */
 export function recordSkipReason(reason: string, needs: readonly string[] = []): void {
-  const t = currentTest();
+  const t = live();
   if (!t) return;
   t.meta.skipReason = reason;
   if (needs.length) t.meta.skipNeeds = [...new Set(needs)];
@@ -68,6 +91,6 @@ export function recordSkipReason(reason: string, needs: readonly string[] = []):
 
 /** Records the authorization-matrix cell the running test decides (rendered by the report writers). */
 export function recordMatrixCell(cell: MatrixCell): void {
-  const t = currentTest();
+  const t = live();
   if (t) t.meta.matrixCell = cell;
 }

@@ -15,6 +15,7 @@ import { registerSecret, redact } from './redact';
 import { Cleanup } from './cleanup';
 import { currentTest } from './current-test';
 import { installEnvelopeAudit } from './envelope';
+import { vitestTimeoutMs } from './deadline';
 
 /** A tenant as the suite knows it. `key` and `clientServerSecret` are secrets. */
 export interface TenantFixture {
@@ -195,12 +196,13 @@ export async function createWorld(): Promise<World> {
  */
 export function useWorld(): () => World {
   let world: World | undefined;
+  // Hook timeouts derived from the request deadline (helpers/deadline.ts): a hung request fails its attempt first.
   beforeAll(async () => {
     world = await createWorld();
-  });
+  }, vitestTimeoutMs());
   afterAll(async () => {
     if (world) await world.cleanup.run();
-  });
+  }, vitestTimeoutMs());
   return () => {
     if (!world) throw new Error('world not ready: call useWorld() at the top level of the suite file');
     return world;

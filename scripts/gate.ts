@@ -1,5 +1,5 @@
 /**
- * `npm run gate -- [--run <conformance.json>] [--baseline <conformance.json> [--baseline-optional]] [--allow <known-deviations.json>] [--allow-errors] [--max-checked-drop <points>] [--allow-partial] [--today YYYY-MM-DD]`
+ * `npm run gate -- [--run <conformance.json>] [--baseline <conformance.json> [--baseline-optional]] [--allow <known-deviations.json>] [--allow-errors] [--max-checked-drop <points>] [--allow-partial] [--strict] [--today YYYY-MM-DD]`
  *
  * The pre-release gate on a finished run (default `reports/conformance.json`, or
  * `$CONFORMANCE_REPORT_DIR/conformance.json`): exits 1 when any `must` clause fails, any clause
@@ -10,7 +10,8 @@
  * clause, or checked a share of `must` clauses more than `--max-checked-drop` percentage points
  * (default 10) below the baseline's blocks whatever the flags. A missing
  * `--baseline` file is an error (exit 2) unless `--baseline-optional` (the first night). A partial
- * run (a file filter, `-t`, missing shards) blocks unless `--allow-partial`. Failures listed in the allow-list (default spec/known-deviations.json) do not
+ * run (a file filter, `-t`, missing shards) blocks unless `--allow-partial`. A failing `should`
+ * clause is a note, and blocks only with `--strict`. Failures listed in the allow-list (default spec/known-deviations.json) do not
  * block until their expiry date; expired entries block again and say so. Exit 2: bad input.
  */
 import { existsSync } from 'node:fs';
@@ -25,7 +26,7 @@ import { registerEnvironmentSecrets } from '../helpers/report/record-io';
 
 /** Runs the gate with command-line arguments; returns the exit status (0 pass, 1 blocked, 2 bad input). */
 export function gateMain(argv: string[], log: (line: string) => void = console.log): number {
-  let values: { run?: string; baseline?: string; allow?: string; today?: string; 'allow-errors'?: boolean; 'allow-partial'?: boolean; 'baseline-optional'?: boolean; 'max-checked-drop'?: string };
+  let values: { run?: string; baseline?: string; allow?: string; today?: string; 'allow-errors'?: boolean; 'allow-partial'?: boolean; 'baseline-optional'?: boolean; 'max-checked-drop'?: string; strict?: boolean };
   try {
     ({ values } = parseArgs({
       args: argv,
@@ -38,6 +39,7 @@ export function gateMain(argv: string[], log: (line: string) => void = console.l
         'allow-partial': { type: 'boolean' },
         'baseline-optional': { type: 'boolean' },
         'max-checked-drop': { type: 'string' },
+        strict: { type: 'boolean' },
       },
       strict: true,
     }));
@@ -61,7 +63,7 @@ export function gateMain(argv: string[], log: (line: string) => void = console.l
     const drop = values['max-checked-drop'];
     if (drop !== undefined && !(/^\d+(\.\d+)?$/.test(drop) && Number(drop) <= 100)) throw new Error(`--max-checked-drop must be a number of percentage points from 0 to 100, got ${drop}`);
     const maxCheckedDrop = drop === undefined ? DEFAULT_MAX_CHECKED_DROP : Number(drop);
-    const result = evaluateGate({ run, baseline, baselineFile: values.baseline, deviations, now, allowErrors: values['allow-errors'], allowPartial: values['allow-partial'], maxCheckedDrop });
+    const result = evaluateGate({ run, baseline, baselineFile: values.baseline, deviations, now, allowErrors: values['allow-errors'], allowPartial: values['allow-partial'], maxCheckedDrop, strict: values.strict });
     for (const r of result.reasons) log(redact(`gate: BLOCK ${r}`));
     for (const n of result.notes) log(redact(`gate: note ${n}`));
     const cs = run.clauseSummary;

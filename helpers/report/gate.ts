@@ -8,6 +8,7 @@
  * tolerates flakiness, not an outage: a run that could not reach its target, that checked no
  * `must` clause, or whose share of `must` clauses checked fell against the baseline by more than
  * `maxCheckedDrop` points blocks whatever the flags.
+ * A failing `should` clause is a warning, and blocks only under `strict`.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -111,6 +112,8 @@ export interface GateInput {
    * {@link DEFAULT_MAX_CHECKED_DROP}). Only with a baseline.
    */
   maxCheckedDrop?: number;
+  /** Let failing `should` clauses block too (`--strict`); default false: they are red in the report, never blocking. */
+  strict?: boolean;
 }
 
 /** Formats a date as YYYY-MM-DD in UTC. */
@@ -153,6 +156,11 @@ export function evaluateGate(input: GateInput): GateResult {
   else if (run.partial) notes.push(`partial run: ${run.partial.reasons.join('; ')}`);
   for (const c of run.clauses) {
     if (c.level === 'must' && c.verdict === 'fail') block(c.id, `must clause ${c.id} fails: ${whyLine(c.message, 200) || c.text}`);
+    else if (c.level === 'should' && c.verdict === 'fail') {
+      const line = `should clause ${c.id} fails: ${whyLine(c.message, 200) || c.text}`;
+      if (input.strict) block(c.id, `${line} (--strict)`);
+      else notes.push(`warning: ${line} (blocks only with --strict)`);
+    }
   }
   let comparison: RunComparison | undefined;
   if (input.baseline) {
@@ -167,13 +175,14 @@ export function evaluateGate(input: GateInput): GateResult {
     }
     comparison = compareRuns(input.baseline, run, input.baselineFile);
     for (const r of comparison.regressions) {
-      if (r.level === 'must') {
-        // already blocked above as a failing must clause; say that it is also a regression
-        const i = reasons.findIndex((x) => x.startsWith(`must clause ${r.id} fails`));
-        if (i >= 0) reasons[i] = reasons[i].replace(`must clause ${r.id} fails`, `must clause ${r.id} fails (regressed: pass → fail)`);
+      if (r.level === 'must' || (input.strict && r.level === 'should')) {
+        // already blocked above as a failing clause; say that it is also a regression
+        const was = `${r.level} clause ${r.id} fails`;
+        const i = reasons.findIndex((x) => x.startsWith(was));
+        if (i >= 0) reasons[i] = reasons[i].replace(was, `${was} (regressed: pass → fail)`);
         else {
-          const j = notes.findIndex((x) => x.startsWith(`allowed: must clause ${r.id} fails`));
-          if (j >= 0) notes[j] = notes[j].replace(`must clause ${r.id} fails`, `must clause ${r.id} fails (regressed: pass → fail)`);
+          const j = notes.findIndex((x) => x.startsWith(`allowed: ${was}`));
+          if (j >= 0) notes[j] = notes[j].replace(was, `${was} (regressed: pass → fail)`);
         }
         continue;
       }

@@ -58,6 +58,12 @@ export interface TestRecord {
   /** Requests this test sent to the target, retries included. */
   requests: number;
   retries: number;
+  /** Attempts that got no answer within the request deadline (format 1.6; absent means 0). */
+  hung?: number;
+  /** Answers that were not the API's: a gateway's 5xx page, a body cut short (format 1.6; absent means 0). */
+  notApi?: number;
+  /** For `error`: the first target trouble in words, redacted: what came back instead, or what a cut-off test waited on (format 1.6). */
+  trouble?: string;
   drift: DriftRecord[];
   /** Last exchanges before a failure, redacted (evidence): `{ request, response?, error? }` of helpers/exchange.ts. */
   evidence?: unknown[];
@@ -102,8 +108,11 @@ export interface RunRecord {
   };
   /** Clause counts by verdict and coverage = testable clauses with a test / testable clauses (0..1). */
   clauseSummary: Record<ClauseVerdict, number> & { coverage: number };
-  /** Requests sent to the target: total, retries, and per suite file. */
-  requests: { total: number; retries: number; perFile: Record<string, number> };
+  /**
+   * Requests sent to the target: total, retries, per suite file, and (format 1.6) how often the
+   * target misbehaved: attempts that hung past the request deadline, answers that were not the API's.
+   */
+  requests: { total: number; retries: number; perFile: Record<string, number>; hung?: number; notApi?: number };
   drift: (DriftRecord & { tests: string[] })[];
   tests: TestRecord[];
   clauses: ClauseRecord[];
@@ -154,7 +163,7 @@ export interface OffSummary {
 }
 
 /** Current minor format revision written by this code. */
-export const FORMAT_VERSION = '1.5';
+export const FORMAT_VERSION = '1.6';
 
 /** Which catalogue target a run mode exercises: simulators (embedded, external) or a live tenant. */
 export function targetKindOf(mode: string): ClauseTarget {
@@ -163,7 +172,8 @@ export function targetKindOf(mode: string): ClauseTarget {
 
 /**
  * Derives clause verdicts from test records (OpenID-conformance style: a failing check fails only
- * the clauses it names; a failing test without a clause-tagged failing check fails all its clauses).
+ * the clauses it names; a failing test without a clause-tagged failing check fails all its clauses;
+ * a test in `error` leaves a clause that only its passed checks name passing).
  * Precedence when several tests name a clause: fail > error > pass > skip. A testable clause no test
  * names is `not-covered`, or `skip` (kind `not-applicable`) when its targets exclude `mode`'s target.
  * In a partial run (`partial` gives its reasons) such a clause is `skip` of kind `not-run` instead:
@@ -192,6 +202,11 @@ export function clauseVerdicts(catalogue: Map<string, Clause>, tests: TestRecord
           note(id, 'fail', t, own ?? t.message);
         } else if (t.checks.some((c) => c.ok && c.clauses.includes(id))) note(id, 'pass', t);
         else note(id, 'fail', t, t.message);
+      } else if (t.status === 'error') {
+        // A check already recorded as passed is not turned red by later trouble: a clause named
+        // only by checks that all passed keeps their pass; the test's own clauses were not proven.
+        const passedOnly = !t.clauses.includes(id) && !failedIds.has(id) && t.checks.some((c) => c.ok && c.clauses.includes(id));
+        note(id, passedOnly ? 'pass' : 'error', t, t.message);
       } else {
         note(id, t.status, t, t.message);
         if (t.status === 'skip' && t.message && !skipMessages.has(id)) skipMessages.set(id, t.message);
@@ -289,7 +304,7 @@ export function summariseTests(tests: TestRecord[]): RunRecord['summary'] {
   };
 }
 
-/** Request totals of a list of test records: total, retries, per suite file. */
+/** Request totals of a list of test records: total, retries, per suite file, hung attempts, answers not the API's. */
 export function summariseRequests(tests: TestRecord[]): RunRecord['requests'] {
   const perFile: Record<string, number> = {};
   for (const t of tests) perFile[t.file] = (perFile[t.file] ?? 0) + t.requests;
@@ -297,6 +312,8 @@ export function summariseRequests(tests: TestRecord[]): RunRecord['requests'] {
     total: tests.reduce((n, t) => n + t.requests, 0),
     retries: tests.reduce((n, t) => n + t.retries, 0),
     perFile,
+    hung: tests.reduce((n, t) => n + (t.hung ?? 0), 0),
+    notApi: tests.reduce((n, t) => n + (t.notApi ?? 0), 0),
   };
 }
 

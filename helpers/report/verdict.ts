@@ -4,17 +4,25 @@
  * - `pass`: the test passed;
  * - `skip`: vitest skipped it (a missing capability, an optional fixture absent, an opt-in not given);
  * - `error`: it failed because the target or the network misbehaved, not on a conformance check:
- *   the test recorded target trouble (no answer after the retries), or its first error is a
- *   {@link TARGET_ERROR_NAME} (client) or {@link CONTROL_ERROR_NAME} (control API); or it never ran
+ *   the test recorded target trouble (no answer of the API after the retries, or it ran out of
+ *   time), or its first error is a {@link TARGET_ERROR_NAME} (client), {@link CONTROL_ERROR_NAME}
+ *   (control API) or {@link OUT_OF_TIME_ERROR_NAME} (cut off at its budget), or vitest's own
+ *   timeout. Target trouble wins over a failed check: a check that failed on an answer that did
+ *   arrive, in a test that also met trouble, may have failed because of it (a gateway's answer, a
+ *   state the lost request left), so the test is `error`; the failed check still names its clause
+ *   in the record; or it never ran
  *   because its file's set-up failed (a `beforeAll`, world provisioning): nothing was verified, and
  *   a skip would read as "does not apply";
  * - `fail`: it failed otherwise, a conformance check (`ConformanceAssertionError`) above all.
  */
 import type { TestVerdict } from './model';
-import { CONTROL_ERROR_NAME, TARGET_ERROR_NAME } from '../error-names';
+import { CONTROL_ERROR_NAME, OUT_OF_TIME_ERROR_NAME, TARGET_ERROR_NAME } from '../error-names';
 
 /** vitest's end state of a test case (`TestCase.result().state`). */
 export type TestState = 'passed' | 'failed' | 'skipped' | 'pending';
+
+/** How vitest words its own timeout of a test or hook. */
+const VITEST_TIMEOUT = /^(Test|Hook) timed out in \d+ms/;
 
 /**
  * The verdict of a test (see the module comment).
@@ -23,11 +31,14 @@ export type TestState = 'passed' | 'failed' | 'skipped' | 'pending';
  * @param targetTrouble whether the test recorded target trouble (meta.targetTrouble)
  * @param setUpFailed whether the test was skipped only because its file's or block's set-up failed
  *   (see {@link setUpFailure}); such a skip is an `error`
+ * @param firstErrorMessage `message` of the test's first error (vitest's own timeout is recognised by it)
  */
-export function testVerdict(state: TestState, firstErrorName: string | undefined, targetTrouble: boolean, setUpFailed = false): TestVerdict {
+export function testVerdict(state: TestState, firstErrorName: string | undefined, targetTrouble: boolean, setUpFailed = false, firstErrorMessage?: string): TestVerdict {
   if (state === 'passed') return 'pass';
   if (state !== 'failed') return setUpFailed ? 'error' : 'skip';
-  if (targetTrouble || firstErrorName === TARGET_ERROR_NAME || firstErrorName === CONTROL_ERROR_NAME) return 'error';
+  if (targetTrouble) return 'error';
+  if (firstErrorName === TARGET_ERROR_NAME || firstErrorName === CONTROL_ERROR_NAME || firstErrorName === OUT_OF_TIME_ERROR_NAME) return 'error';
+  if (firstErrorMessage && VITEST_TIMEOUT.test(firstErrorMessage)) return 'error';
   return 'fail';
 }
 

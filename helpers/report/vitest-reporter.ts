@@ -56,7 +56,7 @@ function toRecord(tc: TestCase, root: string): TestRecord {
   const diag = tc.diagnostic();
   const firstError = result.state === 'failed' ? result.errors?.[0] : undefined;
   const setUp = setUpFailure(tc as unknown as SetUpView, meta.skipReason);
-  const status: TestVerdict = testVerdict(result.state, firstError?.name, Boolean(meta.targetTrouble), setUp !== undefined);
+  const status: TestVerdict = testVerdict(result.state, firstError?.name, Boolean(meta.targetTrouble), setUp !== undefined, firstError?.message);
   let message: string | undefined;
   if (firstError) message = redact(firstError.message ?? String(firstError));
   if (setUp) message = redact(setUp);
@@ -73,6 +73,9 @@ function toRecord(tc: TestCase, root: string): TestRecord {
     checks: (meta.checks ?? []).map((c) => ({ ...c, detail: c.detail ? redact(c.detail) : undefined })),
     requests: meta.requests ?? 0,
     retries: meta.retries ?? 0,
+    ...(meta.hung ? { hung: meta.hung } : {}),
+    ...(meta.notApi ? { notApi: meta.notApi } : {}),
+    ...(status === 'error' && meta.trouble ? { trouble: redact(meta.trouble) } : {}),
     drift: meta.drift ?? [],
     evidence: status === 'fail' || status === 'error' ? JSON.parse(redact(JSON.stringify(meta.exchanges ?? []))) : undefined,
     ...(meta.matrixCell ? { matrixCell: { ...meta.matrixCell, outcome: redact(meta.matrixCell.outcome) } } : {}),

@@ -18,13 +18,36 @@
  *     gateways send (Kong's and AWS API Gateway's `{"message": …}`, nginx's HTML page), and a
  *     `Retry-After` in seconds, as an HTTP date, or none.
  * - `retryAfterSeconds` (default 0): the delay the 429s ask for.
+ *
+ * Further keys (default 0), the ways gateways and networks misbehave; drawn at the front stage
+ * (before authentication), whatever the placement, from a second roll of the same generator:
+ * - `rateHang`: probability that a request is accepted and never answered, before it is
+ *   processed (the connection is held until the client gives up, or `hangMs` passes);
+ * - `hangMs` (default 60 000): the longest a hung connection is held before it is dropped;
+ * - `rateGateway`: probability of a gateway's 5xx page before the request is processed: nginx's
+ *   HTML 502, 503 and 504 and AWS API Gateway's JSON 502 `{"message": …}`, never the API's envelope;
+ * - `rateTruncate`: probability that the answer, after the request was processed, is cut short:
+ *   the headers promise the whole body, half of it comes, and the connection is closed;
+ * - `rateResetBody`: the same, but the connection is reset (RST) after half the body.
+ * `delayMs` makes a slow target (every answer that much later).
  */
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SimState } from './state.ts';
 import { ApiError, sendError } from './envelope.ts';
 
 /** Chaos settings; absent or null when chaos is off. */
 export interface ChaosConfig {
+  /** Probability 0..1 of a request accepted and never answered (held until the client gives up or `hangMs` passes). */
+  rateHang: number;
+  /** Longest hold of a hung connection, in ms. */
+  hangMs: number;
+  /** Probability 0..1 of a gateway's 5xx page (HTML or a gateway's JSON) before the request is processed. */
+  rateGateway: number;
+  /** Probability 0..1 that the answer is cut short after half its body and the connection closed. */
+  rateTruncate: number;
+  /** Probability 0..1 that the connection is reset after half the answer's body. */
+  rateResetBody: number;
   rate429: number;
   rateReset: number;
   delayMs: number;
@@ -54,6 +77,11 @@ export function parseChaos(v: unknown): ChaosConfig | null {
     seed: num('seed', 1, 2 ** 32),
     placement,
     retryAfterSeconds: num('retryAfterSeconds', 0, 3_600),
+    rateHang: num('rateHang', 0, 1),
+    hangMs: num('hangMs', 60_000, 600_000),
+    rateGateway: num('rateGateway', 0, 1),
+    rateTruncate: num('rateTruncate', 0, 1),
+    rateResetBody: num('rateResetBody', 0, 1),
   };
 }
 
@@ -95,6 +123,7 @@ export async function applyChaos(state: SimState, request: FastifyRequest, reply
   const chaos = state.config.chaos;
   if (!chaos) return false;
   if (stage === 'front' && chaos.delayMs > 0) await new Promise((r) => setTimeout(r, chaos.delayMs));
+  if (stage === 'front' && (await networkChaos(state, chaos, request, reply))) return true;
   if (stage !== chaos.placement) return false;
   const roll = draw(state, chaos);
   if (roll < chaos.rateReset) {
@@ -115,4 +144,60 @@ export async function applyChaos(state: SimState, request: FastifyRequest, reply
     return true;
   }
   return false;
+}
+
+/** The gateway pages of `rateGateway`: nginx's HTML 502/503/504 and AWS API Gateway's JSON 502. */
+const GATEWAY_5XXS: { status: number; contentType: string; body: string }[] = [
+  { status: 502, contentType: 'text/html', body: '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n' },
+  { status: 503, contentType: 'text/html', body: '<html>\r\n<head><title>503 Service Temporarily Unavailable</title></head>\r\n<body>\r\n<center><h1>503 Service Temporarily Unavailable</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n' },
+  { status: 504, contentType: 'text/html', body: '<html>\r\n<head><title>504 Gateway Time-out</title></head>\r\n<body>\r\n<center><h1>504 Gateway Time-out</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n' },
+  { status: 502, contentType: 'application/json', body: '{"message":"Internal server error"}' },
+];
+
+/**
+ * The network and gateway failures (hang, gateway page, body cut short, reset during the body),
+ * drawn once per public request at the front stage. Returns true when the request was taken over
+ * here (hung or answered by the gateway) and must not be processed.
+ */
+async function networkChaos(state: SimState, chaos: ChaosConfig, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  const total = chaos.rateHang + chaos.rateGateway + chaos.rateTruncate + chaos.rateResetBody;
+  if (total <= 0) return false;
+  let roll = draw(state, chaos);
+  if (roll < chaos.rateHang) {
+    reply.hijack();
+    const socket = request.raw.socket;
+    const timer = setTimeout(() => socket.destroy(), chaos.hangMs);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+    return true;
+  }
+  roll -= chaos.rateHang;
+  if (roll < chaos.rateGateway) {
+    const g = GATEWAY_5XXS[Math.floor((roll / chaos.rateGateway) * GATEWAY_5XXS.length) % GATEWAY_5XXS.length];
+    await reply.code(g.status).header('content-type', g.contentType).header('server', 'nginx').send(g.body);
+    return true;
+  }
+  roll -= chaos.rateGateway;
+  if (roll < chaos.rateTruncate + chaos.rateResetBody) cutTheBody(reply, roll < chaos.rateTruncate ? 'close' : 'reset');
+  return false;
+}
+
+/**
+ * Lets the request be processed and answered, but sends only half the answer's body (the headers
+ * keep the whole Content-Length), then closes (`close`) or resets (`reset`) the connection.
+ */
+function cutTheBody(reply: FastifyReply, how: 'close' | 'reset'): void {
+  const res = reply.raw;
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  (res as { end: unknown }).end = (chunk?: unknown, ...rest: unknown[]) => {
+    const body = typeof chunk === 'string' || Buffer.isBuffer(chunk) ? Buffer.from(chunk as string) : Buffer.alloc(0);
+    if (body.length < 2) return end(chunk, ...rest);
+    res.write(body.subarray(0, Math.floor(body.length / 2)), () => {
+      const socket = res.socket;
+      if (!socket) return;
+      if (how === 'reset' && typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
+      else socket.destroy();
+    });
+    return res;
+  };
 }

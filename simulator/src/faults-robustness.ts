@@ -9,7 +9,7 @@ import type { FaultInfo } from './faults.ts';
 export const ROBUSTNESS_FAULTS: readonly FaultInfo[] = [
   {
     name: 'robustness.no-body-limits',
-    clauses: ['7/no-server-error-on-input'],
+    clauses: ['7/no-server-error-on-input', '7/no-500-in-envelope-on-input'],
     description: 'The body limits are off: deep nesting, __proto__/constructor keys, 1e400 and huge strings reach the handlers (500s, values stored that cannot be served back).',
   },
   {

@@ -51,3 +51,62 @@ describe('chaos placement', () => {
     expect((await w.ctl('PUT', '/config', { chaos: { rate429: 0.1, placement: 'sidecar' } })).status).toBe(400);
   });
 });
+
+describe('chaos: the ways gateways and networks misbehave (real sockets)', () => {
+  /** One GET without credentials over a real connection: the status and body, or the error that ended it. */
+  async function get(base: string, signal?: AbortSignal): Promise<{ status?: number; type?: string; body?: string; error?: string }> {
+    const { request } = await import('undici');
+    try {
+      const r = await request(`${base}/assistants`, { signal });
+      const body = await r.body.text();
+      return { status: r.statusCode, type: String(r.headers['content-type'] ?? ''), body };
+    } catch (e) {
+      return { error: (e as Error).message };
+    }
+  }
+  async function withSim(chaos: Record<string, unknown>, fn: (base: string) => Promise<void>): Promise<void> {
+    const { startSimulator } = await import('../src/server.ts');
+    const sim = await startSimulator({ host: '127.0.0.1', port: 0 });
+    try {
+      const { request } = await import('undici');
+      const r = await request(`${sim.controlUrl}/config`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chaos }) });
+      expect(r.statusCode).toBe(200);
+      await r.body.text();
+      await fn(sim.baseUrl);
+    } finally {
+      await sim.close();
+    }
+  }
+
+  it('rateGateway: 5xx pages of a gateway, never the API\'s envelope', () =>
+    withSim({ rateGateway: 1, seed: 5 }, async (base) => {
+      const seen = await Promise.all(Array.from({ length: 24 }, () => get(base)));
+      expect(new Set(seen.map((s) => s.status))).toEqual(new Set([502, 503, 504]));
+      expect(seen.some((s) => s.type?.startsWith('text/html'))).toBe(true);
+      expect(seen.some((s) => s.body === '{"message":"Internal server error"}')).toBe(true);
+      expect(seen.every((s) => !s.body?.includes('"success"'))).toBe(true);
+    }));
+
+  it('rateTruncate and rateResetBody: the headers come, the body is cut short', async () => {
+    for (const key of ['rateTruncate', 'rateResetBody']) {
+      await withSim({ [key]: 1, seed: 5 }, async (base) => {
+        const r = await get(base);
+        expect(r.status, key).toBeUndefined();
+        expect(r.error, key).toBeDefined();
+      });
+    }
+  });
+
+  it('rateHang: accepted, never answered, until the client gives up', () =>
+    withSim({ rateHang: 1, seed: 5 }, async (base) => {
+      const t0 = Date.now();
+      const r = await get(base, AbortSignal.timeout(300));
+      expect(r.error).toBeDefined();
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(250);
+    }));
+
+  it('refuses a rate outside 0..1', async () => {
+    w = await makeWorld();
+    expect((await w.ctl('PUT', '/config', { chaos: { rateHang: 2 } })).status).toBe(400);
+  });
+});

@@ -46,7 +46,8 @@ describe('retry policy (§8)', () => {
         return;
       }
       if (req.url === '/always-500') {
-        res.writeHead(500).end();
+        // The API's own 500 (in its envelope), not a gateway's page.
+        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, error: { code: 'INTERNAL_SERVER_ERROR', message: 'x' } }));
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true }));

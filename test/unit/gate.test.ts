@@ -50,6 +50,19 @@ describe('gate decisions', () => {
     expect(r.reasons).toEqual([expect.stringMatching(/^should clause 8\/backoff-429 regressed: pass → fail/)]);
   });
 
+  test('--strict: a failing should clause blocks, once, saying so; without it the failure is a warning', () => {
+    const lenient = evaluateGate({ run: fixtureRun({ fail: ['8/backoff-429'] }), now: NOW });
+    expect(lenient.notes).toContainEqual(expect.stringMatching(/^warning: should clause 8\/backoff-429 fails: .*blocks only with --strict/));
+    const strict = evaluateGate({ run: fixtureRun({ fail: ['8/backoff-429'] }), now: NOW, strict: true });
+    expect(strict.ok).toBe(false);
+    expect(strict.reasons).toEqual([expect.stringMatching(/^should clause 8\/backoff-429 fails: .*\(--strict\)$/)]);
+    const regressed = evaluateGate({ run: fixtureRun({ fail: ['8/backoff-429'] }), baseline: fixtureRun(), now: NOW, strict: true });
+    expect(regressed.reasons).toEqual([expect.stringMatching(/^should clause 8\/backoff-429 fails \(regressed: pass → fail\)/)]);
+    const f = files(fixtureRun({ fail: ['8/backoff-429'] }));
+    expect(cli(['--run', f.run, '--allow', f.allow]).code).toBe(0);
+    expect(cli(['--run', f.run, '--allow', f.allow, '--strict']).code).toBe(1);
+  });
+
   test('a must clause that regressed is one reason that says so', () => {
     const r = evaluateGate({ run: fixtureRun({ fail: ['5.1/bearer-401'] }), baseline: fixtureRun(), now: NOW });
     expect(r.reasons).toEqual([expect.stringMatching(/^must clause 5\.1\/bearer-401 fails \(regressed: pass → fail\)/)]);

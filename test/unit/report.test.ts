@@ -38,6 +38,20 @@ describe('clause verdicts', () => {
     expect(run.summary.errors).toBe(1);
   });
 
+  test('a test cut off after passed checks: clauses only those checks name keep pass, its own clauses are error, none turns fail', () => {
+    const catalogue = fixtureCatalogue();
+    const [first] = fixtureTests();
+    const own = first.clauses[0];
+    const tests = [{ ...first, status: 'error' as const, message: 'ran out of time (…); waiting on GET /assistants for 30.0 s', checks: [
+      { clauses: [own], requirement: 'the first answer', ok: true },
+      { clauses: ['7/error-envelope'], requirement: 'answer uses the envelope', ok: true },
+    ] }];
+    const v = Object.fromEntries(clauseVerdicts(catalogue, tests).filter((c) => c.tests.length).map((c) => [c.id, c.verdict]));
+    expect(v[own]).toBe('error');
+    expect(v['7/error-envelope']).toBe('pass');
+    expect(Object.values(v)).not.toContain('fail');
+  });
+
   test('not-covered, not-testable, and the coverage figure = testable clauses with a test / testable clauses', () => {
     const run = fixtureRun({ omit: ['8/backoff-429'] });
     const v = Object.fromEntries(run.clauses.map((c) => [c.id, c.verdict]));

@@ -1,8 +1,8 @@
 /** helpers/report/verdict.ts: one case per verdict, and the cases that decide between fail and error. */
 import { describe, expect, it } from 'vitest';
 import { setUpFailure, testVerdict, type SetUpParent } from '../../helpers/report/verdict';
-import { CONTROL_ERROR_NAME, TARGET_ERROR_NAME } from '../../helpers/error-names';
-import { CONFORMANCE_FAILURE_NAME } from '../../helpers/clause';
+import { CONTROL_ERROR_NAME, OUT_OF_TIME_ERROR_NAME, TARGET_ERROR_NAME } from '../../helpers/error-names';
+import { CONFORMANCE_FAILURE_NAME, OutOfTimeError } from '../../helpers/clause';
 import { TargetError } from '../../helpers/client';
 import { ControlError } from '../../helpers/control';
 
@@ -24,12 +24,19 @@ describe('testVerdict', () => {
     expect(testVerdict('failed', TARGET_ERROR_NAME, false)).toBe('error');
     expect(testVerdict('failed', CONTROL_ERROR_NAME, false)).toBe('error');
   });
-  it('error: recorded target trouble wins over the check that failed after it', () => {
+  it('error: the test ran out of time, by our budget or vitest\'s own timeout', () => {
+    expect(testVerdict('failed', OUT_OF_TIME_ERROR_NAME, false)).toBe('error');
+    expect(testVerdict('failed', 'Error', false, false, 'Test timed out in 20000ms.\nIf this is a long-running test, pass a timeout value')).toBe('error');
+    expect(testVerdict('failed', 'Error', false, false, 'expected 200, got 500 (Test timed out in 20000ms)')).toBe('fail');
+  });
+  it('a failed check on an answer that did arrive: error when the test also met target trouble, fail when it did not', () => {
     expect(testVerdict('failed', CONFORMANCE_FAILURE_NAME, true)).toBe('error');
+    expect(testVerdict('failed', CONFORMANCE_FAILURE_NAME, false)).toBe('fail');
   });
   it('the error names are the classes\' own', () => {
     expect(new TargetError('x', { method: 'GET', path: '/', headers: {} }).name).toBe(TARGET_ERROR_NAME);
     expect(new ControlError('x').name).toBe(CONTROL_ERROR_NAME);
+    expect(new OutOfTimeError('x').name).toBe(OUT_OF_TIME_ERROR_NAME);
   });
 });
 
