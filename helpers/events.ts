@@ -12,6 +12,10 @@ import { ControlClient, ControlError } from './control';
 import { EVENT_UNSUPPORTED_NAME } from './error-names';
 import { redact } from './redact';
 import { getTarget, type TargetConfig } from './target';
+import { suiteDispatcher } from './proxy';
+
+/** A trigger URL is reached as the target is: through the proxy HTTPS_PROXY names, unless NO_PROXY exempts it (helpers/proxy.ts). */
+let triggerDispatcher: ReturnType<typeof suiteDispatcher> | undefined;
 
 /** The environment variable naming the operator's trigger (a shell command, or an https URL). */
 export const EVENT_TRIGGER_VAR = 'CORE_API_EVENT_TRIGGER';
@@ -180,6 +184,7 @@ export class TriggerEvents implements Events {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(req),
+        dispatcher: (triggerDispatcher ??= suiteDispatcher()),
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
       });
