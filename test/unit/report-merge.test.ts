@@ -67,6 +67,16 @@ describe('merging shard records', () => {
     expect(merged.clauses.find((c) => c.id === '5.1/bearer-401')!.verdict).toBe('pass');
   });
 
+  test('a shard that could not reach its target makes the merged run unreachable, so the gate says why', () => {
+    const { one } = shards();
+    const down = fixtureRun({ sections: [] });
+    down.shard = { index: 2, count: 2 };
+    down.unreachable = { cause: 'connection refused by staging.example.com:443: nothing listens there', fix: 'check that the target is up' };
+    const merged = mergeRuns([one, down]);
+    expect(merged.unreachable).toEqual(down.unreachable);
+    expect(mergeRuns([one]).unreachable).toBeUndefined();
+  });
+
   test('shards of different target modes are refused; so is an empty input', () => {
     expect(() => mergeRuns([fixtureRun(), fixtureRun({ mode: 'live' })])).toThrow(MergeError);
     expect(() => mergeRuns([])).toThrow(/nothing to merge/);
