@@ -92,6 +92,12 @@ describe('catalogue against the conformance tests', () => {
     expect(listed.length).toBeGreaterThan(0);
   });
 
+  test('no two tests of a file share a full name (run records, merges and baselines key tests by file and name)', () => {
+    const seen = new Set<string>();
+    const twice = listed.filter((t) => seen.size === seen.add(`${t.file}\u0000${t.name}`).size).map(where);
+    expect(twice).toEqual([]);
+  });
+
   test('every test names its clauses in brackets at the end of its name', () => {
     expect(listed.filter((t) => t.clauses.length === 0).map(where)).toEqual([]);
   });
