@@ -49,6 +49,40 @@ export function offLines(run: RunRecord): string[] {
   return lines;
 }
 
+/**
+ * The verdict counts with `fail` and `error` apart, and (when the target misbehaved) how: answers
+ * that were not the API's, requests that hung past the deadline, retries. Plain text, for the
+ * console's closing lines; the top of conformance.md says the same ({@link renderTrouble}).
+ */
+export function verdictLines(run: RunRecord): string[] {
+  const s = run.summary;
+  const lines = [`verdicts: ${s.passed} pass, ${s.failed} fail, ${s.errors} error (target or network trouble, not a conformance verdict), ${s.skipped} skip`];
+  const t = troubleWords(run);
+  if (t) lines.push(`the target misbehaved: ${t}`);
+  return lines;
+}
+
+/** "12 answers were not the API's …, 3 requests hung …, 40 retries", or undefined when the target never misbehaved. */
+function troubleWords(run: RunRecord): string | undefined {
+  const { hung = 0, notApi = 0, retries } = run.requests;
+  if (hung + notApi + retries + run.summary.errors === 0) return undefined;
+  return [
+    `${notApi} answer${notApi === 1 ? ' was' : 's were'} not the API's (a gateway's page, a body cut short)`,
+    `${hung} request attempt${hung === 1 ? '' : 's'} hung past the deadline`,
+    `${retries} retr${retries === 1 ? 'y' : 'ies'}`,
+    `${run.summary.errors} test${run.summary.errors === 1 ? '' : 's'} in error`,
+  ].join(', ');
+}
+
+/** The Markdown form of {@link verdictLines}, for the top of conformance.md. */
+export function renderTrouble(run: RunRecord): string[] {
+  const s = run.summary;
+  const lines = [`**Verdicts: ${s.failed} fail, ${s.errors} error**, ${s.passed} pass, ${s.skipped} skip. A \`fail\` is the API's; an \`error\` is target or network trouble, not a conformance verdict.`, ''];
+  const t = troubleWords(run);
+  if (t) lines.push(`**The target misbehaved**: ${t}.`, '');
+  return lines;
+}
+
 /** The Markdown form of {@link offLines}: a sentence and a table of switches left off. */
 export function renderOff(run: RunRecord): string[] {
   if (!run.off) return [];
@@ -102,13 +136,14 @@ export function renderMarkdown(run: RunRecord, opts: MarkdownOptions = {}): stri
   lines.push(`Target: ${run.target.mode} ${run.target.baseUrl} · ${run.startedAt} → ${run.finishedAt}${shard}${merged}`, '');
   const links = [opts.htmlReport && `[HTML report](${opts.htmlReport})`, opts.authorizationMatrix && `[authorization matrix](${opts.authorizationMatrix})`].filter(Boolean);
   if (links.length) lines.push(links.join(' · '), '');
+  lines.push(...renderTrouble(run));
   lines.push(...renderOff(run));
   if (run.comparison) lines.push(...renderComparison(run.comparison));
   lines.push('## Totals', '');
   lines.push(`- Clauses: **${cs.fail} fail**, ${cs.error} error, ${cs.pass} pass, ${cs.skip} skip, ${cs['not-covered']} not covered, ${cs['not-testable']} not testable`);
   lines.push(`- Coverage: **${(cs.coverage * 100).toFixed(1)}%** (testable clauses with at least one test / testable clauses)`);
   lines.push(`- Tests: ${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped (${s.total} in all)`);
-  lines.push(`- Requests: ${run.requests.total} (${run.requests.retries} retries)`, '');
+  lines.push(`- Requests: ${run.requests.total} (${run.requests.retries} retries, ${run.requests.hung ?? 0} hung past the deadline, ${run.requests.notApi ?? 0} answers not the API's)`, '');
 
   if (failingClauses.length) {
     lines.push('## Failing clauses', '', '| clause | level | verdict | why |', '|---|---|---|---|');

@@ -1,7 +1,9 @@
 /**
  * vitest reporter that turns the conformance project's results into the run record
  * (`conformance.json`, see model.ts and docs/report-format.md), hands it to the report writers
- * (Markdown, HTML), and prints the closing lines `unit: …` and `conformance: N passed, N failed, N skipped`.
+ * (Markdown, HTML), and prints the closing lines: the verdicts with `fail` and `error` apart and how
+ * the target misbehaved, then `unit: …` and `conformance: N passed, N failed, N skipped` (CI's
+ * line, where `failed` counts `error` too).
  *
  * Where: all run output goes to `CONFORMANCE_REPORT_DIR` (default `reports/`); under
  * `vitest --shard i/n` without that variable, the conformance reports go to
@@ -18,7 +20,7 @@ import { readTargetConfig, describeTarget, EMBEDDED_BASE_URL_VAR } from '../targ
 import { redact, registerSecret } from '../redact';
 import { buildRunRecord, skipKindOf, type ShardInfo, type TestRecord, type TestVerdict } from './model';
 import { writeReports } from './writers';
-import { offLines } from './markdown';
+import { offLines, verdictLines } from './markdown';
 import { readRunRecord, registerEnvironmentSecrets, writeRunRecord } from './record-io';
 import { compareRuns } from './baseline';
 import { attachStatements } from './statements';
@@ -197,7 +199,7 @@ export default class ConformanceReporter implements Reporter {
       const dir = conformanceReportDir(this.shard);
       writeRunRecord(record, dir);
       await writeReports(record, dir);
-      closing = offLines(record);
+      closing = [...verdictLines(record), ...offLines(record)];
       if (dir !== REPORT_DIR) console.log(`conformance reports: ${relative(root, dir) || '.'}/conformance.{json,md,html}`);
     }
     mkdirSync(REPORT_DIR, { recursive: true });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { clauseVerdicts, buildRunRecord, skipKindOf } from '../../helpers/report/model';
 import { compareRuns, hasChanges } from '../../helpers/report/baseline';
-import { offLines, renderMarkdown } from '../../helpers/report/markdown';
+import { offLines, renderMarkdown, verdictLines } from '../../helpers/report/markdown';
 import { renderHtml } from '../../helpers/report/html';
 import { writeReports } from '../../helpers/report/writers';
 import { assertRunRecord, readRunRecord, scrubRecord, writeRunRecord } from '../../helpers/report/record-io';
@@ -149,6 +149,24 @@ describe('Markdown report', () => {
     expect(md).toContain('--- answer ---\n200');
     expect(md).toMatch(/| suites\/auth\.test\.ts \| 6 \| 15 \| \+9 \|/);
     expect(md).toContain('Coverage: **100.0%**');
+  });
+
+  test('the top and the closing lines count fail and error apart and say how the target misbehaved', () => {
+    const run = fixtureRun({ error: ['2.2/idle-timeout-range'] });
+    run.requests.hung = 3;
+    run.requests.notApi = 12;
+    run.requests.retries = 40;
+    const md = renderMarkdown(run);
+    expect(md).toContain(`**Verdicts: ${run.summary.failed} fail, 1 error**`);
+    expect(md).toContain("**The target misbehaved**: 12 answers were not the API's (a gateway's page, a body cut short), 3 request attempts hung past the deadline, 40 retries, 1 test in error.");
+    expect(md.indexOf('The target misbehaved')).toBeLessThan(md.indexOf('## Totals'));
+    const lines = verdictLines(run);
+    expect(lines[0]).toMatch(/^verdicts: \d+ pass, \d+ fail, 1 error \(target or network trouble, not a conformance verdict\), \d+ skip$/);
+    expect(lines[1]).toMatch(/^the target misbehaved: 12 answers were not the API's/);
+    const calm = fixtureRun();
+    calm.requests.retries = 0;
+    expect(verdictLines(calm)).toHaveLength(1);
+    expect(renderMarkdown(calm)).not.toContain('The target misbehaved');
   });
 
   test('a clean run says PASS and lists no failures', () => {
