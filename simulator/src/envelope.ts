@@ -95,6 +95,7 @@ export function successBody(state: SimState, path: string, data: unknown): Recor
 /** The failure envelope object `{ success: false, error: {code, message, details?}, metadata }` (§7). */
 export function errorBody(state: SimState, path: string, err: ApiError): Record<string, unknown> {
   const error: Record<string, unknown> = { code: err.code, message: err.message };
+  if (err.status === 404 && faultOn(state, 'envelope.not-found-without-message')) delete error.message;
   if (err.details !== undefined) error.details = err.details;
   return { success: successValue(state, false), error, metadata: metadata(state, path) };
 }

@@ -15,6 +15,9 @@
  * - Every credential form: a rotated organization key still accepted (§5.4), a tenant key sending
  *   its own X-Tenant-Id refused (§5.2).
  * - metadata.path (§2.1) as the router's pattern instead of the requested path.
+ * - Statements no fault stood for yet: each gets the plainest way to break it (a required
+ *   property missing or mistyped, a list or an enum check skipped, the wrong status, a route not
+ *   served, an event not delivered).
  */
 import type { FaultInfo } from './faults.ts';
 
@@ -86,5 +89,135 @@ export const FAMILY_FAULTS: readonly FaultInfo[] = [
     name: 'envelope.path-route-pattern',
     clauses: ['2.1/metadata-path'],
     description: 'metadata.path is the route pattern (`/assistants/:id`) instead of the requested path.',
+  },
+  {
+    name: 'assistants.updated-at-missing',
+    clauses: ['2.2/response-shape'],
+    description: "The assistant answer (GET, PATCH) lacks updatedAt, one of its 33 required properties.",
+  },
+  {
+    name: 'assistants.created-at-text',
+    clauses: ['2.2/response-shape'],
+    description: "createdAt is a text (\"recently\") instead of a date-time, a date, a number or null.",
+  },
+  {
+    name: 'assistants.feature-flags-strings',
+    clauses: ['2.2/response-shape'],
+    description: "featureFlags maps names to strings (\"true\") instead of booleans.",
+  },
+  {
+    name: 'assistants.transfer-settings-as-string',
+    clauses: ['2.5/get-returns-object'],
+    description: "A stored transferSettings document is answered as a JSON string instead of an object.",
+  },
+  {
+    name: 'assistants.patch-omits-server-url',
+    clauses: ['4.1/response-includes-server-url'],
+    description: "The PATCH answer leaves serverUrl out, so the caller cannot confirm the write.",
+  },
+  {
+    name: 'assistants.patch-returns-stale',
+    clauses: ['4.1/patch-returns-updated'],
+    description: "The PATCH answer is the assistant as it was before the write.",
+  },
+  {
+    name: 'assistants.unknown-patch-403',
+    clauses: ['4.1/unknown-id-404'],
+    description: "PATCH of an assistant id that never existed answers 403 FORBIDDEN instead of 404 RESOURCE_NOT_FOUND.",
+  },
+  {
+    name: 'taskoverrides.unknown-assistant-empty',
+    clauses: ['4.2/task-overrides-unknown-assistant'],
+    description: "GET /assistants/{id}/tasks/overrides of an assistant that never existed answers 200 with [] instead of 404.",
+  },
+  {
+    name: 'bounds.delivery-mode-any-string',
+    clauses: ['2.4/delivery-mode-enum'],
+    description: "deliveryMode accepts any string, not only none, emotion_tagging and expressive.",
+  },
+  {
+    name: 'bounds.pace-any-string',
+    clauses: ['2.4/conversation-config-shape'],
+    description: "expressiveOptions.pace accepts any string, not only slow, normal and fast.",
+  },
+  {
+    name: 'bounds.plan-field-null-refused',
+    clauses: ['2.4/plan-null-accepted'],
+    description: "null is accepted on a whole plan but refused on a field inside one (one of \"every field\", not all).",
+  },
+  {
+    name: 'bounds.transfer-settings-string-values',
+    clauses: ['2.5/known-keys'],
+    description: "transferSettings takes a string (\"yes\") for amd_detection and use_assistant_number instead of refusing a non-boolean.",
+  },
+  {
+    name: 'bounds.keyterm-term-any-type',
+    clauses: ['2.6/item-shapes'],
+    description: "An sttKeyterms item takes a non-string term (a number).",
+  },
+  {
+    name: 'bounds.language-null-refused',
+    clauses: ['2.6/language-null-or-omitted'],
+    description: "A dictionary item with language null is refused (null must mean \"every call\").",
+  },
+  {
+    name: 'merge.ivr-unknown-keys-dropped',
+    clauses: ['2.7/free-form'],
+    description: "ivrSettings keeps only ivrMode: other inner keys are dropped, as if the document were validated.",
+  },
+  {
+    name: 'merge.ivr-mode-false-dropped',
+    clauses: ['2.7/ivr-mode-boolean'],
+    description: "ivrSettings.ivrMode false is dropped as if it were the default, so a GET does not show it.",
+  },
+  {
+    name: 'merge.ivr-omitted-cleared',
+    clauses: ['2.7/omitted-unchanged'],
+    description: "A PATCH without ivrSettings clears the stored document.",
+  },
+  {
+    name: 'org.tenants-list-first-only',
+    clauses: ['1/hierarchy'],
+    description: "GET /organization/tenants lists only the organization's first tenant.",
+  },
+  {
+    name: 'org.tenant-ids-prefixed',
+    clauses: ['2.1/ids-uuid'],
+    description: "Tenant ids in GET /organization/tenants carry a prefix (ten_<uuid>) and are no UUID strings.",
+  },
+  {
+    name: 'org.available-numbers-bare',
+    clauses: ['4.5/phone-numbers-available'],
+    description: "GET /phone-numbers/available answers a bare array instead of the envelope.",
+  },
+  {
+    name: 'org.purchase-refused',
+    clauses: ['4.5/phone-numbers-purchase'],
+    description: "POST /phone-numbers refuses every purchase with 400 VALIDATION_ERROR.",
+  },
+  {
+    name: 'envelope.not-found-without-message',
+    clauses: ['7/error-envelope'],
+    description: "A 404 error envelope carries no error.message.",
+  },
+  {
+    name: 'routes.root-path-404',
+    clauses: ['9.2/root-path'],
+    description: "GET /assistants is not served at the root path (404 NOT_FOUND), as if it sat under a version prefix.",
+  },
+  {
+    name: 'webhooks.report-without-type',
+    clauses: ['6/type-field'],
+    description: "The end-of-call report body carries no type field.",
+  },
+  {
+    name: 'webhooks.sign-with-host',
+    clauses: ['6/b-host-independent'],
+    description: "The model B signature covers the host name with the body, so it fails when the delivery arrives through another host name (a tunnel).",
+  },
+  {
+    name: 'webhooks.onboarding-failed-dropped',
+    clauses: ['6/onboarding-events'],
+    description: "The chatapp.onboarding.failed event is never delivered.",
   },
 ];

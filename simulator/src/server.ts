@@ -234,6 +234,14 @@ export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyIn
   // Unknown route: the auth hook has already run (401 without valid credentials, so the route map
   // is not revealed to anonymous callers); with valid credentials 404 NOT_FOUND (§7). A known path
   // with a method we do not serve is also an unknown route.
+  // Fault routes.root-path-404: the assistant list is not served at the root path (as if it sat
+  // under a version prefix).
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!faultOn(state, 'routes.root-path-404') || isControl(request.url)) return;
+    const path = requestPath(request);
+    if (request.method === 'GET' && path === '/assistants') return sendError(reply, new ApiError(404, 'NOT_FOUND', 'Route not found'));
+  });
+
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     if (faultOn(state, 'calls.outbound-accepted') && request.method === 'POST' && requestPath(request) === '/calls') {
       return outboundCallFault(request, reply);

@@ -164,6 +164,22 @@ const CASES: Record<string, Case> = {
     probe: () => status({ dictionarySettings: { sttKeyterms: [{ term: 'Ava', language: 'en' }, { term: 'Bo', language: 'English' }] } }),
     spec: 400,
   },
+  // statements no fault stood for: enums, shapes, null on every plan field, ivrSettings
+  'bounds.delivery-mode-any-string': { probe: () => status(cc({ deliveryMode: 'whisper' })), spec: 400 },
+  'bounds.pace-any-string': { probe: () => status(cc({ expressiveOptions: { pace: 'brisk' } })), spec: 400 },
+  'bounds.plan-field-null-refused': { probe: () => status(cc({ vadPlan: { minSpeechDuration: null } })), spec: 200 },
+  'bounds.transfer-settings-string-values': { probe: () => status({ transferSettings: { amd_detection: 'yes' } }), spec: 400 },
+  'bounds.keyterm-term-any-type': { probe: () => status({ dictionarySettings: { sttKeyterms: [{ term: 7 }] } }), spec: 400 },
+  'bounds.language-null-refused': { probe: () => status({ dictionarySettings: { sttKeyterms: [{ term: 'Ava', language: null }] } }), spec: 200 },
+  'merge.ivr-unknown-keys-dropped': { probe: async () => (await ok({ ivrSettings: { ivrMode: true, greeting: 'hi' } })).ivrSettings, spec: { ivrMode: true, greeting: 'hi' } },
+  'merge.ivr-mode-false-dropped': { probe: async () => (await ok({ ivrSettings: { ivrMode: false } })).ivrSettings, spec: { ivrMode: false } },
+  'merge.ivr-omitted-cleared': {
+    probe: async () => {
+      await ok({ ivrSettings: { ivrMode: true } });
+      return (await ok({ name: 'Other' })).ivrSettings;
+    },
+    spec: { ivrMode: true },
+  },
   'validation.partial-apply': {
     probe: async () => {
       const before = await get();
@@ -345,12 +361,14 @@ describe('assistant-area faults', () => {
       ...cc({ interruptionPlan: { minDuration: 4, minWords: 9 } }),
     });
     expect(good.status).toBe(200);
+    // merge.ivr-mode-false-dropped is about ivrMode false itself: it is left out of the comparison.
+    if (name === 'merge.ivr-mode-false-dropped') delete good.body.data.ivrSettings;
     expect(good.body.data).toMatchObject({
       name: 'Bea',
       idleTimeoutSeconds: 30,
       callTimeLimitSeconds: 600,
       transferSettings: { amd_detection: false },
-      ivrSettings: { ivrMode: false },
+      ...(name === 'merge.ivr-mode-false-dropped' ? {} : { ivrSettings: { ivrMode: false } }),
       serverUrl: url(1000),
       settings: { conversationConfig: { interruptionPlan: { minDuration: 4, minWords: 9 } }, warmWhisperDelaySeconds: 0 },
     });

@@ -139,6 +139,25 @@ const PROBES: Record<string, Probe> = {
     await w.req('DELETE', `/calls/${c.id}/monitor-session`, { key: w.A.apiKey });
     return [(await mint(w, c.id, 'three')).status, (await mint(w, c.id, 'four')).status];
   },
+  'assistants.updated-at-missing': async (w) => 'updatedAt' in (await w.req('GET', `/assistants/${(await w.assistant(w.A.apiKey)).id}`, { key: w.A.apiKey })).body.data,
+  'assistants.created-at-text': async (w) => (await w.req('GET', `/assistants/${(await w.assistant(w.A.apiKey)).id}`, { key: w.A.apiKey })).body.data.createdAt === 'recently',
+  'assistants.feature-flags-strings': async (w) => (await w.req('GET', `/assistants/${(await w.assistant(w.A.apiKey)).id}`, { key: w.A.apiKey })).body.data.featureFlags,
+  'assistants.transfer-settings-as-string': async (w) => {
+    const a = await w.assistant(w.A.apiKey);
+    await w.req('PATCH', `/assistants/${a.id}`, { key: w.A.apiKey, body: { transferSettings: { amd_detection: false } } });
+    return typeof (await w.req('GET', `/assistants/${a.id}`, { key: w.A.apiKey })).body.data.transferSettings;
+  },
+  'assistants.patch-omits-server-url': async (w) => 'serverUrl' in (await w.req('PATCH', `/assistants/${(await w.assistant(w.A.apiKey)).id}`, { key: w.A.apiKey, body: { name: 'n' } })).body.data,
+  'assistants.patch-returns-stale': async (w) => (await w.req('PATCH', `/assistants/${(await w.assistant(w.A.apiKey)).id}`, { key: w.A.apiKey, body: { name: 'renamed' } })).body.data.name,
+  'assistants.unknown-patch-403': async (w) => st(await w.req('PATCH', `/assistants/${U}`, { key: w.A.apiKey, body: { name: 'n' } })),
+  'taskoverrides.unknown-assistant-empty': async (w) => st(await w.req('GET', `/assistants/${U}/tasks/overrides`, { key: w.A.apiKey })),
+  'org.tenants-list-first-only': async (w) => (await w.req('GET', '/organization/tenants', { key: w.orgKey })).body.data.length,
+  'org.tenant-ids-prefixed': async (w) => (await w.req('GET', '/organization/tenants', { key: w.orgKey })).body.data.map((t: { id: string }) => t.id.slice(0, 4)),
+  'org.available-numbers-bare': async (w) => 'success' in (await w.req('GET', '/phone-numbers/available', { key: w.A.apiKey })).body,
+  'org.purchase-refused': async (w) => {
+    const n = (await w.req('GET', '/phone-numbers/available', { key: w.A.apiKey })).body.data[0].number;
+    return (await w.req('POST', '/phone-numbers', { key: w.A.apiKey, body: { number: n } })).status;
+  },
   'monitoring.over-length-bare': async (w) => 'success' in (await mint(w, (await liveCall(w, w.A)).id, 'x'.repeat(5000))).body,
   'insights.batch-26-accepted': async (w) => (await w.req('GET', `/calls/insights?ids=${ids(26)}`, { key: w.A.apiKey })).status,
   'insights.batch-duplicates-accepted': async (w) => (await w.req('GET', `/calls/insights?ids=${U},${U}`, { key: w.A.apiKey })).status,

@@ -41,6 +41,8 @@ describe('faults', () => {
       },
       'auth.tenant-key-own-header-refused': async () => st(await w.req('GET', '/assistants', { key: w.A.apiKey, headers: { 'x-tenant-id': w.A.id } })),
       'envelope.path-route-pattern': async () => (await w.req('GET', `/assistants/${a.id}`, { key: w.A.apiKey })).body.metadata.path,
+      'envelope.not-found-without-message': async () => 'message' in (await w.req('GET', `/assistants/${U}`, { key: w.A.apiKey })).body.error,
+      'routes.root-path-404': async () => (await w.req('GET', '/assistants', { key: w.A.apiKey })).status,
       'auth.org-key-no-tenant-ok': async () => st(await w.req('GET', '/assistants', { key: w.orgKey })),
       'auth.missing-header-403': async () => st(await w.req('GET', '/assistants')),
       'auth.org-key-no-tenant-401': async () => st(await w.req('GET', '/assistants', { key: w.orgKey })),

@@ -218,6 +218,23 @@ const probes: Record<string, () => Promise<unknown>> = {
     await idle();
     return bodies(rx).map((b) => b.customer_identifier);
   },
+  'webhooks.report-without-type': async () => {
+    const a = await w.assistant(w.A.apiKey);
+    const id = await startCall(a.id);
+    await w.ctl('POST', `/calls/${id}/end`, {});
+    await idle();
+    return bodies(rx).map((b) => b.type ?? null);
+  },
+  'webhooks.sign-with-host': async () => {
+    await deliver('B');
+    const r = rx.received[0]!;
+    return r.headers['x-service-signature'] === sig(w.A.clientServerSecret, r.body);
+  },
+  'webhooks.onboarding-failed-dropped': async () => {
+    expect((await w.ctl('POST', '/onboarding-events', { tenantId: w.A.id, type: 'chatapp.onboarding.failed' })).status).toBe(202);
+    await idle();
+    return bodies(rx).map((b) => b.type);
+  },
   'webhooks.text-plain': async () => {
     await deliver('B');
     return rx.received[0]!.headers['content-type'];
@@ -262,6 +279,9 @@ const specAnswer: Record<string, unknown> = {
   'webhooks.no-call-id': [true], // §6: voice events carry call_id
   'webhooks.no-customer-identifier': ['visitor-1', 'visitor-1'], // §6: messaging events carry it
   'webhooks.text-plain': 'application/json', // §6: JSON bodies
+  'webhooks.report-without-type': ['assistant-request', 'end-of-call-report'], // §6: every body carries type
+  'webhooks.sign-with-host': true, // §6 B1, B4: HMAC of the raw body alone
+  'webhooks.onboarding-failed-dropped': ['chatapp.onboarding.failed'], // §6 table: delivered (model B)
   'webhooks.empty-2xx-drops-call': [true, ['assistant-request', 'end-of-call-report']], // §6 A4
   'webhooks.tool-event-model-b': [true, false], // §6 table: tool invocation is model A
 };

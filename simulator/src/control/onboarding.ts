@@ -7,7 +7,9 @@
  * (ISO-8601) and `tenant_name`. The tenant name carries no rule; it is sent as stored.
  */
 import type { FastifyPluginAsync } from 'fastify';
+import { randomUUID } from 'node:crypto';
 import { emitEvent } from '../webhooks/emit.ts';
+import { faultOn } from '../faults.ts';
 import { bodyObject, ControlError, requiredString } from './common.ts';
 
 /** The onboarding lifecycle event types of §6 (model B). */
@@ -29,6 +31,8 @@ export const onboardingControl: FastifyPluginAsync = async (app) => {
     }
     const tenant = app.sim.tenants.get(tenantId);
     if (!tenant) throw new ControlError(404, 'unknown tenant');
+    // Fault: the failure event of the lifecycle is never delivered.
+    if (type === 'chatapp.onboarding.failed' && faultOn(app.sim, 'webhooks.onboarding-failed-dropped')) return reply.code(202).send({ deliveryId: randomUUID() });
     const { deliveryId } = emitEvent(app.sim, {
       tenantId,
       type,

@@ -434,6 +434,7 @@ export function applyAssistantInput(state: SimState, current: Obj, body: unknown
   if (has('dictionarySettings')) {
     next.dictionarySettings = replaceDictionarySettings(state, c, next.dictionarySettings, input.dictionarySettings);
   }
+  if (!has('ivrSettings') && faultOn(state, 'merge.ivr-omitted-cleared')) next.ivrSettings = null;
   if (has('ivrSettings')) {
     next.ivrSettings = mergeIvrSettings(state, c, next.ivrSettings, input.ivrSettings);
   }

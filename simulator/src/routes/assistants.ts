@@ -8,7 +8,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { principalOf, tenantOf } from '../auth.ts';
 import { faultOn } from '../faults.ts';
-import { ok } from '../envelope.ts';
+import { forbidden, ok } from '../envelope.ts';
 import { applyAssistantInput, assistantResponse, defaultAssistant } from '../model/assistant.ts';
 import { findOwned, listOwned } from '../resources.ts';
 import { afterServerUrlPatch } from '../webhooks/emit.ts';
@@ -18,6 +18,16 @@ type IdParams = { Params: { id: string } };
 /** Plugin with the assistant routes. */
 export const assistantsRoutes: FastifyPluginAsync = async (app) => {
   const state = app.sim;
+
+  /** The §2.2 response column of `data`, bent by the response-shape faults. */
+  const shown = (data: Record<string, unknown>): Record<string, unknown> => {
+    const out = assistantResponse(data);
+    if (faultOn(state, 'assistants.updated-at-missing')) delete out.updatedAt;
+    if (faultOn(state, 'assistants.created-at-text')) out.createdAt = 'recently';
+    if (faultOn(state, 'assistants.feature-flags-strings')) out.featureFlags = { betaVoice: 'true' };
+    if (faultOn(state, 'assistants.transfer-settings-as-string') && out.transferSettings !== null) out.transferSettings = JSON.stringify(out.transferSettings);
+    return out;
+  };
 
   // List parameters (pagination, filters) are not shown (§4.5): none are read; order is not
   // guaranteed; every item is the full object.
@@ -39,7 +49,7 @@ export const assistantsRoutes: FastifyPluginAsync = async (app) => {
       await new Promise((r) => setTimeout(r, 20));
     }
     const rec = findOwned(state, state.assistants, tenantOf(request), request.params.id, 'assistant');
-    return ok(reply, assistantResponse(rec.data));
+    return ok(reply, shown(rec.data));
   });
 
   // The POST body is not shown (§4.5): it accepts the PATCH fields of §2.2 with the same rules;
@@ -71,15 +81,21 @@ export const assistantsRoutes: FastifyPluginAsync = async (app) => {
       other.data = applyAssistantInput(state, other.data, request.body, new Date().toISOString());
       return ok(reply, assistantResponse(other.data));
     }
+    if (!other && faultOn(state, 'assistants.unknown-patch-403')) throw forbidden();
     const rec = findOwned(state, state.assistants, tenantOf(request), request.params.id, 'assistant');
     const before = rec.data.serverUrl;
+    const stale = shown(rec.data);
     rec.data = applyAssistantInput(state, rec.data, request.body, new Date().toISOString());
     afterServerUrlPatch(state, rec.tenantId, request.params.id, before, request.body);
-    return ok(reply, assistantResponse(rec.data));
+    // Faults: the answer is the assistant as it was before the write, or lacks serverUrl.
+    const answer = faultOn(state, 'assistants.patch-returns-stale') ? stale : shown(rec.data);
+    if (faultOn(state, 'assistants.patch-omits-server-url')) delete answer.serverUrl;
+    return ok(reply, answer);
   });
 
   app.get<IdParams>('/assistants/:id/tasks/overrides', async (request, reply) => {
     const tenantId = tenantOf(request);
+    if (!state.assistants.has(request.params.id) && faultOn(state, 'taskoverrides.unknown-assistant-empty')) return ok(reply, []);
     const rec = findOwned(state, state.assistants, tenantId, request.params.id, 'assistant');
     const overrides = [...state.taskOverrides.values()]
       .filter((o) => o.tenantId === tenantId && o.assistantId === rec.data.id)

@@ -7,6 +7,7 @@
  * plainly are enforced (8 bank candidates, 10 calls per full-call run).
  */
 import type { FastifyPluginAsync } from 'fastify';
+import { faultOn } from '../faults.ts';
 import { randomUUID } from 'node:crypto';
 import { principalOf } from '../auth.ts';
 import { ok } from '../envelope.ts';
@@ -36,7 +37,10 @@ export const organizationRoutes: FastifyPluginAsync = async (app) => {
 
   app.get('/organization/tenants', ORG, async (request, reply) => {
     const { organizationId } = principalOf(request);
-    return ok(reply, state.tenantsOf(organizationId).map((t) => ({ id: t.id, name: t.name })));
+    let tenants = state.tenantsOf(organizationId).map((t) => ({ id: t.id, name: t.name }));
+    if (faultOn(state, 'org.tenants-list-first-only')) tenants = tenants.slice(0, 1);
+    if (faultOn(state, 'org.tenant-ids-prefixed')) tenants = tenants.map((t) => ({ ...t, id: `ten_${t.id}` }));
+    return ok(reply, tenants);
   });
 
   for (const kind of ['retention', 'churn'] as const) {

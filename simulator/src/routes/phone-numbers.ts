@@ -15,6 +15,7 @@
  *   for the messaging app.
  */
 import type { FastifyPluginAsync } from 'fastify';
+import { faultOn } from '../faults.ts';
 import { randomUUID } from 'node:crypto';
 import { tenantOf } from '../auth.ts';
 import { ok, validationError } from '../envelope.ts';
@@ -45,6 +46,7 @@ export const phoneNumbersRoutes: FastifyPluginAsync = async (app) => {
       .filter((n) => typeof areaCode !== 'string' || n.startsWith(`+1${areaCode}`))
       .filter((n) => typeof contains !== 'string' || n.includes(contains))
       .map((number) => ({ number, country: 'US', locality: 'San Francisco', capabilities: { voice: true, sms: true } }));
+    if (faultOn(state, 'org.available-numbers-bare')) return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify(rows));
     return ok(reply, rows);
   });
 
@@ -59,6 +61,7 @@ export const phoneNumbersRoutes: FastifyPluginAsync = async (app) => {
     if (!isPlainObject(body)) throw validationError([{ field: 'body', message: 'must be a JSON object' }]);
     const number = body.number;
     if (!isE164(number)) throw validationError([{ field: 'number', message: 'is required: an E.164 number from GET /phone-numbers/available' }]);
+    if (faultOn(state, 'org.purchase-refused')) throw validationError([{ field: 'number', message: 'purchases are paused' }]);
     if (!available(state).includes(number)) throw validationError([{ field: 'number', message: 'is not available for purchase' }]);
     const rec: PhoneNumberRecord = {
       id: randomUUID(),

@@ -72,7 +72,7 @@ const EXPRESSIVE: Record<string, FieldRule> = {
     const bad = NONVERBAL_KEYS.filter((k) => k in v && typeof v[k] !== 'boolean' && v[k] !== null);
     return bad.length ? `${bad.join(', ')} must be boolean` : null;
   },
-  pace: enumOf('slow', 'normal', 'fast'),
+  pace: (v, state) => (typeof v === 'string' && faultOn(state, 'bounds.pace-any-string') ? null : enumOf('slow', 'normal', 'fast')(v, state)),
   instructionsAppend: (v, state) => {
     const max = faultOn(state, 'bounds.instructions-append-2001')
       ? INSTRUCTIONS_APPEND_MAX + 1
@@ -102,6 +102,11 @@ function mergeFields(
   const next: Obj = isPlainObject(stored) ? { ...stored } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) {
+      // Fault: null is taken on a whole plan but refused on a field inside one.
+      if (/Plan$/.test(path) && faultOn(state, 'bounds.plan-field-null-refused')) {
+        c.fail(`${path}.${k}`, 'must not be null');
+        continue;
+      }
       if (!keepOnNull) delete next[k];
       continue;
     }
@@ -145,7 +150,7 @@ export function mergeConversationConfig(
       if (!isPlainObject(v)) c.fail(p, 'must be an object or null');
       else next[k] = mergeFields(state, c, p, next[k], v, PLANS[k], planNullIgnored);
     } else if (k === 'deliveryMode') {
-      const problem = enumOf('none', 'emotion_tagging', 'expressive')(v, state);
+      const problem = typeof v === 'string' && faultOn(state, 'bounds.delivery-mode-any-string') ? null : enumOf('none', 'emotion_tagging', 'expressive')(v, state);
       if (problem) c.fail(p, problem);
       else next[k] = v;
     } else if (k === 'emotionTaggingEnabled') {
@@ -185,7 +190,7 @@ export function mergeTransferSettings(state: SimState, c: Checker, stored: unkno
       if (faultOn(state, 'bounds.transfer-settings-unknown-key')) continue;
       c.fail(`${path}.${k}`, `unknown key; allowed: ${TRANSFER_SETTINGS_KEYS.join(', ')}`);
       bad = true;
-    } else if (typeof v !== 'boolean') {
+    } else if (typeof v !== 'boolean' && !(typeof v === 'string' && faultOn(state, 'bounds.transfer-settings-string-values'))) {
       c.fail(`${path}.${k}`, 'must be a boolean');
       bad = true;
     }
@@ -248,6 +253,10 @@ export function replaceDictionarySettings(state: SimState, c: Checker, stored: u
   };
   const language = (item: Obj, p: string, out: Obj): boolean => {
     const v = item.language;
+    if (v === null && faultOn(state, 'bounds.language-null-refused')) {
+      c.fail(`${p}.language`, 'must be one of the listed codes');
+      return false;
+    }
     // Fault: only the first item's language is checked; later ones are stored as sent.
     if (!p.endsWith('[0]') && faultOn(state, 'bounds.language-first-item-only')) {
       if (v !== undefined) out.language = v;
@@ -271,7 +280,8 @@ export function replaceDictionarySettings(state: SimState, c: Checker, stored: u
   };
   items('sttKeyterms', (item, p) => {
     const out: Obj = { ...item };
-    let good = c.check(`${p}.term`, typeof item.term === 'string' && item.term !== '', 'must be a non-empty string');
+    const anyTerm = item.term !== undefined && faultOn(state, 'bounds.keyterm-term-any-type');
+    let good = c.check(`${p}.term`, anyTerm || (typeof item.term === 'string' && item.term !== ''), 'must be a non-empty string');
     good = language(item, p, out) && good;
     return good ? out : null;
   });
@@ -327,5 +337,13 @@ export function mergeIvrSettings(state: SimState, c: Checker, stored: unknown, p
     c.fail('ivrSettings', 'must be an object or null');
     return null;
   }
-  return deepMergeDeletingNulls(state, faultOn(state, 'merge.ivr-replace') ? {} : stored, patch);
+  let sent: Obj = patch;
+  // Faults: inner keys other than ivrMode dropped (the document validated after all), or
+  // ivrMode false dropped as if it were the default.
+  if (faultOn(state, 'merge.ivr-unknown-keys-dropped')) sent = 'ivrMode' in patch ? { ivrMode: patch.ivrMode } : {};
+  if (sent.ivrMode === false && faultOn(state, 'merge.ivr-mode-false-dropped')) {
+    const { ivrMode: _false, ...rest } = sent;
+    sent = rest;
+  }
+  return deepMergeDeletingNulls(state, faultOn(state, 'merge.ivr-replace') ? {} : stored, sent);
 }

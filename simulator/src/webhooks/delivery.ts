@@ -123,6 +123,7 @@ async function attempt(state: SimState, rt: Runtime, d: PendingDelivery, n: numb
     secret: d.secret,
     body: d.body,
     attempt: n,
+    url: d.url,
   });
   const at = new Date().toISOString();
   let status: number | null = null;

@@ -75,6 +75,7 @@ function sendUrl(state: SimState, url: string, tenantUrl: string | null): string
 function payloadWithFaults(state: SimState, body: Record<string, unknown>): Record<string, unknown> {
   const out = { ...body };
   if (faultOn(state, 'webhooks.no-call-id')) delete out.call_id;
+  if (faultOn(state, 'webhooks.report-without-type') && out.type === 'end-of-call-report') delete out.type;
   if (faultOn(state, 'webhooks.no-customer-identifier')) delete out.customer_identifier;
   if (faultOn(state, 'webhooks.supervisor-answered-string') && typeof out.supervisor_answered === 'boolean') {
     out.supervisor_answered = String(out.supervisor_answered);

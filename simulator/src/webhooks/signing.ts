@@ -49,6 +49,8 @@ export interface AttemptInput {
   body: Record<string, unknown>;
   /** 1 for the first attempt, 2 for the first retry, ... */
   attempt: number;
+  /** Configured delivery URL (read only by the fault `webhooks.sign-with-host`). */
+  url?: string;
 }
 
 /** Body and headers of one attempt, with the switched-on faults applied. */
@@ -62,7 +64,9 @@ export function buildAttempt(state: SimState, input: AttemptInput): AttemptReque
   const body = modelBBody(input.body);
   const signed = faultOn(state, 'webhooks.sign-reserialised') ? Buffer.from(JSON.stringify(JSON.parse(body.toString('utf8'))), 'utf8') : body;
   const key = faultOn(state, 'webhooks.wrong-secret') ? `${input.secret}x` : input.secret;
-  const hex = hmacHex(key, signed);
+  // Fault: the host name is signed with the body, so verification breaks behind a tunnel.
+  const withHost = faultOn(state, 'webhooks.sign-with-host') && input.url ? Buffer.concat([Buffer.from(new URL(input.url).host, 'utf8'), signed]) : signed;
+  const hex = hmacHex(key, withHost);
   headers['x-service-signature'] = faultOn(state, 'webhooks.drop-sha256-prefix') ? hex : `sha256=${hex}`;
   headers['x-service-delivery'] = retry && faultOn(state, 'webhooks.new-delivery-id-on-retry') ? randomUUID() : input.deliveryId;
   return { body, headers };
