@@ -97,6 +97,31 @@ describe('§4.5 / §7 exception 3: one mint budget per tenant, whichever key spe
   }
 });
 
+describe('§4.5 / §7 exception 3: the budget is the tenant’s, not its organization’s', () => {
+  clauseTest(['4.5/monitor-session-per-tenant', '4.5/monitor-session-429'], 'a tenant throttled for minting leaves the other tenants of its organization free to mint', async () => {
+    const w = world();
+    const cfg = await monitorConfig();
+    const org = await w.control!.organization(`${w.runPrefix}mint-scope-siblings`);
+    const tenants = [];
+    for (const label of ['first', 'second']) {
+      const t = await w.control!.tenant(org.id, `${w.runPrefix}mint-scope-${label}`);
+      const tenantKey = new ApiClient(w.target.baseUrl, { label: `tenant key ${label}`, key: t.apiKey });
+      const a = await tenantKey.post('/assistants', { name: `${w.runPrefix}mint-scope-${label}` });
+      checkSuccess('4.5/monitor-session-per-tenant', `fixture: assistant of tenant ${label}`, a);
+      tenants.push({ tenantId: t.id, assistantId: a.json.data.id as string, tenantKey });
+    }
+    const [first, second] = tenants;
+    const throttled = await spendBudget(first.tenantKey, first, cfg);
+    check('4.5/monitor-session-429', `minting beyond ${cfg.mintsPerMinute} per minute answers 429`, !!throttled, { expected: `a 429 by mint ${cfg.mintsPerMinute + 1}`, actual: 'no 429' });
+    const sibling = await mint(second.tenantKey, (await liveCall(second.tenantId, second.assistantId)).id);
+    check('4.5/monitor-session-per-tenant', 'another tenant of the same organization still mints: 2xx', sibling.status >= 200 && sibling.status < 300, {
+      expected: '2xx: the budget is per tenant, not per organization',
+      actual: `${sibling.status} ${sibling.text.slice(0, 160)}`,
+      res: sibling,
+    });
+  }, { requires: ['control'], timeout: 60_000 });
+});
+
 describe('§4.5 DELETE /calls/{id}/monitor-session closes one session, not all', () => {
   clauseTest('4.5/monitor-session-delete', 'with every slot taken, DELETE frees exactly one: one new mint succeeds and the next is refused', async (ctx) => {
     const { slots } = await monitorConfig();

@@ -84,6 +84,7 @@ describe('§4.5 phone numbers', () => {
   clauseTest('4.5/phone-numbers-available', 'GET /phone-numbers/available answers the envelope', async ({ verify }) => {
     const res = await world().as('tenantA').get('/phone-numbers/available');
     verify.success(res, 200, 'GET /phone-numbers/available answers 200');
+    verify.schema('the answer is the §2.1 success envelope', 'envelope.success', res.json, res);
     verify.inform('the inventory search found numbers', rowsOf(res.json?.data).length > 0, `${rowsOf(res.json?.data).length} rows`);
   });
 

@@ -67,6 +67,7 @@ export function mergeRuns(records: RunRecord[], sources: string[] = []): RunReco
     const r = rejudgeStatements(statements, merged.clauses);
     merged.spec = { statements: r.statements };
     merged.summary.statementCoverage = Math.round(r.coverage * 10000) / 10000;
+    merged.summary.statementStrength = Math.round(r.strength * 10000) / 10000;
   }
   return merged;
 }

@@ -105,6 +105,8 @@ export interface RunRecord {
     total: number;
     /** Tested statements / testable statements of the spec (0..1); format 1.2. */
     statementCoverage?: number;
+    /** Strong statements (every listed way covered by a passing test or explained) / testable statements (0..1); format 1.7. */
+    statementStrength?: number;
   };
   /** Clause counts by verdict and coverage = testable clauses with a test / testable clauses (0..1). */
   clauseSummary: Record<ClauseVerdict, number> & { coverage: number };
@@ -163,7 +165,7 @@ export interface OffSummary {
 }
 
 /** Current minor format revision written by this code. */
-export const FORMAT_VERSION = '1.6';
+export const FORMAT_VERSION = '1.7';
 
 /** Which catalogue target a run mode exercises: simulators (embedded, external) or a live tenant. */
 export function targetKindOf(mode: string): ClauseTarget {

@@ -83,7 +83,10 @@ ${css}
 </style></head><body>
 <h1>${esc(doc.title)}</h1>
 <p>Target <code>${esc(run.target.mode)}</code> ${esc(run.target.baseUrl)}, ${esc(run.startedAt)}.
-Statement coverage: ${run.summary.statementCoverage === undefined ? 'n/a' : `${(run.summary.statementCoverage * 100).toFixed(1)}%`}.
+Statement coverage: ${run.summary.statementCoverage === undefined ? 'n/a' : `${(run.summary.statementCoverage * 100).toFixed(1)}%`}
+(statements linked to a judged clause).
+Strength: ${run.summary.statementStrength === undefined ? 'n/a' : `${(run.summary.statementStrength * 100).toFixed(1)}%`}
+(statements whose listed ways are all covered by a passing test or explained).
 ${Object.entries(counts)
   .map(([v, n]) => `${esc(v)}: ${n}`)
   .join(', ')}</p>

@@ -28,6 +28,88 @@ export interface StatementLink {
   status?: 'informative' | 'not-testable';
   /** Why it is informative or not testable (required with `status`). */
   reason?: string;
+  /**
+   * The plausible ways an implementation breaks the statement (testable statements only), each
+   * covered by a simulator fault and the clause whose tests kill it, or explained. Checked by
+   * {@link checkWays}; counted by the strength figure ({@link rejudgeStatements}).
+   */
+  ways?: Way[];
+}
+
+/**
+ * One way an implementation breaks a statement: either `fault` + `test` (covered: the fault of
+ * `simulator/src/faults*.ts` breaks it this way, and a test naming the catalogue clause `test`,
+ * one of the fault's clauses, kills it in the mutation run) or `explained` (why no test can or
+ * may see it).
+ */
+export interface Way {
+  /** How the statement is broken; when absent, the fault's own description says it. */
+  way?: string;
+  /** The family the way belongs to: cardinality, scope, one or all, units, paths, credentials, value. */
+  family?: string;
+  /** Name of the simulator fault that breaks the statement this way. */
+  fault?: string;
+  /** Catalogue clause id whose tests kill `fault` (the fault must name it). */
+  test?: string;
+  /** `unobservable: <why>` or `allowed: <the other careful reading>`. */
+  explained?: string;
+  /** The way can only be broken on a live tenant: the clause `test` must run there too. */
+  live?: boolean;
+}
+
+/** What {@link checkWays} needs to know of a fault: its name and the clause ids it breaks. */
+export interface FaultRef {
+  name: string;
+  clauses: string[];
+}
+
+/**
+ * Checks the `ways` of every link: each testable statement lists at least one way; each way is
+ * covered (a known fault, and a `test` clause the fault names that the catalogue holds as
+ * testable somewhere) or explained (`unobservable:` or `allowed:` with a reason, and a `way`
+ * saying what); a `live` way's test clause targets live tenants; statements that are
+ * informative or not testable list none. `catalogue` maps clause id → its targets. Also reports
+ * every fault no way lists, so the catalogue and the ways grow together. Never throws; answers
+ * the problems, each naming the statement and what to fix.
+ */
+export function checkWays(links: StatementLink[], faults: FaultRef[], catalogue: Map<string, { targets: string[] }>): string[] {
+  const problems: string[] = [];
+  const byName = new Map(faults.map((f) => [f.name, f]));
+  const listed = new Set<string>();
+  for (const l of links) {
+    const ways = l.ways ?? [];
+    if (l.status) {
+      if (ways.length) problems.push(`statement ${l.key} is ${l.status} but lists ways: remove them`);
+      continue;
+    }
+    if (!ways.length) problems.push(`statement ${l.key} lists no ways: add "ways" (a fault and its test, or an explanation)`);
+    for (const [i, w] of ways.entries()) {
+      const at = `statement ${l.key} way ${i + 1}`;
+      if (w.explained !== undefined) {
+        if (w.fault || w.test) problems.push(`${at}: is both explained and covered: keep one`);
+        if (!/^(unobservable|allowed): \S/.test(w.explained)) problems.push(`${at}: "explained" must start "unobservable: " or "allowed: " and say why`);
+        if (!w.way?.trim()) problems.push(`${at}: an explained way needs "way" saying how the statement would be broken`);
+        continue;
+      }
+      const f = w.fault ? byName.get(w.fault) : undefined;
+      if (!w.fault || !w.test) {
+        problems.push(`${at}: neither covered ("fault" and "test") nor explained`);
+        continue;
+      }
+      if (!f) {
+        problems.push(`${at}: unknown fault ${w.fault}: add it to simulator/src/faults*.ts or fix the name`);
+        continue;
+      }
+      listed.add(f.name);
+      if (!f.clauses.includes(w.test)) problems.push(`${at}: fault ${f.name} does not name clause ${w.test}, so no test of it can kill the fault`);
+      const targets = catalogue.get(w.test)?.targets;
+      if (!targets) problems.push(`${at}: ${w.test} is not a catalogue clause`);
+      else if (!targets.length) problems.push(`${at}: ${w.test} is not testable anywhere, so it proves nothing`);
+      else if (w.live && !targets.includes('live')) problems.push(`${at}: the way can only be broken on a live tenant, but ${w.test} does not run there`);
+    }
+  }
+  for (const f of faults) if (!listed.has(f.name)) problems.push(`fault ${f.name} is listed by no way: add it to the ways of the statement it breaks`);
+  return problems;
 }
 
 /**
@@ -128,6 +210,13 @@ export interface StatementResult {
   key: string;
   clauses: string[];
   verdict: StatementVerdict;
+  /**
+   * Its listed ways (format 1.7): the test clause of each covered way (repeats kept) and how many
+   * are explained. Absent for statements that are not testable.
+   */
+  ways?: { tests: string[]; explained: number };
+  /** Every listed way covered by a passing test clause, or explained (format 1.7; testable statements only). */
+  strong?: boolean;
 }
 
 /** Worst first: a statement takes the first verdict of this list that any of its clauses has. */
@@ -142,7 +231,7 @@ export function statementResults(
   doc: SpecDoc,
   links: StatementLink[],
   clauses: { id: string; verdict: string }[],
-): { statements: StatementResult[]; coverage: number } {
+): { statements: StatementResult[]; coverage: number; strength: number } {
   const byKey = new Map(links.map((l) => [l.key, l]));
   const present = new Set(clauses.map((c) => c.id));
   const statements: StatementResult[] = [];
@@ -151,7 +240,16 @@ export function statementResults(
       const key = statementKey(st);
       const l = byKey.get(key);
       if (l?.status) statements.push({ address: st.address, key, clauses: [], verdict: l.status });
-      else statements.push({ address: st.address, key, clauses: (l?.clauses ?? []).filter((c) => present.has(c)), verdict: 'not-covered' });
+      else {
+        const ways = l?.ways ?? [];
+        statements.push({
+          address: st.address,
+          key,
+          clauses: (l?.clauses ?? []).filter((c) => present.has(c)),
+          verdict: 'not-covered',
+          ways: { tests: ways.flatMap((w) => (w.explained === undefined && w.test ? [w.test] : [])), explained: ways.filter((w) => w.explained !== undefined).length },
+        });
+      }
     }
   return rejudgeStatements(statements, clauses);
 }
@@ -160,32 +258,43 @@ export function statementResults(
  * Judges already-linked statements again against other clause verdicts, without the spec: for a
  * merge of shard records, whose statements (keys, linked clause ids, statuses) are the same in
  * every shard. Verdicts and coverage follow the rules of {@link statementResults}.
+ *
+ * Strength (format 1.7) = strong statements / testable statements, where a testable statement is
+ * strong when it lists at least one way and each of its ways is explained or covered by a test
+ * clause that passed in this run (the fault of a covered way exists and names that clause: the
+ * unit test of `spec/statements.json` keeps that true; the mutation run proves the kill). A
+ * statement whose ways are not recorded (a record older than 1.7) is not strong.
  */
 export function rejudgeStatements(
   statements: StatementResult[],
   clauses: { id: string; verdict: string }[],
-): { statements: StatementResult[]; coverage: number } {
+): { statements: StatementResult[]; coverage: number; strength: number } {
   const verdicts = new Map(clauses.map((c) => [c.id, c.verdict === 'not-testable' ? 'skip' : c.verdict]));
   let testable = 0;
   let tested = 0;
+  let strong = 0;
   const out = statements.map((st) => {
     if (st.verdict === 'informative' || st.verdict === 'not-testable') return st;
     testable++;
     const vs = st.clauses.filter((c) => verdicts.has(c)).map((c) => verdicts.get(c)!);
     const verdict = (WORST.find((w) => vs.includes(w)) ?? 'not-covered') as StatementVerdict;
     if (verdict !== 'not-covered') tested++;
-    return { ...st, verdict };
+    const ways = st.ways;
+    const isStrong = !!ways && ways.tests.length + ways.explained > 0 && ways.tests.every((c) => verdicts.get(c) === 'pass');
+    if (isStrong) strong++;
+    return ways ? { ...st, verdict, strong: isStrong } : { ...st, verdict };
   });
-  return { statements: out, coverage: testable === 0 ? 1 : tested / testable };
+  return { statements: out, coverage: testable === 0 ? 1 : tested / testable, strength: testable === 0 ? 1 : strong / testable };
 }
 
 /**
- * Adds `spec.statements` and `summary.statementCoverage` (format 1.2) to a run record in place.
+ * Adds `spec.statements`, `summary.statementCoverage` (format 1.2) and `summary.statementStrength`
+ * (format 1.7) to a run record in place.
  * Does nothing when the spec is not readable or the links file is missing or malformed (a report
  * is never lost for want of the links; the unit test catches a broken links file).
  */
 export function attachStatements(
-  record: { clauses: { id: string; verdict: string }[]; summary: { statementCoverage?: number }; spec?: { statements: StatementResult[] } },
+  record: { clauses: { id: string; verdict: string }[]; summary: { statementCoverage?: number; statementStrength?: number }; spec?: { statements: StatementResult[] } },
   doc: SpecDoc | undefined,
   path: string = STATEMENTS_PATH,
 ): void {
@@ -199,4 +308,5 @@ export function attachStatements(
   const r = statementResults(doc, links, record.clauses);
   record.spec = { statements: r.statements };
   record.summary.statementCoverage = Math.round(r.coverage * 10000) / 10000;
+  record.summary.statementStrength = Math.round(r.strength * 10000) / 10000;
 }

@@ -220,4 +220,15 @@ export const FAMILY_FAULTS: readonly FaultInfo[] = [
     clauses: ['6/onboarding-events'],
     description: "The chatapp.onboarding.failed event is never delivered.",
   },
+  {
+    name: 'monitoring.rate-per-organization',
+    clauses: ['4.5/monitor-session-per-tenant'],
+    description: 'The monitor-session mint rate is counted per organization: one tenant spending it throttles the other tenants of its organization.',
+  },
+
+  {
+    name: 'org.audits-need-tenant',
+    clauses: ['4.5/scope-org-audits', '4.5/org-audits'],
+    description: 'POST /v1/retention/audits and /v1/churn/audits refuse an organization key without X-Tenant-Id (400 VALIDATION_ERROR).',
+  },
 ];

@@ -442,7 +442,7 @@ export const FAULTS: readonly FaultInfo[] = [
   },
   {
     name: 'xtenant.foreign-tool-403',
-    clauses: ['5.7/isolation-tool-update', '5.7/foreign-resource-not-found'],
+    clauses: ['5.7/isolation-tool-update', '5.7/foreign-resource-not-found', '5.7/isolation-tool-instruction'],
     description: "PUT /tools/{id} and PUT /tools/{id}/instruction on another tenant's tool answer 403 FORBIDDEN instead of 404.",
   },
   {
@@ -607,7 +607,7 @@ export const FAULTS: readonly FaultInfo[] = [
   },
   {
     name: 'org.org-key-needs-tenant',
-    clauses: ['5.3/org-routes-without-tenant-header'],
+    clauses: ['5.3/org-routes-without-tenant-header', '4.5/scope-transcriber-catalogue'],
     description: 'An organization key without X-Tenant-Id is refused (400 VALIDATION_ERROR) on organization-only routes and transcriber reads.',
   },
   // tools (§4.5): routes/tools.ts
@@ -686,7 +686,7 @@ export const FAULTS: readonly FaultInfo[] = [
   },
   {
     name: 'calls.call-missing-after-end',
-    clauses: ['1/call-record-on-dial', '4.5/calls-readable'],
+    clauses: ['1/call-record-on-dial', '4.5/calls-readable', '6/missed-calls-readable'],
     description: 'GET /calls/{id} of an ended call answers 404.',
   },
   {

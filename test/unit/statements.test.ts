@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { loadCatalogue } from '../../helpers/catalogue';
 import { parseSpec, readSpec } from '../../helpers/report/spec-doc';
-import { checkStatementLinks, loadStatementLinks, sectionWideLinks, statementKey, type StatementLink } from '../../helpers/report/statements';
+import { checkStatementLinks, loadStatementLinks, rejudgeStatements, sectionWideLinks, statementKey, type StatementLink, type StatementResult } from '../../helpers/report/statements';
 
 const spec = readSpec();
 const clauseIds = new Set(loadCatalogue().keys());
@@ -70,5 +70,25 @@ describe('checkStatementLinks', () => {
     const edited = parseSpec('# T\n\n## 1. One\n\nIntro added. A must hold. B is informative.\n\n| Code | Meaning |\n|---|---|\n| 401 | unauthenticated |\n');
     const keys = new Set(edited.sections.flatMap((s) => s.statements).map(statementKey));
     for (const l of ok) expect(keys.has(l.key)).toBe(true);
+  });
+});
+
+describe('statement strength (rejudgeStatements)', () => {
+  const st = (key: string, ways?: { tests: string[]; explained: number }): StatementResult => ({ address: '1', key, clauses: ['1/a'], verdict: 'not-covered', ...(ways ? { ways } : {}) });
+  test('a statement is strong when every listed way is explained or covered by a passing clause', () => {
+    const r = rejudgeStatements(
+      [
+        st('all-pass', { tests: ['1/a', '1/b'], explained: 1 }),
+        st('one-skipped', { tests: ['1/a', '1/c'], explained: 0 }),
+        st('explained-only', { tests: [], explained: 2 }),
+        st('no-ways', { tests: [], explained: 0 }),
+        st('not-recorded'),
+        { address: '1', key: 'info', clauses: [], verdict: 'informative' },
+      ],
+      [{ id: '1/a', verdict: 'pass' }, { id: '1/b', verdict: 'pass' }, { id: '1/c', verdict: 'skip' }],
+    );
+    expect(r.statements.filter((s) => s.strong).map((s) => s.key)).toEqual(['all-pass', 'explained-only']);
+    expect(r.strength).toBeCloseTo(2 / 5);
+    expect(r.coverage).toBe(1);
   });
 });

@@ -132,8 +132,13 @@ function mintRateWait(state: SimState, tenantId: string, keyType: string): numbe
   if (faultOn(state, 'monitoring.no-rate-limit')) return 0;
   const now = Date.now();
   const mints = store.monitorMints(state);
-  // Fault: the budget is kept per key type, so another credential of the tenant starts afresh.
-  const bucket = faultOn(state, 'monitoring.rate-per-key') ? `${tenantId}:${keyType}` : tenantId;
+  // Faults: the budget is kept per key type (another credential of the tenant starts afresh), or
+  // per organization (one tenant throttles its siblings).
+  const bucket = faultOn(state, 'monitoring.rate-per-key')
+    ? `${tenantId}:${keyType}`
+    : faultOn(state, 'monitoring.rate-per-organization')
+      ? `org:${state.tenants.get(tenantId)?.organizationId ?? tenantId}`
+      : tenantId;
   const recent = (mints.get(bucket) ?? []).filter((t) => now - t < MINT_WINDOW_MS);
   if (recent.length >= state.config.monitorMintsPerMinute) {
     mints.set(bucket, recent);

@@ -10,7 +10,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { faultOn } from '../faults.ts';
 import { randomUUID } from 'node:crypto';
 import { principalOf } from '../auth.ts';
-import { ok } from '../envelope.ts';
+import { ApiError, ok } from '../envelope.ts';
 import { findOwned } from '../resources.ts';
 import { Checker } from '../validation/checker.ts';
 import { isPlainObject } from '../validation/formats.ts';
@@ -45,6 +45,12 @@ export const organizationRoutes: FastifyPluginAsync = async (app) => {
 
   for (const kind of ['retention', 'churn'] as const) {
     app.post(`/v1/${kind}/audits`, ORG, async (request, reply) => {
+      // Fault: the audits ask for X-Tenant-Id from an organization key, like tenant routes.
+      if (request.headers['x-tenant-id'] === undefined && faultOn(state, 'org.audits-need-tenant')) {
+        throw new ApiError(400, 'VALIDATION_ERROR', 'X-Tenant-Id is required with an organization key', [
+          { field: 'X-Tenant-Id', message: 'required with an organization key' },
+        ]);
+      }
       const body = bodyOf(request.body);
       const { organizationId } = principalOf(request);
       const data = {
