@@ -29,8 +29,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { capabilityReason, capabilitySwitch, hasCapability, switchesOfReason, type Capability, type Switch } from './target';
 import { redact } from './redact';
 import { EVENT_UNSUPPORTED_NAME } from './error-names';
-import { describeExchange, routeNotServed, statusLine, type ApiResponse } from './exchange';
-import { recordCheck, recordDrift, recordedChecks, recordSkipReason, recordTargetTrouble } from './recorder';
+import { describeExchange, NOT_JSON, notJson, routeNotServed, statusLine, type ApiResponse } from './exchange';
+import { receivedNotJson, recordCheck, recordDrift, recordedChecks, recordSkipReason, recordTargetTrouble } from './recorder';
 import { findDrift, formatIssues, validate } from './validator';
 import { attachFailureEvidence, clauseLabels } from './report/allure';
 
@@ -44,6 +44,9 @@ export class ConformanceFailure extends Error {
     this.name = CONFORMANCE_FAILURE_NAME;
   }
 }
+
+/** The envelope clause a 2xx body that is not JSON fails (§2.1). */
+const JSON_ENVELOPE = '2.1/json-envelope';
 
 /** `name` of every {@link ConformanceFailure}, as it reaches reporters after serialisation. */
 export const CONFORMANCE_FAILURE_NAME = 'ConformanceAssertionError';
@@ -189,6 +192,15 @@ export function check(
   if (ok) {
     recordCheck({ clauses: ids, requirement, ok: true });
     return;
+  }
+  // A 2xx body that is not JSON fails §2.1 once; what else fails in the test was judged on nothing.
+  if ((detail.res && notJson(detail.res)) || receivedNotJson()) {
+    if (detail.res && notJson(detail.res) && !recordedChecks().some((c) => !c.ok && c.clauses.includes(JSON_ENVELOPE))) {
+      recordCheck({ clauses: [JSON_ENVELOPE], requirement: 'every answer of a JSON endpoint is a JSON envelope', ok: false, detail: redact(`[${JSON_ENVELOPE}] expected a JSON body, got ${JSON.stringify(detail.res.text.slice(0, 200))}`) + describeExchange(detail.res) });
+    }
+    const text = redact(`[${ids.join(' ')}] ${requirement}\n  not evaluated: ${NOT_JSON} (${JSON_ENVELOPE} fails)`) + describeExchange(detail.res);
+    recordCheck({ clauses: ids, requirement, ok: false, detail: text, unevaluated: NOT_JSON });
+    throw new ConformanceFailure(text, ids);
   }
   const text = redact(
     `[${ids.join(' ')}] ${requirement}\n  expected: ${typeof detail.expected === 'string' ? detail.expected : show(detail.expected)}\n  actual:   ${typeof detail.actual === 'string' ? detail.actual : show(detail.actual)}`,

@@ -20,7 +20,8 @@ import { request as undiciRequest, type Dispatcher } from 'undici';
 import pRetry, { AbortError } from 'p-retry';
 import { redact, redactHeaders, registerSecret } from './redact';
 import type { ApiResponse, Exchange, RequestSummary } from './exchange';
-import { recordExchange, recordHung, recordNotApi, recordTargetTrouble } from './recorder';
+import { recordExchange, recordHung, recordNotApi, recordNotJson, recordTargetTrouble } from './recorder';
+import { notJson } from './exchange';
 import { TARGET_ERROR_NAME } from './error-names';
 import { suiteDispatcher } from './proxy';
 import { currentScope, markInflight, markQueued } from './current-test';
@@ -552,6 +553,7 @@ export class ApiClient {
       },
       final.retries,
     );
+    if (notJson(final)) recordNotJson();
     if (opts.audit !== false) for (const listener of answerListeners) listener(final);
     return final;
   }

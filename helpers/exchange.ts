@@ -68,3 +68,14 @@ export function statusLine(res: Pick<ApiResponse, 'status' | 'json'>): string {
 export function routeNotServed(res: Pick<ApiResponse, 'status' | 'json'>): boolean {
   return res.status === 405 || (res.status === 404 && res.json?.error?.code === 'NOT_FOUND');
 }
+
+/**
+ * Whether an answer is a complete 2xx whose body is not JSON (not empty, not 204): the API's defect
+ * (§2.1), on which a test's other checks cannot be evaluated.
+ */
+export function notJson(res: Pick<ApiResponse, 'status' | 'text' | 'json'>): boolean {
+  return res.status >= 200 && res.status < 300 && res.status !== 204 && res.json === undefined && res.text.trim() !== '';
+}
+
+/** Why a check on an answer whose body was not JSON is not evaluated (an `error` of that check's clauses, not a `fail`). */
+export const NOT_JSON = 'the answer was not JSON';

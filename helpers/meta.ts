@@ -20,6 +20,11 @@ export interface CheckRecord {
   level?: 'must' | 'informational' | 'non-strict';
   /** Expected against actual, redacted, for failures and informational findings. */
   detail?: string;
+  /**
+   * Set on a failed check that could not be evaluated, with the reason (`the answer was not
+   * JSON`): its clauses get an `error`, not a `fail`; the defect is judged once, by the envelope clause.
+   */
+  unevaluated?: string;
 }
 
 /** Something the target sent that the spec does not document (reported, never failed; §9.4). */
@@ -77,6 +82,8 @@ declare module 'vitest' {
     targetTrouble?: boolean;
     /** The first target trouble, in words (redacted): "GET /x: 502 text/html from the gateway …", or what a cut-off test waited on. */
     trouble?: string;
+    /** The test received a complete 2xx answer whose body is not JSON: its later failing checks are not evaluated. */
+    notJson?: boolean;
     /** Attempts that got no answer within the request deadline (helpers/deadline.ts). */
     hung?: number;
     /** Answers that were not the API's: a gateway's 5xx page, a body cut short by the connection. */

@@ -94,3 +94,14 @@ export function recordMatrixCell(cell: MatrixCell): void {
   const t = live();
   if (t) t.meta.matrixCell = cell;
 }
+
+/** Marks the running test as having received a complete 2xx answer whose body is not JSON (§2.1). */
+export function recordNotJson(): void {
+  const t = live();
+  if (t) t.meta.notJson = true;
+}
+
+/** Whether the running test received a complete 2xx answer whose body is not JSON. */
+export function receivedNotJson(): boolean {
+  return currentTest()?.meta.notJson === true;
+}

@@ -194,15 +194,19 @@ export function clauseVerdicts(catalogue: Map<string, Clause>, tests: TestRecord
   };
   const skipMessages = new Map<string, string>();
   for (const t of tests) {
-    const failedChecks = t.checks.filter((c) => !c.ok && c.level !== 'informational');
+    const failedChecks = t.checks.filter((c) => !c.ok && c.level !== 'informational' && !c.unevaluated);
     const failedIds = new Set(failedChecks.flatMap((c) => c.clauses));
+    // Checks that could not be evaluated (the answer was not JSON): their clauses are `error`, the defect is judged once elsewhere.
+    const unevaluated = t.checks.filter((c) => !c.ok && c.unevaluated);
     const named = new Set([...t.clauses, ...t.checks.flatMap((c) => c.clauses)]);
     for (const id of named) {
       if (t.status === 'fail') {
-        if (failedIds.size === 0 || failedIds.has(id)) {
+        if (failedIds.has(id) || (failedIds.size === 0 && unevaluated.length === 0)) {
           const own = failedChecks.find((c) => c.clauses.includes(id))?.detail;
           note(id, 'fail', t, own ?? t.message);
-        } else if (t.checks.some((c) => c.ok && c.clauses.includes(id))) note(id, 'pass', t);
+        } else if (unevaluated.some((c) => c.clauses.includes(id))) note(id, 'error', t, unevaluated.find((c) => c.clauses.includes(id))!.detail);
+        else if (t.checks.some((c) => c.ok && c.clauses.includes(id))) note(id, 'pass', t);
+        else if (unevaluated.length) note(id, 'error', t, unevaluated[0].detail);
         else note(id, 'fail', t, t.message);
       } else if (t.status === 'error') {
         // A check already recorded as passed is not turned red by later trouble: a clause named
