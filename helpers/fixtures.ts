@@ -1,16 +1,32 @@
 /**
  * Resource fixtures. On a simulator every object is new and carries the run prefix. On a live
- * tenant assistants cannot be deleted (no DELETE in §4), so they are found by a stable name or
- * created once (reconciling with a GET before any POST, §8) and restored after the file's tests.
+ * tenant assistants, tools and prompts cannot be deleted (no DELETE in §4), so they are found by a
+ * stable name or created once (reconciling with a GET before any POST, §8) and restored after the
+ * file's tests: assistants with a PATCH, tools with a PUT (§4.5). A tool cannot be listed or read
+ * (§4.5 shows only POST and PUT), so a live fixture tool is found through an assistant of its own,
+ * `conformance-suite-registry-<purpose>`, whose `toolIds` holds it; prompts are found in
+ * `GET /prompts?type=` by their name.
  */
 import type { ApiClient, ApiResponse } from './client';
 import { LIVE_PREFIX, type World } from './world';
 import { TargetError } from './client';
 import { journal } from './journal';
+import { rowsOf } from './shapes';
+
+/**
+ * Thrown when a live fixture exists or could exist but cannot be found again by its name (the
+ * target's list shows no names): nothing is created, and tests that need it skip with the message.
+ */
+export class UnfindableFixture extends Error {
+  constructor(what: string) {
+    super(`precondition failed: ${what}`);
+    this.name = 'UnfindableFixture';
+  }
+}
 
 /** Thrown when a fixture could not be made; the message names the request and answer. */
 export class FixtureError extends Error {
-  constructor(what: string, res: ApiResponse) {
+  constructor(what: string, readonly res: ApiResponse) {
     super(`fixture ${what}: ${res.request.method} ${res.request.path} answered ${res.status} ${res.text.slice(0, 300)}`);
     this.name = 'FixtureError';
   }
@@ -55,7 +71,7 @@ export async function assistantFixture(world: World, client: ApiClient, purpose:
     current = res.json.data;
   }
   const snapshot = restorableState(current);
-  const tenantId = client.credentials?.tenantId ?? (client.credentials?.key === world.tenantB.key ? world.tenantB.id : world.tenantA.id);
+  const tenantId = tenantOf(world, client);
   journal({ kind: 'snapshot', at: new Date().toISOString(), tenantId, resource: 'assistant', id: current.id, state: snapshot });
   world.cleanup.add(`restore assistant ${name}`, async () => {
     await restoreAssistant(client, current.id, snapshot);
@@ -106,4 +122,164 @@ function withoutNulls(o: Record<string, unknown>): Record<string, unknown> {
     out[k] = v;
   }
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tools and prompts
+
+/** An instruction of a tool (§4.5: title, description, steps; step shape not shown). */
+export interface ToolInstruction {
+  title: string;
+  description: string;
+  steps: unknown[];
+}
+
+/**
+ * The state of a fixture tool as a PUT /tools/{id} writes it (§4.5). `textInstructions` is always
+ * given, `null` for none: a PUT that omits it keeps the stored value, so a restore must name it.
+ * `name` is an assumed field (the body is not shown).
+ */
+export interface ToolState {
+  instruction: ToolInstruction;
+  textInstructions: ToolInstruction | null;
+}
+
+/** A fixture tool: its id, the answer's `data`, and the full body its restore PUTs. */
+export interface ToolFixture {
+  id: string;
+  data: any;
+  body: ToolState & { name: string };
+}
+
+/**
+ * Finds the assistant named `name` or creates it once; never restored (it is the suite's own).
+ * @throws FixtureError when the target refuses.
+ */
+async function ownAssistant(client: ApiClient, name: string): Promise<any> {
+  const list = await client.get('/assistants');
+  if (list.status !== 200) throw new FixtureError('assistant list', list);
+  const found = (list.json?.data?.assistants ?? []).find((a: any) => a?.name === name);
+  const res = found ? await client.get(`/assistants/${found.id}`) : await postReconciled(client, name, {});
+  if (res.status < 200 || res.status >= 300 || !res.json?.data?.id) throw new FixtureError(`assistant ${name}`, res);
+  return res.json.data;
+}
+
+/**
+ * A tool of the client's tenant for one purpose, in `state`. Simulator: a new tool named
+ * `<runPrefix><purpose>`. Live: the tool held by the registry assistant
+ * `conformance-suite-registry-<purpose>` (created once with the tool, or again if the tool is gone),
+ * PUT to `state`; journalled first, and PUT back to `state` by the cleanup ledger (and
+ * `npm run cleanup` after a crash), with the overrides of the tool on `overridesOn()`'s assistants
+ * cleared (an empty description restores the defaults, §4.5). A second live run creates nothing.
+ * @throws FixtureError when the target refuses; TargetError when it cannot be reached (a POST /tools
+ *   is never resent, §8).
+ */
+export async function toolFixture(world: World, client: ApiClient, purpose: string, state: ToolState, overridesOn: () => string[] = () => []): Promise<ToolFixture> {
+  // A POST leaves out a null textInstructions (it is optional, §4.5); a PUT names it to remove it.
+  const created = (b: ToolState & { name: string }) => (b.textInstructions === null ? { name: b.name, instruction: b.instruction } : b);
+  if (world.target.capabilities.control) {
+    const body = { name: `${world.runPrefix}${purpose}`, ...state };
+    const res = await client.post('/tools', created(body));
+    if (res.status >= 300 || typeof res.json?.data?.id !== 'string') throw new FixtureError(`tool ${purpose}`, res);
+    return { id: res.json.data.id, data: res.json.data, body };
+  }
+  const body = { name: `${LIVE_PREFIX}${purpose}`, ...state };
+  const registry = await ownAssistant(client, `${LIVE_PREFIX}registry-${purpose}`);
+  let id: string | undefined = Array.isArray(registry.toolIds) ? registry.toolIds.find((t: unknown) => typeof t === 'string') : undefined;
+  let res: ApiResponse | undefined;
+  if (id) {
+    res = await client.put(`/tools/${id}`, body);
+    if (res.status === 404) id = undefined;
+    else if (res.status >= 300) throw new FixtureError(`tool ${purpose}`, res);
+  }
+  if (!id) {
+    res = await client.post('/tools', created(body));
+    if (res.status >= 300 || typeof res.json?.data?.id !== 'string') throw new FixtureError(`tool ${purpose}`, res);
+    id = res.json.data.id as string;
+    const linked = await client.patch(`/assistants/${registry.id}`, { toolIds: [id] });
+    if (linked.status !== 200) throw new FixtureError(`registry of tool ${purpose}`, linked);
+  }
+  const toolId = id;
+  const tenantId = tenantOf(world, client);
+  journal({ kind: 'snapshot', at: new Date().toISOString(), tenantId, resource: 'tool', id: toolId, state: body, overridesOn: overridesOn() });
+  world.cleanup.add(`restore tool ${body.name}`, async () => {
+    await restoreTool(client, toolId, body, overridesOn());
+    journal({ kind: 'restored', at: new Date().toISOString(), id: toolId });
+  });
+  return { id: toolId, data: res!.json?.data, body };
+}
+
+/**
+ * Writes a fixture tool back: PUT /tools/{id} with `body`, then, for each assistant of
+ * `overridesOn`, DELETE …/text-override and an empty …/description-override (§4.5: an empty
+ * description restores the defaults). Override routes a target does not serve are passed over.
+ * @throws FixtureError when the PUT or an override reset is refused.
+ */
+export async function restoreTool(client: ApiClient, id: string, body: Record<string, unknown>, overridesOn: string[] = []): Promise<void> {
+  const res = await client.put(`/tools/${id}`, body);
+  if (res.status >= 300) throw new FixtureError(`restore tool ${id}`, res);
+  for (const assistantId of overridesOn) {
+    const base = `/assistants/${assistantId}/tools/${id}`;
+    const text = await client.delete(`${base}/text-override`);
+    if (text.status >= 300 && text.status !== 404) throw new FixtureError(`reset text override of tool ${id}`, text);
+    const voice = await client.put(`${base}/description-override`, { description: '' });
+    if (voice.status >= 300 && voice.status !== 404) throw new FixtureError(`reset description override of tool ${id}`, voice);
+  }
+}
+
+/**
+ * A prompt of the client's tenant of `type` for one purpose (§4.5: POST /prompts, GET
+ * /prompts?type=; no PUT or DELETE, so a prompt is never changed). Simulator: a new prompt named
+ * `<runPrefix><purpose>`. Live: the prompt of that type named `conformance-suite-<purpose>` in
+ * `GET /prompts?type=`, created once if absent. `name` is an assumed field: when the list carries
+ * prompts but none with a `name`, the prompt cannot be found again, so none is created.
+ * @returns the prompt as the target answered it (list row or POST answer)
+ * @throws FixtureError when the target refuses; UnfindableFixture when the list shows no names.
+ */
+export async function promptFixture(world: World, client: ApiClient, purpose: string, type: string, content: string): Promise<any> {
+  const live = !world.target.capabilities.control;
+  const name = `${live ? LIVE_PREFIX : world.runPrefix}${purpose}`;
+  if (live) {
+    const list = await client.get('/prompts', { query: { type } });
+    if (list.status !== 200) throw new FixtureError(`prompt list of type ${type}`, list);
+    const rows = rowsOf(list.json?.data);
+    const found = rows.find((r) => r?.name === name && r?.type === type);
+    if (found) return found;
+    if (rows.length > 0 && !rows.some((r) => r && typeof r === 'object' && 'name' in r))
+      throw new UnfindableFixture(`GET /prompts?type=${type} shows no prompt names (not shown, §4.5), so prompt ${name} could not be found again and none is created`);
+  }
+  const res = await client.post('/prompts', { name, type, content });
+  if (res.status >= 300 || typeof res.json?.data?.id !== 'string') throw new FixtureError(`prompt ${purpose}`, res);
+  return res.json.data;
+}
+
+/** The tenant id a client acts for: its X-Tenant-Id, else tenant B when it holds B's key, else A. */
+function tenantOf(world: World, client: ApiClient): string {
+  return client.credentials?.tenantId ?? (client.credentials?.key === world.tenantB.key ? world.tenantB.id : world.tenantA.id);
+}
+
+/**
+ * A text test suite of the client's tenant for one purpose (§4.5 /test-suites; no DELETE shown).
+ * Simulator: a new suite named `<runPrefix><purpose>`. Live: the suite named
+ * `conformance-suite-<purpose>` in `GET /test-suites`, created once if absent. `body` is the suite
+ * without its name (assumed shape, not shown); a found suite is used as it is.
+ * @returns the suite as the target answered it (list row or POST answer)
+ * @throws FixtureError when the target refuses; UnfindableFixture when the list is not served or
+ *   shows no names, so a suite made now could not be found again (none is made).
+ */
+export async function suiteFixture(world: World, client: ApiClient, purpose: string, body: Record<string, unknown>): Promise<any> {
+  const live = !world.target.capabilities.control;
+  const name = `${live ? LIVE_PREFIX : world.runPrefix}${purpose}`;
+  if (live) {
+    const list = await client.get('/test-suites');
+    if (list.status !== 200) throw new UnfindableFixture(`GET /test-suites answered ${list.status}: a suite made now could not be found again, so none is made`);
+    const rows = rowsOf(list.json?.data);
+    const found = rows.find((r) => r?.name === name);
+    if (found) return found;
+    if (rows.length > 0 && !rows.some((r) => r && typeof r === 'object' && 'name' in r))
+      throw new UnfindableFixture(`GET /test-suites shows no suite names (not shown, §4.5), so suite ${name} could not be found again and none is made`);
+  }
+  const res = await client.post('/test-suites', { ...body, name });
+  if (res.status >= 300 || typeof res.json?.data?.id !== 'string') throw new FixtureError(`test suite ${purpose}`, res);
+  return res.json.data;
 }

@@ -11,9 +11,15 @@ import { fileURLToPath } from 'node:url';
 /** Journal file (JSON lines), git-ignored. */
 export const JOURNAL_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', '.conformance-state', 'live-journal.jsonl');
 
-/** One journal line: a snapshot taken, or a snapshot restored. */
+/**
+ * One journal line: a snapshot taken, or a snapshot restored. An `assistant` snapshot holds the
+ * fields a PATCH writes back; a `tool` snapshot holds the body a PUT /tools/{id} writes back and
+ * `overridesOn`, the assistants whose per-assistant overrides of the tool are cleared on restore
+ * (helpers/fixtures.ts `restoreTool`).
+ */
 export type JournalEntry =
   | { kind: 'snapshot'; at: string; tenantId: string; resource: 'assistant'; id: string; state: Record<string, unknown> }
+  | { kind: 'snapshot'; at: string; tenantId: string; resource: 'tool'; id: string; state: Record<string, unknown>; overridesOn?: string[] }
   | { kind: 'restored'; at: string; id: string };
 
 /** Appends one entry. */

@@ -18,6 +18,8 @@ export type TargetMode = 'embedded' | 'external' | 'live';
  * - `destructive`: calls may be ended or taken over (simulators only).
  * - `modelUsage`: text test runs may run, which use the model and are billed as model usage (simulators,
  *   or live with `CORE_API_ALLOW_MODEL_USAGE=1`; §4.5 "Text test runs").
+ * - `smsReasons`: SMS reasons may be created (simulators, or live with `CORE_API_ALLOW_SMS_REASONS=1`):
+ *   they can be neither listed nor deleted (§4.5: not shown), so each live run leaves the ones it made.
  * - `fuzzWrites`: the robustness phase may send hostile writes with valid credentials (simulators,
  *   or live with `CORE_API_ALLOW_FUZZ_WRITES=1`), so a fuzz run never corrupts staging's shared fixtures by default.
  * - `receiver`: the target can reach the suite's webhook receiver (simulators through their control API's
@@ -25,7 +27,7 @@ export type TargetMode = 'embedded' | 'external' | 'live';
  * - `events`: calls, conversations and onboarding events can be made to happen (simulators through their
  *   control API; live with `CORE_API_EVENT_TRIGGER`, the operator's trigger, docs/event-trigger.md).
  */
-export type Capability = 'control' | 'sms' | 'billable' | 'destructive' | 'fuzzWrites' | 'receiver' | 'modelUsage' | 'events';
+export type Capability = 'control' | 'sms' | 'billable' | 'destructive' | 'fuzzWrites' | 'receiver' | 'modelUsage' | 'events' | 'smsReasons';
 
 /**
  * How a live target reaches the suite's webhook receiver (§6 model B rule 4: verification holds
@@ -138,7 +140,7 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
       mode: 'embedded',
       baseUrl: trimSlash(embedded),
       controlUrl: embedded ? `${trimSlash(embedded)}/__control` : undefined,
-      capabilities: { control: true, sms: true, billable: true, destructive: true, fuzzWrites: true, receiver: true, modelUsage: true, events: true },
+      capabilities: { control: true, sms: true, billable: true, destructive: true, fuzzWrites: true, receiver: true, modelUsage: true, events: true, smsReasons: true },
     };
   }
   for (const [name, value] of [['CORE_API_BASE_URL', base], ['CORE_API_CONTROL_URL', control]] as const) {
@@ -151,7 +153,7 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
       mode: 'external',
       baseUrl: trimSlash(base),
       controlUrl: trimSlash(control),
-      capabilities: { control: true, sms: true, billable: true, destructive: true, fuzzWrites: true, receiver: true, modelUsage: true, events: true },
+      capabilities: { control: true, sms: true, billable: true, destructive: true, fuzzWrites: true, receiver: true, modelUsage: true, events: true, smsReasons: true },
     };
   }
   const missing = Object.values(REQUIRED_LIVE).filter((name) => !env[name]?.trim());
@@ -184,12 +186,34 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
       receiver: webhook !== undefined,
       modelUsage: env.CORE_API_ALLOW_MODEL_USAGE === '1',
       events: trigger !== undefined,
+      smsReasons: env.CORE_API_ALLOW_SMS_REASONS === '1',
     },
     live,
     ...(webhook ? { webhook } : {}),
     ...(trigger ? { trigger } : {}),
     ...wildcardDnsOf(env),
   };
+}
+
+/** Variable setting the request budget of a run ({@link requestBudget}). */
+export const REQUEST_BUDGET_VARIABLE = 'CORE_API_REQUEST_BUDGET';
+
+/**
+ * Default request budget of a full live run: 2,000. A live run with nothing optional on sends
+ * about 1,450 requests; wildcard DNS adds about 100 (the §2.3 address cases) and the tool and prompt
+ * fixtures about 110 (measured against the simulator in live-tenant mode: 1,660 with both); the
+ * rest is room for waited-out 429s, which are resent and counted.
+ */
+export const DEFAULT_REQUEST_BUDGET = 2000;
+
+/**
+ * The request budget of a run (requests to the target, retries included): `CORE_API_REQUEST_BUDGET`
+ * when it is a positive integer, else {@link DEFAULT_REQUEST_BUDGET}. Reports show the run's
+ * requests against it, and the closing lines say when a run went over.
+ */
+export function requestBudget(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env[REQUEST_BUDGET_VARIABLE]?.trim());
+  return Number.isInteger(n) && n > 0 ? n : DEFAULT_REQUEST_BUDGET;
 }
 
 /** Variable naming the wildcard DNS domain (helpers/generate/hosts.ts `wildcardName`). */
@@ -287,6 +311,8 @@ export function capabilityReason(cap: Capability): string {
       return switchReason('modelUsage', 'opt-in not given: a text test run uses the model (billed as model usage) and needs CORE_API_ALLOW_MODEL_USAGE=1 on a live tenant');
     case 'events':
       return switchReason('trigger', 'missing optional fixture: set CORE_API_EVENT_TRIGGER, the operator\'s trigger that makes calls, conversations and onboarding events happen (docs/event-trigger.md)');
+    case 'smsReasons':
+      return switchReason('smsReasons', 'opt-in not given: SMS reasons can be neither listed nor deleted (§4.5: not shown), so each live run would leave the ones it makes; CORE_API_ALLOW_SMS_REASONS=1 accepts that');
     case 'receiver':
       return switchReason('publicUrl', 'missing optional fixture: set CORE_API_WEBHOOK_PUBLIC_URL, an https URL a tunnel forwards to the suite\'s webhook receiver (docs/webhooks.md)');
   }

@@ -5,7 +5,7 @@
  */
 import { ApiClient } from '../helpers/client';
 import { pendingSnapshots, clearJournal, JOURNAL_FILE } from '../helpers/journal';
-import { restoreAssistant } from '../helpers/fixtures';
+import { restoreAssistant, restoreTool } from '../helpers/fixtures';
 import { readTargetConfig, loadEnv } from '../helpers/target';
 import { registerSecret, redact } from '../helpers/redact';
 
@@ -32,11 +32,12 @@ const clientFor = (tenantId: string) =>
 let failures = 0;
 for (const snap of pending) {
   try {
-    await restoreAssistant(clientFor(snap.tenantId), snap.id, snap.state);
-    console.log(`restored assistant ${snap.id} (tenant ${snap.tenantId}, snapshot of ${snap.at})`);
+    if (snap.resource === 'tool') await restoreTool(clientFor(snap.tenantId), snap.id, snap.state, snap.overridesOn);
+    else await restoreAssistant(clientFor(snap.tenantId), snap.id, snap.state);
+    console.log(`restored ${snap.resource} ${snap.id} (tenant ${snap.tenantId}, snapshot of ${snap.at})`);
   } catch (e) {
     failures += 1;
-    console.log(redact(`could not restore assistant ${snap.id}: ${(e as Error).message}`));
+    console.log(redact(`could not restore ${snap.resource} ${snap.id}: ${(e as Error).message}`));
   }
 }
 if (failures === 0) clearJournal();

@@ -16,7 +16,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { documentedPart } from '../helpers/documented';
 import { useWorld, type PrincipalName, type World } from '../helpers/world';
 import { clauseTest, check, checkError, inform, skipWith, type Verify } from '../helpers/clause';
-import { assistantFixture } from '../helpers/fixtures';
+import { assistantFixture, promptFixture, toolFixture } from '../helpers/fixtures';
 import { compareAnswers, explainDifferences, type BodyComparison } from '../helpers/indistinguishable';
 import { hasCapability, capabilityReason, missingFixtureReason, switchReason, type Capability } from '../helpers/target';
 import type { ApiClient, ApiResponse } from '../helpers/client';
@@ -29,6 +29,8 @@ interface Fixtures {
   assistantA: { id: string };
   assistantB: { id: string };
   toolB?: string;
+  /** The name tenant B's tool carries (the fixture's; its PUTs keep it). */
+  toolBName?: string;
   /** A live call of B (simulator only). */
   callBLive?: { id: string; callId?: string };
   /** A finished call of B whose insights have landed (simulator) or CORE_API_OTHER_CALL_ID (live). */
@@ -70,10 +72,6 @@ async function fixture<K extends Exclude<keyof Fixtures, 'why'>>(key: K, make: (
   }
 }
 
-/** A reason string from a refused fixture request. */
-function refused(what: string, res: ApiResponse): { why: string } {
-  return { why: `precondition failed: ${what} answered ${statusLine(res)}` };
-}
 
 async function makeFixtures(w: World): Promise<void> {
   const A = w.as('tenantA');
@@ -85,15 +83,16 @@ async function makeFixtures(w: World): Promise<void> {
   };
   const control = w.control;
   const noControl = (what: string) => ({ why: switchReason('control', `not applicable to this target: ${what}`) });
+  // No DELETE is shown for tools or prompts: on a live tenant they are fixtures found or made once
+  // (helpers/fixtures.ts); B's tool is PUT back and its overrides on B's assistant cleared at the end.
   await fixture('toolB', async () => {
-    if (!control) return noControl("tenant B's tool would be litter: §4.5 names no DELETE /tools and no tool name field to find it again");
-    const res = await B.post('/tools', toolBody(`${w.runPrefix}xtenant-b-tool`));
-    return res.status < 300 && typeof res.json?.data?.id === 'string' ? { value: res.json.data.id as string } : refused('POST /tools by tenant B', res);
+    const made = await toolFixture(w, B, 'xtenant-b-tool', { instruction: toolBody('xtenant-b-tool').instruction, textInstructions: null }, () => [fx.assistantB.id]);
+    fx.toolBName = made.body.name;
+    return { value: made.id };
   });
   await fixture('promptB', async () => {
-    if (!control) return noControl("tenant B's prompt would be litter: §4.5 names no DELETE /prompts");
-    const res = await B.post('/prompts', { type: 'chat', name: `${w.runPrefix}xtenant-b-prompt`, content: 'conformance isolation fixture' });
-    return res.status < 300 && typeof res.json?.data?.id === 'string' ? { value: res.json.data.id as string } : refused('POST /prompts by tenant B', res);
+    const made = await promptFixture(w, B, 'xtenant-b-prompt', 'chat', 'conformance isolation fixture');
+    return { value: made.id as string };
   });
   await fixture('callBLive', async () => {
     if (!control) return noControl("a live call of tenant B needs the control API");
@@ -480,7 +479,7 @@ function checkRefused(verify: Verify, what: string, res: ApiResponse, ctx: any, 
 async function giveBATextOverride(): Promise<void> {
   const B = world().as('tenantB');
   const text = { title: 'B text', description: 'tenant B text instructions', steps: [] };
-  await B.put(`/tools/${fx.toolB}`, { ...toolBody(`${world().runPrefix}xtenant-b-tool`), textInstructions: text });
+  await B.put(`/tools/${fx.toolB}`, { ...toolBody(fx.toolBName!), textInstructions: text });
   await B.put(`/assistants/${fx.assistantB.id}/tools/${fx.toolB}/text-description-override`, { description: "tenant B's own text description" });
 }
 
@@ -508,7 +507,7 @@ describe("writes on another tenant's resources answer 404 and change nothing (§
       checkRefused(ctx.verify, "PUT /tools/{id} on B's tool", res, ctx);
       // §4.5 names no read of a single tool. Read-back through the owner's own PUT instead: "on PUT
       // omitting textInstructions keeps the stored value", so B's PUT without it shows what is stored.
-      const own = await world().as('tenantB').put(`/tools/${fx.toolB}`, toolBody(`${world().runPrefix}xtenant-b-tool`));
+      const own = await world().as('tenantB').put(`/tools/${fx.toolB}`, toolBody(fx.toolBName!));
       if (own.status >= 300 || own.json?.data === undefined) {
         return ctx.verify.inform("read-back of B's tool not possible", true, `tenant B's own PUT /tools/{id} answered ${statusLine(own)} without a tool in data`);
       }

@@ -30,7 +30,7 @@ import {
 
 /**
  * Sequences drawn per run: 12 on a target with a control API (a simulator); 4 elsewhere, where the
- * request budget of a live run applies (under 1,500 requests for a full run).
+ * request budget of a live run applies (helpers/target.ts `requestBudget`, 2,000 requests for a full run by default).
  */
 const numRuns = (): number => (hasCapability('control') ? 12 : 4);
 /** Longest PATCH sequence. */

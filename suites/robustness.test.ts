@@ -183,8 +183,8 @@ function bodyClasses(): { cls: string; items: Hostile[] }[] {
  * Routes that get the hostile inputs: on a simulator every `CORE_API_FUZZ_STRIDE`-th route of §4
  * (default 1: every route; a run that rehearses something else, such as the pipeline rehearsal,
  * sets a larger stride to keep every class and check at a fraction of the requests). On a target
- * without a control API (a live tenant) the run's request budget applies (under 1,500 for a full
- * run): one case per class, on every fourth (or eighth) route.
+ * without a control API (a live tenant) the run's request budget applies (2,000 requests for a full
+ * run by default, helpers/target.ts `requestBudget`): one case per class, on every fourth (or eighth) route.
  */
 const stride = Math.max(1, Math.floor(Number(process.env.CORE_API_FUZZ_STRIDE)) || 1);
 const budget = <T>(list: T[], every = 4): T[] => list.filter((_, i) => i % (hasCapability('control') ? stride : every) === 0);

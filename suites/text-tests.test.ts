@@ -8,14 +8,16 @@
  * - the run's id at `data.id` (or `data.runId`), read back with `GET /test-runs/{id}`;
  * - outcomes under keys named `outcome` (run or case level).
  * Checks that rest on an assumed name are graded `should` in the catalogue, and skip (with the
- * reason) when the target evidently uses another shape. Suites and runs are created on simulators
- * only: no suite DELETE is shown, and a run consumes model usage. On a live tenant only refusals
- * that create nothing run.
+ * reason) when the target evidently uses another shape. No suite DELETE is shown: the suites a
+ * run needs are fixtures, found by name in GET /test-suites or made once on a live tenant
+ * (helpers/fixtures.ts `suiteFixture`); the creation tests make a suite each and run on simulators
+ * only. A run consumes model usage: the run tests need `modelUsage` (CORE_API_ALLOW_MODEL_USAGE=1
+ * on a live tenant, where each run also leaves its test-run record, as any use of the product does).
  */
 import { beforeAll, describe, vi } from 'vitest';
 import { useWorld } from '../helpers/world';
 import { clauseTest, checkSuccess, skipWith } from '../helpers/clause';
-import { assistantFixture } from '../helpers/fixtures';
+import { assistantFixture, FixtureError, suiteFixture, UnfindableFixture } from '../helpers/fixtures';
 import type { ApiResponse } from '../helpers/client';
 
 const world = useWorld();
@@ -51,6 +53,24 @@ function skipIfCaseShapeRefused(ctx: any, res: ApiResponse): void {
   const details: any[] = Array.isArray(res.json?.error?.details) ? res.json.error.details : [];
   if (res.status === 400 && details.length > 0 && details.every((d) => typeof d?.field === 'string' && /^cases?[.[]/.test(d.field))) {
     skipWith(ctx, `precondition failed: the case shape is not shown and the target refused the assumed one (${details.map((d) => d.field).join(', ')})`);
+  }
+}
+
+/**
+ * A suite fixture for one purpose (`body` without its name): a refused create is judged like a
+ * refused POST (the case shape skips, anything else fails); a live list that cannot find it again skips.
+ */
+async function suite(ctx: any, purpose: string, body: Record<string, unknown>): Promise<any> {
+  try {
+    const { name: _n, ...rest } = body;
+    return await suiteFixture(world(), world().as('tenantA'), purpose, rest);
+  } catch (e) {
+    if (e instanceof UnfindableFixture) skipWith(ctx, e.message);
+    if (e instanceof FixtureError) {
+      skipIfCaseShapeRefused(ctx, e.res);
+      ctx.verify.success(e.res, undefined, `fixture: POST /test-suites (${purpose}) answers 2xx`);
+    }
+    throw e;
   }
 }
 
@@ -134,21 +154,17 @@ describe('§4.5 POST /test-suites/{id}/run and §3 outcomes', () => {
     const rt = await assistantFixture(w, w.as('tenantA'), 'text-tests-realtime');
     const patched = await w.as('tenantA').patch(`/assistants/${rt.id}`, { modelId: realtime });
     ctx.verify.success(patched, 200, 'fixture: the assistant takes the realtime model');
-    const suite = await createSuite(suiteBody({ assistantId: rt.id }));
-    skipIfCaseShapeRefused(ctx, suite);
-    ctx.verify.success(suite, undefined, 'fixture: a text suite for that assistant');
-    const run = await w.as('tenantA').post(`/test-suites/${suite.json.data.id}/run`, {});
+    const made = await suite(ctx, 'text-tests-realtime', suiteBody({ assistantId: rt.id }));
+    const run = await w.as('tenantA').post(`/test-suites/${made.id}/run`, {});
     ctx.verify.error(run, 400, 'VALIDATION_ERROR', 'POST /test-suites/{id}/run against a realtime-model assistant');
-  }, { requires: ['control'] });
+  }, { requires: ['modelUsage'] });
 
   clauseTest('3/test-run-outcomes', 'every outcome of a run is passed, failed or error (outcome field assumed: `outcome`)', async (ctx) => {
     const w = world();
     const chat = await modelOfType('chat');
     if (chat) ctx.verify.success(await w.as('tenantA').patch(`/assistants/${assistant.id}`, { modelId: chat }), 200, 'fixture: the assistant takes a chat model');
-    const suite = await createSuite(suiteBody({ cases: cases(2), iterations: 2 }));
-    skipIfCaseShapeRefused(ctx, suite);
-    ctx.verify.success(suite, undefined, 'fixture: a text suite');
-    const run = await w.as('tenantA').post(`/test-suites/${suite.json.data.id}/run`, {});
+    const made = await suite(ctx, 'text-tests-outcomes', suiteBody({ cases: cases(2), iterations: 2 }));
+    const run = await w.as('tenantA').post(`/test-suites/${made.id}/run`, {});
     ctx.verify.success(run, undefined, 'POST /test-suites/{id}/run answers 2xx');
     ctx.verify.schema('data is a run', 'test-suite#/$defs/run', run.json?.data, run);
     const runId = run.json.data.id ?? run.json.data.runId;
@@ -168,5 +184,5 @@ describe('§4.5 POST /test-suites/{id}/run and §3 outcomes', () => {
     if (seen.length === 0) skipWith(ctx, 'precondition failed: no value under an assumed key `outcome`, `result` or `verdict` appeared within 10 s (result shape not shown)');
     const bad = seen.filter((o) => !['passed', 'failed', 'error'].includes(o));
     ctx.verify.that('every outcome is passed, failed or error', bad.length === 0, { expected: 'passed | failed | error', actual: seen, res: last });
-  }, { requires: ['control'], timeout: 30_000 });
+  }, { requires: ['modelUsage'], timeout: 30_000 });
 });

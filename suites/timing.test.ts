@@ -24,8 +24,8 @@ const world = useWorld();
 /** Pairs sampled per route at most (each pair: one never-existed and one other-tenant request). */
 const MAX_PAIRS = 80;
 /**
- * The same where a live run's request budget applies (no control API: under 1,500 requests for a
- * full run): 40 pairs still give the rank test a verdict on a difference worth reporting.
+ * The same where a live run's request budget applies (no control API: 2,000 requests for a
+ * full run by default): 40 pairs still give the rank test a verdict on a difference worth reporting.
  */
 const MAX_PAIRS_BUDGETED = 40;
 /** Pairs sent first and discarded (connection set-up, JIT, caches). */

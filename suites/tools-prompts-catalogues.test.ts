@@ -4,8 +4,11 @@
  * of §2.10 (models carry `type`, transcribers carry `language` and accept an organization key
  * without X-Tenant-Id).
  *
- * Tools and prompts are created on simulators only: no DELETE is shown for them, so a live run
- * would litter. Catalogue reads and the prompt filter run everywhere. Display names of models and
+ * No DELETE is shown for tools or prompts, so on a live tenant they are fixtures found by a stable
+ * name or created once (helpers/fixtures.ts `toolFixture`, `promptFixture`): tools are changed with
+ * PUT and PUT back at the end, with the overrides written here cleared; prompts are never changed.
+ * A second live run creates nothing. Only "textInstructions is optional" makes a tool each run, so
+ * it runs on simulators only. Display names of models and
  * transcribers are never read (§9.4); entries are referenced by id.
  * Assumed names (request bodies not shown): tool `{ name, instruction, textInstructions }` with
  * steps as `{ title, description }` objects; override bodies `{ description }`; prompt
@@ -15,7 +18,7 @@ import { beforeAll, describe } from 'vitest';
 import { isDeepStrictEqual } from 'node:util';
 import { useWorld } from '../helpers/world';
 import { clauseTest, check, checkEqual, checkSchema, checkSuccess, inform, skipWith } from '../helpers/clause';
-import { assistantFixture } from '../helpers/fixtures';
+import { assistantFixture, promptFixture, toolFixture, UnfindableFixture, type ToolFixture } from '../helpers/fixtures';
 import type { ApiResponse } from '../helpers/client';
 import { containsString, rowsOf } from '../helpers/shapes';
 
@@ -47,26 +50,34 @@ const TEXT_INSTRUCTIONS = {
   steps: [{ title: 'Ask', description: 'Ask for the order number by text.' }],
 };
 
-/** Creates a tool with instruction and textInstructions; returns the answer's data. */
-async function createTool(label: string): Promise<any> {
-  const res = await world().as('tenantA').post('/tools', { name: `${world().runPrefix}${label}`, instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTIONS });
-  checkSuccess('4.5/tool-instruction-shape', 'fixture: POST /tools answers 2xx', res);
-  return res.json.data;
-}
-
 /** The tool as it reads back: the PUT answer, since no GET /tools/{id} is shown. */
 const putTool = (id: string, body: Record<string, unknown>) => world().as('tenantA').put(`/tools/${id}`, body);
 
+/**
+ * The tool the instruction tests use, in state { INSTRUCTION, TEXT_INSTRUCTIONS }: new on a
+ * simulator (its POST answer), found or created once on a live tenant (its PUT or POST answer).
+ * A refused fixture fails the shape test, which proves the same clause, and skips the others.
+ */
+let putFixture: ToolFixture | undefined;
+let putFixtureError: Error | undefined;
+beforeAll(async () => {
+  try {
+    putFixture = await toolFixture(world(), world().as('tenantA'), 'tool-put', { instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTIONS });
+  } catch (e) {
+    putFixtureError = e as Error;
+  }
+});
+
 describe('§4.5 tools: instruction and textInstructions', () => {
-  clauseTest('4.5/tool-instruction-shape', 'a tool carries instruction and textInstructions of the shape title, description, steps', async ({ verify }) => {
-    const res = await world().as('tenantA').post('/tools', { name: `${world().runPrefix}tool-shape`, instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTIONS });
-    verify.success(res, undefined, 'POST /tools answers 2xx');
-    verify.schema('data is a tool with instruction and textInstructions', 'tool', res.json?.data, res);
+  clauseTest('4.5/tool-instruction-shape', 'a tool carries instruction and textInstructions of the shape title, description, steps (the POST, or on a live tenant the PUT, answer)', async ({ verify }) => {
+    if (putFixtureError) throw putFixtureError;
+    const data = putFixture!.data;
+    verify.schema('data is a tool with instruction and textInstructions', 'tool', data);
     for (const [k, sent] of [['instruction', INSTRUCTION], ['textInstructions', TEXT_INSTRUCTIONS]] as const) {
-      for (const f of ['title', 'description'] as const) verify.equal(`${k}.${f} reads back as sent`, res.json.data[k]?.[f], sent[f], res);
-      verify.equal(`${k}.steps keeps its ${sent.steps.length} step(s)`, res.json.data[k]?.steps?.length, sent.steps.length, res);
+      for (const f of ['title', 'description'] as const) verify.equal(`${k}.${f} reads back as sent`, data?.[k]?.[f], sent[f]);
+      verify.equal(`${k}.steps keeps its ${sent.steps.length} step(s)`, data?.[k]?.steps?.length, sent.steps.length);
     }
-  }, { requires: ['control'] });
+  });
 
   clauseTest('4.5/tool-instruction-shape', 'textInstructions is optional', async ({ verify }) => {
     const res = await world().as('tenantA').post('/tools', { name: `${world().runPrefix}tool-voice-only`, instruction: INSTRUCTION });
@@ -74,8 +85,9 @@ describe('§4.5 tools: instruction and textInstructions', () => {
     verify.schema('data is a tool', 'tool', res.json?.data, res);
   }, { requires: ['control'] });
 
-  clauseTest(['4.5/tool-put-keeps-text-instructions', '4.5/tool-put-null-removes-text-instructions'], 'PUT without textInstructions keeps it; PUT with null removes it', async () => {
-    const tool = await createTool('tool-put');
+  clauseTest(['4.5/tool-put-keeps-text-instructions', '4.5/tool-put-null-removes-text-instructions'], 'PUT without textInstructions keeps it; PUT with null removes it', async (ctx) => {
+    if (!putFixture) skipWith(ctx, `precondition failed: the fixture tool could not be made (${putFixtureError?.message.slice(0, 200)})`);
+    const tool = { id: putFixture.id, name: putFixture.body.name, textInstructions: putFixture.data?.textInstructions };
     const newInstruction = { ...INSTRUCTION, description: 'Look up an order by number or e-mail.' };
     const kept = await putTool(tool.id, { name: tool.name, instruction: newInstruction });
     checkSuccess('4.5/tool-put-keeps-text-instructions', 'PUT /tools/{id} without textInstructions answers 2xx', kept);
@@ -90,25 +102,31 @@ describe('§4.5 tools: instruction and textInstructions', () => {
     checkSuccess('4.5/tool-put-null-removes-text-instructions', 'PUT /tools/{id} with textInstructions null answers 2xx', removed);
     const v = removed.json?.data?.textInstructions;
     check('4.5/tool-put-null-removes-text-instructions', 'textInstructions is removed (null or absent)', v === null || v === undefined, { expected: 'null or absent', actual: v, res: removed });
-  }, { requires: ['control'] });
+  });
 });
 
 describe('§4.5 per-assistant tool overrides', () => {
   let tool: any;
+  let why = '';
   const base = () => `/assistants/${assistant.id}/tools/${tool.id}`;
   const readText = () => world().as('tenantA').get(`${base()}/text-override`);
 
+  // The tool is linked to the file's assistant (whose fixture restores toolIds); its restore clears
+  // the overrides these tests write on that assistant.
   beforeAll(async () => {
-    if (!world().control) return;
     const c = world().as('tenantA');
-    const res = await c.post('/tools', { name: `${world().runPrefix}tool-overrides`, instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTIONS });
-    tool = res.json?.data;
-    if (tool?.id) await c.patch(`/assistants/${assistant.id}`, { toolIds: [tool.id] });
+    try {
+      const made = await toolFixture(world(), c, 'tool-overrides', { instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTIONS }, () => [assistant.id]);
+      tool = { ...made.data, id: made.id };
+      await c.patch(`/assistants/${assistant.id}`, { toolIds: [made.id] });
+    } catch (e) {
+      why = (e as Error).message.slice(0, 200);
+    }
   });
 
   /** Skips when the fixture tool could not be made. */
   function needTool(ctx: any) {
-    if (!tool?.id) skipWith(ctx, 'precondition failed: the fixture tool could not be created (POST /tools)');
+    if (!tool?.id) skipWith(ctx, `precondition failed: the fixture tool could not be made (${why})`);
   }
 
   clauseTest(['4.5/tool-overrides-independent', '4.5/tool-empty-description-restores'], 'voice and text description overrides are independent; an empty description restores the default', async (ctx) => {
@@ -144,7 +162,7 @@ describe('§4.5 per-assistant tool overrides', () => {
       actual: read.json?.data,
       res: read,
     });
-  }, { requires: ['control'] });
+  });
 
   clauseTest('4.5/tool-overrides-independent', 'a step text override is written, read back and deleted', async (ctx) => {
     needTool(ctx);
@@ -158,7 +176,7 @@ describe('§4.5 per-assistant tool overrides', () => {
     ctx.verify.success(await c.delete(`${base()}/steps/${stepId}/text-override`), undefined, 'DELETE …/steps/{stepId}/text-override answers 2xx');
     read = await readText();
     ctx.verify.that('the step override is gone', !containsString(read.json?.data, stepText), { expected: `no ${JSON.stringify(stepText)}`, actual: read.json?.data, res: read });
-  }, { requires: ['control'] });
+  });
 
   clauseTest('4.5/tool-overrides-independent', 'DELETE …/text-override removes the text override', async (ctx) => {
     needTool(ctx);
@@ -172,33 +190,39 @@ describe('§4.5 per-assistant tool overrides', () => {
       actual: `${read.status}`,
       res: read,
     });
-  }, { requires: ['control'] });
+  });
 });
 
 const PROMPT_TYPES = ['chat', 'whisper_summary', 'voice_persona', 'ivr'] as const;
 
-describe('§4.5 prompts', () => {
-  const made: Partial<Record<(typeof PROMPT_TYPES)[number], string>> = {};
+/**
+ * A prompt of `type` for one purpose (helpers/fixtures.ts `promptFixture`: new on a simulator, found
+ * or created once on a live tenant). A refused POST fails the calling test; a live list that shows
+ * no names skips it (nothing is created that could not be found again).
+ */
+async function prompt(ctx: Parameters<typeof skipWith>[0], purpose: string, type: string): Promise<any> {
+  try {
+    return await promptFixture(world(), world().as('tenantA'), purpose, type, `You are a ${type} prompt.`);
+  } catch (e) {
+    if (e instanceof UnfindableFixture) skipWith(ctx, e.message);
+    throw e;
+  }
+}
 
-  clauseTest('4.5/prompt-types', 'POST /prompts accepts each named type and answers it', async ({ verify }) => {
+describe('§4.5 prompts', () => {
+  clauseTest('4.5/prompt-types', 'POST /prompts accepts each named type and answers it (on a live tenant: the prompts made once, as listed)', async (ctx) => {
     for (const type of PROMPT_TYPES) {
-      const res = await world().as('tenantA').post('/prompts', { name: `${world().runPrefix}${type}`, type, content: `You are a ${type} prompt.` });
-      verify.success(res, undefined, `POST /prompts with type ${type} answers 2xx`);
-      verify.schema('data is a prompt', 'prompt', res.json?.data, res);
-      verify.equal('data.type is the type sent', res.json.data.type, type, res);
-      made[type] = res.json.data.id;
+      const data = await prompt(ctx, `prompt-${type}`, type);
+      ctx.verify.schema('data is a prompt', 'prompt', data);
+      ctx.verify.equal('data.type is the type sent', data?.type, type);
     }
-  }, { requires: ['control'] });
+  });
 
   for (const type of PROMPT_TYPES) {
-    clauseTest('4.5/prompt-filter-by-type', `GET /prompts?type=${type} answers only prompts of that type`, async ({ verify }) => {
+    clauseTest('4.5/prompt-filter-by-type', `GET /prompts?type=${type} answers only prompts of that type`, async (ctx) => {
+      const { verify } = ctx;
       const w = world();
-      let mine: string | undefined;
-      if (w.control) {
-        const res = await w.as('tenantA').post('/prompts', { name: `${w.runPrefix}filter-${type}`, type, content: 'filter check' });
-        verify.success(res, undefined, `fixture: a ${type} prompt`);
-        mine = res.json.data.id;
-      }
+      const mine: string | undefined = (await prompt(ctx, `prompt-${type}`, type))?.id;
       const list = await w.as('tenantA').get('/prompts', { query: { type } });
       verify.success(list, 200, `GET /prompts?type=${type} answers 200`);
       const rows = rowsOf(list.json?.data);
@@ -209,16 +233,13 @@ describe('§4.5 prompts', () => {
     });
   }
 
-  clauseTest('2.2/prompt-link-fields', 'chatPromptId, whisperSummaryPromptId and voicePersonaPromptId take a prompt id and null clears them', async ({ verify }) => {
+  clauseTest('2.2/prompt-link-fields', 'chatPromptId, whisperSummaryPromptId and voicePersonaPromptId take a prompt id and null clears them', async (ctx) => {
+    const { verify } = ctx;
     const w = world();
     const c = w.as('tenantA');
     const fields = { chatPromptId: 'chat', whisperSummaryPromptId: 'whisper_summary', voicePersonaPromptId: 'voice_persona' } as const;
     const ids: Record<string, string> = {};
-    for (const [field, type] of Object.entries(fields)) {
-      const res = await c.post('/prompts', { name: `${w.runPrefix}link-${type}`, type, content: `linked ${type}` });
-      verify.success(res, undefined, `fixture: a ${type} prompt`);
-      ids[field] = res.json.data.id;
-    }
+    for (const [field, type] of Object.entries(fields)) ids[field] = (await prompt(ctx, `prompt-${type}`, type)).id;
     const set = await c.patch(`/assistants/${assistant.id}`, ids);
     verify.success(set, 200, 'PATCH with the three prompt ids answers 200');
     const read = await c.get(`/assistants/${assistant.id}`);
@@ -232,7 +253,7 @@ describe('§4.5 prompts', () => {
       const rest = Object.keys(fields).filter((f) => f !== field && Object.keys(fields).indexOf(f) > Object.keys(fields).indexOf(field));
       for (const f of rest) verify.equal(`clearing ${field} leaves ${f}`, after.json?.data?.[f], ids[f], after);
     }
-  }, { requires: ['control'] });
+  });
 });
 
 describe('§2.10 catalogues', () => {

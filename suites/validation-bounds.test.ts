@@ -21,7 +21,7 @@ const world = useWorld();
 const CASES = generateBoundsCases();
 /**
  * Every case runs on a target with a control API (a simulator). Elsewhere (a live tenant) the run's
- * request budget applies (under 1,500 requests for a full run), so every bound, length,
+ * request budget applies (helpers/target.ts `requestBudget`, 2,000 requests for a full run by default), so every bound, length,
  * integer-string, case-variant, required and unknown-key case runs and, of the other kinds, the first
  * case per field, kind and expectation.
  */

@@ -143,7 +143,8 @@ export function renderMarkdown(run: RunRecord, opts: MarkdownOptions = {}): stri
   lines.push(`- Clauses: **${cs.fail} fail**, ${cs.error} error, ${cs.pass} pass, ${cs.skip} skip, ${cs['not-covered']} not covered, ${cs['not-testable']} not testable`);
   lines.push(`- Coverage: **${(cs.coverage * 100).toFixed(1)}%** (testable clauses with at least one test / testable clauses)`);
   lines.push(`- Tests: ${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped (${s.total} in all)`);
-  lines.push(`- Requests: ${run.requests.total} (${run.requests.retries} retries, ${run.requests.hung ?? 0} hung past the deadline, ${run.requests.notApi ?? 0} answers not the API's)`, '');
+  const budget = run.requests.budget;
+  lines.push(`- Requests: ${run.requests.total} (${run.requests.retries} retries, ${run.requests.hung ?? 0} hung past the deadline, ${run.requests.notApi ?? 0} answers not the API's)${budget === undefined ? '' : `, budget ${budget}${run.requests.total > budget ? ' — **over budget**' : ''}`}`, '');
 
   if (failingClauses.length) {
     lines.push('## Failing clauses', '', '| clause | level | verdict | why |', '|---|---|---|---|');

@@ -112,9 +112,10 @@ export interface RunRecord {
   clauseSummary: Record<ClauseVerdict, number> & { coverage: number };
   /**
    * Requests sent to the target: total, retries, per suite file, and (format 1.6) how often the
-   * target misbehaved: attempts that hung past the request deadline, answers that were not the API's.
+   * target misbehaved: attempts that hung past the request deadline, answers that were not the API's;
+   * (format 1.8, live runs) the run's request budget.
    */
-  requests: { total: number; retries: number; perFile: Record<string, number>; hung?: number; notApi?: number };
+  requests: { total: number; retries: number; perFile: Record<string, number>; hung?: number; notApi?: number; budget?: number };
   drift: (DriftRecord & { tests: string[] })[];
   tests: TestRecord[];
   clauses: ClauseRecord[];
@@ -165,7 +166,7 @@ export interface OffSummary {
 }
 
 /** Current minor format revision written by this code. */
-export const FORMAT_VERSION = '1.7';
+export const FORMAT_VERSION = '1.8';
 
 /** Which catalogue target a run mode exercises: simulators (embedded, external) or a live tenant. */
 export function targetKindOf(mode: string): ClauseTarget {

@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { loadCatalogue } from '../catalogue';
-import { readTargetConfig, describeTarget, EMBEDDED_BASE_URL_VAR } from '../target';
+import { readTargetConfig, describeTarget, EMBEDDED_BASE_URL_VAR, requestBudget, REQUEST_BUDGET_VARIABLE } from '../target';
 import { redact, registerSecret } from '../redact';
 import { buildRunRecord, skipKindOf, type ShardInfo, type TestRecord, type TestVerdict } from './model';
 import { writeReports } from './writers';
@@ -188,6 +188,7 @@ export default class ConformanceReporter implements Reporter {
         partial: partialReasons(root, testModules, this.shard, this.namePattern),
       });
       attachStatements(record, readSpec());
+      if (record.target.mode === 'live') record.requests.budget = requestBudget();
       const baseline = process.env[BASELINE_VAR];
       if (baseline) {
         try {
@@ -200,6 +201,9 @@ export default class ConformanceReporter implements Reporter {
       writeRunRecord(record, dir);
       await writeReports(record, dir);
       closing = [...verdictLines(record), ...offLines(record)];
+      const budget = record.requests.budget;
+      if (budget !== undefined && record.requests.total > budget)
+        closing.push(`requests: ${record.requests.total}, over the budget of ${budget} (${REQUEST_BUDGET_VARIABLE})`);
       if (dir !== REPORT_DIR) console.log(`conformance reports: ${relative(root, dir) || '.'}/conformance.{json,md,html}`);
     }
     mkdirSync(REPORT_DIR, { recursive: true });

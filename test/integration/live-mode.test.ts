@@ -13,6 +13,7 @@ import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
 import { filesBelow, runConformance, type NestedRun } from './run-suite';
+import { DEFAULT_REQUEST_BUDGET } from '../../helpers/target';
 
 let sim: RunningSimulator;
 /** The rehearsed wildcard DNS domain (a reserved name, RFC 6761; only the simulator answers it). */
@@ -66,6 +67,33 @@ async function rehearsedTunnel(): Promise<{ publicUrl: string; port: number }> {
   return { publicUrl: `https://${host}/ci-hooks`, port };
 }
 
+/**
+ * A tenant's tools, prompts and the per-assistant tool overrides, read through the simulator's
+ * own reads (GET /tools and /prompts are not in §4.5, but this simulator serves them): what a live
+ * run must leave as it found it besides the assistants.
+ */
+async function toolsAndPromptsOf(key: string): Promise<Record<string, unknown>> {
+  const get = async (path: string) => {
+    const res = await request(`${sim.baseUrl}${path}`, { headers: { authorization: `ApiKey ${key}` } });
+    return { status: res.statusCode, body: ((await res.body.json()) as any).data };
+  };
+  const tools = (await get('/tools')).body as any[];
+  // A PUT of an instruction may give its steps new ids (step ids are the server's): compared without them.
+  const noStepIds = (v: any, inSteps = false): any =>
+    Array.isArray(v) ? v.map((x) => noStepIds(x, inSteps)) : v && typeof v === 'object'
+      ? Object.fromEntries(Object.entries(v).filter(([k]) => !(inSteps && k === 'id')).map(([k, x]) => [k, noStepIds(x, k === 'steps')]))
+      : v;
+  const out: Record<string, unknown> = { tools };
+  for (const type of ['chat', 'whisper_summary', 'voice_persona', 'ivr']) out[`prompts ${type}`] = (await get(`/prompts?type=${type}`)).body;
+  const assistants = ((await get('/assistants')).body.assistants as any[]).map((a) => a.id);
+  for (const a of assistants)
+    for (const t of tools) {
+      const o = await get(`/assistants/${a}/tools/${t.id}/text-override`);
+      if (o.status === 200) out[`override ${a} ${t.id}`] = o.body;
+    }
+  return noStepIds(out);
+}
+
 beforeAll(async () => {
   // The simulator answers a wildcard DNS domain as sslip.io does, so §2.3's address cases run live.
   sim = await startSimulator({ host: '127.0.0.1', port: 0, wildcardDns: WILDCARD_DOMAIN });
@@ -88,6 +116,7 @@ beforeAll(async () => {
     CORE_API_CLIENT_SERVER_SECRET: a.clientServerSecret,
     CORE_API_ROTATED_KEY: rotated,
     CORE_API_WILDCARD_DNS: WILDCARD_DOMAIN,
+    CORE_API_ALLOW_MODEL_USAGE: '1',
   };
   const tunnel = await rehearsedTunnel();
   env.CORE_API_WEBHOOK_PUBLIC_URL = tunnel.publicUrl;
@@ -106,7 +135,7 @@ afterAll(async () => {
 describe('a live-mode run against an external simulator', () => {
   let first: NestedRun;
   let second: NestedRun;
-  let afterFirst: { a: Map<string, Record<string, unknown>>; b: Map<string, Record<string, unknown>> };
+  let afterFirst: { a: Map<string, Record<string, unknown>>; b: Map<string, Record<string, unknown>>; rest: Record<string, unknown>[] };
 
   it('passes what applies and skips the rest with a reason', async () => {
     first = await runConformance(env);
@@ -129,15 +158,24 @@ describe('a live-mode run against an external simulator', () => {
     const webhooks = first.record!.tests.filter((t) => t.file.endsWith('webhooks.test.ts') && !(t.needs ?? []).includes('control'));
     expect(webhooks.map((t) => `${t.status} ${t.name}`).filter((t) => !t.startsWith('pass')), 'webhook tests on the live target').toEqual([]);
     expect(webhooks.length, 'webhook tests run on the live target').toBeGreaterThanOrEqual(9);
+    // Tools, prompts, overrides, tool isolation and (CORE_API_ALLOW_MODEL_USAGE) text test runs run live on fixtures found or made once.
+    const byClause = new Map(first.record!.clauses.map((c) => [c.id, c.verdict]));
+    for (const id of ['4.5/tool-instruction-shape', '4.5/tool-put-null-removes-text-instructions', '4.5/tool-overrides-independent', '4.5/prompt-types', '2.2/prompt-link-fields', '5.7/isolation-tool-update', '5.7/isolation-text-override', '3/test-run-outcomes', '4.5/test-run-realtime-400'])
+      expect(byClause.get(id), id).toBe('pass');
     // Through wildcard DNS every single-address §2.3 case ran and passed; only several-address names skip.
     const dnsCases = first.record!.tests.filter((t) => t.file.endsWith('validation-bounds.test.ts') && /a name resolving to/.test(t.name));
     expect(dnsCases.filter((t) => t.status === 'pass').length).toBeGreaterThan(30);
     expect(dnsCases.filter((t) => t.status !== 'pass').map((t) => `${t.name}: ${t.needs}`)).toEqual(dnsCases.filter((t) => t.needs?.includes('control')).map((t) => `${t.name}: ${t.needs}`));
-    // Request budget: a full live run stays under 1,500 requests to the target.
-    expect(first.record!.requests.total, 'requests of a full live run').toBeLessThan(1500);
+    // Request budget: a full live run stays within the default budget (helpers/target.ts DEFAULT_REQUEST_BUDGET).
+    expect(first.record!.requests.budget).toBe(DEFAULT_REQUEST_BUDGET);
+    expect(first.record!.requests.total, 'requests of a full live run').toBeLessThan(DEFAULT_REQUEST_BUDGET);
     const top = Object.entries(first.record!.requests.perFile).sort((a, b) => b[1] - a[1]).slice(0, 5);
     console.log(`live-mode run: ${first.record!.requests.total} requests, ${first.record!.summary.passed} passed, ${skipped.length} skipped; most: ${top.map(([f, n]) => `${f.replace(/^.*suites\//, '')} ${n}`).join(', ')}`);
-    afterFirst = { a: await assistantsOf(env.CORE_API_TENANT_KEY), b: await assistantsOf(env.CORE_API_OTHER_TENANT_KEY) };
+    afterFirst = {
+      a: await assistantsOf(env.CORE_API_TENANT_KEY),
+      b: await assistantsOf(env.CORE_API_OTHER_TENANT_KEY),
+      rest: [await toolsAndPromptsOf(env.CORE_API_TENANT_KEY), await toolsAndPromptsOf(env.CORE_API_OTHER_TENANT_KEY)],
+    };
   });
 
   it('creates nothing new on a second run and leaves every object as it found it', async () => {
@@ -148,6 +186,8 @@ describe('a live-mode run against an external simulator', () => {
     expect([...now.b.keys()].sort()).toEqual([...afterFirst.b.keys()].sort());
     for (const [id, obj] of afterFirst.a) expect(now.a.get(id), `assistant ${id} of A`).toEqual(obj);
     for (const [id, obj] of afterFirst.b) expect(now.b.get(id), `assistant ${id} of B`).toEqual(obj);
+    // Tools and prompts were found again by name, PUT back, overrides cleared: none new, none changed.
+    expect([await toolsAndPromptsOf(env.CORE_API_TENANT_KEY), await toolsAndPromptsOf(env.CORE_API_OTHER_TENANT_KEY)]).toEqual(afterFirst.rest);
   });
 
   it('writes no key or secret into any report file', () => {

@@ -60,7 +60,7 @@ describe('target configuration (control-api.md, targets)', () => {
   });
 
   it('tags every capability reason and missing-fixture reason with the switch that lifts it, and every switch says how to turn it on', () => {
-    for (const cap of ['control', 'sms', 'billable', 'destructive', 'fuzzWrites', 'receiver', 'modelUsage', 'events'] as const)
+    for (const cap of ['control', 'sms', 'billable', 'destructive', 'fuzzWrites', 'receiver', 'modelUsage', 'events', 'smsReasons'] as const)
       expect(switchesOfReason(capabilityReason(cap))).toEqual([capabilitySwitch(cap)]);
     expect(switchesOfReason(missingFixtureReason('rotatedKey'))).toEqual(['rotatedKey']);
     expect(missingFixtureReason('rotatedKey')).toBe('missing optional fixture: set CORE_API_ROTATED_KEY');
