@@ -2,7 +2,7 @@
  * Live-tenant readiness: the suite run in live mode against an external simulator (no
  * control URL; fixtures given by the operator's variables; webhooks reach the suite's receiver
  * through a rehearsed tunnel, CORE_API_WEBHOOK_PUBLIC_URL; events come from a trigger backed by the
- * control API, CORE_API_EVENT_TRIGGER) passes what applies, skips the rest
+ * control API, CORE_API_EVENT_TRIGGER; §2.3 addresses through wildcard DNS, CORE_API_WILDCARD_DNS; tools and prompts as live fixtures; text test runs, CORE_API_ALLOW_MODEL_USAGE) passes what applies, skips the rest
  * with reasons, creates nothing new on a second run, leaves every object as it found it, and
  * writes no key or secret into any report file.
  */
@@ -78,10 +78,10 @@ async function toolsAndPromptsOf(key: string): Promise<Record<string, unknown>> 
     return { status: res.statusCode, body: ((await res.body.json()) as any).data };
   };
   const tools = (await get('/tools')).body as any[];
-  // A PUT of an instruction may give its steps new ids (step ids are the server's): compared without them.
+  // A PUT gives a tool a new updatedAt, and its steps may get new ids (the server's): compared without them.
   const noStepIds = (v: any, inSteps = false): any =>
     Array.isArray(v) ? v.map((x) => noStepIds(x, inSteps)) : v && typeof v === 'object'
-      ? Object.fromEntries(Object.entries(v).filter(([k]) => !(inSteps && k === 'id')).map(([k, x]) => [k, noStepIds(x, k === 'steps')]))
+      ? Object.fromEntries(Object.entries(v).filter(([k]) => !(inSteps && k === 'id') && k !== 'updatedAt').map(([k, x]) => [k, noStepIds(x, k === 'steps')]))
       : v;
   const out: Record<string, unknown> = { tools };
   for (const type of ['chat', 'whisper_summary', 'voice_persona', 'ivr']) out[`prompts ${type}`] = (await get(`/prompts?type=${type}`)).body;
