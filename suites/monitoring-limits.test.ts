@@ -122,6 +122,19 @@ describe('§4.5 / §7 exception 3: the budget is the tenant’s, not its organiz
   }, { requires: ['control'], timeout: 60_000 });
 });
 
+describe('§4.5 monitor slots are per call', () => {
+  clauseTest('4.5/monitor-session-slots', 'a call whose slots are full does not stop a mint on another call of the tenant', async ({ verify }) => {
+    const { slots } = await monitorConfig();
+    const w = world();
+    const c = w.as('tenantA');
+    const full = await liveCall(w.tenantA.id, assistant.id);
+    for (let i = 1; i <= slots; i++) verify.success(await mint(c, full.id, `slot ${i}`), undefined, `mint ${i} of ${slots} on the first call`);
+    const other = await liveCall(w.tenantA.id, assistant.id);
+    const res = await mint(c, other.id, 'on another call');
+    verify.success(res, undefined, 'a mint on another call of the tenant answers 2xx: the slots are the call’s');
+  }, { requires: ['control'] });
+});
+
 describe('§4.5 DELETE /calls/{id}/monitor-session closes one session, not all', () => {
   clauseTest('4.5/monitor-session-delete', 'with every slot taken, DELETE frees exactly one: one new mint succeeds and the next is refused', async (ctx) => {
     const { slots } = await monitorConfig();

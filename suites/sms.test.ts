@@ -194,6 +194,14 @@ describe('§4.4 POST /sms: a fromNumber not on the tenant', () => {
     const res = await world().as('tenantA').post('/sms', { fromNumber: otherTenantNumber, toNumber: fromNumber ?? toNumber, message: 'conformance check: must not be sent' });
     checkSameAs(res, await unknownSender(), "tenant B's number with tenant key A");
   }, { requires: ['sms'] });
+
+  // An organization key acts on the tenant X-Tenant-Id names and nothing else (§5.2), so a number
+  // of another tenant of the same organization is as unknown to it as to that tenant's own key.
+  clauseTest('4.4/from-number-not-found', "an organization key acting for A gets the same 404 for tenant B's fromNumber as for an unknown one", async (ctx) => {
+    if (!otherTenantNumber) skipWith(ctx, missingFixtureReason('otherSmsFromNumber'));
+    const res = await world().as('orgA').post('/sms', { fromNumber: otherTenantNumber, toNumber: fromNumber ?? toNumber, message: 'conformance check: must not be sent' });
+    checkSameAs(res, await world().as('orgA').post('/sms', { fromNumber: randomNumber(), toNumber, message: 'conformance check: must not be sent' }), "tenant B's number with the organization key acting for A");
+  }, { requires: ['sms'] });
 });
 
 describe('§4.4 / §8 POST /sms: the limit counts characters, not bytes', () => {

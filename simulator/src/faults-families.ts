@@ -231,4 +231,14 @@ export const FAMILY_FAULTS: readonly FaultInfo[] = [
     clauses: ['4.5/scope-org-audits', '4.5/org-audits'],
     description: 'POST /v1/retention/audits and /v1/churn/audits refuse an organization key without X-Tenant-Id (400 VALIDATION_ERROR).',
   },
+  {
+    name: 'xtenant.sms-org-key-org-numbers',
+    clauses: ['4.4/from-number-not-found'],
+    description: "With an organization key, POST /sms finds fromNumber among every tenant of the organization, so tenant A's request sends from tenant B's number.",
+  },
+  {
+    name: 'monitoring.slots-per-tenant',
+    clauses: ['4.5/monitor-session-slots'],
+    description: 'Monitor slots are counted per tenant instead of per call: a full call stops minting on every other call of the tenant.',
+  },
 ];

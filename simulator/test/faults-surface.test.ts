@@ -137,6 +137,11 @@ const PROBES: Record<string, Probe> = {
     await mint(w, (await liveCall(w, w.A)).id);
     return (await w.req('POST', `/calls/${(await liveCall(w, w.B)).id}/monitor-session`, { key: w.B.apiKey, body: {} })).status;
   },
+  'monitoring.slots-per-tenant': async (w) => {
+    await w.ctl('PUT', '/config', { monitorSlotsPerCall: 1 });
+    await mint(w, (await liveCall(w, w.A)).id);
+    return (await mint(w, (await liveCall(w, w.A)).id)).status;
+  },
   'monitoring.delete-closes-all': async (w) => {
     const c = await liveCall(w, w.A);
     await mint(w, c.id, 'one');
@@ -156,6 +161,10 @@ const PROBES: Record<string, Probe> = {
   'assistants.patch-returns-stale': async (w) => (await w.req('PATCH', `/assistants/${(await w.assistant(w.A.apiKey)).id}`, { key: w.A.apiKey, body: { name: 'renamed' } })).body.data.name,
   'assistants.unknown-patch-403': async (w) => st(await w.req('PATCH', `/assistants/${U}`, { key: w.A.apiKey, body: { name: 'n' } })),
   'taskoverrides.unknown-assistant-empty': async (w) => st(await w.req('GET', `/assistants/${U}/tasks/overrides`, { key: w.A.apiKey })),
+  'xtenant.sms-org-key-org-numbers': async (w) => {
+    await number(w, w.B, '+14155551004');
+    return st(await w.req('POST', '/sms', { key: w.orgKey, headers: { 'x-tenant-id': w.A.id }, body: { fromNumber: '+14155551004', toNumber: '+14155550000', message: 'x' } }));
+  },
   'org.audits-need-tenant': async (w) => (await w.req('POST', '/v1/retention/audits', { key: w.orgKey, body: {} })).status,
   'org.tenants-list-first-only': async (w) => (await w.req('GET', '/organization/tenants', { key: w.orgKey })).body.data.length,
   'org.tenant-ids-prefixed': async (w) => (await w.req('GET', '/organization/tenants', { key: w.orgKey })).body.data.map((t: { id: string }) => t.id.slice(0, 4)),

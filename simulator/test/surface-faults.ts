@@ -21,6 +21,7 @@ export const SURFACE_XTENANT_FAULTS = [
   'xtenant.foreign-slow',
   'xtenant.insights-batch-foreign-metrics',
   'xtenant.sms-foreign-number-403',
+  'xtenant.sms-org-key-org-numbers',
   'auth.org-only-tenant-key-ok',
   'xtenant.foreign-override-write-through',
 ] as const;

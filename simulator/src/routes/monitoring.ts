@@ -172,7 +172,9 @@ export const monitoringRoutes: FastifyPluginAsync = async (app) => {
       }
       return bare(reply, 429, { error: 'rate_limited', retryAfterSeconds: wait });
     }
-    const open = call.audit.filter((a) => a.action === 'monitor' && a.closedAt === null).length;
+    // Fault monitoring.slots-per-tenant: the open sessions of every call of the tenant share the slots.
+    const audits = faultOn(state, 'monitoring.slots-per-tenant') ? [...store.calls(state).values()].filter((c) => c.tenantId === tenantId).flatMap((c) => c.audit) : call.audit;
+    const open = audits.filter((a) => a.action === 'monitor' && a.closedAt === null).length;
     if (open >= state.config.monitorSlotsPerCall && !faultOn(state, 'monitoring.no-slot-limit')) {
       return conflict(reply, 'slots_full');
     }

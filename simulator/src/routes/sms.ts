@@ -22,7 +22,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { tenantOf } from '../auth.ts';
+import { principalOf, tenantOf } from '../auth.ts';
 import { ApiError, forbidden, notFound, ok, validationError } from '../envelope.ts';
 import { faultOn } from '../faults.ts';
 import { findOwned } from '../resources.ts';
@@ -104,7 +104,12 @@ export const smsRoutes: FastifyPluginAsync = async (app) => {
     if (!c.ok && faultOn(state, 'sms.no-details')) throw new ApiError(400, 'VALIDATION_ERROR', 'Validation failed');
     c.throwIfAny();
     const from = fromNumber as string;
-    const rec = liveNumberOf(state, tenantId, from, faultOn(state, 'sms.deleted-from-accepted'));
+    let rec = liveNumberOf(state, tenantId, from, faultOn(state, 'sms.deleted-from-accepted'));
+    const p = principalOf(request);
+    if (!rec && p.keyType === 'organization' && faultOn(state, 'xtenant.sms-org-key-org-numbers')) {
+      // Fault: with an organization key the sender is looked up across the organization.
+      rec = [...state.phoneNumbers.values()].find((n) => n.number === from && !n.deleted && state.tenants.get(n.tenantId)?.organizationId === p.organizationId);
+    }
     if (!rec) {
       const foreign = [...state.phoneNumbers.values()].some((p) => p.number === from && !p.deleted && p.tenantId !== tenantId);
       if (foreign && faultOn(state, 'xtenant.sms-foreign-number-403')) throw forbidden('This number belongs to another tenant');
