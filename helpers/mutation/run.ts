@@ -1,7 +1,7 @@
 /**
  * One conformance run of the mutation tooling: spawns `vitest run --project conformance`
  * as a child process in external-simulator mode (CORE_API_BASE_URL + CORE_API_CONTROL_URL, see
- * ../shared/design/control-api.md; or embedded mode when no URL is given, for benchmarks) and reads the run record (`conformance.json`) it writes into
+ * docs/control-api.md; or embedded mode when no URL is given, for benchmarks) and reads the run record (`conformance.json`) it writes into
  * its own report directory, so several runs can go on at once.
  *
  * Report directory: the clause reporter (helpers/report/vitest-reporter.ts) writes to
@@ -15,6 +15,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { RunRecord } from '../report/model';
+import { SPEC_PATH } from '../report/spec-doc';
 
 /** Options of {@link runConformance}. */
 export interface ConformanceRunOptions {
@@ -82,11 +83,14 @@ export function suiteFreeEnv(): Record<string, string> {
 }
 
 /**
- * Environment for the child: {@link suiteFreeEnv}, plus the external-simulator variables, the
- * report folder and `extraEnv`.
+ * Environment for the child: {@link suiteFreeEnv}, plus the spec document's path (when the parent
+ * finds it), the external-simulator variables, the report folder and `extraEnv`.
  */
 export function childEnv(opts: Pick<ConformanceRunOptions, 'baseUrl' | 'controlUrl' | 'extraEnv'>, reportDir: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = suiteFreeEnv();
+  // The child runs in its own folder, where the default spec location (beside the checkout) is
+  // not found: it gets the path the parent resolved, so its reports carry the spec too.
+  if (existsSync(SPEC_PATH)) env.CORE_API_SPEC = resolve(SPEC_PATH);
   if (opts.baseUrl) env.CORE_API_BASE_URL = opts.baseUrl;
   if (opts.controlUrl) env.CORE_API_CONTROL_URL = opts.controlUrl;
   env.CONFORMANCE_REPORT_DIR = reportDir;

@@ -3,10 +3,14 @@
  * then a real, small mutation run — three simulator faults against the auth suite, run for every
  * fault — where the auth fault and the envelope fault (seen through the envelope audit every
  * answer passes) must be killed and the merge fault, which that suite cannot see, must survive
- * with no failing test.
+ * with no failing test. The same runs are the spec report's evidence on a real fault: the
+ * `auth.accept-bearer` run's `spec.html` marks the §5.1 statement as failing, on its first screen
+ * and in place (headless Chromium), and `compare-targets` over the clean and the fault run lists the
+ * broken clauses first.
  */
-import { describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RunRecord, TestRecord } from '../../helpers/report/model';
@@ -14,6 +18,10 @@ import { breaks, groupOf, type Fault } from '../../helpers/mutation/fault';
 import { closestTests, closingLine, failureClauses, failingKeys, filesForFault, judgeFault, namePattern, tallySuites, testsForFault, totals } from '../../helpers/mutation/matrix';
 import { renderMarkdown } from '../../helpers/mutation/render';
 import { isTimingFault, runMutation } from '../../helpers/mutation/index';
+import type { MutationReport } from '../../helpers/mutation/matrix';
+import { compareTargets } from '../../helpers/report/compare-targets';
+import { readRunRecord } from '../../helpers/report/record-io';
+import { openChromium } from '../support/chromium';
 
 
 const bearer: Fault = { name: 'auth.accept-bearer', clauses: ['5.1/bearer-401'], description: '' };
@@ -120,36 +128,84 @@ describe('kill rule', () => {
   });
 });
 
+/** The faults of the small real run, and the clause the first one breaks (§5.1: the Bearer scheme accepted). */
+const REAL_FAULTS = ['auth.accept-bearer', 'envelope.drop-version', 'merge.ivr-null-key-kept'];
+const BROKEN = '5.1/bearer-401';
+/** The browser of the run (test/support/browser-setup.ts); undefined when none starts here. */
+const CHROMIUM = inject('browser').path;
+
+let runsDir: string;
+let report: MutationReport;
+/** The run record in one run's folder of the real mutation run (`_baseline` or a fault's name). */
+const runRecord = (name: string): RunRecord => readRunRecord(join(runsDir, name, 'reports', 'conformance.json'));
+
 describe('a small real mutation run', () => {
-  it(
-    'kills an auth and an envelope fault with the auth suite and lets a merge fault survive there',
-    async () => {
-      const runsDir = mkdtempSync(join(tmpdir(), 'mutation-unit-'));
-      try {
-        const report = await runMutation({
-          projectRoot: resolve(__dirname, '..', '..'),
-          runsDir,
-          faults: ['auth.accept-bearer', 'envelope.drop-version', 'merge.ivr-null-key-kept'],
-          files: ['suites/auth.test.ts'],
-          workers: 2,
-          selection: 'full',
-        });
-        const verdict = Object.fromEntries(report.faults.map((f) => [f.name, f]));
-        expect(report.baseline.failing).toEqual([]);
-        expect(verdict['auth.accept-bearer'].verdict).toBe('killed');
-        expect(verdict['auth.accept-bearer'].killedBy.some((t) => t.matched.includes('5.1/bearer-401'))).toBe(true);
-        // Every answer passes the envelope audit, so the auth suite sees a missing metadata.version (§2.1, §9.1).
-        expect(verdict['envelope.drop-version'].verdict).toBe('killed');
-        expect(verdict['envelope.drop-version'].killedBy.some((t) => t.matched.some((c) => /^(2\.1|9\.1)\//.test(c)))).toBe(true);
-        // Nothing in the auth suite looks at ivrSettings: the fault must survive there, with no test failing.
-        expect(verdict['merge.ivr-null-key-kept'].verdict).toBe('survived');
-        expect(verdict['merge.ivr-null-key-kept'].otherFailures).toEqual([]);
-        expect(report.suites['suites/auth.test.ts'].killed).toContain('auth.accept-bearer');
-        expect(renderMarkdown(report).trimEnd().split('\n').pop()).toBe('mutation: 2 killed, 1 survived');
-      } finally {
-        rmSync(runsDir, { recursive: true, force: true });
-      }
-    },
-    90_000,
-  );
+  beforeAll(async () => {
+    runsDir = mkdtempSync(join(tmpdir(), 'mutation-unit-'));
+    report = await runMutation({
+      projectRoot: resolve(__dirname, '..', '..'),
+      runsDir,
+      faults: REAL_FAULTS,
+      files: ['suites/auth.test.ts'],
+      workers: 2,
+      selection: 'full',
+    });
+  }, 180_000);
+  afterAll(() => {
+    if (runsDir) rmSync(runsDir, { recursive: true, force: true });
+  });
+
+  it('kills an auth and an envelope fault with the auth suite and lets a merge fault survive there', () => {
+    const verdict = Object.fromEntries(report.faults.map((f) => [f.name, f]));
+    expect(report.baseline.failing).toEqual([]);
+    expect(verdict['auth.accept-bearer'].verdict).toBe('killed');
+    expect(verdict['auth.accept-bearer'].killedBy.some((t) => t.matched.includes(BROKEN))).toBe(true);
+    // Every answer passes the envelope audit, so the auth suite sees a missing metadata.version (§2.1, §9.1).
+    expect(verdict['envelope.drop-version'].verdict).toBe('killed');
+    expect(verdict['envelope.drop-version'].killedBy.some((t) => t.matched.some((c) => /^(2\.1|9\.1)\//.test(c)))).toBe(true);
+    // Nothing in the auth suite looks at ivrSettings: the fault must survive there, with no test failing.
+    expect(verdict['merge.ivr-null-key-kept'].verdict).toBe('survived');
+    expect(verdict['merge.ivr-null-key-kept'].otherFailures).toEqual([]);
+    expect(report.suites['suites/auth.test.ts'].killed).toContain('auth.accept-bearer');
+    expect(renderMarkdown(report).trimEnd().split('\n').pop()).toBe('mutation: 2 killed, 1 survived');
+  });
+
+  // The same runs are the spec report's evidence: the clean baseline and the auth.accept-bearer run.
+  // Their records carry the spec's statements when the run found the spec document (the child gets
+  // the path the parent resolved); without it these checks skip, saying so.
+  it('the fault run fails the clause, and the statement of §5.1 that it tests', (ctx) => {
+    const fault = runRecord('auth.accept-bearer');
+    if (!fault.spec) ctx.skip('the runs found no spec document: set CORE_API_SPEC=<path of core-api.md>');
+    expect(fault.clauses.find((c) => c.id === BROKEN)?.verdict).toBe('fail');
+    expect(runRecord('_baseline').clauses.find((c) => c.id === BROKEN)?.verdict).toBe('pass');
+    expect(fault.spec!.statements.find((st) => st.clauses.includes(BROKEN))?.verdict).toBe('fail');
+  });
+
+  it('compare-targets over the clean and the fault run lists the broken clauses first', () => {
+    const table = compareTargets([runRecord('_baseline'), runRecord('auth.accept-bearer')]);
+    const disagreeing = table.rows.filter((r) => r.disagree).map((r) => r.id);
+    expect(disagreeing).toContain(BROKEN);
+    expect(table.rows.slice(0, disagreeing.length).map((r) => r.id)).toEqual(disagreeing);
+    expect(table.rows.find((r) => r.id === BROKEN)!.verdicts).toEqual(['pass', 'fail']);
+  });
+
+  it.runIf(!!CHROMIUM)('spec.html of the fault run marks the failing statement on its first screen and in place', async (ctx) => {
+    if (!runRecord('auth.accept-bearer').spec) ctx.skip('the runs found no spec document: set CORE_API_SPEC=<path of core-api.md>');
+    const html = join(runsDir, 'auth.accept-bearer', 'reports', 'spec.html');
+    expect(existsSync(html)).toBe(true);
+    const browser = await openChromium(CHROMIUM!);
+    try {
+      const page = browser.page;
+      await page.goto(pathToFileURL(html).href);
+      const failing = page.locator('#failing li');
+      expect(await failing.count()).toBeGreaterThan(0);
+      const target = (await failing.first().locator('a').getAttribute('href'))!;
+      const st = page.locator(target);
+      expect(await st.getAttribute('data-verdict')).toBe('fail');
+      await st.locator('summary').click();
+      expect(await st.locator('code', { hasText: BROKEN }).isVisible()).toBe(true);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 });
