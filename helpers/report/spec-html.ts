@@ -12,6 +12,18 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 const anchorOf = (i: number) => `st-${i}`;
 const clauseAnchor = (id: string) => `clause-${id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 
+/**
+ * One line on a statement's ways (format 1.7): how many are listed, covered by a passing clause,
+ * and explained, and whether the statement is strong. Empty for records without ways.
+ */
+function waysLine(r: { ways?: { tests: string[]; explained: number }; strong?: boolean } | undefined): string {
+  if (!r?.ways) return '';
+  const passing = r.ways.tests.length;
+  return `<p class="ways">Ways (spec/statements.json): ${passing + r.ways.explained} listed, ${passing} covered by a fault and a test clause, ${r.ways.explained} explained; ${
+    r.strong ? 'strong: every way covered by a passing clause or explained' : 'not strong: a covering clause did not pass in this run'
+  }.</p>`;
+}
+
 /** Colours per verdict (background, border). */
 const COLOURS: Record<string, string> = {
   pass: '#e6f4ea',
@@ -60,7 +72,7 @@ export function renderSpecHtml(doc: SpecDoc, run: RunRecord): string {
           st.text,
         )}</summary><div class="detail"><div>key <code>${esc(key)}</code></div>${
           detail ? `<ul>${detail}</ul>` : `<p>No clause tests this statement${verdict === 'not-covered' ? '' : ` (${verdict})`}.</p>`
-        }</div></details>`,
+        }${waysLine(r)}</div></details>`,
       );
     }
   }

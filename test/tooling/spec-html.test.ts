@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import { writeReports } from '../../helpers/report/writers';
 import { readSpec, SPEC_NEEDED } from '../../helpers/report/spec-doc';
 import { attachStatements } from '../../helpers/report/statements';
+import { renderSpecHtml } from '../../helpers/report/spec-html';
 import { fixtureRun } from '../fixtures/report/records';
 import { openChromium, type OpenBrowser } from '../support/chromium';
 
@@ -52,6 +53,17 @@ describe.skipIf(!spec)(`spec.html${spec ? '' : ` (${SPEC_NEEDED})`}`, () => {
     expect(sts.length).toBe(spec!.sections.reduce((n, s) => n + s.statements.length, 0));
     expect(sts.some((s) => s.verdict === 'fail' && s.clauses.includes(FAILED))).toBe(true);
     expect(run.summary.statementCoverage).toBeGreaterThan(0);
+  });
+
+  test('the run record and the page carry the strength figure; a statement whose way is covered by the failing clause is not strong', () => {
+    const sts = run.spec!.statements;
+    expect(typeof run.summary.statementStrength).toBe('number');
+    const weak = sts.filter((s) => s.ways?.tests.includes(FAILED));
+    expect(weak.length).toBeGreaterThan(0);
+    for (const s of weak) expect(s.strong).toBe(false);
+    const html = renderSpecHtml(spec!, run);
+    expect(html).toContain('Strength: ');
+    expect(html).toContain('not strong: a covering clause did not pass in this run');
   });
 
   test.runIf(runnable)('marks the failing statement, lists it first, and shows its clause on click', async () => {
