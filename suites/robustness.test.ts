@@ -80,9 +80,10 @@ function curl(method: string, path: string, h: Hostile, principal: PrincipalName
 }
 
 /**
- * Grades one answer. Only the API's own answers are judged (helpers/client.ts): a 5xx in the API's
+ * Grades one answer. Only the API's own answers are judged (helpers/client.ts): a 5xx in the §7
  * envelope fails the `should` clause {@link SERVER_ERROR_ENVELOPED} (§7 lists 500 as a server
- * failure; no stated sentence forbids it for hostile input); a 5xx outside the envelope or a lost
+ * failure; no stated sentence forbids it for hostile input); a 5xx in another body of the API (a
+ * bare `{"error": …}`) fails the `must` clause {@link SERVER_ERROR}, as does a 5xx outside the envelope or a lost
  * connection that persisted after the retries (the same each time: the API behind it failed on
  * this input) fails the `must` clause {@link SERVER_ERROR}. Trouble that did not persist, or that could not be
  * retried (a POST, §8), is not graded: it is kept and ends the test as an `error` (see
@@ -105,9 +106,11 @@ function grade(what: string, res: ApiResponse | Error, repro: string): void {
     return;
   }
   if (res.status >= 500) {
-    check(SERVER_ERROR_ENVELOPED, `${what} answers below 500`, false, {
+    // In the §7 envelope: the API's own, generic server failure (should). Any other body leaves the envelope (must).
+    const enveloped = res.json?.success === false && typeof res.json?.error?.code === 'string';
+    check(enveloped ? SERVER_ERROR_ENVELOPED : SERVER_ERROR, `${what} answers below 500`, false, {
       expected: 'a status below 500 (400, 401, 404, 413, …)',
-      actual: `${res.status} ${res.json?.error?.code ?? ''} in the API's envelope (judged on the API's own answer)\n  reproduce (seed ${SEED}): ${repro}`,
+      actual: `${res.status} ${enveloped ? `${res.json.error.code} in the API's envelope (judged on the API's own answer)` : `outside the §7 envelope: ${res.text.slice(0, 120)}`}\n  reproduce (seed ${SEED}): ${repro}`,
       res,
     });
   }
@@ -295,8 +298,14 @@ describe('odd path spellings mean what the plain spelling means', () => {
             const odd = await client.get(s.path, { retry: false, audit: false });
             const repro = curl('GET', s.path, { label: s.label }, t.principal);
             grade(`GET ${s.path} (${s.label})`, odd, repro);
-            // Without a key, a 401 is a careful reading too: a server that authenticates before routing never reaches the route.
-            const keyless401 = t.principal === 'anonymous' && odd.status === 401;
+            // Without a key, a 401 is a careful reading too: a server that authenticates before routing
+            // never reaches the route. Unless the same spelling with a key does reach it: then the
+            // spelling leads past the public authentication to what the plain path serves without one.
+            let keyless401 = false;
+            if (t.principal === 'anonymous' && odd.status === 401 && plain.status !== 401) {
+              const keyed = await w.as('tenantA').get(s.path, { retry: false, audit: false });
+              keyless401 = keyed.status >= 400;
+            }
             const same = odd.status === plain.status || (odd.status === 404 && odd.json?.error?.code === 'NOT_FOUND') || odd.status === 400 || keyless401;
             verify.that(`GET ${s.path} (${s.label}, ${t.principal === 'anonymous' ? 'no key' : t.principal}) answers as GET ${t.path} does`, same, {
               expected: `${plain.status} (as the plain spelling), or 404 NOT_FOUND / 400 refusing the spelling${t.principal === 'anonymous' ? ', or 401 (authenticated before routing)' : ''}`,
