@@ -60,6 +60,8 @@ export interface LiveFixtures {
   otherSmsFromNumber?: string;
   /** Optional: id of a finished call of B. */
   otherCallId?: string;
+  /** Optional: id of a finished call of A (its record, insights and audit are read; nothing is done to it). */
+  callId?: string;
 }
 
 /** The resolved target of one run. Contains secrets only inside `live`; never serialise it whole. */
@@ -114,6 +116,7 @@ const OPTIONAL_LIVE = {
   smsFromNumber: 'CORE_API_SMS_FROM_NUMBER',
   otherSmsFromNumber: 'CORE_API_OTHER_SMS_FROM_NUMBER',
   otherCallId: 'CORE_API_OTHER_CALL_ID',
+  callId: 'CORE_API_CALL_ID',
 } as const;
 
 /** Names of the optional live variables, for skip reasons ("set CORE_API_ROTATED_KEY to run this"). */

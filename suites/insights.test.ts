@@ -3,14 +3,19 @@
  * land after the call ends; then models, per-turn performance, summary, timeline) and the batch
  * GET /calls/insights?ids= (1 to 25 unique ids, per-id misses, one unknown id never fails it; §8).
  *
- * Calls come from the control API; metrics land `insightsDelayMs` after a call ends (300 ms in
- * helpers/global-setup.ts RUN_CONFIG), so waits poll with a deadline. The batch bounds need no call
- * and run on every target. Answer shapes beyond the stated facts are not shown: field names are
+ * Calls come from the target's event source (helpers/events.ts: the control API on a simulator,
+ * the operator's trigger on a live tenant); a finished call of tenant A given as `CORE_API_CALL_ID`
+ * serves the tests that read a finished call, with no call placed. On a simulator metrics land
+ * `insightsDelayMs` after a call ends (300 ms in helpers/global-setup.ts RUN_CONFIG); a live
+ * tenant's delay is not known, so waits poll with a longer deadline there and the 404 window is
+ * checked only when it is seen. The batch bounds need no call and run on every target. Answer shapes beyond the stated facts are not shown: field names are
  * assumed only in `should`-level checks, and a miss is found wherever the answer names the id.
  */
 import { beforeAll, describe, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { useWorld } from '../helpers/world';
+import { eventsFor, type Events, type StartedCall } from '../helpers/events';
+import { hasCapability, missingFixtureReason } from '../helpers/target';
 import { clauseTest, check, checkEqual, checkSchema, checkSuccess, inform, skipWith } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { RUN_CONFIG } from '../helpers/global-setup';
@@ -19,35 +24,63 @@ import { containsString } from '../helpers/shapes';
 
 const world = useWorld();
 let assistant: { id: string };
+/** The control API on a simulator, the operator's trigger on a live tenant; undefined when neither. */
+let events: Events | undefined;
 
 beforeAll(async () => {
   const w = world();
-  assistant = await assistantFixture(w, w.as('tenantA'), 'insights');
+  events = eventsFor(w.target, w.control);
+  // A live tenant's fixture assistant is found or created only where calls can be made to it.
+  if (events) assistant = await assistantFixture(w, w.as('tenantA'), 'insights');
 });
 
-/** Longest wait for metrics to land after a call ends, in ms (the run sets insightsDelayMs to 300 ms). */
-const METRICS_DEADLINE_MS = 10_000;
+/**
+ * Longest wait for metrics to land after a call ends, in ms: 10 s on a simulator (the run sets
+ * insightsDelayMs to 300 ms), 120 s on a live tenant (its delay is not known).
+ */
+const metricsDeadlineMs = (): number => (hasCapability('control') ? 10_000 : 120_000);
 const MISS_REASONS = ['call_not_found', 'metrics_not_found'] as const;
+/** Options of a test on a call: an event source, and time for a live tenant's real call and metrics. */
+const CALLS = { requires: ['events' as const], timeout: 180_000 };
 
-/** A call the control API made live; ended by the cleanup ledger if a test left it live. */
-async function liveCall(): Promise<{ id: string }> {
+/** A call the suite started through its event source; ended by the cleanup ledger if a test left it live. */
+async function liveCall(): Promise<StartedCall> {
   const w = world();
-  const call = await w.control!.startCall({ tenantId: w.tenantA.id, assistantId: assistant.id });
-  w.cleanup.add(`end call ${call.id}`, () => w.control!.endCall(call.id).catch(() => undefined));
+  const call = await events!.startCall(w.tenantA.id, assistant.id);
+  w.cleanup.add(`end call ${call.id}`, () => events!.endCall(w.tenantA.id, call, false).catch(() => undefined));
   return call;
+}
+
+/** Ends a call {@link liveCall} started (the caller hangs up). */
+async function hangUp(call: StartedCall): Promise<void> {
+  await events!.endCall(world().tenantA.id, call, false);
+}
+
+/**
+ * A finished call of tenant A: `CORE_API_CALL_ID` on a live tenant when given (only read), else a
+ * call started and ended here (`endedAt`: when its end was confirmed, `performance.now()` ms).
+ * Skips, naming both variables, when neither is possible.
+ */
+async function finishedCall(ctx: Parameters<typeof skipWith>[0]): Promise<{ id: string; endedAt?: number }> {
+  const given = world().target.live?.callId;
+  if (given) return { id: given };
+  if (!events) skipWith(ctx, missingFixtureReason('callId'), ['callId', 'trigger']);
+  const call = await liveCall();
+  await hangUp(call);
+  return { id: call.id, endedAt: performance.now() };
 }
 
 const insightsOf = (id: string) => world().as('tenantA').get(`/calls/${id}/insights`);
 const batch = (ids: string[]) => world().as('tenantA').get(`/calls/insights?ids=${ids.join(',')}`);
 
-/** Polls GET /calls/{id}/insights until it answers 200 (deadline {@link METRICS_DEADLINE_MS}); returns the last answer. */
+/** Polls GET /calls/{id}/insights until it answers 200 (deadline {@link metricsDeadlineMs}); returns the last answer. */
 async function awaitInsights(id: string): Promise<ApiResponse> {
   let last!: ApiResponse;
   try {
     await vi.waitFor(async () => {
       last = await insightsOf(id);
       if (last.status !== 200) throw new Error(`insights still ${last.status}`);
-    }, { timeout: METRICS_DEADLINE_MS, interval: 100 });
+    }, { timeout: metricsDeadlineMs(), interval: hasCapability('control') ? 100 : 2_000 });
   } catch {
     /* the caller checks the last answer */
   }
@@ -87,21 +120,23 @@ describe('§4.5 GET /calls/{id}/insights', () => {
   clauseTest('4.5/insights-404-until-metrics', "a call still in progress has no insights: 404 'Call insights not found'", async () => {
     const call = await liveCall();
     checkNotYet('GET /calls/{id}/insights of a live call', await insightsOf(call.id));
-  }, { requires: ['control'] });
+  }, CALLS);
 
-  clauseTest(['4.5/insights-404-until-metrics', '4.5/insights-content', '4.5/insights-named-parts'], 'insights are 404 right after the call ends, then land and carry the models, performance, summary and timeline', async () => {
-    const call = await liveCall();
-    await world().control!.endCall(call.id);
-    const endedAt = performance.now();
-    const first = await insightsOf(call.id);
-    const sentAfterMs = performance.now() - endedAt - first.durationMs;
-    if (first.status === 404 || sentAfterMs < RUN_CONFIG.insightsDelayMs * 0.66) {
-      checkNotYet(`GET /calls/{id}/insights ${Math.round(sentAfterMs)} ms after the call ended (metrics land after ${RUN_CONFIG.insightsDelayMs} ms)`, first);
-    } else {
-      inform('4.5/insights-404-until-metrics', 'the first read came too late to see the 404 window', false, `sent ${Math.round(sentAfterMs)} ms after the end; window ${RUN_CONFIG.insightsDelayMs} ms; answered ${first.status}`);
+  clauseTest(['4.5/insights-404-until-metrics', '4.5/insights-content', '4.5/insights-named-parts'], 'insights are 404 right after the call ends, then land and carry the models, performance, summary and timeline', async (ctx) => {
+    const call = await finishedCall(ctx);
+    if (call.endedAt !== undefined) {
+      const first = await insightsOf(call.id);
+      const sentAfterMs = performance.now() - call.endedAt - first.durationMs;
+      // Only a simulator's delay is known; a live tenant's 404 window is checked when it is seen.
+      const windowMs = hasCapability('control') ? RUN_CONFIG.insightsDelayMs : 0;
+      if (first.status === 404 || sentAfterMs < windowMs * 0.66) {
+        checkNotYet(`GET /calls/{id}/insights ${Math.round(sentAfterMs)} ms after the call ended${windowMs ? ` (metrics land after ${windowMs} ms)` : ''}`, first);
+      } else {
+        inform('4.5/insights-404-until-metrics', 'the first read came too late to see the 404 window', false, `sent ${Math.round(sentAfterMs)} ms after the end; window ${windowMs ? `${windowMs} ms` : 'not known'}; answered ${first.status}`);
+      }
     }
     const res = await awaitInsights(call.id);
-    checkSuccess('4.5/insights-content', `insights land within ${METRICS_DEADLINE_MS / 1000} s of the call's end`, res, 200);
+    checkSuccess('4.5/insights-content', `insights land within ${metricsDeadlineMs() / 1000} s of the call's end`, res, 200);
     checkSchema('4.5/insights-content', 'data is the insights object', 'insights', res.json?.data, res);
     const data = res.json.data;
     // §4.5 describes the parts, not their keys: the names are an assumption, reported, never failed.
@@ -112,11 +147,10 @@ describe('§4.5 GET /calls/{id}/insights', () => {
       missing.length === 0,
       missing.length === 0 ? 'keys models, performance, summary, timeline present' : `missing ${missing.join(', ')}; keys ${Object.keys(data).join(', ')}`,
     );
-  }, { requires: ['control'], timeout: 30_000 });
+  }, { timeout: 180_000 });
 
   clauseTest('4.5/insights-performance-per-turn', 'one performance entry per assistant turn (the per-turn part found by its latency figures; timeline entries marked assistant)', async (ctx) => {
-    const call = await liveCall();
-    await world().control!.endCall(call.id);
+    const call = await finishedCall(ctx);
     const res = await awaitInsights(call.id);
     ctx.verify.success(res, 200, 'fixture: insights landed');
     const data = res.json.data ?? {};
@@ -135,7 +169,7 @@ describe('§4.5 GET /calls/{id}/insights', () => {
     const turns = timeline.filter(isAssistantTurn).length;
     if (turns === 0) skipWith(ctx, 'precondition failed: no timeline entry is marked as an assistant reply (entry shape not shown)');
     ctx.verify.equal('performance has one entry per assistant reply in the timeline', performance.length, turns, res);
-  }, { requires: ['control'], timeout: 30_000 });
+  }, { timeout: 180_000 });
 });
 
 describe('§4.5 / §8 GET /calls/insights?ids=', () => {
@@ -171,23 +205,28 @@ describe('§4.5 / §8 GET /calls/insights?ids=', () => {
     }
   });
 
-  clauseTest(['4.5/insights-batch-miss-reasons', '4.5/insights-batch-unknown-never-fails'], 'a batch of a call with metrics, a call without, and an unknown id answers 200 with the right per-id reasons', async () => {
-    const done = await liveCall();
-    await world().control!.endCall(done.id);
+  clauseTest(['4.5/insights-batch-miss-reasons', '4.5/insights-batch-unknown-never-fails'], 'a batch of a call with metrics, a call without, and an unknown id answers 200 with the right per-id reasons', async (ctx) => {
+    const done = await finishedCall(ctx);
     checkSuccess('4.5/insights-batch-miss-reasons', 'fixture: the ended call has insights', await awaitInsights(done.id), 200);
     const live = await liveCall();
     const unknown = randomUUID();
     const w = world();
-    const theirs = await w.as('tenantB').post('/assistants', { name: `${w.runPrefix}insights-B` });
-    checkSuccess('4.5/insights-batch-miss-reasons', "fixture: tenant B's assistant", theirs);
-    const foreign = await w.control!.startCall({ tenantId: w.tenantB.id, assistantId: theirs.json.data.id });
-    await w.control!.endCall(foreign.id);
-    const res = await batch([done.id, live.id, unknown, foreign.id]);
+    // Another tenant's finished call: made on a simulator; on a live tenant CORE_API_OTHER_CALL_ID, when given.
+    let foreign: string | undefined = w.target.live?.otherCallId;
+    if (w.control) {
+      const theirs = await w.as('tenantB').post('/assistants', { name: `${w.runPrefix}insights-B` });
+      checkSuccess('4.5/insights-batch-miss-reasons', "fixture: tenant B's assistant", theirs);
+      const call = await w.control.startCall({ tenantId: w.tenantB.id, assistantId: theirs.json.data.id });
+      await w.control.endCall(call.id);
+      foreign = call.id;
+    }
+    const res = await batch([done.id, live.id, unknown, ...(foreign ? [foreign] : [])]);
     checkSuccess('4.5/insights-batch-unknown-never-fails', 'the batch with one unknown id answers 200', res, 200);
     checkEqual('4.5/insights-batch-miss-reasons', 'the unknown id is reported as call_not_found', missReason(res.json?.data, unknown), 'call_not_found', res);
-    checkEqual('4.5/insights-batch-miss-reasons', "another tenant's call is reported like an unknown one: call_not_found (§5.7)", missReason(res.json?.data, foreign.id), 'call_not_found', res);
+    if (foreign) checkEqual('4.5/insights-batch-miss-reasons', "another tenant's call is reported like an unknown one: call_not_found (§5.7)", missReason(res.json?.data, foreign), 'call_not_found', res);
+    else inform('4.5/insights-batch-miss-reasons', "another tenant's call was not in the batch", false, missingFixtureReason('otherCallId'));
     checkEqual('4.5/insights-batch-miss-reasons', 'the call without metrics yet is reported as metrics_not_found', missReason(res.json?.data, live.id), 'metrics_not_found', res);
     checkEqual('4.5/insights-batch-unknown-never-fails', 'the call with metrics is not reported as a miss', missReason(res.json?.data, done.id), undefined, res);
     check('4.5/insights-batch-unknown-never-fails', "the call with metrics is in the answer", containsString(res.json?.data, done.id, { keys: true }), { expected: `an entry for ${done.id}`, actual: res.json?.data, res });
-  }, { requires: ['control'], timeout: 30_000 });
+  }, CALLS);
 });

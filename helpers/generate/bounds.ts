@@ -468,8 +468,8 @@ function requiredOnly(anyOf: unknown): anyOf is { required: string[] }[] {
 export const ALWAYS_SAMPLED: readonly CaseKind[] = ['bound', 'integer-string', 'enum-case', 'length', 'required', 'unknown-key'];
 
 /**
- * The cases run where a request budget applies (a live tenant: a full live run stays under
- * 1,500 requests): every case of the {@link ALWAYS_SAMPLED} kinds, and of the other kinds the first
+ * The cases run where a request budget applies (a live tenant: a full live run stays within
+ * the budget of helpers/target.ts `requestBudget`): every case of the {@link ALWAYS_SAMPLED} kinds, and of the other kinds the first
  * case per top-level field, kind and expectation.
  * @returns names of the sampled cases
  */

@@ -2,7 +2,7 @@
  * Live-tenant readiness: the suite run in live mode against an external simulator (no
  * control URL; fixtures given by the operator's variables; webhooks reach the suite's receiver
  * through a rehearsed tunnel, CORE_API_WEBHOOK_PUBLIC_URL; events come from a trigger backed by the
- * control API, CORE_API_EVENT_TRIGGER; §2.3 addresses through wildcard DNS, CORE_API_WILDCARD_DNS; tools and prompts as live fixtures; text test runs, CORE_API_ALLOW_MODEL_USAGE) passes what applies, skips the rest
+ * control API, CORE_API_EVENT_TRIGGER; §2.3 addresses through wildcard DNS, CORE_API_WILDCARD_DNS; tools and prompts as live fixtures; text test runs, CORE_API_ALLOW_MODEL_USAGE; a finished call, CORE_API_CALL_ID) passes what applies, skips the rest
  * with reasons, creates nothing new on a second run, leaves every object as it found it, and
  * writes no key or secret into any report file.
  */
@@ -126,6 +126,16 @@ beforeAll(async () => {
   env.SIMULATOR_TRIGGER_CONTROL_URL = sim.controlUrl;
   // Short webhook retry delays and insight delays, as a simulator run uses, keep the rehearsal fast.
   await control('PUT', '/config', { webhookRetryBaseMs: 20, webhookTimeoutMs: 1_000, insightsDelayMs: 300 });
+  // A finished call of A, as an operator gives one (CORE_API_CALL_ID): dialled and ended before the run.
+  const made = await request(`${sim.baseUrl}/assistants`, {
+    method: 'POST',
+    headers: { authorization: `ApiKey ${tenantKeyA}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'live-mode-call-fixture' }),
+  });
+  const assistantId = ((await made.body.json()) as any).data.id;
+  const call = await control('POST', '/calls', { tenantId: a.id, assistantId, customerNumber: '+15550100999' });
+  await control('POST', `/calls/${call.id}/end`, { supervisorAnswered: true });
+  env.CORE_API_CALL_ID = call.id;
 });
 
 afterAll(async () => {
@@ -162,6 +172,10 @@ describe('a live-mode run against an external simulator', () => {
     const byClause = new Map(first.record!.clauses.map((c) => [c.id, c.verdict]));
     for (const id of ['4.5/tool-instruction-shape', '4.5/tool-put-null-removes-text-instructions', '4.5/tool-overrides-independent', '4.5/prompt-types', '2.2/prompt-link-fields', '5.7/isolation-tool-update', '5.7/isolation-text-override', '3/test-run-outcomes', '4.5/test-run-realtime-400'])
       expect(byClause.get(id), id).toBe('pass');
+    // Calls through the trigger: the monitoring and insights tests that need no control API ran and passed.
+    const calls = first.record!.tests.filter((t) => /(monitoring|insights)\.test\.ts$/.test(t.file) && !(t.needs ?? []).includes('control') && !/^precondition/.test(t.message ?? ''));
+    expect(calls.map((t) => `${t.status} ${t.name}: ${t.message ?? ''}`).filter((t) => !t.startsWith('pass')), 'call tests on the live target').toEqual([]);
+    expect(calls.length, 'call tests run on the live target').toBeGreaterThanOrEqual(14);
     // Through wildcard DNS every single-address §2.3 case ran and passed; only several-address names skip.
     const dnsCases = first.record!.tests.filter((t) => t.file.endsWith('validation-bounds.test.ts') && /a name resolving to/.test(t.name));
     expect(dnsCases.filter((t) => t.status === 'pass').length).toBeGreaterThan(30);
