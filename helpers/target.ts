@@ -204,8 +204,9 @@ export const REQUEST_BUDGET_VARIABLE = 'CORE_API_REQUEST_BUDGET';
 /**
  * Default request budget of a full live run: 2,000. A live run with nothing optional on sends
  * about 1,450 requests; wildcard DNS adds about 100 (the §2.3 address cases) and the tool and prompt
- * fixtures about 110 (measured against the simulator in live-tenant mode: 1,660 with both); the
- * rest is room for waited-out 429s, which are resent and counted.
+ * fixtures about 110 (measured against the simulator in live-tenant mode: 1,660 with both), the
+ * webhook and call tests (public URL, event trigger, a finished call id) about 100 more (1,757 with
+ * everything on); the rest is room for waited-out 429s, which are resent and counted.
  */
 export const DEFAULT_REQUEST_BUDGET = 2000;
 
