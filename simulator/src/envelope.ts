@@ -67,10 +67,22 @@ export function internalError(): ApiError {
 
 /** `metadata` of §2.1: ISO 8601 UTC timestamp, configured version, request path (no query). */
 export function metadata(state: SimState, path: string): Record<string, string> {
-  const m: Record<string, string> = { timestamp: new Date().toISOString() };
+  const m: Record<string, string> = { timestamp: timestampOf(state) };
   if (!faultOn(state, 'envelope.drop-version')) m.version = state.config.version;
   m.path = path;
   return m;
+}
+
+/**
+ * `metadata.timestamp`: now, ISO 8601 in UTC. Faults: `envelope.timestamp-local-offset` (the same
+ * instant written in UTC+02:00), `envelope.timestamp-cached` (a value five minutes old, as a cached
+ * envelope would carry).
+ */
+function timestampOf(state: SimState): string {
+  const now = Date.now();
+  if (faultOn(state, 'envelope.timestamp-cached')) return new Date(now - 5 * 60_000).toISOString();
+  if (faultOn(state, 'envelope.timestamp-local-offset')) return `${new Date(now + 2 * 3_600_000).toISOString().slice(0, 23)}+02:00`;
+  return new Date(now).toISOString();
 }
 
 /** The URL path of a request without its query string. */

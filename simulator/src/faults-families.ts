@@ -241,4 +241,14 @@ export const FAMILY_FAULTS: readonly FaultInfo[] = [
     clauses: ['4.5/monitor-session-slots'],
     description: 'Monitor slots are counted per tenant instead of per call: a full call stops minting on every other call of the tenant.',
   },
+  {
+    name: 'envelope.timestamp-local-offset',
+    clauses: ['2.1/metadata-required'],
+    description: 'metadata.timestamp is the right instant written in local time (UTC+02:00) instead of UTC.',
+  },
+  {
+    name: 'envelope.timestamp-cached',
+    clauses: ['2.1/metadata-timestamp-current'],
+    description: 'metadata.timestamp is five minutes old (a cached envelope) instead of the time the server answered.',
+  },
 ];

@@ -41,6 +41,8 @@ describe('faults', () => {
       },
       'auth.tenant-key-own-header-refused': async () => st(await w.req('GET', '/assistants', { key: w.A.apiKey, headers: { 'x-tenant-id': w.A.id } })),
       'envelope.path-route-pattern': async () => (await w.req('GET', `/assistants/${a.id}`, { key: w.A.apiKey })).body.metadata.path,
+      'envelope.timestamp-local-offset': async () => (await w.req('GET', '/assistants', { key: w.A.apiKey })).body.metadata.timestamp.slice(-6),
+      'envelope.timestamp-cached': async () => Math.abs(Date.parse((await w.req('GET', '/assistants', { key: w.A.apiKey })).body.metadata.timestamp) - Date.now()) < 60_000,
       'envelope.not-found-without-message': async () => 'message' in (await w.req('GET', `/assistants/${U}`, { key: w.A.apiKey })).body.error,
       'routes.root-path-404': async () => (await w.req('GET', '/assistants', { key: w.A.apiKey })).status,
       'auth.org-key-no-tenant-ok': async () => st(await w.req('GET', '/assistants', { key: w.orgKey })),
