@@ -21,7 +21,7 @@
  * `verify.soft` records a failing check and lets the test go on (OIDF's callAndContinueOnFailure);
  * the test still fails at its end, with every failed check listed.
  */
-import { test, type TestContext } from 'vitest';
+import { test, type RunnerTestCase as Test, type TestContext } from 'vitest';
 import { currentScope, runAsTest, type TestScope } from './current-test';
 import { Budget, testBudgetMs, testWallMs, vitestTimeoutMs } from './deadline';
 import { OUT_OF_TIME_ERROR_NAME } from './error-names';
@@ -104,47 +104,67 @@ export function clauseTest(
   opts: ClauseTestOptions = {},
 ): void {
   const ids = asList(clauses);
-  const budgetMs = testBudgetMs(opts.timeout);
-  const wallMs = testWallMs(opts.timeout);
-  test(`${requirement} [${ids.join(' ')}]`, { meta: { clauses: ids }, timeout: vitestTimeoutMs(opts.timeout) }, (ctx) => {
-    // Aborted once the test is judged: its requests stop, so a test cut off cannot change a shared fixture afterwards.
-    const judged = new AbortController();
-    return runAsTest(ctx.task, async () => {
-      const scope = currentScope()!;
-      let cutOff!: (e: OutOfTimeError) => void;
-      const outOfTime = new Promise<never>((_, reject) => (cutOff = reject));
-      const stop = (why: string) => {
-        const e = new OutOfTimeError(`ran out of time (${why}); ${waitingWords(scope)}. The target was slow, hung or kept the test queued: no verdict on the clauses`);
-        recordTargetTrouble(e.message);
-        judged.abort(e);
-        cutOff(e);
-      };
-      const budget = new Budget(budgetMs, () => stop(`${seconds(budgetMs)} of its budget charged, time queued for shared fixtures not counted`));
-      scope.budget = budget;
-      const wall = setTimeout(() => stop(`${seconds(wallMs)} on the wall clock, queued time included`), wallMs);
-      try {
+  const limits = { budgetMs: testBudgetMs(opts.timeout), wallMs: testWallMs(opts.timeout) };
+  test(`${requirement} [${ids.join(' ')}]`, { meta: { clauses: ids }, timeout: vitestTimeoutMs(opts.timeout) }, (ctx) =>
+    runJudged(
+      ctx.task,
+      limits,
+      async () => {
         await clauseLabels(ids);
         const lacking = (opts.requires ?? []).filter((cap) => !hasCapability(cap));
         if (lacking.length) skipWith(ctx, capabilityReason(lacking[0]!), lacking.map(capabilitySwitch));
-        const body = Promise.resolve().then(() => fn(Object.assign(ctx, { verify: verifier(ids) })));
-        // A body cut off goes on in the background until its cancelled requests throw; that is not this test's outcome.
-        body.catch(() => undefined);
-        await Promise.race([body, outOfTime]);
+        await fn(Object.assign(ctx, { verify: verifier(ids) }));
         // Soft failures recorded along the way (the envelope audit) fail the test now.
         const soft = recordedChecks().filter((c) => !c.ok && c.level !== 'informational');
         if (soft.length) throw new ConformanceFailure(soft.map((c) => c.detail ?? c.requirement).join('\n\n'), soft.flatMap((c) => c.clauses));
-      } catch (e) {
+      },
+      async (e) => {
         // The event trigger cannot cause what the test needs: a skip with the trigger's reason, not a failure.
         if ((e as Error)?.name === EVENT_UNSUPPORTED_NAME) skipWith(ctx, (e as Error).message);
         await attachFailureEvidence();
-        throw e;
-      } finally {
-        budget.stop();
-        clearTimeout(wall);
-        judged.abort(new Error('the test was judged'));
-      }
-    }, { signal: judged.signal });
-  });
+      },
+    ),
+  );
+}
+
+/**
+ * Runs a test body as `task` under its limits (helpers/deadline.ts): its budget (charged time,
+ * paused while it is queued) and its wall cap. When either runs out, the test is cut off: an
+ * {@link OutOfTimeError} naming the request it was waiting on and for how long, recorded as target
+ * trouble (an `error` verdict). Once the test is judged (passed, failed or cut off) its abort
+ * signal fires: its requests in flight are cancelled and it sends no more, so it cannot change a
+ * shared fixture afterwards. `onFailure` runs in the test's scope before the failure is rethrown.
+ * @throws what the body throws, or OutOfTimeError
+ */
+export function runJudged<T>(task: Test, limits: { budgetMs: number; wallMs: number }, body: () => Promise<T>, onFailure?: (e: unknown) => Promise<void>): Promise<T> {
+  const judged = new AbortController();
+  return runAsTest(task, async () => {
+    const scope = currentScope()!;
+    let cutOff!: (e: OutOfTimeError) => void;
+    const outOfTime = new Promise<never>((_, reject) => (cutOff = reject));
+    const stop = (why: string) => {
+      const e = new OutOfTimeError(`ran out of time (${why}); ${waitingWords(scope)}. The target was slow, hung or kept the test queued: no verdict on the clauses`);
+      recordTargetTrouble(e.message);
+      judged.abort(e);
+      cutOff(e);
+    };
+    const budget = new Budget(limits.budgetMs, () => stop(`${seconds(limits.budgetMs)} of its budget charged, time queued for shared fixtures not counted`));
+    scope.budget = budget;
+    const wall = setTimeout(() => stop(`${seconds(limits.wallMs)} on the wall clock, queued time included`), limits.wallMs);
+    try {
+      const run = Promise.resolve().then(body);
+      // A body cut off goes on in the background until its cancelled requests throw; that is not this test's outcome.
+      run.catch(() => undefined);
+      return await Promise.race([run, outOfTime]);
+    } catch (e) {
+      await onFailure?.(e);
+      throw e;
+    } finally {
+      budget.stop();
+      clearTimeout(wall);
+      judged.abort(new Error('the test was judged'));
+    }
+  }, { signal: judged.signal });
 }
 
 /**
