@@ -118,6 +118,17 @@ beforeAll(async () => {
     CORE_API_WILDCARD_DNS: WILDCARD_DOMAIN,
     CORE_API_ALLOW_MODEL_USAGE: '1',
   };
+  // The opt-ins that send or make something (README, "Turning capabilities on"): texts from numbers
+  // of A and B, SMS reasons (each run leaves its three), number purchase.
+  const numberA = await control('POST', '/phone-numbers', { tenantId: a.id, number: '+15555550123', smsEnabled: true });
+  const numberB = await control('POST', '/phone-numbers', { tenantId: b.id, number: '+15555550124', smsEnabled: true });
+  Object.assign(env, {
+    CORE_API_SMS_FROM_NUMBER: numberA.number,
+    CORE_API_OTHER_SMS_FROM_NUMBER: numberB.number,
+    CORE_API_ALLOW_SMS: '1',
+    CORE_API_ALLOW_SMS_REASONS: '1',
+    CORE_API_ALLOW_BILLABLE: '1',
+  });
   const tunnel = await rehearsedTunnel();
   env.CORE_API_WEBHOOK_PUBLIC_URL = tunnel.publicUrl;
   env.CORE_API_WEBHOOK_PORT = String(tunnel.port);
@@ -170,7 +181,7 @@ describe('a live-mode run against an external simulator', () => {
     expect(webhooks.length, 'webhook tests run on the live target').toBeGreaterThanOrEqual(9);
     // Tools, prompts, overrides, tool isolation and (CORE_API_ALLOW_MODEL_USAGE) text test runs run live on fixtures found or made once.
     const byClause = new Map(first.record!.clauses.map((c) => [c.id, c.verdict]));
-    for (const id of ['4.5/tool-instruction-shape', '4.5/tool-put-null-removes-text-instructions', '4.5/tool-overrides-independent', '4.5/prompt-types', '2.2/prompt-link-fields', '5.7/isolation-tool-update', '5.7/isolation-text-override', '3/test-run-outcomes', '4.5/test-run-realtime-400'])
+    for (const id of ['4.5/tool-instruction-shape', '4.5/tool-put-null-removes-text-instructions', '4.5/tool-overrides-independent', '4.5/prompt-types', '2.2/prompt-link-fields', '5.7/isolation-tool-update', '5.7/isolation-text-override', '3/test-run-outcomes', '4.5/test-run-realtime-400', '4.3/sms-reason-nine-fields', '2.9/sms-reason-request-optional'])
       expect(byClause.get(id), id).toBe('pass');
     // Calls through the trigger: the monitoring and insights tests that need no control API ran and passed.
     const calls = first.record!.tests.filter((t) => /(monitoring|insights)\.test\.ts$/.test(t.file) && !(t.needs ?? []).includes('control') && !/^precondition/.test(t.message ?? ''));
@@ -185,6 +196,7 @@ describe('a live-mode run against an external simulator', () => {
     expect(first.record!.requests.total, 'requests of a full live run').toBeLessThan(DEFAULT_REQUEST_BUDGET);
     const top = Object.entries(first.record!.requests.perFile).sort((a, b) => b[1] - a[1]).slice(0, 5);
     console.log(`live-mode run: ${first.record!.requests.total} requests, ${first.record!.summary.passed} passed, ${skipped.length} skipped; most: ${top.map(([f, n]) => `${f.replace(/^.*suites\//, '')} ${n}`).join(', ')}`);
+    console.log(`live-mode run: must clauses checked ${off.mustChecked} of ${off.mustTestable}; left off: ${off.switches.map((w) => `${w.name} ${w.mustClauses.length}`).join(', ')}`);
     afterFirst = {
       a: await assistantsOf(env.CORE_API_TENANT_KEY),
       b: await assistantsOf(env.CORE_API_OTHER_TENANT_KEY),
