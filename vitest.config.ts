@@ -1,6 +1,7 @@
 /**
- * Four projects share one run (`npm test`; `npm run test:quick` runs `unit` and `conformance`):
+ * Five projects share one run (`npm test`; `npm run test:quick` runs `unit` and `conformance`):
  * - `unit`: the project's own in-process tests (type check, helpers, schemas, simulator, report writers);
+ * - `probes`: the simulator's fault probes (each fault changes what its probe observes);
  * - `tooling`: the project's own tests that start other programs (child vitest runs, browsers, linters);
  * - `integration`: checks of the suite as a whole (pipeline rehearsal, live mode, chaos), one file at a time;
  * - `conformance`: the suites, run against the target the environment chooses
@@ -14,6 +15,7 @@ import { rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import ipaddr from 'ipaddr.js';
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/support/sequencer';
 
 /** Where run output goes: `reports/` unless CONFORMANCE_REPORT_DIR names another folder (shards, nested runs). */
 const reportDir = process.env.CONFORMANCE_REPORT_DIR ?? 'reports';
@@ -48,6 +50,8 @@ function onLoopback(url: string): boolean {
 export default defineConfig({
   test: {
     maxWorkers,
+    // The longest files start first (a fresh clone has no durations for vitest to order by).
+    sequence: { sequencer: LongestFirstSequencer },
     reporters: [
       'default',
       ['junit', { outputFile: `${reportDir}/junit.xml`, suiteName: 'core-api-conformance' }],
@@ -60,9 +64,22 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts', 'simulator/test/**/*.test.ts'],
+          exclude: ['simulator/test/**/*faults*.test.ts'],
           setupFiles: ['allure-vitest/setup'],
           // Test files share no module state they rely on, so a worker reuses loaded modules
           // between files (importing dominated the project's time otherwise).
+          isolate: false,
+          testTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The fault catalogue's probes: with each fault on, its probe observes another answer than
+          // the spec's (a fresh simulator per probe; docs/mutation.md).
+          name: 'probes',
+          include: ['simulator/test/**/*faults*.test.ts'],
+          setupFiles: ['allure-vitest/setup'],
           isolate: false,
           testTimeout: 30_000,
         },
