@@ -251,4 +251,14 @@ export const FAMILY_FAULTS: readonly FaultInfo[] = [
     clauses: ['2.1/metadata-timestamp-current'],
     description: 'metadata.timestamp is five minutes old (a cached envelope) instead of the time the server answered.',
   },
+  {
+    name: 'xtenant.live-list-leaks',
+    clauses: ['5.7/lists-own-tenant-only'],
+    description: "GET /calls/live lists every tenant's calls in progress (the tenant filter kept on GET /calls only).",
+  },
+  {
+    name: 'xtenant.conversations-list-leaks',
+    clauses: ['5.7/lists-own-tenant-only'],
+    description: "GET /conversations lists every tenant's conversations (the tenant filter kept on GET /calls only).",
+  },
 ];

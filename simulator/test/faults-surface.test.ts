@@ -165,6 +165,15 @@ const PROBES: Record<string, Probe> = {
     await number(w, w.B, '+14155551004');
     return st(await w.req('POST', '/sms', { key: w.orgKey, headers: { 'x-tenant-id': w.A.id }, body: { fromNumber: '+14155551004', toNumber: '+14155550000', message: 'x' } }));
   },
+  'xtenant.live-list-leaks': async (w) => {
+    await liveCall(w, w.B);
+    return (await w.req('GET', '/calls/live', { key: w.A.apiKey })).body.data.length;
+  },
+  'xtenant.conversations-list-leaks': async (w) => {
+    const b = await w.assistant(w.B.apiKey);
+    await w.ctl('POST', '/conversations', { tenantId: w.B.id, assistantId: b.id, channel: 'web', customerIdentifier: 'visitor-b' });
+    return (await w.req('GET', '/conversations', { key: w.A.apiKey })).body.data.length;
+  },
   'org.audits-need-tenant': async (w) => (await w.req('POST', '/v1/retention/audits', { key: w.orgKey, body: {} })).status,
   'org.tenants-list-first-only': async (w) => (await w.req('GET', '/organization/tenants', { key: w.orgKey })).body.data.length,
   'org.tenant-ids-prefixed': async (w) => (await w.req('GET', '/organization/tenants', { key: w.orgKey })).body.data.map((t: { id: string }) => t.id.slice(0, 4)),

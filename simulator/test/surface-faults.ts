@@ -22,6 +22,8 @@ export const SURFACE_XTENANT_FAULTS = [
   'xtenant.insights-batch-foreign-metrics',
   'xtenant.sms-foreign-number-403',
   'xtenant.sms-org-key-org-numbers',
+  'xtenant.live-list-leaks',
+  'xtenant.conversations-list-leaks',
   'auth.org-only-tenant-key-ok',
   'xtenant.foreign-override-write-through',
 ] as const;

@@ -109,7 +109,7 @@ export const callsRoutes: FastifyPluginAsync = async (app) => {
   app.get('/calls/live', async (request, reply) => {
     const tenantId = tenantOf(request);
     const rows = [...store.calls(state).values()]
-      .filter((c) => !c.deleted && c.tenantId === tenantId && c.endedAt === null)
+      .filter((c) => !c.deleted && (c.tenantId === tenantId || faultOn(state, 'xtenant.live-list-leaks')) && c.endedAt === null)
       .map((c) => ({
         id: c.id,
         callId: faultOn(state, 'monitoring.live-list-callid-only') ? c.id : c.callId,
@@ -133,7 +133,7 @@ export const callsRoutes: FastifyPluginAsync = async (app) => {
   app.get('/conversations', async (request, reply) => {
     const tenantId = tenantOf(request);
     const rows = [...store.conversations(state).values()]
-      .filter((c) => c.tenantId === tenantId)
+      .filter((c) => c.tenantId === tenantId || faultOn(state, 'xtenant.conversations-list-leaks'))
       .map((c) => ({
         id: c.id,
         assistantId: c.assistantId,
