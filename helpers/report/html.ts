@@ -182,8 +182,8 @@ export function renderHtml(run: RunRecord, opts: HtmlOptions = {}): string {
   const offHtml = off
     ? `<section id="off"><div><strong>Checked ${off.mustChecked} of ${off.mustTestable} testable <code>must</code> clauses (${off.mustTestable ? Math.round((off.mustChecked / off.mustTestable) * 100) : 100}%).</strong></div>${
         off.switches.length
-          ? `<table class="small"><tr><th>left off</th><th>how to turn it on</th><th><code>must</code> clauses it would turn on</th></tr>${off.switches
-              .map((w) => `<tr><td>${esc(w.label)}</td><td>${w.variable ? `<code>${esc(w.variable)}</code>` : esc(w.howTo)}</td><td class="n" title="${esc(w.mustClauses.join(' '))}">${w.mustClauses.length}</td></tr>`)
+          ? `<table class="small"><tr><th>left off</th><th>how to turn it on</th><th><code>must</code> clauses it would turn on</th><th>skipped tests</th></tr>${off.switches
+              .map((w) => `<tr><td>${esc(w.label)}</td><td>${w.variable ? `<code>${esc(w.variable)}</code>` : esc(w.howTo)}</td><td class="n" title="${esc(w.mustClauses.join(' '))}">${w.mustClauses.length}</td><td class="n">${w.tests ?? ''}</td></tr>`)
               .join('')}</table>`
           : ''
       }</section>`

@@ -45,7 +45,7 @@ export function offLines(run: RunRecord): string[] {
   if (!run.off) return [];
   const o = run.off;
   const lines = [`must clauses checked: ${o.mustChecked} of ${o.mustTestable} testable (${percent(o.mustChecked, o.mustTestable)})`];
-  for (const s of o.switches) lines.push(`  off: ${s.label} would turn on ${s.mustClauses.length} must clause${s.mustClauses.length === 1 ? '' : 's'}: ${s.variable ? `set ${s.variable}` : s.howTo}`);
+  for (const s of o.switches) lines.push(`  off: ${s.label} would turn on ${s.mustClauses.length} must clause${s.mustClauses.length === 1 ? '' : 's'}${testsNote(s.tests)}: ${s.variable ? `set ${s.variable}` : s.howTo}`);
   return lines;
 }
 
@@ -83,14 +83,18 @@ export function renderTrouble(run: RunRecord): string[] {
   return lines;
 }
 
+function testsNote(tests: number | undefined): string {
+  return tests ? ` (${tests} test${tests === 1 ? '' : 's'})` : '';
+}
+
 /** The Markdown form of {@link offLines}: a sentence and a table of switches left off. */
 export function renderOff(run: RunRecord): string[] {
   if (!run.off) return [];
   const o = run.off;
   const lines = [`**Checked ${o.mustChecked} of ${o.mustTestable} testable \`must\` clauses (${percent(o.mustChecked, o.mustTestable)}).**`, ''];
   if (o.switches.length) {
-    lines.push('Left off in this run (a clause needing two switches counts under both):', '', '| turn on | how | `must` clauses it would turn on |', '|---|---|---:|');
-    for (const s of o.switches) lines.push(`| ${cell(s.label)} | ${s.variable ? `\`${cell(s.variable)}\`` : cell(s.howTo)} | ${s.mustClauses.length} |`);
+    lines.push('Left off in this run (a clause or test needing two switches counts under both; a clause other tests check is not counted):', '', '| turn on | how | `must` clauses it would turn on | skipped tests |', '|---|---|---:|---:|');
+    for (const s of o.switches) lines.push(`| ${cell(s.label)} | ${s.variable ? `\`${cell(s.variable)}\`` : cell(s.howTo)} | ${s.mustClauses.length} | ${s.tests ?? ''} |`);
     lines.push('');
   }
   return lines;

@@ -153,6 +153,8 @@ export interface OffSwitch {
   howTo: string;
   /** Ids of the skipped `must` clauses a skipped test tagged with this switch names (some may need another switch too). */
   mustClauses: string[];
+  /** Skipped tests tagged with this switch: what it adds where its clauses are partly checked by other tests (format 1.8). */
+  tests?: number;
 }
 
 /** The first-screen figures of a run (format 1.4): `must` clauses checked, and what the run left off. */
@@ -161,7 +163,7 @@ export interface OffSummary {
   mustChecked: number;
   /** `must` clauses testable somewhere (catalogue targets not empty). */
   mustTestable: number;
-  /** Switches whose absence skipped at least one `must` clause, most clauses first. */
+  /** Switches whose absence skipped at least one test or `must` clause, most clauses (then tests) first. */
   switches: OffSwitch[];
 }
 
@@ -275,24 +277,29 @@ export function offSummary(clauses: ClauseRecord[], tests: TestRecord[]): OffSum
   const must = clauses.filter((c) => c.level === 'must' && c.targets.length > 0);
   const skipped = new Map(must.filter((c) => c.verdict === 'skip').map((c) => [c.id, c]));
   const bySwitch = new Map<string, Set<string>>();
-  const add = (name: string, id: string) => {
+  const testsBySwitch = new Map<string, number>();
+  const add = (name: string, id?: string) => {
     const set = bySwitch.get(name) ?? new Set<string>();
-    set.add(id);
+    if (id) set.add(id);
     bySwitch.set(name, set);
   };
   for (const t of tests) {
     if (t.status !== 'skip' || !t.needs?.length) continue;
     const ids = new Set([...t.clauses, ...t.checks.flatMap((c) => c.clauses)]);
-    for (const id of ids) if (skipped.has(id)) for (const n of t.needs) add(n, id);
+    for (const n of t.needs) {
+      add(n);
+      testsBySwitch.set(n, (testsBySwitch.get(n) ?? 0) + 1);
+      for (const id of ids) if (skipped.has(id)) add(n, id);
+    }
   }
   for (const c of skipped.values()) if (c.skipKind === 'not-applicable' && c.tests.length === 0) add('control', c.id);
   const order = Object.keys(SWITCHES);
   const switches: OffSwitch[] = [...bySwitch.entries()]
     .map(([name, ids]) => {
       const info = SWITCHES[name as Switch] ?? { label: name, howTo: `turn on ${name}` };
-      return { name, label: info.label, ...(info.variable ? { variable: info.variable } : {}), howTo: info.howTo, mustClauses: [...ids].sort() };
+      return { name, label: info.label, ...(info.variable ? { variable: info.variable } : {}), howTo: info.howTo, mustClauses: [...ids].sort(), tests: testsBySwitch.get(name) ?? 0 };
     })
-    .sort((a, b) => b.mustClauses.length - a.mustClauses.length || order.indexOf(a.name) - order.indexOf(b.name));
+    .sort((a, b) => b.mustClauses.length - a.mustClauses.length || (b.tests ?? 0) - (a.tests ?? 0) || order.indexOf(a.name) - order.indexOf(b.name));
   return {
     mustChecked: must.filter((c) => c.verdict === 'pass' || c.verdict === 'fail' || c.verdict === 'error').length,
     mustTestable: must.length,

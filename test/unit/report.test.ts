@@ -97,18 +97,20 @@ describe('what a run left off (first screen)', () => {
         '2.2/idle-timeout-range': 'the DNS cannot be arranged: set CORE_API_WILDCARD_DNS',
         '5.1/bearer-401': 'needs a public URL and a trigger',
         '2.2/transfer-mode-enum': 'precondition failed: set CORE_API_WILDCARD_DNS=<domain> is mentioned only in prose',
+        '8/backoff-429': 'opt-in not given: a should clause',
       },
-      needs: { '2.2/idle-timeout-range': ['wildcardDns'], '5.1/bearer-401': ['publicUrl', 'trigger'] },
+      needs: { '2.2/idle-timeout-range': ['wildcardDns'], '5.1/bearer-401': ['publicUrl', 'trigger'], '8/backoff-429': ['modelUsage'] },
     });
 
   test('counts must clauses checked and, per switch, the skipped must clauses its tag names; prose naming a variable counts nothing', () => {
     const off = live().off!;
     expect([off.mustChecked, off.mustTestable]).toEqual([2, 6]);
-    expect(off.switches.map((s) => [s.name, s.mustClauses])).toEqual([
-      ['publicUrl', ['5.1/bearer-401']],
-      ['trigger', ['5.1/bearer-401']],
-      ['wildcardDns', ['2.2/idle-timeout-range']],
-      ['control', ['5.4/rotation-immediate']],
+    expect(off.switches.map((s) => [s.name, s.mustClauses, s.tests])).toEqual([
+      ['publicUrl', ['5.1/bearer-401'], 1],
+      ['trigger', ['5.1/bearer-401'], 1],
+      ['wildcardDns', ['2.2/idle-timeout-range'], 1],
+      ['control', ['5.4/rotation-immediate'], 0],
+      ['modelUsage', [], 1],
     ]);
     expect(off.switches.find((s) => s.name === 'wildcardDns')!.variable).toBe('CORE_API_WILDCARD_DNS=<domain>');
   });
@@ -117,17 +119,19 @@ describe('what a run left off (first screen)', () => {
     const run = live();
     const md = renderMarkdown(run);
     expect(md.indexOf('**Checked 2 of 6 testable `must` clauses (33%).**')).toBeLessThan(md.indexOf('## Totals'));
-    expect(md).toContain('| wildcard DNS | `CORE_API_WILDCARD_DNS=<domain>` | 1 |');
-    expect(md).toMatch(/\| simulator control API \| run against the simulator[^|]*\| 1 \|/);
+    expect(md).toContain('| wildcard DNS | `CORE_API_WILDCARD_DNS=<domain>` | 1 | 1 |');
+    expect(md).toContain('| model usage | `CORE_API_ALLOW_MODEL_USAGE=1` | 0 | 1 |');
+    expect(md).toMatch(/\| simulator control API \| run against the simulator[^|]*\| 1 \| 0 \|/);
     const html = renderHtml(run);
     expect(html.indexOf('Checked 2 of 6 testable <code>must</code> clauses')).toBeLessThan(html.indexOf('id="failing"'));
     expect(html).toContain('<code>CORE_API_WILDCARD_DNS=&lt;domain&gt;</code>');
     expect(offLines(run)).toEqual([
       'must clauses checked: 2 of 6 testable (33%)',
-      '  off: public webhook URL would turn on 1 must clause: set CORE_API_WEBHOOK_PUBLIC_URL=<https URL forwarded to the receiver>',
-      '  off: event trigger would turn on 1 must clause: set CORE_API_EVENT_TRIGGER=<command or https URL>',
-      '  off: wildcard DNS would turn on 1 must clause: set CORE_API_WILDCARD_DNS=<domain>',
+      '  off: public webhook URL would turn on 1 must clause (1 test): set CORE_API_WEBHOOK_PUBLIC_URL=<https URL forwarded to the receiver>',
+      '  off: event trigger would turn on 1 must clause (1 test): set CORE_API_EVENT_TRIGGER=<command or https URL>',
+      '  off: wildcard DNS would turn on 1 must clause (1 test): set CORE_API_WILDCARD_DNS=<domain>',
       '  off: simulator control API would turn on 1 must clause: run against the simulator: a live tenant cannot be made to do this',
+      '  off: model usage would turn on 0 must clauses (1 test): set CORE_API_ALLOW_MODEL_USAGE=1',
     ]);
     assertRunRecord(JSON.parse(JSON.stringify(run)));
   });
