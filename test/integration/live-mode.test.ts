@@ -229,4 +229,19 @@ describe('a live-mode run against an external simulator', () => {
       for (const [name, value] of Object.entries(secrets)) expect(run.output.includes(value), `${name} in console output`).toBe(false);
     }
   });
+
+  it('with nothing optional on, passes and says what each capability would add (the §2.3, text-run and SMS-reason tests only)', async () => {
+    const required = ['CORE_API_BASE_URL', 'CORE_API_ORG_KEY', 'CORE_API_TENANT_ID', 'CORE_API_TENANT_KEY', 'CORE_API_OTHER_TENANT_ID', 'CORE_API_OTHER_TENANT_KEY'];
+    const bare = await runConformance(Object.fromEntries(required.map((k) => [k, env[k]!])), [
+      'suites/validation-bounds.test.ts', 'suites/text-tests.test.ts', 'suites/sms.test.ts', '-t', '2\\.3/|test-run|4\\.3/sms-reason',
+    ]);
+    expect(bare.code, bare.output.slice(-2000)).toBe(0);
+    const off = new Map(bare.record!.off!.switches.map((w) => [w.name, w]));
+    expect(off.get('wildcardDns')?.tests, 'wildcard DNS').toBeGreaterThan(30);
+    expect(off.get('modelUsage')?.mustClauses).toEqual(['3/test-run-outcomes', '4.5/test-run-realtime-400']);
+    expect(off.get('smsReasons')?.mustClauses.length).toBeGreaterThan(0);
+    expect(bare.output).toMatch(/off: wildcard DNS would turn on \d+ must clauses? \(\d+ tests\): set CORE_API_WILDCARD_DNS=<domain>/);
+    expect(bare.output).toContain('off: model usage would turn on 2 must clauses (2 tests): set CORE_API_ALLOW_MODEL_USAGE=1');
+    console.log(`live-mode run, nothing optional on (§2.3, text runs, SMS reasons): ${Math.round(bare.wallMs)} ms, ${bare.record!.requests.total} requests`);
+  });
 });
