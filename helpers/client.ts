@@ -167,6 +167,8 @@ export type TroubleKind = 'hung' | 'lost' | 'not-api' | 'throttled' | 'cancelled
 export class TargetError extends Error {
   /** Attempts sent before giving up (1: never resent, e.g. a POST, §8). Set by the client. */
   attempts = 1;
+  /** Whether every attempt met the same trouble (`kind`): a persisting answer, not a flaky one. Set by the client. */
+  sameEachTime = true;
   /**
    * @param message what happened, naming the request (redacted here)
    * @param request the request, redacted
@@ -398,7 +400,9 @@ export class ApiClient {
     const cancelled = () =>
       new AbortError(new TargetError(`${words}: not sent or not awaited, the test was already judged`, summary, 'cancelled'));
     /** One attempt that got no answer of the API: retried while the policy allows and the method may be resent (§8). */
+    const troubles: TroubleKind[] = [];
     const trouble = (err: TargetError) => {
+      troubles.push(err.kind);
       failures += 1;
       if (!idempotent || failures > troublePolicy.retries) throw new AbortError(err);
       throw err;
@@ -496,10 +500,9 @@ export class ApiClient {
         requestStats.notApi += 1;
         recordNotApi();
         lastForeign = answer;
-        const times = failures + 1;
         return trouble(
           new TargetError(
-            `${words}: ${foreignWords(answer)}, not an answer of the API (its body is not the API's JSON)${times > 1 ? `, ${times} times in a row` : ''}${idempotent ? '' : '; a POST is never resent blindly (§8)'}`,
+            `${words}: ${foreignWords(answer)}, not an answer of the API (its body is not the API's JSON)${idempotent ? '' : '; a POST is never resent blindly (§8)'}`,
             summary,
             'not-api',
             answer,
@@ -539,6 +542,12 @@ export class ApiClient {
         const err = e instanceof TargetError ? e : new TargetError(`${words}: ${(e as Error).message}`, summary, 'lost');
         if (err.kind === 'cancelled') throw err;
         err.attempts = attempts;
+        err.sameEachTime = troubles.every((k) => k === err.kind);
+        if (troubles.length > 1) {
+          const tally = (['not-api', 'hung', 'lost'] as const).map((k) => [k, troubles.filter((x) => x === k).length] as const).filter(([, n]) => n > 0);
+          const words: Record<string, string> = { 'not-api': 'not the API\'s', hung: 'hung', lost: 'connection lost' };
+          err.message = `${err.message}; ${troubles.length} attempts, none answered by the API (${tally.map(([k, n]) => `${n} ${words[k]}`).join(', ')})`;
+        }
         if (lastForeign && err.kind === 'not-api') lastForeign.retries = attempts - 1;
         recordOnTest({ request: summary, error: redact(err.message) }, attempts - 1);
         recordTargetTrouble(err.message);

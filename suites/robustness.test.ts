@@ -91,7 +91,7 @@ function curl(method: string, path: string, h: Hostile, principal: PrincipalName
  * bare-JSON routes of §7 exception 2.
  */
 function grade(what: string, res: ApiResponse | Error, repro: string): void {
-  if (res instanceof TargetError && res.kind !== 'throttled' && res.kind !== 'cancelled' && res.attempts > 1) {
+  if (res instanceof TargetError && res.kind !== 'throttled' && res.kind !== 'cancelled' && res.attempts > 1 && res.sameEachTime) {
     // The same trouble on every attempt: the API behind the gateway or the connection failed on this input.
     const r = res.response;
     check(SERVER_ERROR, `${what} answers below 500`, false, {

@@ -94,7 +94,9 @@ describe('answers that are not the API\'s', () => {
     expect(e).toBeInstanceOf(TargetError);
     expect(e.kind).toBe('not-api');
     expect(e.message).toContain('502 text/html from the gateway (server: nginx)');
-    expect(e.message).toContain('3 times in a row');
+    expect(e.message).toContain("3 attempts, none answered by the API (3 not the API's)");
+    expect(e.attempts).toBe(3);
+    expect(e.sameEachTime).toBe(true);
     expect(e.response.status).toBe(502);
     expect(hits['GET /gateway-502']).toBe(3);
   });
