@@ -2,7 +2,9 @@
  * §6 (and §1): "end-of-call-report — a voice call ends". Every path that ends a connected call
  * reaches the same event: the caller hanging up (the control API's end, standing for the
  * telephony side) and a supervisor's `POST /calls/{id}/end` (§4.5). A server that emits the
- * report from its hang-up path only would pass every test that ends calls one way.
+ * report from its hang-up path only would pass every test that ends calls one way. Likewise
+ * "each finished thread delivers an end-of-conversation report" (§1) for every channel: web
+ * chat, SMS and the messaging app.
  *
  * Calls can only be started through a control API, and no call may be ended on a live tenant, so
  * the tests need `control` and `destructive`. Deliveries are observed by a loopback receiver
@@ -73,5 +75,26 @@ describe('§6 end-of-call-report: every way a call ends', () => {
         actual: `nothing of the kind; the receiver saw: ${rx!.summary()}`,
       });
     }, { requires: ['control', 'destructive'] });
+  }
+});
+
+describe('§1 / §6 end-of-conversation-report: each finished thread, every channel', () => {
+  for (const channel of ['web', 'sms', 'chatapp'] as const) {
+    clauseTest('6/end-of-conversation-every-channel', `a finished ${channel} thread delivers its end-of-conversation report`, async () => {
+      const w = world();
+      const conv = await w.control!.conversation({ tenantId: w.tenantA.id, assistantId: assistant.id, channel, customerIdentifier: channel === 'web' ? 'visitor-end-paths' : '+15550100999' });
+      await w.control!.endConversation(conv.id);
+      let arrived = false;
+      try {
+        await rx!.waitFor((all) => all.some((r) => r.path === PATH && jsonOf(r)?.conversation_id === conv.id && jsonOf(r)?.type === 'end-of-conversation-report'), ARRIVAL_MS, `the end-of-conversation report of ${conv.id}`);
+        arrived = true;
+      } catch (e) {
+        if (!(e instanceof WaitTimeoutError)) throw e;
+      }
+      check('6/end-of-conversation-every-channel', `the end-of-conversation report of the ${channel} thread arrives`, arrived, {
+        expected: `an end-of-conversation-report with conversation_id ${conv.id} within ${ARRIVAL_MS} ms`,
+        actual: `nothing of the kind; the receiver saw: ${rx!.summary()}`,
+      });
+    }, { requires: ['control'] });
   }
 });

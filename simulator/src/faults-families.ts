@@ -261,4 +261,9 @@ export const FAMILY_FAULTS: readonly FaultInfo[] = [
     clauses: ['5.7/lists-own-tenant-only'],
     description: "GET /conversations lists every tenant's conversations (the tenant filter kept on GET /calls only).",
   },
+  {
+    name: 'webhooks.no-conversation-report-chatapp',
+    clauses: ['6/end-of-conversation-every-channel'],
+    description: 'A finished messaging-app thread delivers no end-of-conversation report (web chat and SMS threads do).',
+  },
 ];

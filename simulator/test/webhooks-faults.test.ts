@@ -235,6 +235,13 @@ const probes: Record<string, () => Promise<unknown>> = {
     await idle();
     return bodies(rx).map((b) => b.type);
   },
+  'webhooks.no-conversation-report-chatapp': async () => {
+    const a = await w.assistant(w.A.apiKey);
+    const r = await w.ctl('POST', '/conversations', { tenantId: w.A.id, assistantId: a.id, channel: 'chatapp', customerIdentifier: 'visitor-2' });
+    await w.ctl('POST', `/conversations/${r.body.id}/end`);
+    await idle();
+    return bodies(rx).map((b) => b.type);
+  },
   'webhooks.text-plain': async () => {
     await deliver('B');
     return rx.received[0]!.headers['content-type'];
@@ -280,6 +287,7 @@ const specAnswer: Record<string, unknown> = {
   'webhooks.no-customer-identifier': ['visitor-1', 'visitor-1'], // §6: messaging events carry it
   'webhooks.text-plain': 'application/json', // §6: JSON bodies
   'webhooks.report-without-type': ['assistant-request', 'end-of-call-report'], // §6: every body carries type
+  'webhooks.no-conversation-report-chatapp': ['assistant-request', 'end-of-conversation-report'], // §1: each finished thread
   'webhooks.sign-with-host': true, // §6 B1, B4: HMAC of the raw body alone
   'webhooks.onboarding-failed-dropped': ['chatapp.onboarding.failed'], // §6 table: delivered (model B)
   'webhooks.empty-2xx-drops-call': [true, ['assistant-request', 'end-of-call-report']], // §6 A4

@@ -11,7 +11,7 @@
  *   like an unknown id, §7 exception 2).
  * - `POST /conversations { tenantId, assistantId, channel, customerIdentifier }` → 201 `{ id }`;
  *   messaging `assistant-request` is emitted. `POST /conversations/{id}/end` → 200;
- *   `end-of-conversation-report` is emitted.
+ *   `end-of-conversation-report` is emitted (every channel).
  * - `POST /tool-invocations { callId, toolId }` → 202 `{ deliveryId }`; `callId` may be the call's
  *   `id` or its support `callId`; the tool must be the call tenant's (or the Knowledge Base tool).
  *
@@ -253,6 +253,8 @@ export const callsControl: FastifyPluginAsync = async (app) => {
     if (!conv) throw new ControlError(404, 'unknown conversation');
     if (conv.endedAt) throw new ControlError(400, 'conversation already ended');
     conv.endedAt = new Date().toISOString();
+    // Fault: the report is built for the web and SMS threads only, not for the messaging app.
+    if (conv.channel === 'chatapp' && faultOn(state, 'webhooks.no-conversation-report-chatapp')) return { id: conv.id, endedAt: conv.endedAt, deliveryId: null };
     const { deliveryId } = emitEvent(state, {
       tenantId: conv.tenantId,
       assistantId: conv.assistantId,
