@@ -2,7 +2,7 @@
  * Events the suite makes happen: calls started and ended, text conversations started and ended,
  * onboarding events (§6). On a simulator they are caused through the control API
  * (docs/control-api.md); on a live tenant through the operator's trigger, `CORE_API_EVENT_TRIGGER`
- * (docs/event-trigger.md), a command or an https URL answering one JSON request at a time. A kind
+ * (docs/event-trigger.md), a command or a URL answering one JSON request at a time. A kind
  * the trigger cannot cause throws {@link EventUnsupportedError}, which skips the test with the
  * trigger's reason (helpers/clause.ts).
  */
@@ -11,13 +11,13 @@ import { request } from 'undici';
 import { ControlClient, ControlError } from './control';
 import { EVENT_UNSUPPORTED_NAME } from './error-names';
 import { redact } from './redact';
-import { getTarget, type TargetConfig } from './target';
+import { getTarget, isTriggerUrl, type TargetConfig } from './target';
 import { suiteDispatcher } from './proxy';
 
 /** A trigger URL is reached as the target is: through the proxy HTTPS_PROXY names, unless NO_PROXY exempts it (helpers/proxy.ts). */
 let triggerDispatcher: ReturnType<typeof suiteDispatcher> | undefined;
 
-/** The environment variable naming the operator's trigger (a shell command, or an https URL). */
+/** The environment variable naming the operator's trigger (a shell command, an https URL, or an http URL on loopback). */
 export const EVENT_TRIGGER_VAR = 'CORE_API_EVENT_TRIGGER';
 
 /** Messaging channels a conversation can be started on (§1: web chat, SMS, messaging app). */
@@ -124,7 +124,7 @@ export class TriggerEvents implements Events {
   private readonly unsupported = new Map<EventKind, string>();
   private onboardingQueue: Promise<unknown> = Promise.resolve();
 
-  /** @param trigger a shell command (JSON request on stdin, JSON answer on stdout) or an https URL (JSON POST). */
+  /** @param trigger a shell command (JSON request on stdin, JSON answer on stdout), or an https URL or a loopback http URL (JSON POST). */
   constructor(readonly trigger: string, private readonly timeoutMs = TRIGGER_TIMEOUT_MS) {}
 
   async startCall(tenantId: string, assistantId: string): Promise<StartedCall> {
@@ -158,7 +158,7 @@ export class TriggerEvents implements Events {
   async ask(req: EventRequest): Promise<Record<string, unknown>> {
     const known = this.unsupported.get(req.kind);
     if (known !== undefined) throw new EventUnsupportedError(req.kind, known);
-    const text = /^https:\/\//i.test(this.trigger) ? await this.post(req) : await this.run(req);
+    const text = isTriggerUrl(this.trigger) ? await this.post(req) : await this.run(req);
     let answer: unknown;
     try {
       answer = JSON.parse(text);

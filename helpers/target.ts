@@ -174,8 +174,8 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
   }
   const webhook = readWebhookReach(env);
   const trigger = env.CORE_API_EVENT_TRIGGER?.trim() || undefined;
-  if (trigger && /^[a-z][a-z0-9+.-]*:\/\//i.test(trigger) && !/^https:\/\//i.test(trigger)) {
-    throw new TargetConfigError([], `CORE_API_EVENT_TRIGGER must be a command or an https URL, got ${JSON.stringify(trigger.slice(0, 80))}`);
+  if (trigger && /^[a-z][a-z0-9+.-]*:\/\//i.test(trigger) && !isTriggerUrl(trigger)) {
+    throw new TargetConfigError([], `CORE_API_EVENT_TRIGGER must be a command, an https URL or an http URL on loopback, got ${JSON.stringify(trigger.slice(0, 80))}`);
   }
   return {
     mode: 'live',
@@ -233,6 +233,20 @@ function wildcardDnsOf(env: NodeJS.ProcessEnv): { wildcardDns?: string } {
   if (!/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z][a-z0-9-]*[a-z0-9]$/.test(raw))
     throw new TargetConfigError([], `${WILDCARD_DNS_VARIABLE} must be a domain name such as sslip.io, got ${JSON.stringify(raw.slice(0, 80))}`);
   return { wildcardDns: raw };
+}
+
+/**
+ * Whether an event trigger names a URL the suite may POST to (docs/event-trigger.md): https, or
+ * http on loopback (a helper on the runner itself, where TLS protects nothing).
+ */
+export function isTriggerUrl(trigger: string): boolean {
+  if (/^https:\/\//i.test(trigger)) return true;
+  try {
+    const u = new URL(trigger);
+    return u.protocol === 'http:' && ['127.0.0.1', '[::1]', 'localhost'].includes(u.hostname);
+  } catch {
+    return false;
+  }
 }
 
 /** Variables that let a live target reach the suite's webhook receiver (docs/webhooks.md, "Against a live tenant"). */

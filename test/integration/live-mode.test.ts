@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { request } from 'undici';
 import { createServer } from 'node:net';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
 import { filesBelow, runConformance, type NestedRun } from './run-suite';
@@ -94,6 +95,28 @@ async function toolsAndPromptsOf(key: string): Promise<Record<string, unknown>> 
   return noStepIds(out);
 }
 
+let trigger: ChildProcess | undefined;
+
+/**
+ * Starts test/support/simulator-trigger.mjs in its URL form against the simulator's control API.
+ * @returns the trigger URL (loopback http)
+ */
+async function startTrigger(controlUrl: string): Promise<string> {
+  trigger = spawn(process.execPath, [resolve('test/support/simulator-trigger.mjs'), '--serve', '0'], {
+    env: { ...process.env, SIMULATOR_TRIGGER_CONTROL_URL: controlUrl },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((ok, fail) => {
+    let out = '';
+    trigger!.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening (\S+)/.exec(out);
+      if (m) ok(m[1]);
+    });
+    trigger!.once('exit', (code) => fail(new Error(`simulator trigger exited ${code} before listening`)));
+  });
+}
+
 beforeAll(async () => {
   // The simulator answers a wildcard DNS domain as sslip.io does, so §2.3's address cases run live.
   sim = await startSimulator({ host: '127.0.0.1', port: 0, wildcardDns: WILDCARD_DOMAIN });
@@ -132,9 +155,9 @@ beforeAll(async () => {
   const tunnel = await rehearsedTunnel();
   env.CORE_API_WEBHOOK_PUBLIC_URL = tunnel.publicUrl;
   env.CORE_API_WEBHOOK_PORT = String(tunnel.port);
-  // The operator's telephony, rehearsed: a trigger backed by the control API (the suite itself has none).
-  env.CORE_API_EVENT_TRIGGER = `"${process.execPath}" "${resolve('test/support/simulator-trigger.mjs')}"`;
-  env.SIMULATOR_TRIGGER_CONTROL_URL = sim.controlUrl;
+  // The operator's telephony, rehearsed: a trigger backed by the control API (the suite itself has
+  // none), in its URL form so that no process starts per request (test/unit/events.test.ts covers the command form).
+  env.CORE_API_EVENT_TRIGGER = await startTrigger(sim.controlUrl);
   // Short webhook retry delays and insight delays, as a simulator run uses, keep the rehearsal fast.
   await control('PUT', '/config', { webhookRetryBaseMs: 20, webhookTimeoutMs: 1_000, insightsDelayMs: 300 });
   // A finished call of A, as an operator gives one (CORE_API_CALL_ID): dialled and ended before the run.
@@ -150,6 +173,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  trigger?.kill();
   await sim?.close();
 });
 

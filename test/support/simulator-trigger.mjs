@@ -6,7 +6,10 @@
  * real one replaces each `control(...)` call with the operator's own means (a call from a test
  * line, a message from a test number, an onboarding event of a sandbox account).
  *
- * Reads one JSON request on stdin and writes one JSON answer on stdout. Environment:
+ * Reads one JSON request on stdin and writes one JSON answer on stdout; with `--serve [port]` it is
+ * the URL form instead: an HTTP server on loopback answering each JSON POST, printing
+ * `listening http://127.0.0.1:<port>/` once ready (one process for a whole run, no start-up per
+ * request). Environment:
  * - `SIMULATOR_TRIGGER_CONTROL_URL` (required): the control API, e.g. `http://127.0.0.1:4010/__control`;
  * - `SIMULATOR_TRIGGER_CANNOT` (optional): comma-separated kinds to answer `unsupported`, to
  *   rehearse a trigger that cannot cause everything.
@@ -62,24 +65,50 @@ async function answer(req) {
   }
 }
 
-let input = '';
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (d) => (input += d));
-process.stdin.on('end', async () => {
-  let req;
+/** Answers one request, turning a control failure into `{ error }`. */
+async function handle(req) {
+  if (!controlUrl) return { error: 'SIMULATOR_TRIGGER_CONTROL_URL is not set' };
   try {
-    req = JSON.parse(input);
-  } catch {
-    process.stderr.write('simulator-trigger: the request on stdin is not JSON\n');
-    process.exit(1);
-  }
-  if (!controlUrl) {
-    process.stdout.write(JSON.stringify({ error: 'SIMULATOR_TRIGGER_CONTROL_URL is not set' }));
-    return;
-  }
-  try {
-    process.stdout.write(JSON.stringify(await answer(req)));
+    return await answer(req);
   } catch (e) {
-    process.stdout.write(JSON.stringify({ error: e.message }));
+    return { error: e.message };
   }
-});
+}
+
+const serveAt = process.argv.indexOf('--serve');
+if (serveAt >= 0) {
+  const { createServer } = await import('node:http');
+  const server = createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (d) => (body += d));
+    request.on('end', async () => {
+      let req;
+      try {
+        req = JSON.parse(body);
+      } catch {
+        response.writeHead(400).end('the request body is not JSON');
+        return;
+      }
+      const out = JSON.stringify(await handle(req));
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) }).end(out);
+    });
+  });
+  server.listen(Number(process.argv[serveAt + 1] ?? 0) || 0, '127.0.0.1', () => {
+    process.stdout.write(`listening http://127.0.0.1:${server.address().port}/\n`);
+  });
+} else {
+  let input = '';
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (d) => (input += d));
+  process.stdin.on('end', async () => {
+    let req;
+    try {
+      req = JSON.parse(input);
+    } catch {
+      process.stderr.write('simulator-trigger: the request on stdin is not JSON\n');
+      process.exit(1);
+    }
+    process.stdout.write(JSON.stringify(await handle(req)));
+  });
+}

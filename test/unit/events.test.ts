@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { EventUnsupportedError, TriggerEvents } from '../../helpers/events';
 import { ControlError } from '../../helpers/control';
 import { readTargetConfig } from '../../helpers/target';
@@ -76,6 +77,31 @@ describe('event trigger (command form)', () => {
   });
 });
 
+describe('event trigger (URL form)', () => {
+  it('POSTs the request and reads the answer; the example trigger serves on loopback', async () => {
+    const child = spawn(process.execPath, ['test/support/simulator-trigger.mjs', '--serve', '0'], {
+      env: { ...process.env, SIMULATOR_TRIGGER_CONTROL_URL: 'http://127.0.0.1:9/__control', SIMULATOR_TRIGGER_CANNOT: 'onboarding' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const url = await new Promise<string>((ok) => {
+        let out = '';
+        child.stdout!.on('data', (d) => {
+          out += d;
+          const m = /listening (\S+)/.exec(out);
+          if (m) ok(m[1]);
+        });
+      });
+      const events = new TriggerEvents(url);
+      await expect(events.onboarding('t', 'chatapp.calling.live', 'https://hooks.example.test/x')).rejects.toThrow(/cannot cause onboarding: this rehearsal trigger/);
+      // Nothing listens at the control URL given: the trigger answers { error }, a failure of the run.
+      await expect(events.startCall('t', 'a')).rejects.toThrow(ControlError);
+    } finally {
+      child.kill();
+    }
+  });
+});
+
 describe('CORE_API_EVENT_TRIGGER in the target', () => {
   const LIVE = {
     CORE_API_BASE_URL: 'https://staging.example.test',
@@ -86,12 +112,13 @@ describe('CORE_API_EVENT_TRIGGER in the target', () => {
     CORE_API_OTHER_TENANT_KEY: 'tenant-key-B-123456',
   };
 
-  it('turns on the events capability with a command or an https URL, and refuses another URL scheme', () => {
+  it('turns on the events capability with a command, an https URL or a loopback http URL, and refuses other URLs', () => {
     expect(readTargetConfig(LIVE).capabilities.events).toBe(false);
     const cmd = readTargetConfig({ ...LIVE, CORE_API_EVENT_TRIGGER: 'node ./ops/trigger.mjs' });
     expect(cmd.capabilities.events).toBe(true);
     expect(cmd.trigger).toBe('node ./ops/trigger.mjs');
     expect(readTargetConfig({ ...LIVE, CORE_API_EVENT_TRIGGER: 'https://ops.example.test/trigger' }).capabilities.events).toBe(true);
-    expect(() => readTargetConfig({ ...LIVE, CORE_API_EVENT_TRIGGER: 'http://ops.example.test/trigger' })).toThrow(/command or an https URL/);
+    expect(readTargetConfig({ ...LIVE, CORE_API_EVENT_TRIGGER: 'http://127.0.0.1:8788/' }).capabilities.events).toBe(true);
+    expect(() => readTargetConfig({ ...LIVE, CORE_API_EVENT_TRIGGER: 'http://ops.example.test/trigger' })).toThrow(/command, an https URL or an http URL on loopback/);
   });
 });
