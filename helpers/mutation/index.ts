@@ -16,6 +16,7 @@
  * none of its clauses, or failing in the baseline too), it is run again to the end, so the verdict is the
  * same as an exhaustive run's. `firstKill: false` always runs the selection to the end.
  */
+import { loadStatementLinks, wayProofs } from '../report/statements';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
@@ -216,5 +217,10 @@ export async function runMutation(opts: MutationOptions): Promise<MutationReport
     faults: results,
     suites: tallySuites(results, allFiles),
   };
+  try {
+    report.ways = wayProofs(loadStatementLinks(), results);
+  } catch {
+    // The links file is unreadable: the matrix stands without the ways (the unit test reports it).
+  }
   return report;
 }

@@ -9,6 +9,7 @@
  * test "names" the clauses of its failing clause-tagged checks, or, when no check failed (a throw,
  * a timeout, a target error), every clause the test and its checks name.
  */
+import type { UnprovenWay } from '../report/statements';
 import type { RunRecord, TestRecord } from '../report/model';
 import { breaks, groupOf, type Fault } from './fault';
 
@@ -87,6 +88,11 @@ export interface MutationReport {
   faults: FaultResult[];
   /** Per suite file (relative path). */
   suites: Record<string, SuiteTally>;
+  /**
+   * The ways of `spec/statements.json` whose fault ran: proven (killed by a test of the way's
+   * clause), unproven, and not shown by a first-kill run. Absent when the links file is unreadable.
+   */
+  ways?: { proven: number; unproven: UnprovenWay[]; notShown: UnprovenWay[] };
 }
 
 /** Clauses a test record names when it fails (see the kill rule). */

@@ -37,6 +37,19 @@ export function renderMarkdown(r: MutationReport): string {
       `| \`${f.name}\` | ${f.group} | ${verdict} | ${testList(f.killedBy)} | ${f.files.length === 0 ? 'none' : f.selectedTests ?? 'whole files'} | ${f.files.map((x) => x.replace(/^suites\//, '')).join(', ')} | ${cell(f.note ?? '')} |`,
     );
   }
+  if (r.ways) {
+    const w = r.ways;
+    lines.push(
+      '',
+      '## Ways (spec/statements.json)',
+      '',
+      `Ways whose fault ran: ${w.proven} proven (killed by a test of the way's clause), ${w.unproven.length} unproven, ${w.notShown.length} not shown by a first-kill run (\`--exhaustive\` shows them).`,
+    );
+    if (w.unproven.length) {
+      lines.push('', '| statement | fault | clause | why |', '|---|---|---|---|');
+      for (const u of w.unproven) lines.push(`| \`${cell(u.key)}\` | \`${u.fault}\` | \`${u.test}\` | ${cell(u.reason)} |`);
+    }
+  }
   lines.push('', '## Suites', '', '| suite file | faults killed | faults run against it |', '|---|---|---|');
   for (const [file, t] of Object.entries(r.suites).sort(([a], [b]) => a.localeCompare(b))) {
     lines.push(`| \`${file}\` | ${t.killed.length} | ${t.ran.length} |`);

@@ -310,3 +310,47 @@ export function attachStatements(
   record.summary.statementCoverage = Math.round(r.coverage * 10000) / 10000;
   record.summary.statementStrength = Math.round(r.strength * 10000) / 10000;
 }
+
+/** What {@link wayProofs} needs of a mutation run's fault row (helpers/mutation/matrix.ts `FaultResult`). */
+export interface FaultRunRef {
+  name: string;
+  verdict: string;
+  /** Killers, each with the clauses its failure names. */
+  killedBy: { clauses: string[] }[];
+  /** The run stopped at the first kill, so other killers are not known. */
+  stoppedEarly?: boolean;
+}
+
+/** A covered way a mutation run did not prove, with why. */
+export interface UnprovenWay {
+  key: string;
+  fault: string;
+  test: string;
+  /** `not killed`, or `killed by no test of <test>`, or `not shown` (a first-kill run stopped at a killer of another clause). */
+  reason: string;
+}
+
+/**
+ * Checks the covered ways of `links` against a mutation run: a way (fault F, clause T) is proven
+ * when F was killed by a failing test naming T. Ways whose fault was not in the run are left
+ * out. In a first-kill run a killer of another clause leaves the way `not shown`
+ * (`--exhaustive` lists every killer). Never throws.
+ */
+export function wayProofs(links: StatementLink[], runs: FaultRunRef[]): { proven: number; unproven: UnprovenWay[]; notShown: UnprovenWay[] } {
+  const byName = new Map(runs.map((r) => [r.name, r]));
+  let proven = 0;
+  const unproven: UnprovenWay[] = [];
+  const notShown: UnprovenWay[] = [];
+  for (const l of links)
+    for (const w of l.ways ?? []) {
+      if (!w.fault || !w.test) continue;
+      const r = byName.get(w.fault);
+      if (!r) continue;
+      const base = { key: l.key, fault: w.fault, test: w.test };
+      if (r.verdict !== 'killed') unproven.push({ ...base, reason: 'not killed' });
+      else if (r.killedBy.some((k) => k.clauses.includes(w.test!))) proven++;
+      else if (r.stoppedEarly) notShown.push({ ...base, reason: 'not shown (the run stopped at a killer of another clause)' });
+      else unproven.push({ ...base, reason: `killed by no test of ${w.test}` });
+    }
+  return { proven, unproven, notShown };
+}

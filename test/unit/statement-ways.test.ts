@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { FAULTS } from '../../simulator/src/faults.ts';
 import { loadCatalogue } from '../../helpers/catalogue';
-import { checkWays, loadStatementLinks, type StatementLink } from '../../helpers/report/statements';
+import { checkWays, loadStatementLinks, wayProofs, type StatementLink } from '../../helpers/report/statements';
 
 describe('spec/statements.json ways', () => {
   it('every testable statement lists ways, each covered by a fault and its test or explained; every fault proves a way', () => {
@@ -49,5 +49,24 @@ describe('checkWays', () => {
   it('flags ways on a statement that is not testable', () => {
     const p = checkWays([{ key: 'n', address: '1', excerpt: '', status: 'not-testable', reason: 'r', ways: [{ way: 'w', explained: 'allowed: x' }] }, link([{ fault: 'f.one', test: '1/a' }, { fault: 'f.two', test: '1/b' }])], faults, catalogue);
     expect(p.join('\n')).toContain('is not-testable but lists ways');
+  });
+});
+
+describe('wayProofs', () => {
+  const links: StatementLink[] = [
+    { key: 's1', address: '1', excerpt: '', clauses: ['1/a', '1/b'], ways: [{ fault: 'f.one', test: '1/a' }, { fault: 'f.one', test: '1/b' }, { fault: 'f.two', test: '1/a' }, { fault: 'f.three', test: '1/b' }, { way: 'w', explained: 'allowed: x' }] },
+  ];
+  it('proves a way only by a killer naming its clause; a first-kill run leaves the others not shown', () => {
+    const r = wayProofs(links, [
+      { name: 'f.one', verdict: 'killed', killedBy: [{ clauses: ['1/a'] }] },
+      { name: 'f.two', verdict: 'survived', killedBy: [] },
+      { name: 'f.three', verdict: 'killed', killedBy: [{ clauses: ['1/a'] }], stoppedEarly: true },
+    ]);
+    expect(r.proven).toBe(1);
+    expect(r.unproven.map((u) => `${u.fault} ${u.test} ${u.reason}`)).toEqual(['f.one 1/b killed by no test of 1/b', 'f.two 1/a not killed']);
+    expect(r.notShown.map((u) => u.fault)).toEqual(['f.three']);
+  });
+  it('leaves out ways whose fault did not run', () => {
+    expect(wayProofs(links, [])).toEqual({ proven: 0, unproven: [], notShown: [] });
   });
 });
