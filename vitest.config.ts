@@ -3,7 +3,7 @@
  * - `unit`: the project's own in-process tests (type check, helpers, schemas, simulator, report writers);
  * - `probes`: the simulator's fault probes (each fault changes what its probe observes);
  * - `tooling`: the project's own tests that start other programs (child vitest runs, browsers, linters);
- * - `integration`: checks of the suite as a whole (pipeline rehearsal, live mode, chaos), one file at a time;
+ * - `integration`: checks of the suite as a whole (pipeline rehearsal, live mode, chaos, reaching a target);
  * - `conformance`: the suites, run against the target the environment chooses
  *   (embedded simulator by default; see helpers/target.ts and docs/control-api.md).
  *
@@ -16,6 +16,7 @@ import { availableParallelism } from 'node:os';
 import ipaddr from 'ipaddr.js';
 import { defineConfig } from 'vitest/config';
 import LongestFirstSequencer from './test/support/sequencer';
+import { vitestTimeoutMs } from './helpers/deadline';
 
 /** Where run output goes: `reports/` unless CONFORMANCE_REPORT_DIR names another folder (shards, nested runs). */
 const reportDir = process.env.CONFORMANCE_REPORT_DIR ?? 'reports';
@@ -106,7 +107,8 @@ export default defineConfig({
           globalSetup: ['./test/support/browser-setup.ts'],
           testTimeout: 240_000,
           hookTimeout: 60_000,
-          fileParallelism: false,
+          // Files run beside each other and beside the other projects: each owns its simulators,
+          // ports and report folders, and run one after the other they were the run's long pole.
         },
       },
       {
@@ -120,8 +122,11 @@ export default defineConfig({
           isolate: false,
           maxConcurrency,
           setupFiles: ['allure-vitest/setup'],
-          testTimeout: 20_000,
-          hookTimeout: 30_000,
+          // Derived from the request deadline (helpers/deadline.ts, CORE_API_REQUEST_TIMEOUT_MS): a
+          // test or hook outlives every request it waits for, so a slow target reads as `error`
+          // naming the request, never as vitest's bare timeout.
+          testTimeout: vitestTimeoutMs(),
+          hookTimeout: vitestTimeoutMs(),
         },
       },
     ],
