@@ -15,6 +15,7 @@ import { resolve } from 'node:path';
 import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
 import { filesBelow, runConformance, type NestedRun } from './run-suite';
 import { DEFAULT_REQUEST_BUDGET } from '../../helpers/target';
+import { ControlClient } from '../../helpers/control';
 
 let sim: RunningSimulator;
 /** The rehearsed wildcard DNS domain (a reserved name, RFC 6761; only the simulator answers it). */
@@ -22,16 +23,8 @@ const WILDCARD_DOMAIN = 'wildcard-dns.test';
 let env: Record<string, string>;
 let secrets: Record<string, string>;
 
-async function control(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await request(`${sim.controlUrl}${path}`, {
-    method: method as any,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.body.text();
-  if (res.statusCode >= 300) throw new Error(`control ${method} ${path}: ${res.statusCode} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
+/** The simulator's control API (docs/control-api.md), as the suite's own fixtures use it. */
+const control = <T = any>(method: string, path: string, body?: unknown): Promise<T> => new ControlClient(sim.controlUrl).send<T>(method, path, body);
 
 /** Every assistant of a tenant, read with its tenant key: id → object without updatedAt. */
 async function assistantsOf(key: string): Promise<Map<string, Record<string, unknown>>> {

@@ -11,10 +11,10 @@
  * flaky night.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from 'undici';
 import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
 import { runConformance, type NestedRun } from './run-suite';
 import { gateMain } from '../../scripts/gate';
+import { ControlClient } from '../../helpers/control';
 import { join } from 'node:path';
 
 /** Suite files: credentials without and with keys, envelopes, a shared fixture changed test after test. */
@@ -40,16 +40,8 @@ const FAILURES: Record<string, { chaos: Record<string, number>; files: string[];
   'every answer 300 ms late, tests cut off on a shared fixture': { chaos: { delayMs: 300, seed: 2416 }, files: ['-t', '§4.1', FILES[2]], env: { CORE_API_REQUEST_TIMEOUT_MS: '400' } },
 };
 
-async function control(sim: RunningSimulator, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await request(`${sim.controlUrl}${path}`, {
-    method: method as any,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.body.text();
-  if (res.statusCode >= 300) throw new Error(`control ${method} ${path}: ${res.statusCode} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
+/** A simulator's control API (docs/control-api.md), as the suite's own fixtures use it. */
+const control = <T = any>(sim: RunningSimulator, method: string, path: string, body?: unknown): Promise<T> => new ControlClient(sim.controlUrl).send<T>(method, path, body);
 
 /** A simulator with the tenants an operator would give, and the live-mode environment naming them. */
 async function liveLikeTarget(): Promise<{ sim: RunningSimulator; env: Record<string, string> }> {
