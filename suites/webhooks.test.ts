@@ -325,15 +325,21 @@ function testNumber(): string {
 
 describe.concurrent('model A: shared-secret header', () => {
   clauseTest(
-    ['6/a-secret-header', '6/events-post-json', '6/type-field', '6/voice-call-id', '6/a-end-of-call-fields'],
+    ['6/a-secret-header', '6/events-post-json', '6/type-field', '6/voice-call-id', '6/a-end-of-call-fields', '2.3/path-kept'],
     'voice events carry the client server secret verbatim, call_id, and the end-of-call report its fields',
     async (ctx) => {
       needSecret(ctx);
       const { a, seen: path } = await hookedAssistant('a-voice', '/a-voice');
       for (const supervisorAnswered of [true, false]) {
         const call = await beginCall(a.id);
-        const [req] = await arrival('6/voice-call-id', `assistant-request of call ${call.id} reaches the assistant's serverUrl`, (all) =>
-          all.filter((r) => r.path === path && aboutCall(r, call)));
+        const [req] = await arrival(['6/voice-call-id', '2.3/path-kept'], `assistant-request of call ${call.id} reaches the assistant's serverUrl, path kept`, (all) =>
+          all.filter((r) => r.path === path && aboutCall(r, call)), {
+          expected: `a POST to ${path}`,
+          wrong: (all) => {
+            const elsewhere = all.find((r) => r.path !== path && aboutCall(r, call));
+            return elsewhere && `delivered to ${elsewhere.path}`;
+          },
+        });
         checkPostJson(req, 'assistant-request');
         checkModelA(req, 'assistant-request');
         checkType(req, 'assistant-request');
@@ -680,8 +686,8 @@ describe.concurrent('model B: HMAC signature', () => {
   );
 
   clauseTest(
-    '6/a-no-retry',
-    'a model A event answered 4xx (429 included) is not retried',
+    ['6/a-no-retry', '6/missed-calls-readable'],
+    'a model A event answered 4xx (429 included) is not retried; the call whose events were lost stays readable',
     async ({ verify }) => {
       const { a, seen: path } = await hookedAssistant('a-429', '/a-4xx');
       rx.route(path, () => 429);
@@ -695,6 +701,8 @@ describe.concurrent('model B: HMAC signature', () => {
         actual: `${rx.at(path).filter((r) => aboutCall(r, call)).length} attempts`,
       });
       await finishCall(call);
+      // §6: calls missed by a webhook remain readable through the calls API.
+      verify.on('6/missed-calls-readable').success(await world().as('tenantA').get(`/calls/${call.id}`), 200, 'the call whose events were all answered 429 is readable with GET /calls/{id}');
     },
     REACH,
   );
@@ -823,14 +831,19 @@ describe.concurrent('routing (§6, §2.3 rules 3–5, §1)', () => {
     '2.3/bare-host-root',
     'a serverUrl that is a bare hostname delivers to /',
     async ({ verify }) => {
-      const a = await routedAssistant('r-bare', '/t/r-bare', `https://${hosts.bare}`);
-      const call = await startCall(a.id, testNumber());
+      // A simulator routes this file's bare host name to the receiver; a live target's public URL's
+      // host is bare once its path is dropped, and a tunnel forwards every path, `/` included.
+      const bare = control ? hosts.bare : new URL(hookBase).host;
+      if (control) await ensureConnectTo(control, connectTo);
+      const a = await assistant('r-bare');
+      await setServerUrl(a.id, `https://${bare}`);
+      const call = await beginCall(a.id);
       const [req] = await arrival('2.3/bare-host-root', 'assistant-request arrives for the call', (all) => all.filter((r) => aboutCall(r, call)));
-      verify.inform('the request came through the bare host name', String(req.headers.host ?? '').startsWith(hosts.bare), `host header ${JSON.stringify(req.headers.host)}`);
+      verify.inform('the request came through the bare host name', String(req.headers.host ?? '').startsWith(bare), `host header ${JSON.stringify(req.headers.host)}`);
       verify.that('the request path is /', req.path === '/', { expected: '/', actual: req.path });
-      await control.endCall(call.id, {});
+      await finishCall(call);
     },
-    NEEDS,
+    REACH,
   );
 });
 

@@ -163,6 +163,15 @@ beforeAll(async () => {
   const call = await control('POST', '/calls', { tenantId: a.id, assistantId, customerNumber: '+15550100999' });
   await control('POST', `/calls/${call.id}/end`, { supervisorAnswered: true });
   env.CORE_API_CALL_ID = call.id;
+  // And a finished call of B (CORE_API_OTHER_CALL_ID), for the §5.7 and batch tests that read another tenant's call.
+  const madeB = await request(`${sim.baseUrl}/assistants`, {
+    method: 'POST',
+    headers: { authorization: `ApiKey ${b.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'live-mode-call-fixture-B' }),
+  });
+  const callB = await control('POST', '/calls', { tenantId: b.id, assistantId: ((await madeB.body.json()) as any).data.id, customerNumber: '+15550100998' });
+  await control('POST', `/calls/${callB.id}/end`, { supervisorAnswered: false });
+  env.CORE_API_OTHER_CALL_ID = callB.id;
 });
 
 afterAll(async () => {
@@ -189,6 +198,8 @@ describe('a live-mode run against an external simulator', () => {
     expect(untagged.map((t) => `${t.name}: ${t.message}`)).toEqual([]);
     const off = first.record!.off!;
     expect(off.mustChecked).toBeGreaterThan(0);
+    // With every capability on, at least 90% of the testable must clauses are checked (and none fails, above).
+    expect(off.mustChecked / off.mustTestable, `must clauses checked: ${off.mustChecked} of ${off.mustTestable}`).toBeGreaterThanOrEqual(0.9);
     expect(off.switches.map((s) => s.name)).toContain('control');
     expect(first.output).toContain(`must clauses checked: ${off.mustChecked} of ${off.mustTestable} testable`);
     expect(first.code).toBe(0);
