@@ -15,8 +15,8 @@ import { rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import ipaddr from 'ipaddr.js';
 import { defineConfig } from 'vitest/config';
-import LongestFirstSequencer from './test/support/sequencer';
-import { vitestTimeoutMs } from './helpers/deadline';
+import LongestFirstSequencer from './test/support/sequencer.ts';
+import { vitestTimeoutMs } from './helpers/deadline.ts';
 
 /** Where run output goes: `reports/` unless CONFORMANCE_REPORT_DIR names another folder (shards, nested runs). */
 const reportDir = process.env.CONFORMANCE_REPORT_DIR ?? 'reports';
