@@ -67,7 +67,11 @@ export interface Events {
   /** Where events come from, for messages: `control API` or `trigger`. */
   readonly source: 'control API' | 'trigger';
   startCall(tenantId: string, assistantId: string): Promise<StartedCall>;
-  endCall(tenantId: string, call: StartedCall, supervisorAnswered: boolean): Promise<void>;
+  /**
+   * Ends a call, the supervisor answering or not. Resolves with what really happened when the
+   * source says (a trigger that cannot make a supervisor answer may end the call without one).
+   */
+  endCall(tenantId: string, call: StartedCall, supervisorAnswered: boolean): Promise<{ supervisorAnswered?: boolean }>;
   startConversation(tenantId: string, assistantId: string, channel: Channel): Promise<StartedConversation>;
   endConversation(tenantId: string, conversationId: string): Promise<void>;
   /**
@@ -95,8 +99,9 @@ export class ControlEvents implements Events {
     const c = await this.control.startCall({ tenantId, assistantId, customerNumber });
     return { id: c.id, callId: c.callId, customerNumber };
   }
-  async endCall(_tenantId: string, call: StartedCall, supervisorAnswered: boolean): Promise<void> {
+  async endCall(_tenantId: string, call: StartedCall, supervisorAnswered: boolean): Promise<{ supervisorAnswered?: boolean }> {
     await this.control.endCall(call.id, { supervisorAnswered });
+    return { supervisorAnswered };
   }
   async startConversation(tenantId: string, assistantId: string, channel: Channel): Promise<StartedConversation> {
     const customerIdentifier = channel === 'web' ? `visitor-${numberSeq++}-${process.pid}` : fictionNumber();
@@ -131,8 +136,9 @@ export class TriggerEvents implements Events {
     const a = await this.ask({ kind: 'start-call', tenantId, assistantId });
     return { id: idField(a, 'id', 'start-call'), callId: optionalString(a.callId), customerNumber: optionalString(a.customerNumber) };
   }
-  async endCall(tenantId: string, call: StartedCall, supervisorAnswered: boolean): Promise<void> {
-    await this.ask({ kind: 'end-call', tenantId, callId: call.id, supervisorAnswered });
+  async endCall(tenantId: string, call: StartedCall, supervisorAnswered: boolean): Promise<{ supervisorAnswered?: boolean }> {
+    const a = await this.ask({ kind: 'end-call', tenantId, callId: call.id, supervisorAnswered });
+    return typeof a.supervisorAnswered === 'boolean' ? { supervisorAnswered: a.supervisorAnswered } : {};
   }
   async startConversation(tenantId: string, assistantId: string, channel: Channel): Promise<StartedConversation> {
     const a = await this.ask({ kind: 'start-conversation', tenantId, assistantId, channel });

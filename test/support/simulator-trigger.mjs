@@ -45,7 +45,7 @@ async function answer(req) {
     }
     case 'end-call':
       await control('POST', `/calls/${encodeURIComponent(req.callId)}/end`, { supervisorAnswered: req.supervisorAnswered === true });
-      return {};
+      return { supervisorAnswered: req.supervisorAnswered === true };
     case 'start-conversation': {
       const customerIdentifier = req.channel === 'web' ? `visitor-${Date.now().toString(36)}` : testLine();
       const conv = await control('POST', '/conversations', { tenantId: req.tenantId, assistantId: req.assistantId, channel: req.channel, customerIdentifier });
