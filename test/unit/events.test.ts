@@ -3,7 +3,7 @@
  * command's stdin, one JSON answer on its stdout; `unsupported` skips (and is remembered per kind),
  * `error`, a non-zero exit or non-JSON output are trigger failures (ControlError: an `error` verdict).
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { EventUnsupportedError, TriggerEvents } from '../../helpers/events';
 import { ControlError } from '../../helpers/control';
 import { readTargetConfig } from '../../helpers/target';
+import { clauseTest } from '../../helpers/clause';
 
 const dir = mkdtempSync(join(tmpdir(), 'trigger-'));
 
@@ -120,5 +121,18 @@ describe('CORE_API_EVENT_TRIGGER in the target', () => {
     expect(readTargetConfig({ ...LIVE, CORE_API_EVENT_TRIGGER: 'https://ops.example.test/trigger' }).capabilities.events).toBe(true);
     expect(readTargetConfig({ ...LIVE, CORE_API_EVENT_TRIGGER: 'http://127.0.0.1:8788/' }).capabilities.events).toBe(true);
     expect(() => readTargetConfig({ ...LIVE, CORE_API_EVENT_TRIGGER: 'http://ops.example.test/trigger' })).toThrow(/command, an https URL or an http URL on loopback/);
+  });
+});
+
+describe('a kind the trigger cannot cause skips the clause test that asked for it', () => {
+  const reason = 'no second test line';
+  clauseTest('6/a-end-of-call-fields', 'asks the trigger for something it cannot cause', async () => {
+    throw new EventUnsupportedError('end-call', reason);
+  });
+  // eslint-disable-next-line no-empty-pattern
+  afterAll(({}, suite) => {
+    const task = (suite as { tasks: { result?: { state?: string; note?: string } }[] }).tasks[0]!;
+    expect(task.result?.state).toBe('skip');
+    expect(String(task.result?.note ?? '')).toContain(`cannot cause end-call: ${reason}`);
   });
 });
