@@ -2,20 +2,25 @@
  * §6 events: delivery models A and B, retries, routing (§2.3 rules 3–5), a call keeping the
  * configuration it began with (§1), and the payload fields §6 names.
  *
- * Events are made to happen through a control API, so most tests here `requires: ['control']` and
- * are skipped on a live tenant with that reason. A test that needs only a receiver the target can
- * reach (`requires: ['receiver']`) also runs on a live tenant given `CORE_API_WEBHOOK_PUBLIC_URL`, an
- * https URL a tunnel forwards (path kept) to this file's receiver on `CORE_API_WEBHOOK_PORT`; there
- * the assistants it points at the receiver are live fixtures, restored afterwards. Deliveries are observed by a loopback receiver
- * (helpers/webhooks/receiver.ts) and the control deliveries log; signatures are checked with the
- * very module integrators are given (helpers/webhooks/verify.ts). Retry timing is judged by ratios
- * between gaps (helpers/webhooks/timing.ts), never by absolute times; every "nothing more arrives"
- * wait is bounded and outlasts the retry schedule of the run config read from the target.
+ * Events are made to happen through helpers/events.ts: the control API on a simulator, the
+ * operator's trigger (`CORE_API_EVENT_TRIGGER`, docs/event-trigger.md) on a live tenant. Tests that
+ * `requires: ['receiver', 'events']` run on every target; on a live tenant the receiver is reached
+ * through `CORE_API_WEBHOOK_PUBLIC_URL`, an https URL a tunnel forwards (path kept) to this file's
+ * receiver on `CORE_API_WEBHOOK_PORT`, and the assistants pointed at it are live fixtures, restored
+ * afterwards. Tests that need what only a control API gives (a tenant-level URL per test, a down
+ * endpoint, the deliveries log, the attempt timeout, tool invocations) `requires: ['control']`.
+ * Deliveries are observed by the receiver (helpers/webhooks/receiver.ts) and, on a simulator, the
+ * control deliveries log; signatures are checked with the very module integrators are given
+ * (helpers/webhooks/verify.ts). Retry timing is judged by ratios between gaps
+ * (helpers/webhooks/timing.ts), never by absolute times; every "nothing more arrives" wait is
+ * bounded and outlasts the retry schedule of the run config read from a simulator (on a live
+ * tenant, whose schedule is not known, fixed generous windows).
  *
- * Isolation: every test has its own organization and tenants (usePerTestWorld, helpers/world.ts),
- * so the tests run concurrently although each sets a tenant-level URL; receiver paths are unique
- * to each test, and the only run-wide config written is `webhookConnectTo` keys for this file's
- * own host names (helpers/webhooks/connect-to.ts).
+ * Isolation: on a simulator every test has its own organization and tenants (usePerTestWorld,
+ * helpers/world.ts), so the tests run concurrently although each sets a tenant-level URL; on a
+ * live tenant they share tenant A, and each test has assistants of its own. Receiver paths are
+ * unique to each test, and the only run-wide config written is `webhookConnectTo` keys for this
+ * file's own host names (helpers/webhooks/connect-to.ts).
  */
 import { afterAll, beforeAll, describe, vi } from 'vitest';
 import { isDeepStrictEqual } from 'node:util';
