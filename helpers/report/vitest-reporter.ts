@@ -2,8 +2,9 @@
  * vitest reporter that turns the conformance project's results into the run record
  * (`conformance.json`, see model.ts and docs/report-format.md), hands it to the report writers
  * (Markdown, HTML), and prints the closing lines: the verdicts with `fail` and `error` apart and how
- * the target misbehaved, then `unit: …` and `conformance: N passed, N failed, N skipped` (CI's
- * line, where `failed` counts `error` too).
+ * the target misbehaved, then one line per project of the project's own tests (`unit: …`,
+ * `probes: …`, `tooling: …`, `integration: …`) and `conformance: N passed, N failed, N skipped`
+ * (where `failed` counts `error` too). `reports/run-summary.json` holds the same counts by project.
  *
  * Where: all run output goes to `CONFORMANCE_REPORT_DIR` (default `reports/`); under
  * `vitest --shard i/n` without that variable, the conformance reports go to
@@ -158,17 +159,18 @@ export default class ConformanceReporter implements Reporter {
       // target config errors were already reported by global setup
     }
     let closing: string[] = [];
-    const counts = { unit: { passed: 0, failed: 0, skipped: 0 }, conformance: { passed: 0, failed: 0, skipped: 0 } };
+    /** Test counts by vitest project (the conformance project's from its verdicts). */
+    const counts: Record<string, { passed: number; failed: number; skipped: number }> = {};
     const tests: TestRecord[] = [];
     let conformanceRan = false;
     for (const mod of testModules) {
-      const project = mod.project.name === 'conformance' ? 'conformance' : 'unit';
+      const project = mod.project.name || 'unit';
       if (project === 'conformance') conformanceRan = true;
       for (const tc of mod.children.allTests()) {
         const record = project === 'conformance' ? toRecord(tc, root) : undefined;
         // A conformance test whose set-up failed never ran: counted as failed, not skipped.
         const state = record ? ({ pass: 'passed', skip: 'skipped', fail: 'failed', error: 'failed' } as const)[record.status] : tc.result().state;
-        const bucket = counts[project];
+        const bucket = (counts[project] ??= { passed: 0, failed: 0, skipped: 0 });
         if (state === 'passed') bucket.passed += 1;
         else if (state === 'failed') bucket.failed += 1;
         else bucket.skipped += 1;
@@ -210,9 +212,11 @@ export default class ConformanceReporter implements Reporter {
     writeFileSync(join(REPORT_DIR, 'run-summary.json'), JSON.stringify(counts, null, 2));
     const line = (c: { passed: number; failed: number; skipped: number }) =>
       `${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ''}`;
-    const u = counts.unit;
     for (const l of closing) console.log(l);
-    if (u.passed + u.failed + u.skipped > 0) console.log(`unit: ${line(u)}`);
-    if (conformanceRan) console.log(`conformance: ${line(counts.conformance)}`);
+    const order = ['unit', 'probes', 'tooling', 'integration'];
+    const rank = (p: string) => (order.includes(p) ? order.indexOf(p) : order.length);
+    for (const project of Object.keys(counts).filter((p) => p !== 'conformance').sort((a, b) => rank(a) - rank(b)))
+      console.log(`${project}: ${line(counts[project])}`);
+    if (counts.conformance) console.log(`conformance: ${line(counts.conformance)}`);
   }
 }
