@@ -208,12 +208,6 @@ export function backoffMs(policy: RetryPolicy, attemptNumber: number): number {
   return ceiling * (0.5 + Math.random() / 2);
 }
 
-/**
- * Per-process request statistics (all tests of one worker file): requests, retries among them,
- * attempts that hung past the request deadline, and answers that were not the API's.
- */
-export const requestStats = { total: 0, retries: 0, hung: 0, notApi: 0 };
-
 // Through the proxy HTTPS_PROXY / HTTP_PROXY / NO_PROXY name, for a remote target (helpers/proxy.ts).
 const agent = suiteDispatcher({ keepAliveTimeout: 10_000, connections: 32 });
 
@@ -223,8 +217,6 @@ function cut(text: string): string {
 }
 
 function recordOnTest(exchange: Exchange, retries: number): void {
-  requestStats.total += 1 + retries;
-  requestStats.retries += retries;
   recordExchange(exchange, retries);
 }
 
@@ -459,10 +451,8 @@ export class ApiClient {
           ? `no answer within the ${deadline} ms request deadline (${res ? `the body of a ${res.statusCode} answer stalled` : 'no headers'})`
           : `connection lost ${phase}: ${(e as Error).message}`;
         if (hung) {
-          requestStats.hung += 1;
           recordHung();
         } else if (res) {
-          requestStats.notApi += 1;
           recordNotApi();
         }
         res?.body.destroy();
@@ -497,7 +487,6 @@ export class ApiClient {
         throw new RetryableAnswer(answer, 0);
       }
       if (res.statusCode >= 500 && !apiShaped(json)) {
-        requestStats.notApi += 1;
         recordNotApi();
         lastForeign = answer;
         return trouble(

@@ -36,8 +36,6 @@ export interface ControlDelivery {
   attempts: { at: string; status: number | null }[];
 }
 
-/** Control requests sent by this process (counted apart from Core API requests). */
-export const controlStats = { total: 0 };
 
 /** Typed wrapper over every endpoint of the control contract. */
 export class ControlClient {
@@ -49,7 +47,6 @@ export class ControlClient {
    * @throws ControlError on another status or no answer.
    */
   async send<T = any>(method: string, path: string, body?: unknown, expect?: number[]): Promise<T> {
-    controlStats.total += 1;
     let res;
     try {
       res = await request(this.controlUrl + path, {
