@@ -267,7 +267,7 @@ describe.concurrent('hostile writes to an assistant: it still reads back', () =>
 });
 
 describe('odd path spellings mean what the plain spelling means', () => {
-  /** Spellings of a path: a percent-encoded letter (lower and upper hex), an encoded slash-free segment, and a `/./` segment. */
+  /** Spellings of a path: its first letter percent-encoded, in lower-case and in upper-case hex. */
   function spellings(path: string): { label: string; path: string }[] {
     const i = path.search(/[a-z]/);
     if (i === -1) return [];
