@@ -1,6 +1,6 @@
 /**
- * Faults of the robustness classes: each brings back one way hostile input used to
- * break the simulator. Registered in faults.ts; killed by the robustness phase
+ * Faults of the robustness classes: each takes away one of the simulator's input limits, so that
+ * hostile input of that class breaks it. Registered in faults.ts; killed by the robustness phase
  * (suites/robustness.test.ts).
  */
 import type { FaultInfo } from './faults.ts';

@@ -4,8 +4,8 @@
  * `PUT /__control/config {"faults": ["auth.accept-bearer", ...]}`; list them with
  * `GET /__control/faults`. A switch point in the code is always `faultOn(state, '<name>')`.
  *
- * Clause ids are `<spec section>/<short-slug>`; they are descriptive, another agent maps them to
- * the suite's clause ids.
+ * Clause ids are `<spec section>/<short-slug>`, the ids of the suite's clause catalogue
+ * (spec/clauses/*.json); test/unit/fault-clauses.test.ts checks that each one exists there.
  */
 import { FAMILY_FAULTS } from './faults-families.ts';
 import { GAP_FAULTS } from './faults-gaps.ts';
@@ -338,7 +338,7 @@ export const FAULTS: readonly FaultInfo[] = [
     clauses: ['6/a-secret-header'],
     description: 'Model A: the x-service-core-secret header is left out.',
   },
-  // webhooks, requested by the suite side; clause ids as the request names them
+  // webhooks (§6)
   {
     name: 'webhooks.path-dropped',
     clauses: ['2.3/path-kept'],
@@ -668,7 +668,7 @@ export const FAULTS: readonly FaultInfo[] = [
     clauses: ['4.5/chatapp-enabled-needs-number'],
     description: 'PATCH /assistants/{id}/chatapp-enabled enables the channel without a linked, onboarded number.',
   },
-  // requested by the suite side
+  // task overrides (§2.8), calls and live monitoring (§4.5)
   {
     name: 'taskoverrides.null-dropped',
     clauses: ['2.8/task-override-shape'],
