@@ -13,10 +13,10 @@
  */
 import { rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import ipaddr from 'ipaddr.js';
 import { defineConfig } from 'vitest/config';
 import LongestFirstSequencer from './test/support/sequencer.ts';
 import { vitestTimeoutMs } from './helpers/deadline.ts';
+import { onLoopback } from './helpers/target.ts';
 
 /** Where run output goes: `reports/` unless CONFORMANCE_REPORT_DIR names another folder (shards, nested runs). */
 const reportDir = process.env.CONFORMANCE_REPORT_DIR ?? 'reports';
@@ -36,17 +36,6 @@ const remoteTarget = Boolean(baseUrl) && !onLoopback(baseUrl!);
 const maxWorkers = Math.max(1, Number(process.env.CORE_API_FILE_WORKERS) || (remoteTarget ? 8 : Math.min(4, availableParallelism())));
 /** Tests of one `describe.concurrent` block in flight together: CORE_API_CONCURRENCY (default 8; helpers/concurrency.ts). */
 const maxConcurrency = Math.max(1, Number(process.env.CORE_API_CONCURRENCY) || 8);
-
-/** Whether a base URL's host is this machine (localhost or a loopback address). */
-function onLoopback(url: string): boolean {
-  try {
-    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-    if (host === 'localhost') return true;
-    return ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback';
-  } catch {
-    return false;
-  }
-}
 
 export default defineConfig({
   test: {

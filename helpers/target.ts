@@ -5,6 +5,7 @@
  * Everything downstream asks for a capability (`hasCapability('control')`), never for a mode.
  */
 import { config as loadDotenv } from 'dotenv';
+import ipaddr from 'ipaddr.js';
 
 /** How the suite reaches the Core API. */
 export type TargetMode = 'embedded' | 'external' | 'live';
@@ -236,6 +237,20 @@ function wildcardDnsOf(env: NodeJS.ProcessEnv): { wildcardDns?: string } {
 }
 
 /**
+ * Whether a URL's host is this machine: `localhost` or a loopback address (127.0.0.0/8, ::1).
+ * Never throws: a string that is no URL is not on loopback.
+ */
+export function onLoopback(url: string | URL): boolean {
+  try {
+    const host = (typeof url === 'string' ? new URL(url) : url).hostname.replace(/^\[|\]$/g, '');
+    if (host === 'localhost') return true;
+    return ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback';
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Whether an event trigger names a URL the suite may POST to (docs/event-trigger.md): https, or
  * http on loopback (a helper on the runner itself, where TLS protects nothing).
  */
@@ -243,7 +258,7 @@ export function isTriggerUrl(trigger: string): boolean {
   if (/^https:\/\//i.test(trigger)) return true;
   try {
     const u = new URL(trigger);
-    return u.protocol === 'http:' && ['127.0.0.1', '[::1]', 'localhost'].includes(u.hostname);
+    return u.protocol === 'http:' && onLoopback(u);
   } catch {
     return false;
   }
