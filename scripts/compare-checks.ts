@@ -1,9 +1,10 @@
 /**
- * `npm run compare-checks -- <before/conformance.json> <after/conformance.json>`
+ * `npm run compare-checks -- [--by-name] <before/conformance.json> <after/conformance.json>`
  *
  * The evidence that a restructuring changed no verdict: for every test of two run records of the
  * same target, compares the verdict and the multiset of recorded checks (clause ids, requirement,
- * outcome, level). Prints each difference as `test: before → after` and a last line
+ * outcome, level). Tests are paired by file and full name; `--by-name` pairs them by full name
+ * alone, for a restructuring that moves tests between files without renaming them. Prints each difference as `test: before → after` and a last line
  * `compare-checks: N tests, N differ`. Exit 0 when nothing differs, 1 when something does, 2 on
  * bad input (fewer than two records, unreadable file).
  */
@@ -11,13 +12,15 @@ import { resolve } from 'node:path';
 import { readRunRecord } from '../helpers/report/record-io';
 import { diffCheckSets } from '../helpers/report/check-sets';
 
-function main(argv: string[]): number {
-  if (argv.length !== 2) {
-    console.error('usage: npm run compare-checks -- <before/conformance.json> <after/conformance.json>');
+function main(args: string[]): number {
+  const byName = args.includes('--by-name');
+  const argv = args.filter((a) => a !== '--by-name');
+  if (argv.length !== 2 || argv.some((a) => a.startsWith('--'))) {
+    console.error('usage: npm run compare-checks -- [--by-name] <before/conformance.json> <after/conformance.json>');
     return 2;
   }
   const [before, after] = argv.map((f) => readRunRecord(resolve(f)));
-  const { tests, differences } = diffCheckSets(before, after);
+  const { tests, differences } = diffCheckSets(before, after, { byName });
   for (const d of differences) console.log(`${d.test}\n  ${d.what}`);
   console.log(`compare-checks: ${tests} tests, ${differences.length} differ`);
   return differences.length === 0 ? 0 : 1;

@@ -4,7 +4,7 @@
  */
 import type { RunRecord, TestRecord } from './model';
 
-/** One difference between two records: the test (file › name) and what changed, in words. */
+/** One difference between two records: the test (file › name, or the name alone when compared by name) and what changed, in words. */
 export interface CheckSetDifference {
   test: string;
   what: string;
@@ -33,14 +33,33 @@ function checkCounts(t: TestRecord): Map<string, number> {
   return out;
 }
 
+/** How {@link diffCheckSets} pairs the tests of two records. */
+export interface CheckSetOptions {
+  /**
+   * Pair tests by their full name (describe blocks and test name) alone, not by file and name: for
+   * a restructuring that moves tests between files and keeps their names.
+   * @throws Error from {@link diffCheckSets} when a name occurs twice in one record.
+   */
+  byName?: boolean;
+}
+
 /**
- * Compares two run records test by test (tests keyed by file and full name): a test present in one
- * only, a different verdict, or a check recorded a different number of times. Durations, request
- * counts and messages are not compared.
+ * Compares two run records test by test (tests keyed by file and full name, or by full name alone
+ * with `byName`): a test present in one only, a different verdict, or a check recorded a different
+ * number of times. Durations, request counts and messages are not compared.
  * @returns the number of tests seen (union of both) and every difference.
+ * @throws Error when `byName` is set and a record holds two tests of one name (pairing would be a guess).
  */
-export function diffCheckSets(before: RunRecord, after: RunRecord): { tests: number; differences: CheckSetDifference[] } {
-  const index = (r: RunRecord) => new Map(r.tests.map((t) => [`${t.file} › ${t.name}`, t]));
+export function diffCheckSets(before: RunRecord, after: RunRecord, opts: CheckSetOptions = {}): { tests: number; differences: CheckSetDifference[] } {
+  const keyOf = (t: TestRecord) => (opts.byName ? t.name : `${t.file} › ${t.name}`);
+  const index = (r: RunRecord) => {
+    const m = new Map<string, TestRecord>();
+    for (const t of r.tests) {
+      if (m.has(keyOf(t))) throw new Error(`two tests named ${JSON.stringify(keyOf(t))} (${m.get(keyOf(t))!.file}, ${t.file}): compare by file`);
+      m.set(keyOf(t), t);
+    }
+    return m;
+  };
   const a = index(before);
   const b = index(after);
   const differences: CheckSetDifference[] = [];

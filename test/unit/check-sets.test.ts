@@ -21,6 +21,18 @@ describe('check sets of two runs', () => {
       'suites/x.test.ts › c: only before',
     ]);
   });
+  it('by name, pairs a test moved to another file and still sees its changes', () => {
+    const moved = { ...test('a', 'fail', [ok]), file: 'suites/y.test.ts' };
+    expect(diffCheckSets(run(test('a', 'pass', [ok])), run(moved)).differences.map((d) => `${d.test}: ${d.what}`)).toEqual([
+      'suites/x.test.ts › a: only before',
+      'suites/y.test.ts › a: only after',
+    ]);
+    expect(diffCheckSets(run(test('a', 'pass', [ok])), run(moved), { byName: true }).differences.map((d) => `${d.test}: ${d.what}`)).toEqual(['a: verdict pass → fail']);
+  });
+  it('by name, refuses a record holding two tests of one name', () => {
+    const twice = run(test('a', 'pass', [ok]), { ...test('a', 'pass', [ok]), file: 'suites/y.test.ts' });
+    expect(() => diffCheckSets(twice, twice, { byName: true })).toThrow(/two tests named "a"/);
+  });
   it('keeps short numbers (an attempt count) and hides long tokens', () => {
     expect(normalizeRequirement('attempt 6 of delivery dlv_8f3a9c2b7d1e4f60')).toBe('attempt 6 of delivery <token>');
   });
