@@ -7,48 +7,81 @@
  * `principalOf(request)`.
  */
 import type { FastifyRequest } from 'fastify';
-import { ApiError, forbidden, notFound, orgScopeRequired, unauthorized } from './envelope.ts';
-import { faultOn } from './faults.ts';
+import { ApiError, forbidden, orgScopeRequired, unauthorized } from './envelope.ts';
+import { seam } from './seam.ts';
 import type { KeyOwner, SimState } from './state.ts';
 import type { Principal, RouteScope } from './types.ts';
 
-/**
- * The key of an `Authorization` header value, or null when the header is missing or malformed.
- * Exactly `ApiKey`, one space, then a key without whitespace (§5.1): `Bearer`, `apikey`, a bare
- * key, extra spaces or a trailing newline all give null. (Faults: `auth.accept-bearer` also takes
- * `Bearer`, `auth.scheme-case-insensitive` any spelling of ApiKey, `auth.bare-key-accepted` a key
- * with no scheme.)
- */
-export function parseAuthorization(state: SimState, header: string | undefined): string | null {
-  if (typeof header !== 'string') return null;
-  const m = /^(\S+) (\S+)$/.exec(header);
-  if (!m) return faultOn(state, 'auth.bare-key-accepted') && /^\S+$/.test(header) ? header : null;
-  const [, scheme, key] = m;
-  if (scheme === 'ApiKey') return key;
-  if (scheme === 'Bearer' && faultOn(state, 'auth.accept-bearer')) return key;
-  if (scheme.toLowerCase() === 'apikey' && faultOn(state, 'auth.scheme-case-insensitive')) return key;
-  return null;
+/** The credential headers of a request (§5.1): `Authorization`, and `X-Api-Key`, which the spec does not accept. */
+export interface CredentialHeaders {
+  authorization: string | undefined;
+  xApiKey: string | undefined;
 }
 
 /**
- * The owner of an active key, or null (unknown, rotated, a client server secret, a key with
- * stray characters). Faults: `auth.accept-rotated-key` also maps rotated keys,
- * `auth.client-secret-accepted` a tenant's client server secret to that tenant.
+ * §5.1: the key of a request, or null when it sent none in the stated form. Exactly `ApiKey`,
+ * one space, then a key without whitespace: `Bearer`, `apikey`, a bare key, extra spaces, a
+ * trailing newline or a key in `X-Api-Key` give null.
  */
-export function lookupKey(state: SimState, key: string): KeyOwner | null {
-  const owner = state.keys.get(key);
-  if (owner) return owner;
-  if (faultOn(state, 'auth.accept-rotated-key')) return state.rotatedKeys.get(key) ?? null;
-  if (faultOn(state, 'auth.rotated-org-key-accepted')) {
-    const former = state.rotatedKeys.get(key);
-    if (former && former.type !== 'tenant') return former;
-  }
-  if (faultOn(state, 'auth.client-secret-accepted')) {
-    const t = [...state.tenants.values()].find((x) => x.clientServerSecret === key);
-    if (t) return { type: 'tenant', tenantId: t.id, organizationId: t.organizationId };
-  }
-  return null;
-}
+export const credentials = seam('auth.credentials', (headers: CredentialHeaders): string | null => {
+  const m = /^(\S+) (\S+)$/.exec(headers.authorization ?? '');
+  return m && m[1] === 'ApiKey' ? m[2] : null;
+});
+
+/**
+ * §5.6: a header line ends at CRLF only, so a key followed by a stray LF or CR byte is not a key
+ * (401). `lenient` makes the HTTP parser end a header line at a bare LF or CR as well.
+ */
+export const headerParser = seam('auth.header-parser', (): 'strict' | 'lenient' => 'strict');
+
+/** §5.1: a request without an `Authorization` header is 401 UNAUTHORIZED. */
+export const missingCredentials = seam('auth.missing-credentials', (): ApiError => unauthorized());
+
+/**
+ * §5.2, §5.4, §5.5: the owner of an active key, or null (unknown, rotated away, a client server
+ * secret, a key with stray characters).
+ */
+export const keyOwner = seam('auth.key-owner', (state: SimState, key: string): KeyOwner | null => state.keys.get(key) ?? null);
+
+/**
+ * §5.6: what a tenant key on a route of `scope` is refused with, or null when it may go on: an
+ * organization-only route answers 403 ORG_SCOPE_REQUIRED; §5.2 a tenant key naming another
+ * tenant in X-Tenant-Id answers 403 FORBIDDEN, its own tenant is unnecessary but allowed. Ids are
+ * opaque: exact comparison.
+ */
+export const tenantKeyRefusal = seam(
+  'auth.tenant-key-refusal',
+  (scope: RouteScope, xTenant: string | undefined, owner: Extract<KeyOwner, { type: 'tenant' }>): ApiError | null => {
+    if (scope === 'organization') return orgScopeRequired();
+    if (xTenant !== undefined && xTenant !== owner.tenantId) return forbidden();
+    return null;
+  },
+);
+
+/**
+ * §5.6: an organization key on an organization-level route acts on the organization itself;
+ * X-Tenant-Id is not needed and, when sent, ignored. Answers the refusal, or null.
+ */
+export const orgRouteRefusal = seam('auth.org-route-refusal', (_xTenant: string | undefined): ApiError | null => null);
+
+/**
+ * §5.6: an organization key without X-Tenant-Id on a tenant-scoped route is 400 VALIDATION_ERROR.
+ * Answers the refusal, or (a reading that picks a tenant) the tenant to act on.
+ */
+export const orgKeyWithoutTenant = seam(
+  'auth.org-key-without-tenant',
+  (_state: SimState, _organizationId: string): ApiError | { tenantId: string } =>
+    new ApiError(400, 'VALIDATION_ERROR', 'X-Tenant-Id is required with an organization key', [
+      { field: 'X-Tenant-Id', message: 'required with an organization key on a tenant-scoped route' },
+    ]),
+);
+
+/**
+ * §5.6: X-Tenant-Id naming no tenant of the key's organization (another organization's tenant, a
+ * removed or unknown tenant, not a uuid at all) is 403 FORBIDDEN: the key is valid, the tenant
+ * is not allowed. `known` tells whether the tenant exists elsewhere.
+ */
+export const foreignTenantRefusal = seam('auth.foreign-tenant-refusal', (_known: boolean): ApiError => forbidden());
 
 function headerValue(request: FastifyRequest, name: string): string | undefined {
   const v = request.headers[name];
@@ -57,7 +90,7 @@ function headerValue(request: FastifyRequest, name: string): string | undefined 
 }
 
 /**
- * Authenticates a request for a route of the given scope and returns the principal.
+ * Authenticates a request for a route of the given scope and returns the principal (§5).
  * `scope` null means "unknown route": only the key is checked (so an unknown route answers 401
  * without credentials and 404 NOT_FOUND with valid ones).
  *
@@ -67,55 +100,32 @@ function headerValue(request: FastifyRequest, name: string): string | undefined 
  * (tenant key on an organization-only route).
  */
 export function authenticate(state: SimState, request: FastifyRequest, scope: RouteScope | null): Principal {
+  const seams = state.behaviour;
   const authorization = headerValue(request, 'authorization');
-  const xApiKey = faultOn(state, 'auth.x-api-key-accepted') && authorization === undefined ? headerValue(request, 'x-api-key') : undefined;
-  const key = xApiKey ?? parseAuthorization(state, authorization);
-  if (key === null) throw authorization === undefined && faultOn(state, 'auth.missing-header-403') ? forbidden() : unauthorized();
-  const owner = lookupKey(state, key);
+  const key = seams.of(credentials)({ authorization, xApiKey: headerValue(request, 'x-api-key') });
+  if (key === null) throw authorization === undefined ? seams.of(missingCredentials)() : unauthorized();
+  const owner = seams.of(keyOwner)(state, key);
   if (!owner) throw unauthorized();
   const xTenant = headerValue(request, 'x-tenant-id');
 
   if (owner.type === 'tenant') {
-    if (scope === 'organization' && !faultOn(state, 'auth.org-only-tenant-key-ok')) {
-      throw faultOn(state, 'auth.org-scope-as-forbidden') ? forbidden() : orgScopeRequired();
-    }
-    // §5.2: sending X-Tenant-Id with a tenant key is unnecessary; naming any other tenant is 403
-    // (§5.6 "tenant key with another tenant's X-Tenant-Id"). Ids are opaque: exact comparison.
-    if (scope !== null && xTenant !== undefined && xTenant !== owner.tenantId) throw forbidden();
-    if (scope !== null && xTenant !== undefined && faultOn(state, 'auth.tenant-key-own-header-refused')) {
-      throw new ApiError(400, 'VALIDATION_ERROR', 'X-Tenant-Id is only for organization keys');
-    }
+    const refusal = scope === null ? null : seams.of(tenantKeyRefusal)(scope, xTenant, owner);
+    if (refusal) throw refusal;
     return { keyType: 'tenant', organizationId: owner.organizationId, tenantId: owner.tenantId };
   }
 
-  // Organization key.
   if (scope === null || scope === 'organization' || scope === 'organization-or-tenant') {
-    if (scope !== null && xTenant === undefined && faultOn(state, 'org.org-key-needs-tenant')) {
-      throw new ApiError(400, 'VALIDATION_ERROR', 'X-Tenant-Id is required with an organization key');
-    }
-    // Organization-level routes act on the organization itself; X-Tenant-Id is not needed and,
-    // when sent, ignored.
+    const refusal = scope === null ? null : seams.of(orgRouteRefusal)(xTenant);
+    if (refusal) throw refusal;
     return { keyType: 'organization', organizationId: owner.organizationId, tenantId: null };
   }
   if (xTenant === undefined) {
-    if (faultOn(state, 'auth.org-key-no-tenant-ok')) {
-      const first = state.tenantsOf(owner.organizationId)[0];
-      if (first) return { keyType: 'organization', organizationId: owner.organizationId, tenantId: first.id };
-    }
-    if (faultOn(state, 'auth.org-key-no-tenant-401')) throw unauthorized();
-    throw new ApiError(400, 'VALIDATION_ERROR', 'X-Tenant-Id is required with an organization key', [
-      { field: 'X-Tenant-Id', message: 'required with an organization key on a tenant-scoped route' },
-    ]);
+    const answer = seams.of(orgKeyWithoutTenant)(state, owner.organizationId);
+    if (answer instanceof ApiError) throw answer;
+    return { keyType: 'organization', organizationId: owner.organizationId, tenantId: answer.tenantId };
   }
-  // A value that names no tenant of this organization (another organization's tenant, a removed
-  // or unknown tenant, or not a uuid at all) is 403 FORBIDDEN: the key is valid, the tenant is
-  // not allowed (§5.6).
   const tenant = state.tenants.get(xTenant);
-  if (!tenant || tenant.organizationId !== owner.organizationId) {
-    if (faultOn(state, 'auth.foreign-tenant-403-as-404')) throw notFound();
-    if (!tenant && faultOn(state, 'auth.unknown-tenant-404')) throw notFound();
-    throw forbidden();
-  }
+  if (!tenant || tenant.organizationId !== owner.organizationId) throw seams.of(foreignTenantRefusal)(tenant !== undefined);
   return { keyType: 'organization', organizationId: owner.organizationId, tenantId: tenant.id };
 }
 

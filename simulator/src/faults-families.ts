@@ -76,16 +76,6 @@ export const FAMILY_FAULTS: readonly FaultInfo[] = [
     description: 'Only the first dictionary item has its language checked; a later one with a language name ("English") is stored.',
   },
   {
-    name: 'auth.rotated-org-key-accepted',
-    clauses: ['5.4/rotated-key-invalid'],
-    description: 'A rotated-away organization key keeps authenticating (rotation invalidates tenant keys only).',
-  },
-  {
-    name: 'auth.tenant-key-own-header-refused',
-    clauses: ['5.2/tenant-key-own-tenant-header'],
-    description: "A tenant key sent with its own tenant's X-Tenant-Id is refused with 400 VALIDATION_ERROR.",
-  },
-  {
     name: 'envelope.path-route-pattern',
     clauses: ['2.1/metadata-path'],
     description: 'metadata.path is the route pattern (`/assistants/:id`) instead of the requested path.',

@@ -147,11 +147,6 @@ export const GAP_FAULTS: readonly FaultInfo[] = [
     description: "the number 1 is accepted for the boolean csatFeedback (coercion).",
   },
   {
-    name: 'auth.lenient-header-parser',
-    clauses: ['5.6/401-trailing-newline'],
-    description: 'The HTTP parser is lenient: a bare LF or CR ends a header line, so a key followed by a stray newline byte authenticates (2xx) instead of 401.',
-  },
-  {
     name: 'bounds.private-172-slash-8',
     clauses: ['2.3/no-private-addresses', '2.3/public-name-accepted'],
     description: 'Over-blocking: all of 172/8 is treated as private, so public addresses such as 172.32.0.0 and 172.15.255.255 are refused.',

@@ -23,28 +23,6 @@ export interface FaultInfo {
 /** Every known fault. Add new ones here; names are `<area>.<what>`. */
 export const FAULTS: readonly FaultInfo[] = [
   {
-    name: 'auth.accept-bearer',
-    clauses: ['5.1/bearer-401'],
-    description: '`Authorization: Bearer <key>` is accepted like `ApiKey <key>`.',
-  },
-  {
-    name: 'auth.accept-rotated-key',
-    clauses: ['5.4/rotated-key-invalid'],
-    description: 'A key that was rotated away keeps authenticating as its former owner.',
-  },
-  {
-    name: 'auth.org-key-no-tenant-ok',
-    clauses: ['5.6/400-org-key-without-tenant'],
-    description:
-      'An organization key without X-Tenant-Id on a tenant-scoped route acts as the first tenant of the organization instead of answering 400 VALIDATION_ERROR.',
-  },
-  {
-    name: 'auth.foreign-tenant-403-as-404',
-    clauses: ['5.6/403-foreign-org-tenant'],
-    description:
-      'An organization key naming a tenant outside its organization (or an unknown tenant) answers 404 RESOURCE_NOT_FOUND instead of 403 FORBIDDEN.',
-  },
-  {
     name: 'envelope.drop-version',
     clauses: ['2.1/metadata-required', '9.1/version-every-response'],
     description: '`metadata.version` is left out of every envelope.',
@@ -600,16 +578,6 @@ export const FAULTS: readonly FaultInfo[] = [
     description: 'POST /sms-reasons answers without `properties`.',
   },
   // organization routes (§4.5, §5.3, §5.6): auth.ts
-  {
-    name: 'auth.org-only-tenant-key-ok',
-    clauses: ['4.5/scope-org-only-routes', '5.6/403-org-scope-required'],
-    description: 'A tenant key is accepted on organization-only routes (e.g. GET /organization/tenants) instead of 403 ORG_SCOPE_REQUIRED.',
-  },
-  {
-    name: 'org.org-key-needs-tenant',
-    clauses: ['5.3/org-routes-without-tenant-header', '4.5/scope-transcriber-catalogue'],
-    description: 'An organization key without X-Tenant-Id is refused (400 VALIDATION_ERROR) on organization-only routes and transcriber reads.',
-  },
   // tools (§4.5): routes/tools.ts
   {
     name: 'tools.put-clears-text-instructions',

@@ -12,6 +12,7 @@ import { ApiError, errorBody, internalError, notFound, requestPath, sendError, v
 import { bodyProblem, MAX_BODY_BYTES, READ_LIMIT_BYTES } from './validation/body-limits.ts';
 import { outboundCallFault } from './routes/calls.ts';
 import { faultOn } from './faults.ts';
+import { behaviourFor } from './faults/index.ts';
 import { applyChaos } from './chaos.ts';
 import { routePlugins } from './routes/index.ts';
 import { SimState } from './state.ts';
@@ -157,6 +158,7 @@ export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyIn
     },
   });
   const state = opts.state ?? new SimState();
+  state.behaviourFor = behaviourFor;
   const controlOn = opts.control !== false;
   /** Whether a request is for the control API: one decoded reading of the path (request-input.ts). */
   const isControl = (url: string | undefined) =>

@@ -10,6 +10,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Personality } from './personality.ts';
 import type { ChaosConfig } from './chaos.ts';
+import { Behaviour } from './seam.ts';
 import { wildcardAddress } from './wildcard-dns.ts';
 
 /** Simulator configuration (control-api.md "Config keys and defaults", plus `faults`). */
@@ -134,12 +135,26 @@ export class SimState {
   /** Free-form collections for resources added later by other route files; see `collection()`. */
   private ext = new Map<string, Map<string, unknown>>();
 
-  /** Empties every collection and restores the default config. */
   /** The personality chosen at start (`buildSimulator({ personality })`, CLI `--personality`); a reset returns to it. */
   basePersonality: Personality = 'default';
   /** Wildcard DNS domain chosen at start (`buildSimulator({ wildcardDns })`, CLI `--wildcard-dns`; wildcard-dns.ts); kept across resets. */
   wildcardDns?: string;
 
+  /**
+   * How a config's personality and faults become a {@link Behaviour}: set by server.ts to the
+   * fault catalogue's `behaviourFor` (faults/index.ts); without it every seam keeps the spec's reading.
+   */
+  behaviourFor: (config: Pick<SimConfig, 'faults' | 'personality'>) => Behaviour = () => new Behaviour([]);
+  private built?: { key: string; behaviour: Behaviour };
+
+  /** The behaviour in force for the current config (rebuilt when its faults or personality change). */
+  get behaviour(): Behaviour {
+    const key = `${this.config.personality}|${this.config.faults.join(',')}`;
+    if (this.built?.key !== key) this.built = { key, behaviour: this.behaviourFor(this.config) };
+    return this.built.behaviour;
+  }
+
+  /** Empties every collection and restores the default config (the personality chosen at start). */
   reset(): void {
     this.config = { ...defaultConfig(), personality: this.basePersonality };
     this.organizations.clear();

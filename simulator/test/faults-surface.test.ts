@@ -3,7 +3,7 @@
  * fault and once with it, on a fresh world, and the two results must differ.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { FAULTS } from '../src/faults.ts';
+import { FAULTS } from '../src/faults/index.ts';
 import { isSurfaceFault } from './surface-faults.ts';
 import { endedCall, INSTRUCTION, liveCall, number, st, TEXT_INSTRUCTION, tool } from './surface-world.ts';
 import { makeWorld, type World } from './world.ts';

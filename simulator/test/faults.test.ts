@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FAULTS } from '../src/faults.ts';
+import { FAULTS } from '../src/faults/index.ts';
 import { isSurfaceFault } from './surface-faults.ts';
 import { makeWorld, type World } from './world.ts';
 

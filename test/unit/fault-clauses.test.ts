@@ -5,7 +5,7 @@
  * unkillable by construction.
  */
 import { describe, expect, it } from 'vitest';
-import { FAULTS } from '../../simulator/src/faults.ts';
+import { FAULTS } from '../../simulator/src/faults/index.ts';
 import { loadCatalogue } from '../../helpers/catalogue';
 
 describe('simulator faults cite catalogue clause ids', () => {

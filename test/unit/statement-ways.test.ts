@@ -5,7 +5,7 @@
  * reading). Every fault of the catalogue proves at least one way.
  */
 import { describe, expect, it } from 'vitest';
-import { FAULTS } from '../../simulator/src/faults.ts';
+import { FAULTS } from '../../simulator/src/faults/index.ts';
 import { loadCatalogue } from '../../helpers/catalogue';
 import { checkWays, loadStatementLinks, wayProofs, type StatementLink } from '../../helpers/report/statements';
 

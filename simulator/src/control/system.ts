@@ -5,8 +5,9 @@
  */
 import { PERSONALITIES, type Personality } from '../personality.ts';
 import type { FastifyPluginAsync } from 'fastify';
-import { FAULTS, isKnownFault } from '../faults.ts';
-import type { SimConfig } from '../state.ts';
+import { FAULTS, isKnownFault } from '../faults/index.ts';
+import { headerParser } from '../auth.ts';
+import type { SimConfig, SimState } from '../state.ts';
 import { isPlainObject } from '../validation/formats.ts';
 import { bodyObject, ControlError } from './common.ts';
 import { cancelDeliveries } from '../webhooks/delivery.ts';
@@ -73,12 +74,12 @@ export function applyConfigPatch(current: SimConfig, body: Record<string, unknow
 }
 
 /**
- * Fault `auth.lenient-header-parser` (faults-gaps.ts): Node's lenient HTTP parser for new
+ * The `auth.header-parser` seam (auth.ts; fault `auth.lenient-header-parser`): Node's lenient HTTP parser for new
  * connections, which takes a bare LF or CR as the end of a header line, so a key followed by a
  * stray newline byte authenticates (§5.6). Node reads the flag per connection.
  */
-function lenientParser(app: { server: unknown; sim: { config: { faults: string[] } } }): void {
-  (app.server as { insecureHTTPParser?: boolean }).insecureHTTPParser = app.sim.config.faults.includes('auth.lenient-header-parser') || undefined;
+function lenientParser(app: { server: unknown; sim: SimState }): void {
+  (app.server as { insecureHTTPParser?: boolean }).insecureHTTPParser = app.sim.behaviour.of(headerParser)() === 'lenient' || undefined;
 }
 
 /** Plugin with the system control endpoints. */

@@ -1,0 +1,52 @@
+/**
+ * The fault catalogue: every deliberate spec violation the simulator can switch on, one file per
+ * area (auth.ts, …), each fault an override of one seam. Listed by `GET /__control/faults`,
+ * switched on with `PUT /__control/config {"faults": [...]}`.
+ *
+ * Clause ids are `<spec section>/<short-slug>`, the ids of the suite's clause catalogue
+ * (spec/clauses/*.json); test/unit/fault-clauses.test.ts checks that each one exists there.
+ *
+ * Areas not yet moved to seams are listed by the legacy catalogue (../faults.ts) and read with
+ * `faultOn`; `LEGACY` shrinks to nothing as each area moves.
+ */
+import { FAULTS as LEGACY } from '../faults.ts';
+import { ALT_READING, type Personality } from '../personality.ts';
+import { Behaviour, type Override } from '../seam.ts';
+import { AUTH_FAULTS } from './auth.ts';
+import type { Fault, FaultInfo } from './define.ts';
+
+export type { Fault, FaultInfo } from './define.ts';
+
+/** Every fault that is an override of a seam, in catalogue order. */
+export const SEAM_FAULTS = [...AUTH_FAULTS] as const satisfies readonly Fault[];
+
+/** The name of a fault (typed from the catalogue). */
+export type FaultName = (typeof SEAM_FAULTS)[number]['name'];
+
+/** Every known fault as the control API lists it (name, clauses, description). */
+export const FAULTS: readonly FaultInfo[] = [
+  ...SEAM_FAULTS.map(({ name, clauses, description }) => ({ name, clauses: [...clauses], description })),
+  ...LEGACY,
+];
+
+const KNOWN = new Set(FAULTS.map((f) => f.name));
+const BY_NAME = new Map<string, Fault>(SEAM_FAULTS.map((f) => [f.name, f]));
+
+/** True when `name` is a registered fault. */
+export function isKnownFault(name: string): boolean {
+  return KNOWN.has(name);
+}
+
+/**
+ * The behaviour of a config: the personality's overrides first (personality.ts), then each
+ * switched-on fault's override in the order the config lists them. Unknown names are ignored
+ * (the control API refuses them before they reach the config).
+ */
+export function behaviourFor(config: { faults: readonly string[]; personality: Personality }): Behaviour {
+  const overrides: Override[] = config.personality === 'alt' ? [...ALT_READING] : [];
+  for (const name of config.faults) {
+    const fault = BY_NAME.get(name);
+    if (fault) overrides.push(fault.override);
+  }
+  return new Behaviour(overrides);
+}
