@@ -45,7 +45,7 @@ export function loadCatalogue(dir: string = CATALOGUE_DIR): Map<string, Clause> 
     const doc = JSON.parse(readFileSync(join(dir, name), 'utf8'));
     if (!Array.isArray(doc.clauses)) throw new Error(`${name}: expected { "clauses": [...] }`);
     for (const c of doc.clauses as Clause[]) {
-      if (!/^\d+(\.\d+)*\/[a-z0-9][a-z0-9.\-]*$/.test(c.id)) throw new Error(`${name}: malformed clause id ${c.id}`);
+      if (!/^\d+(\.\d+)*\/[a-z0-9][a-z0-9.-]*$/.test(c.id)) throw new Error(`${name}: malformed clause id ${c.id}`);
       if (out.has(c.id)) throw new Error(`${name}: duplicate clause id ${c.id} (also in ${out.get(c.id)!.file})`);
       out.set(c.id, { ...c, file: name });
     }

@@ -49,7 +49,7 @@ export interface MonitorRetryOptions {
 }
 
 /** The final answer and how many attempts produced it (1 to 3). */
-export type MonitorRetryResult<T extends MonitorAnswer> = { res: T; attempts: number };
+export interface MonitorRetryResult<T extends MonitorAnswer> { res: T; attempts: number }
 
 class AgentAbsent<T> extends Error {
   constructor(readonly res: T) {

@@ -103,6 +103,6 @@ export function describeActual(actual: unknown): string {
 export function fieldNames(field: unknown, names: readonly string[]): boolean {
   if (typeof field !== 'string' || !field) return false;
   if (names.includes(field)) return true;
-  const keys = field.split(/[./\[\]]+/).filter((s) => s && !/^[0-9]+$/.test(s));
+  const keys = field.split(/[./[\]]+/).filter((s) => s && !/^[0-9]+$/.test(s));
   return keys.length > 0 && names.includes(keys[keys.length - 1]);
 }

@@ -20,7 +20,7 @@ export interface ListedTest {
 
 /** The clause ids in brackets at the end of a test name (`[]` when there are none). */
 export function clauseIdsInName(name: string): string[] {
-  const m = /\[([^\[\]]+)\]\s*$/.exec(name);
+  const m = /\[([^[\]]+)\]\s*$/.exec(name);
   return m ? m[1].trim().split(/\s+/) : [];
 }
 
@@ -50,7 +50,7 @@ export async function listConformanceTests(cwd = process.cwd(), project = 'confo
 }
 
 /** Pattern of a clause id (`5.6/rotated-key`), as the catalogue loader checks it. */
-export const CLAUSE_ID = /^\d+(\.\d+)*\/[a-z0-9][a-z0-9.\-]*$/;
+export const CLAUSE_ID = /^\d+(\.\d+)*\/[a-z0-9][a-z0-9.-]*$/;
 
 /**
  * Clause ids written as string literals in TypeScript source files (comments excluded), found

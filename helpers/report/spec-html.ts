@@ -121,5 +121,3 @@ ${[...used]
 </body></html>
 `;
 }
-
-import * as statementKeyFn from './statements';

@@ -51,7 +51,7 @@ export interface SetUpView {
 /** A describe block or the module of a test, as {@link setUpFailure} reads it. */
 export interface SetUpParent {
   type: string;
-  errors(): ReadonlyArray<{ name?: string; message?: string }>;
+  errors(): readonly { name?: string; message?: string }[];
   parent?: SetUpParent;
 }
 

@@ -89,7 +89,7 @@ function toRecord(tc: TestCase, root: string): TestRecord {
  * Why a conformance run is partial: one shard of several, a test-name filter (`-t`), or suite files
  * that did not run (a file filter). Empty for a full run.
  */
-export function partialReasons(root: string, modules: ReadonlyArray<TestModule>, shard?: ShardInfo, namePattern?: string): string[] {
+export function partialReasons(root: string, modules: readonly TestModule[], shard?: ShardInfo, namePattern?: string): string[] {
   const reasons: string[] = [];
   if (shard && shard.count > 1) reasons.push(`shard ${shard.index} of ${shard.count}`);
   if (namePattern) reasons.push(`test names filtered (-t ${namePattern})`);
@@ -148,7 +148,7 @@ export default class ConformanceReporter implements Reporter {
     this.startedAt = new Date();
   }
 
-  async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
+  async onTestRunEnd(testModules: readonly TestModule[]): Promise<void> {
     const root = process.cwd();
     let target = { mode: 'embedded', baseUrl: process.env[EMBEDDED_BASE_URL_VAR] ?? '' };
     try {

@@ -88,11 +88,11 @@ export class WebhookReceiver {
    */
   static async start(opts: ReceiverOptions = {}): Promise<WebhookReceiver> {
     const host = opts.host ?? '127.0.0.1';
-    let self: WebhookReceiver | undefined;
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => self!.handle(req.method ?? '', req.url ?? '', req.headers, req.rawHeaders, Buffer.concat(chunks), res));
+      // `receiver` exists before any request can end: it is made in the same turn as `listen` resolves.
+      req.on('end', () => receiver.handle(req.method ?? '', req.url ?? '', req.headers, req.rawHeaders, Buffer.concat(chunks), res));
       req.on('error', () => res.destroy());
     });
     server.keepAliveTimeout = 1_000;
@@ -101,8 +101,8 @@ export class WebhookReceiver {
       server.listen(opts.port ?? 0, host, () => resolve());
     });
     const port = (server.address() as AddressInfo).port;
-    self = new WebhookReceiver(server, host, port, opts.responder);
-    return self;
+    const receiver = new WebhookReceiver(server, host, port, opts.responder);
+    return receiver;
   }
 
   /** Origin of the receiver, e.g. `http://127.0.0.1:41234` (no trailing slash). */

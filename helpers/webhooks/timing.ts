@@ -115,7 +115,3 @@ export function nextRetryWindowMs(lastGapMs: number, baseMs: number, marginMs = 
 export function retryScheduleMs(baseMs: number, retries = 5): number {
   return baseMs * (2 ** retries - 1);
 }
-
-function fmt(ms: number): string {
-  return ms.toFixed(ms < 10 ? 1 : 0);
-}

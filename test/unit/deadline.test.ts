@@ -55,10 +55,10 @@ describe('a cut-off test names what it waited on', () => {
   it('the oldest request in flight, else what it is queued for', () => {
     const scope = { inflight: new Map(), queued: new Map() };
     expect(waitingWords(scope, 10_000)).toMatch(/between requests/);
-    scope.queued.set(Symbol(), { what: 'a shared fixture', since: 4_000 });
+    scope.queued.set(Symbol('fixture'), { what: 'a shared fixture', since: 4_000 });
     expect(waitingWords(scope, 10_000)).toBe('queued for a shared fixture for 6.0 s');
-    scope.inflight.set(Symbol(), { what: 'PATCH /assistants/a', since: 7_500 });
-    scope.inflight.set(Symbol(), { what: 'GET /assistants/a', since: 2_000 });
+    scope.inflight.set(Symbol('patch'), { what: 'PATCH /assistants/a', since: 7_500 });
+    scope.inflight.set(Symbol('get'), { what: 'GET /assistants/a', since: 2_000 });
     expect(waitingWords(scope, 10_000)).toBe('waiting on GET /assistants/a for 8.0 s (and 1 more requests)');
   });
   it('markInflight and markQueued keep the scope and pause the budget while queued', () => {

@@ -17,7 +17,12 @@ const { document, missing, components } = assembleOpenApi();
 /** Every `$ref` string in a value. */
 function refs(v: unknown, out: string[] = []): string[] {
   if (Array.isArray(v)) v.forEach((x) => refs(x, out));
-  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) k === '$ref' && typeof x === 'string' ? out.push(x) : refs(x, out);
+  else if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      if (k === '$ref' && typeof x === 'string') out.push(x);
+      else refs(x, out);
+    }
+  }
   return out;
 }
 

@@ -32,7 +32,7 @@ const reserialised = Buffer.from(JSON.stringify(JSON.parse(formatted.toString('u
 const whitespace = Buffer.from(formatted.toString('utf8').replace('"type" :', '"type":'), 'utf8');
 const noNewline = formatted.subarray(0, formatted.length - 1);
 
-type B = { name: string; bodyBase64: string; secret: string; header: string | null; expect: string; note?: string };
+interface B { name: string; bodyBase64: string; secret: string; header: string | null; expect: string; note?: string }
 const modelB: B[] = [
   { name: 'formatted body', bodyBase64: b64(formatted), secret: SECRET, header: good, expect: 'ok' },
   { name: 'compact body', bodyBase64: b64(compact), secret: SECRET, header: sig(compact), expect: 'ok' },
@@ -63,7 +63,7 @@ const modelB: B[] = [
   { name: 'no header', bodyBase64: b64(formatted), secret: SECRET, header: null, expect: 'missing-header' },
 ];
 
-type A = { name: string; secret: string; header: string | null; expect: string; note?: string };
+interface A { name: string; secret: string; header: string | null; expect: string; note?: string }
 const modelA: A[] = [
   { name: 'the client server secret verbatim', secret: SECRET, header: SECRET, expect: 'ok' },
   { name: 'another secret', secret: SECRET, header: OTHER_SECRET, expect: 'mismatch' },

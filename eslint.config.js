@@ -1,0 +1,108 @@
+/**
+ * ESLint for the whole repository (`npm run lint`; `npm test` runs it through test/tooling/lint.test.ts).
+ * typescript-eslint's recommended and stylistic rules without type information (a type-aware run
+ * costs a full `tsc` program per lint; `tsc -p .` already runs in the unit project), plus rules that
+ * catch real mistakes in a code base of this size. Layout belongs to Prettier (.prettierrc.json):
+ * eslint-config-prettier turns off every rule that would disagree with it.
+ */
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
+import { defineConfig } from 'eslint/config';
+
+/**
+ * The free check functions of helpers/clause.ts. A suite writes every check through the `verify`
+ * its test receives (`verify.on(ids)`, `verify.soft`, `verify.inform`, `verify.nonStrict`, the typed
+ * checks), so a check's clause ids are said once, by the test; the free functions exist for helpers,
+ * which check on a suite's behalf (docs/writing-suites.md).
+ */
+const FREE_CHECKS = ['check', 'checkEqual', 'checkError', 'checkSuccess', 'checkSchema', 'softCheck', 'continueOnFailure', 'inform', 'nonStrict'];
+
+/** Node's globals for the few plain JavaScript files (a TypeScript file gets them from @types/node through tsc). */
+const NODE_GLOBALS = Object.fromEntries(
+  ['process', 'console', 'Buffer', 'URL', 'URLSearchParams', 'fetch', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'AbortController', 'AbortSignal', 'TextEncoder', 'TextDecoder', 'structuredClone'].map(
+    (name) => [name, 'readonly'],
+  ),
+);
+
+export default defineConfig(
+  { ignores: ['node_modules/', 'reports/', 'test/fixtures/', '**/*.tmp.*'] },
+  { linterOptions: { reportUnusedDisableDirectives: 'error' } },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  tseslint.configs.stylistic,
+  {
+    rules: {
+      eqeqeq: ['error', 'smart'],
+      curly: ['error', 'multi-line'],
+      'no-var': 'error',
+      'object-shorthand': 'error',
+      'dot-notation': 'error',
+      radix: 'error',
+      'no-param-reassign': 'error',
+      'no-throw-literal': 'error',
+      'no-return-assign': 'error',
+      'no-sequences': 'error',
+      'no-self-compare': 'error',
+      'no-unmodified-loop-condition': 'error',
+      'no-unreachable-loop': 'error',
+      'no-constructor-return': 'error',
+      'no-unused-private-class-members': 'error',
+      'array-callback-return': 'error',
+      'default-case-last': 'error',
+      'symbol-description': 'error',
+      'no-eval': 'error',
+      'no-implied-eval': 'error',
+      'no-new-func': 'error',
+      'no-proto': 'error',
+      'no-extend-native': 'error',
+      'no-useless-rename': 'error',
+      'no-useless-concat': 'error',
+      'no-useless-return': 'error',
+      'no-useless-computed-key': 'error',
+      'no-lonely-if': 'error',
+      'prefer-object-spread': 'error',
+      'logical-assignment-operators': 'error',
+      // `import type` for what is only a type (the code base's style), so an import never runs a module for a type;
+      // `import('…').T` in a type position stays allowed (one-off references to a module's type).
+      // A no-op callback (`() => {}` for a log nobody reads) is an idiom, not a forgotten body.
+      '@typescript-eslint/no-empty-function': ['error', { allow: ['arrowFunctions'] }],
+      '@typescript-eslint/consistent-type-imports': ['error', { disallowTypeAnnotations: false }],
+      // A name that starts with `_` is unused on purpose (a destructured field left out, a callback's position).
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+    },
+  },
+  {
+    // Plain JavaScript files (the event trigger a test runs as a child process, this file) run on Node.
+    files: ['**/*.js', '**/*.mjs'],
+    languageOptions: { globals: NODE_GLOBALS },
+  },
+  {
+    // Test code builds partial stand-ins on purpose (a vitest task with only `meta`, a server's
+    // address) and reads answer bodies whose shape is what it checks; `any` says so where it is used.
+    // Helpers, scripts, bench and the simulator type what they hold.
+    files: ['test/**', 'suites/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    files: ['suites/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)helpers/clause(\\.[cm]?[jt]s)?$',
+              importNames: FREE_CHECKS,
+              message: 'A suite checks through `verify` (verify.on(ids), verify.soft, verify.inform, verify.nonStrict): the free check functions are for helpers (docs/writing-suites.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  prettier,
+);
