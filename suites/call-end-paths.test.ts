@@ -12,7 +12,7 @@
  */
 import { afterAll, beforeAll, describe } from 'vitest';
 import { useWorld } from '../helpers/world';
-import { clauseTest, check, checkSuccess } from '../helpers/clause';
+import { clauseTest, type Verify } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { hasCapability } from '../helpers/target';
 import { WebhookReceiver, WaitTimeoutError, jsonOf } from '../helpers/webhooks/receiver';
@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 /** The ways a connected call ends: each must reach the end-of-call report. */
-const PATHS: { name: string; end: (callId: string) => Promise<void> }[] = [
+const PATHS: { name: string; end: (callId: string, verify: Verify) => Promise<void> }[] = [
   {
     name: 'the caller hangs up (control API end)',
     end: async (id) => {
@@ -48,21 +48,21 @@ const PATHS: { name: string; end: (callId: string) => Promise<void> }[] = [
   },
   {
     name: 'a supervisor ends it with POST /calls/{id}/end',
-    end: async (id) => {
+    end: async (id, verify) => {
       const res = await world().as('tenantA').post(`/calls/${id}/end`, { actorLabel: 'conformance supervisor' }, { retry: false });
-      checkSuccess('6/end-of-call-every-end', 'POST /calls/{id}/end on a live call answers 2xx', res);
+      verify.success(res, undefined, 'POST /calls/{id}/end on a live call answers 2xx');
     },
   },
 ];
 
 describe('§6 end-of-call-report: every way a call ends', () => {
   for (const p of PATHS) {
-    clauseTest('6/end-of-call-every-end', `a connected call gets its end-of-call report when ${p.name}`, async () => {
+    clauseTest('6/end-of-call-every-end', `a connected call gets its end-of-call report when ${p.name}`, async ({ verify }) => {
       const w = world();
       const call = await w.control!.startCall({ tenantId: w.tenantA.id, assistantId: assistant.id });
       w.cleanup.add(`end call ${call.id}`, () => w.control!.endCall(call.id).catch(() => undefined));
       const about = (b: any) => !!b && (b.call_id === call.id || b.call_id === call.callId);
-      await p.end(call.id);
+      await p.end(call.id, verify);
       let arrived = false;
       try {
         await rx!.waitFor((all) => all.some((r) => r.path === PATH && about(jsonOf(r)) && jsonOf(r).type === 'end-of-call-report'), ARRIVAL_MS, `the end-of-call report of call ${call.id}`);
@@ -70,7 +70,7 @@ describe('§6 end-of-call-report: every way a call ends', () => {
       } catch (e) {
         if (!(e instanceof WaitTimeoutError)) throw e;
       }
-      check('6/end-of-call-every-end', `the end-of-call report arrives when ${p.name}`, arrived, {
+      verify.that(`the end-of-call report arrives when ${p.name}`, arrived, {
         expected: `an end-of-call-report with call_id ${call.id} within ${ARRIVAL_MS} ms`,
         actual: `nothing of the kind; the receiver saw: ${rx!.summary()}`,
       });
@@ -80,7 +80,7 @@ describe('§6 end-of-call-report: every way a call ends', () => {
 
 describe('§1 / §6 end-of-conversation-report: each finished thread, every channel', () => {
   for (const channel of ['web', 'sms', 'chatapp'] as const) {
-    clauseTest('6/end-of-conversation-every-channel', `a finished ${channel} thread delivers its end-of-conversation report`, async () => {
+    clauseTest('6/end-of-conversation-every-channel', `a finished ${channel} thread delivers its end-of-conversation report`, async ({ verify }) => {
       const w = world();
       const conv = await w.control!.conversation({ tenantId: w.tenantA.id, assistantId: assistant.id, channel, customerIdentifier: channel === 'web' ? 'visitor-end-paths' : '+15550100999' });
       await w.control!.endConversation(conv.id);
@@ -91,7 +91,7 @@ describe('§1 / §6 end-of-conversation-report: each finished thread, every chan
       } catch (e) {
         if (!(e instanceof WaitTimeoutError)) throw e;
       }
-      check('6/end-of-conversation-every-channel', `the end-of-conversation report of the ${channel} thread arrives`, arrived, {
+      verify.that(`the end-of-conversation report of the ${channel} thread arrives`, arrived, {
         expected: `an end-of-conversation-report with conversation_id ${conv.id} within ${ARRIVAL_MS} ms`,
         actual: `nothing of the kind; the receiver saw: ${rx!.summary()}`,
       });

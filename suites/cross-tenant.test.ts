@@ -15,7 +15,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { documentedPart } from '../helpers/documented';
 import { useWorld, type PrincipalName, type World } from '../helpers/world';
-import { clauseTest, check, checkError, inform, skipWith, type Verify } from '../helpers/clause';
+import { clauseTest, skipWith, type Verify } from '../helpers/clause';
 import { assistantFixture, promptFixture, toolFixture } from '../helpers/fixtures';
 import { compareAnswers, explainDifferences, type BodyComparison } from '../helpers/indistinguishable';
 import { hasCapability, capabilityReason, missingFixtureReason, switchReason, type Capability } from '../helpers/target';
@@ -363,29 +363,30 @@ const ASKERS: { principal: PrincipalName; words: string }[] = [
   { principal: 'orgA', words: 'organization key with X-Tenant-Id A' },
 ];
 
-/** Checks the never-existed answer against what the spec states for the route. */
-function checkStated(row: IsolationRow, res: ApiResponse): void {
+/** Checks the never-existed answer against what the spec states for the route, on the row's clause (through the test's `verify`). */
+function checkStated(verify: Verify, row: IsolationRow, res: ApiResponse): void {
+  const stated = verify.on(row.clause);
   if (!row.bodyShown && res.status === 400 && res.json?.error?.code === 'VALIDATION_ERROR') {
-    inform(row.clause, `${row.route} validated the request body before looking the id up`, true,
+    stated.inform(`${row.route} validated the request body before looking the id up`, true,
       `the never-existed id answered 400 VALIDATION_ERROR (§4.5 does not show this body); the comparison below still requires the other case to answer the same`);
     return;
   }
   switch (row.stated) {
     case 'RESOURCE_NOT_FOUND':
-      checkError([row.clause, '7/resource-not-found'], `${row.route} with an id that never existed answers 404 RESOURCE_NOT_FOUND`, res, 404, 'RESOURCE_NOT_FOUND');
+      verify.on([row.clause, '7/resource-not-found']).error(res, 404, 'RESOURCE_NOT_FOUND', `${row.route} with an id that never existed answers 404 RESOURCE_NOT_FOUND`);
       return;
     case 'status-404':
-      checkError(row.clause, `${row.route} with an id that never existed answers 404`, res, 404);
+      stated.error(res, 404, undefined, `${row.route} with an id that never existed answers 404`);
       return;
     case 'bare-not-found':
-      check(row.clause, `${row.route} with an id that never existed answers 404 { "error": "not_found" }`, res.status === 404 && isDeepStrictEqual(res.json, { error: 'not_found' }), {
+      stated.that(`${row.route} with an id that never existed answers 404 { "error": "not_found" }`, res.status === 404 && isDeepStrictEqual(res.json, { error: 'not_found' }), {
         expected: '404 {"error":"not_found"}',
         actual: `${res.status} ${res.text.slice(0, 200)}`,
         res,
       });
       return;
     case 'batch-call-not-found':
-      check(row.clause, `${row.route} with one unknown id answers 2xx and reports it as call_not_found`, res.status >= 200 && res.status < 300 && res.text.includes('"call_not_found"'), {
+      stated.that(`${row.route} with one unknown id answers 2xx and reports it as call_not_found`, res.status >= 200 && res.status < 300 && res.text.includes('"call_not_found"'), {
         expected: '2xx naming call_not_found',
         actual: `${res.status} ${res.text.slice(0, 200)}`,
         res,
@@ -415,7 +416,7 @@ describe('a resource of another tenant is indistinguishable from one that never 
             if (!control.same) {
               skipWith(ctx, `precondition failed: two never-existed answers already differ, so a comparison proves nothing:\n${explainDifferences(control)}`);
             }
-            checkStated(row, base);
+            checkStated(ctx.verify, row, base);
             const other = await send(client, probe);
             const cmp = compareAnswers(base, other, {
               labels: ['never-existed', pair.name],
@@ -428,7 +429,7 @@ describe('a resource of another tenant is indistinguishable from one that never 
               res: other,
             });
             if (row.stated === 'RESOURCE_NOT_FOUND' && base.status === 404) {
-              checkError([...clauses, '5.7/foreign-resource-not-found'], `${row.route}: the ${pair.name} id answers 404 RESOURCE_NOT_FOUND`, other, 404, 'RESOURCE_NOT_FOUND');
+              ctx.verify.on([...clauses, '5.7/foreign-resource-not-found']).error(other, 404, 'RESOURCE_NOT_FOUND', `${row.route}: the ${pair.name} id answers 404 RESOURCE_NOT_FOUND`);
             }
           });
         }
@@ -567,7 +568,7 @@ describe("writes on another tenant's resources answer 404 and change nothing (§
         });
         if (!routeMissing(liveBefore) && liveBefore.text.includes(call.id)) {
           const liveAfter = await readAsB('/calls/live');
-          check(C, "B's call is still listed in B's GET /calls/live", liveAfter.text.includes(call.id), { expected: `a row with ${call.id}`, actual: liveAfter.text.slice(0, 300), res: liveAfter });
+          ctx.verify.on(C).that("B's call is still listed in B's GET /calls/live", liveAfter.text.includes(call.id), { expected: `a row with ${call.id}`, actual: liveAfter.text.slice(0, 300), res: liveAfter });
         }
         if (!routeMissing(auditBefore)) checkUnchanged(ctx.verify.on(C), "B's monitor-session audit", auditBefore, await readAsB(`/calls/${call.id}/monitor-sessions`));
       }, { requires: ['destructive', 'control'] });
@@ -628,6 +629,6 @@ describe("lists never show another tenant's resources (§5.7, §5.2)", () => {
     const mine = await org.get(`/assistants/${fx.assistantA.id}`);
     verify.that("GET of A's assistant with X-Tenant-Id A answers 200", mine.status === 200, { expected: '200', actual: statusLine(mine), res: mine });
     const theirs = await org.get(`/assistants/${fx.assistantB.id}`);
-    checkError(['5.2/org-key-acts-on-named-tenant-only', '5.7/foreign-resource-not-found'], "GET of B's assistant with X-Tenant-Id A answers 404 RESOURCE_NOT_FOUND", theirs, 404, 'RESOURCE_NOT_FOUND');
+    verify.on(['5.2/org-key-acts-on-named-tenant-only', '5.7/foreign-resource-not-found']).error(theirs, 404, 'RESOURCE_NOT_FOUND', "GET of B's assistant with X-Tenant-Id A answers 404 RESOURCE_NOT_FOUND");
   });
 });

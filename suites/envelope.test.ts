@@ -5,7 +5,7 @@
 import { beforeAll, describe } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { useWorld } from '../helpers/world';
-import { clauseTest, check, checkError, checkSchema, checkSuccess } from '../helpers/clause';
+import { clauseTest } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { TIMESTAMP_TOLERANCE_MS } from '../helpers/envelope';
 import type { ApiResponse } from '../helpers/client';
@@ -34,14 +34,14 @@ const ANSWERS: { name: string; status: number; code?: string; send: () => Promis
 ];
 
 describe.each(ANSWERS)('$name', ({ status, code, send }) => {
-  clauseTest(status < 300 ? '2.1/success-envelope' : '7/error-envelope', `the answer uses the ${status < 300 ? 'success' : 'error'} envelope`, async () => {
+  clauseTest(status < 300 ? '2.1/success-envelope' : '7/error-envelope', `the answer uses the ${status < 300 ? 'success' : 'error'} envelope`, async ({ verify }) => {
     const res = await send();
     if (status < 300) {
-      checkSuccess('2.1/success-envelope', `answers ${status}`, res, status);
-      checkSchema('2.1/success-envelope', 'success is true, data present, metadata complete', 'envelope.success', res.json, res);
+      verify.on('2.1/success-envelope').success(res, status, `answers ${status}`);
+      verify.on('2.1/success-envelope').schema('success is true, data present, metadata complete', 'envelope.success', res.json, res);
     } else {
-      checkError('7/error-envelope', `answers ${status} ${code}`, res, status, code);
-      checkSchema('7/error-envelope', 'success is false, error.code and error.message are strings, metadata complete', 'envelope.error', res.json, res);
+      verify.on('7/error-envelope').error(res, status, code, `answers ${status} ${code}`);
+      verify.on('7/error-envelope').schema('success is false, error.code and error.message are strings, metadata complete', 'envelope.error', res.json, res);
     }
   });
 
@@ -55,15 +55,15 @@ describe.each(ANSWERS)('$name', ({ status, code, send }) => {
     });
   });
 
-  clauseTest(['2.1/metadata-required', '2.1/metadata-timestamp-current'], 'metadata.timestamp is ISO 8601 UTC and the time the server answered', async () => {
+  clauseTest(['2.1/metadata-required', '2.1/metadata-timestamp-current'], 'metadata.timestamp is ISO 8601 UTC and the time the server answered', async ({ verify }) => {
     const before = Date.now();
     const res = await send();
     const after = Date.now();
     const ts = res.json?.metadata?.timestamp;
-    checkSchema('2.1/metadata-required', 'metadata.timestamp is an ISO 8601 UTC date-time', 'common#/$defs/isoUtcTimestamp', ts, res);
+    verify.on('2.1/metadata-required').schema('metadata.timestamp is an ISO 8601 UTC date-time', 'common#/$defs/isoUtcTimestamp', ts, res);
     const t = Date.parse(ts);
     const ok = t >= before - TIMESTAMP_TOLERANCE_MS && t <= after + TIMESTAMP_TOLERANCE_MS;
-    check('2.1/metadata-timestamp-current', `metadata.timestamp lies within ${TIMESTAMP_TOLERANCE_MS / 1000} s of the request`, ok, {
+    verify.on('2.1/metadata-timestamp-current').that(`metadata.timestamp lies within ${TIMESTAMP_TOLERANCE_MS / 1000} s of the request`, ok, {
       expected: `between ${new Date(before).toISOString()} and ${new Date(after).toISOString()} (± ${TIMESTAMP_TOLERANCE_MS / 1000} s)`,
       actual: ts,
       res,

@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { useWorld } from '../helpers/world';
 import { eventsFor, type Events, type StartedCall } from '../helpers/events';
 import { hasCapability, missingFixtureReason } from '../helpers/target';
-import { clauseTest, check, checkEqual, checkSchema, checkSuccess, inform, skipWith } from '../helpers/clause';
+import { clauseTest, skipWith, type Verify } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { RUN_CONFIG } from '../helpers/global-setup';
 import type { ApiResponse } from '../helpers/client';
@@ -91,10 +91,11 @@ async function awaitInsights(id: string): Promise<ApiResponse> {
   }
 }
 
-/** Checks the stated 404: status 404 and message 'Call insights not found'. */
-function checkNotYet(words: string, res: ApiResponse): void {
-  check('4.5/insights-404-until-metrics', `${words} answers 404`, res.status === 404, { expected: 404, actual: res.status, res });
-  checkSchema('4.5/insights-404-until-metrics', "error.message is 'Call insights not found'", 'insights#/$defs/notFoundMessage', res.json?.error?.message, res);
+/** Checks the stated 404 on §4.5's insights clause: status 404 and message 'Call insights not found'. */
+function checkNotYet(verify: Verify, words: string, res: ApiResponse): void {
+  const notYet = verify.on('4.5/insights-404-until-metrics');
+  notYet.that(`${words} answers 404`, res.status === 404, { expected: 404, actual: res.status, res });
+  notYet.schema("error.message is 'Call insights not found'", 'insights#/$defs/notFoundMessage', res.json?.error?.message, res);
 }
 
 /**
@@ -121,9 +122,9 @@ function missReason(data: unknown, id: string): string | undefined {
 }
 
 describe('§4.5 GET /calls/{id}/insights', () => {
-  clauseTest('4.5/insights-404-until-metrics', "a call still in progress has no insights: 404 'Call insights not found'", async () => {
+  clauseTest('4.5/insights-404-until-metrics', "a call still in progress has no insights: 404 'Call insights not found'", async ({ verify }) => {
     const call = await liveCall();
-    checkNotYet('GET /calls/{id}/insights of a live call', await insightsOf(call.id));
+    checkNotYet(verify, 'GET /calls/{id}/insights of a live call', await insightsOf(call.id));
   }, CALLS);
 
   clauseTest(['4.5/insights-404-until-metrics', '4.5/insights-content', '4.5/insights-named-parts'], 'insights are 404 right after the call ends, then land and carry the models, performance, summary and timeline', async (ctx) => {
@@ -134,23 +135,18 @@ describe('§4.5 GET /calls/{id}/insights', () => {
       // Only a simulator's delay is known; a live tenant's 404 window is checked when it is seen.
       const windowMs = hasCapability('control') ? RUN_CONFIG.insightsDelayMs : 0;
       if (first.status === 404 || sentAfterMs < windowMs * 0.66) {
-        checkNotYet(`GET /calls/{id}/insights ${Math.round(sentAfterMs)} ms after the call ended${windowMs ? ` (metrics land after ${windowMs} ms)` : ''}`, first);
+        checkNotYet(ctx.verify, `GET /calls/{id}/insights ${Math.round(sentAfterMs)} ms after the call ended${windowMs ? ` (metrics land after ${windowMs} ms)` : ''}`, first);
       } else {
-        inform('4.5/insights-404-until-metrics', 'the first read came too late to see the 404 window', false, `sent ${Math.round(sentAfterMs)} ms after the end; window ${windowMs ? `${windowMs} ms` : 'not known'}; answered ${first.status}`);
+        ctx.verify.on('4.5/insights-404-until-metrics').inform('the first read came too late to see the 404 window', false, `sent ${Math.round(sentAfterMs)} ms after the end; window ${windowMs ? `${windowMs} ms` : 'not known'}; answered ${first.status}`);
       }
     }
     const res = await awaitInsights(call.id);
-    checkSuccess('4.5/insights-content', `insights land within ${metricsDeadlineMs() / 1000} s of the call's end`, res, 200);
-    checkSchema('4.5/insights-content', 'data is the insights object', 'insights', res.json?.data, res);
+    ctx.verify.on('4.5/insights-content').success(res, 200, `insights land within ${metricsDeadlineMs() / 1000} s of the call's end`);
+    ctx.verify.on('4.5/insights-content').schema('data is the insights object', 'insights', res.json?.data, res);
     const data = res.json.data;
     // §4.5 describes the parts, not their keys: the names are an assumption, reported, never failed.
     const missing = ['models', 'performance', 'summary', 'timeline'].filter((k) => !(k in data));
-    inform(
-      '4.5/insights-named-parts',
-      'data names models, performance, summary and timeline (assumed names; §4.5 describes the content, not the keys)',
-      missing.length === 0,
-      missing.length === 0 ? 'keys models, performance, summary, timeline present' : `missing ${missing.join(', ')}; keys ${Object.keys(data).join(', ')}`,
-    );
+    ctx.verify.on('4.5/insights-named-parts').inform('data names models, performance, summary and timeline (assumed names; §4.5 describes the content, not the keys)', missing.length === 0, missing.length === 0 ? 'keys models, performance, summary, timeline present' : `missing ${missing.join(', ')}; keys ${Object.keys(data).join(', ')}`);
   }, { timeout: 180_000 });
 
   clauseTest('4.5/insights-performance-per-turn', 'one performance entry per assistant turn (the per-turn part found by its latency figures; timeline entries marked assistant)', async (ctx) => {
@@ -194,14 +190,14 @@ describe('§4.5 / §8 GET /calls/insights?ids=', () => {
     verify.error(await batch(ids), 400, 'VALIDATION_ERROR', 'GET /calls/insights with a duplicate among five ids');
   });
 
-  clauseTest(['4.5/insights-batch-bounds', '4.5/insights-batch-miss-reasons', '4.5/insights-batch-unknown-never-fails', '8/limit-insights-batch'], '1 and 25 unknown ids are accepted and each is reported as call_not_found', async () => {
+  clauseTest(['4.5/insights-batch-bounds', '4.5/insights-batch-miss-reasons', '4.5/insights-batch-unknown-never-fails', '8/limit-insights-batch'], '1 and 25 unknown ids are accepted and each is reported as call_not_found', async ({ verify }) => {
     for (const n of [1, 25]) {
       const ids = Array.from({ length: n }, () => randomUUID());
       const res = await batch(ids);
-      checkSuccess(['4.5/insights-batch-bounds', '4.5/insights-batch-unknown-never-fails'], `GET /calls/insights with ${n} unknown id(s) answers 200`, res, 200);
-      checkSchema('4.5/insights-batch-miss-reasons', 'data is the batch answer', 'insights#/$defs/batch', res.json?.data, res);
+      verify.on(['4.5/insights-batch-bounds', '4.5/insights-batch-unknown-never-fails']).success(res, 200, `GET /calls/insights with ${n} unknown id(s) answers 200`);
+      verify.on('4.5/insights-batch-miss-reasons').schema('data is the batch answer', 'insights#/$defs/batch', res.json?.data, res);
       const reasons = ids.map((id) => missReason(res.json?.data, id));
-      check('4.5/insights-batch-miss-reasons', `each of the ${n} unknown ids is reported as call_not_found`, reasons.every((r) => r === 'call_not_found'), {
+      verify.on('4.5/insights-batch-miss-reasons').that(`each of the ${n} unknown ids is reported as call_not_found`, reasons.every((r) => r === 'call_not_found'), {
         expected: `call_not_found × ${n}`,
         actual: reasons.map((r) => r ?? 'not reported'),
         res,
@@ -211,7 +207,7 @@ describe('§4.5 / §8 GET /calls/insights?ids=', () => {
 
   clauseTest(['4.5/insights-batch-miss-reasons', '4.5/insights-batch-unknown-never-fails'], 'a batch of a call with metrics, a call without, and an unknown id answers 200 with the right per-id reasons', async (ctx) => {
     const done = await finishedCall(ctx);
-    checkSuccess('4.5/insights-batch-miss-reasons', 'fixture: the ended call has insights', await awaitInsights(done.id), 200);
+    ctx.verify.on('4.5/insights-batch-miss-reasons').success(await awaitInsights(done.id), 200, 'fixture: the ended call has insights');
     const live = await liveCall();
     const unknown = randomUUID();
     const w = world();
@@ -219,18 +215,18 @@ describe('§4.5 / §8 GET /calls/insights?ids=', () => {
     let foreign: string | undefined = w.target.live?.otherCallId;
     if (w.control) {
       const theirs = await w.as('tenantB').post('/assistants', { name: `${w.runPrefix}insights-B` });
-      checkSuccess('4.5/insights-batch-miss-reasons', "fixture: tenant B's assistant", theirs);
+      ctx.verify.on('4.5/insights-batch-miss-reasons').success(theirs, undefined, "fixture: tenant B's assistant");
       const call = await w.control.startCall({ tenantId: w.tenantB.id, assistantId: theirs.json.data.id });
       await w.control.endCall(call.id);
       foreign = call.id;
     }
     const res = await batch([done.id, live.id, unknown, ...(foreign ? [foreign] : [])]);
-    checkSuccess('4.5/insights-batch-unknown-never-fails', 'the batch with one unknown id answers 200', res, 200);
-    checkEqual('4.5/insights-batch-miss-reasons', 'the unknown id is reported as call_not_found', missReason(res.json?.data, unknown), 'call_not_found', res);
-    if (foreign) checkEqual('4.5/insights-batch-miss-reasons', "another tenant's call is reported like an unknown one: call_not_found (§5.7)", missReason(res.json?.data, foreign), 'call_not_found', res);
-    else inform('4.5/insights-batch-miss-reasons', "another tenant's call was not in the batch", false, missingFixtureReason('otherCallId'));
-    checkEqual('4.5/insights-batch-miss-reasons', 'the call without metrics yet is reported as metrics_not_found', missReason(res.json?.data, live.id), 'metrics_not_found', res);
-    checkEqual('4.5/insights-batch-unknown-never-fails', 'the call with metrics is not reported as a miss', missReason(res.json?.data, done.id), undefined, res);
-    check('4.5/insights-batch-unknown-never-fails', "the call with metrics is in the answer", containsString(res.json?.data, done.id, { keys: true }), { expected: `an entry for ${done.id}`, actual: res.json?.data, res });
+    ctx.verify.on('4.5/insights-batch-unknown-never-fails').success(res, 200, 'the batch with one unknown id answers 200');
+    ctx.verify.on('4.5/insights-batch-miss-reasons').equal('the unknown id is reported as call_not_found', missReason(res.json?.data, unknown), 'call_not_found', res);
+    if (foreign) ctx.verify.on('4.5/insights-batch-miss-reasons').equal("another tenant's call is reported like an unknown one: call_not_found (§5.7)", missReason(res.json?.data, foreign), 'call_not_found', res);
+    else ctx.verify.on('4.5/insights-batch-miss-reasons').inform("another tenant's call was not in the batch", false, missingFixtureReason('otherCallId'));
+    ctx.verify.on('4.5/insights-batch-miss-reasons').equal('the call without metrics yet is reported as metrics_not_found', missReason(res.json?.data, live.id), 'metrics_not_found', res);
+    ctx.verify.on('4.5/insights-batch-unknown-never-fails').equal('the call with metrics is not reported as a miss', missReason(res.json?.data, done.id), undefined, res);
+    ctx.verify.on('4.5/insights-batch-unknown-never-fails').that("the call with metrics is in the answer", containsString(res.json?.data, done.id, { keys: true }), { expected: `an entry for ${done.id}`, actual: res.json?.data, res });
   }, CALLS);
 });

@@ -12,7 +12,7 @@
 import { beforeAll } from 'vitest';
 import fc from 'fast-check';
 import { useWorld } from '../helpers/world';
-import { check, clauseTest, inform } from '../helpers/clause';
+import { clauseTest } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { hasCapability } from '../helpers/target';
 import type { ApiClient } from '../helpers/client';
@@ -121,7 +121,7 @@ clauseTest(MODEL_CLAUSES, 'random sequences of valid PATCHes leave the target eq
   const clauses = err instanceof StepFailure ? err.clauses : MODEL_CLAUSES;
   const replay = `seed ${out.seed}, path ${out.counterexamplePath ?? '-'}; replay with FC_SEED=${out.seed}${out.counterexamplePath ? ` FC_PATH=${out.counterexamplePath}` : ''}`;
   if (out.failed) console.error(`merge-model: property failed (${replay})`);
-  check(clauses, `after each PATCH of a random sequence the GET equals the model (${out.numRuns} runs, ${requests} requests, seed ${out.seed})`, !out.failed, {
+  verify.on(clauses).that(`after each PATCH of a random sequence the GET equals the model (${out.numRuns} runs, ${requests} requests, seed ${out.seed})`, !out.failed, {
     expected: 'the target agrees with the model after every step',
     actual: out.failed
       ? `${err instanceof Error ? err.message : String(err)}\n  shrunk sequence: ${out.counterexample ? String(out.counterexample[0]) : '?'}\n  ${replay}`

@@ -12,7 +12,7 @@ import { beforeAll, describe } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { useWorld } from '../helpers/world';
-import { check, checkEqual, checkError, checkSuccess, clauseTest, inform, skipWith, type Verify } from '../helpers/clause';
+import { clauseTest, skipWith, type Verify, type ClauseContext } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import type { ApiClient, ApiResponse } from '../helpers/client';
 import { ABSENT, describeActual, fieldNames, getAt, readingHolds, type ClearedReading, type PathSegment } from '../helpers/generate/paths';
@@ -113,28 +113,28 @@ describe('§4.1 omitted fields stay unchanged', () => {
 });
 
 describe('§2.2 id sets are replaced', () => {
-  /** Sends made-up ids; skips when the target refuses them (whether they must exist is not stated). */
-  async function setIds(ctx: any, clauses: string, field: 'toolIds' | 'dictionaryIds', ids: string[]): Promise<void> {
+  /** Sends made-up ids, checked on the test's clause; skips when the target refuses them (whether they must exist is not stated). */
+  async function setIds(ctx: ClauseContext, field: 'toolIds' | 'dictionaryIds', ids: string[]): Promise<void> {
     const res = await client.patch(`/assistants/${id}`, { [field]: ids });
     if (ids.length && (res.status === 400 || res.status === 404)) {
       skipWith(ctx, `the target refuses ${field} that name no existing resource (${res.status} ${res.json?.error?.code ?? ''}); whether they must exist is not stated (§2.2), and this suite creates no ${field === 'toolIds' ? 'tools' : 'dictionaries'}`);
     }
-    checkSuccess(clauses, `PATCH ${field} ${JSON.stringify(ids)} is accepted`, res, 200);
+    ctx.verify.success(res, 200, `PATCH ${field} ${JSON.stringify(ids)} is accepted`);
   }
 
   clauseTest('2.2/tool-ids-replace-set', 'toolIds replaces the stored set instead of adding to it', async (ctx) => {
     const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
-    await setIds(ctx, '2.2/tool-ids-replace-set', 'toolIds', [a, b]);
+    await setIds(ctx, 'toolIds', [a, b]);
     const first = await read(ctx.verify);
     ctx.verify.equal('GET shows the two tool ids (as a set)', [...(first.data?.toolIds ?? [])].sort(), [a, b].sort(), first.res);
-    await setIds(ctx, '2.2/tool-ids-replace-set', 'toolIds', [c]);
+    await setIds(ctx, 'toolIds', [c]);
     const second = await read(ctx.verify);
     ctx.verify.equal('GET shows only the new tool id', second.data?.toolIds, [c], second.res);
   });
 
   clauseTest('2.2/tool-ids-replace-set', 'toolIds [] leaves no tool linked', async (ctx) => {
-    await setIds(ctx, '2.2/tool-ids-replace-set', 'toolIds', [randomUUID(), randomUUID()]);
-    await setIds(ctx, '2.2/tool-ids-replace-set', 'toolIds', []);
+    await setIds(ctx, 'toolIds', [randomUUID(), randomUUID()]);
+    await setIds(ctx, 'toolIds', []);
     const { data, res } = await read(ctx.verify);
     const v = data?.toolIds;
     ctx.verify.that('GET shows toolIds empty ([] or null)', v === null || (Array.isArray(v) && v.length === 0), { expected: '[] or null', actual: describeActual(v), res });
@@ -142,18 +142,18 @@ describe('§2.2 id sets are replaced', () => {
 
   clauseTest('2.2/dictionary-ids-replace-set', 'dictionaryIds replaces the stored set, in the order sent', async (ctx) => {
     const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
-    await setIds(ctx, '2.2/dictionary-ids-replace-set', 'dictionaryIds', [a, b]);
+    await setIds(ctx, 'dictionaryIds', [a, b]);
     const first = await read(ctx.verify);
     if (first.data?.dictionaryIds === undefined) skipWith(ctx, 'the target does not return the optional dictionaryIds (§2.2 response column: optional)');
     ctx.verify.equal('GET shows the two dictionary ids in precedence order', first.data.dictionaryIds, [a, b], first.res);
-    await setIds(ctx, '2.2/dictionary-ids-replace-set', 'dictionaryIds', [c, a]);
+    await setIds(ctx, 'dictionaryIds', [c, a]);
     const second = await read(ctx.verify);
     ctx.verify.equal('GET shows exactly the new list', second.data?.dictionaryIds, [c, a], second.res);
   });
 
   clauseTest('2.2/dictionary-ids-empty-unlinks', 'dictionaryIds [] unlinks every dictionary', async (ctx) => {
-    await setIds(ctx, '2.2/dictionary-ids-empty-unlinks', 'dictionaryIds', [randomUUID()]);
-    await setIds(ctx, '2.2/dictionary-ids-empty-unlinks', 'dictionaryIds', []);
+    await setIds(ctx, 'dictionaryIds', [randomUUID()]);
+    await setIds(ctx, 'dictionaryIds', []);
     const { data, res } = await read(ctx.verify);
     const v = data?.dictionaryIds;
     ctx.verify.that('GET shows dictionaryIds [] (or omits the optional field)', v === undefined || (Array.isArray(v) && v.length === 0), { expected: '[] or absent', actual: describeActual(v), res });
@@ -166,7 +166,7 @@ describe('§2.5 transferSettings', () => {
     await patchOk(verify.on('2.5/deep-merge'), { transferSettings: { amd_detection: false, use_assistant_number: true } });
     await patchOk(verify.on('2.5/deep-merge'), { transferSettings: { use_assistant_number: false } });
     const one = await read(verify.on('2.5/deep-merge'));
-    check('2.5/get-returns-object', 'GET returns transferSettings as an object', !!one.data?.transferSettings && typeof one.data.transferSettings === 'object' && !Array.isArray(one.data.transferSettings), {
+    verify.on('2.5/get-returns-object').that('GET returns transferSettings as an object', !!one.data?.transferSettings && typeof one.data.transferSettings === 'object' && !Array.isArray(one.data.transferSettings), {
       expected: 'an object',
       actual: describeActual(one.data?.transferSettings),
       res: one.res,
@@ -190,15 +190,15 @@ describe('§2.5 transferSettings', () => {
     await patchOk(verify.on('2.5/unknown-key-rejected'), { transferSettings: { amd_detection: false } });
     const before = await read(verify.on('2.5/unknown-key-rejected'));
     const res = await client.patch(`/assistants/${id}`, { transferSettings: { amd_detection: true, ring_timeout: 30 } });
-    checkError('2.5/unknown-key-rejected', 'transferSettings with the unknown key ring_timeout answers 400 VALIDATION_ERROR', res, 400, 'VALIDATION_ERROR');
+    verify.on('2.5/unknown-key-rejected').error(res, 400, 'VALIDATION_ERROR', 'transferSettings with the unknown key ring_timeout answers 400 VALIDATION_ERROR');
     const details = res.json?.error?.details ?? [];
-    check('4.1/validation-error-details', 'error.details names transferSettings or ring_timeout', Array.isArray(details) && details.some((d: any) => fieldNames(d?.field, ['transferSettings', 'ring_timeout'])), {
+    verify.on('4.1/validation-error-details').that('error.details names transferSettings or ring_timeout', Array.isArray(details) && details.some((d: any) => fieldNames(d?.field, ['transferSettings', 'ring_timeout'])), {
       expected: 'an entry naming transferSettings or ring_timeout',
       actual: Array.isArray(details) ? details.map((d: any) => d?.field) : details,
       res,
     });
     const after = await read(verify.on('2.5/unknown-key-rejected'));
-    checkEqual('4.1/rejected-patch-changes-nothing', 'every documented field of the GET after equals the GET before', documentedPart(after.data, 'assistant', []), documentedPart(before.data, 'assistant', []), after.res);
+    verify.on('4.1/rejected-patch-changes-nothing').equal('every documented field of the GET after equals the GET before', documentedPart(after.data, 'assistant', []), documentedPart(before.data, 'assistant', []), after.res);
   });
 });
 
@@ -284,14 +284,14 @@ describe('§2.4 settings.conversationConfig nulls', () => {
   const CC = ['settings', 'conversationConfig'];
 
   /** Deleted: absent, null, or {} for a plan; a default shown instead passes only when it differs from what was stored (informational). */
-  function checkDeleted(clause: string, data: any, path: PathSegment[], stored: unknown, res: ApiResponse, plan: boolean): void {
+  function checkDeleted(verify: Verify, data: any, path: PathSegment[], stored: unknown, res: ApiResponse, plan: boolean): void {
     const actual = getAt(data, path);
     const cleared = readingHolds({ kind: 'cleared', readings: plan ? CLEARED : ['null', 'absent'] }, actual);
     if (!cleared && !isDeepStrictEqual(actual, stored)) {
-      inform(clause, `${path.join('.')} shows a value other than the one stored (a default?)`, true, `stored ${JSON.stringify(stored)}, GET shows ${describeActual(actual)}`);
+      verify.inform(`${path.join('.')} shows a value other than the one stored (a default?)`, true, `stored ${JSON.stringify(stored)}, GET shows ${describeActual(actual)}`);
       return;
     }
-    check(clause, `GET no longer shows the stored ${path.join('.')}`, cleared, { expected: plan ? 'absent, null or {}' : 'absent or null', actual: describeActual(actual), res });
+    verify.that(`GET no longer shows the stored ${path.join('.')}`, cleared, { expected: plan ? 'absent, null or {}' : 'absent or null', actual: describeActual(actual), res });
   }
 
   for (const [plan, value] of [
@@ -304,7 +304,7 @@ describe('§2.4 settings.conversationConfig nulls', () => {
       checkAt(verify, `${plan} was stored`, set.data, [...CC, plan], value, set.res);
       await patchOk(verify, { settings: { conversationConfig: { [plan]: null } } });
       const { data, res } = await read(verify);
-      checkDeleted('2.4/plan-null-deletes', data, [...CC, plan], value, res, true);
+      checkDeleted(verify, data, [...CC, plan], value, res, true);
     });
   }
 
@@ -319,7 +319,7 @@ describe('§2.4 settings.conversationConfig nulls', () => {
       checkAt(verify, `${plan}.${field} was stored`, set.data, [...CC, plan, field], value, set.res);
       await patchOk(verify, { settings: { conversationConfig: { [plan]: { [field]: null } } } });
       const { data, res } = await read(verify);
-      checkDeleted('2.4/plan-null-deletes', data, [...CC, plan, field], value, res, false);
+      checkDeleted(verify, data, [...CC, plan, field], value, res, false);
     });
   }
 

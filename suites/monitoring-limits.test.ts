@@ -12,7 +12,7 @@
 import { beforeAll, describe } from 'vitest';
 import { useWorld } from '../helpers/world';
 import { ApiClient, type ApiResponse } from '../helpers/client';
-import { clauseTest, check, checkSuccess, skipWith } from '../helpers/clause';
+import { clauseTest, skipWith, type Verify } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 
 const world = useWorld();
@@ -41,26 +41,28 @@ const mint = (c: ApiClient, id: string, actorLabel = 'conformance monitor') =>
   c.post(`/calls/${id}/monitor-session`, { actorLabel }, { retry: false, expect429: true });
 
 /**
- * A fresh organization with one tenant and an assistant of it, so the tenant's mint budget is
+ * A fresh organization with one tenant and an assistant of it (its creation checked through the
+ * test's `verify`), so the tenant's mint budget is
  * untouched: its tenant key and the organization key acting for it (X-Tenant-Id).
  */
-async function freshTenant(label: string): Promise<{ tenantId: string; assistantId: string; tenantKey: ApiClient; orgKey: ApiClient }> {
+async function freshTenant(verify: Verify, label: string): Promise<{ tenantId: string; assistantId: string; tenantKey: ApiClient; orgKey: ApiClient }> {
   const w = world();
   const org = await w.control!.organization(`${w.runPrefix}mint-scope-${label}`);
   const t = await w.control!.tenant(org.id, `${w.runPrefix}mint-scope-${label}`);
   const tenantKey = new ApiClient(w.target.baseUrl, { label: `tenant key ${label}`, key: t.apiKey });
   const orgKey = new ApiClient(w.target.baseUrl, { label: `organization key of ${label}`, key: org.apiKey, tenantId: t.id });
   const a = await tenantKey.post('/assistants', { name: `${w.runPrefix}mint-scope-${label}` });
-  checkSuccess('4.5/monitor-session-per-tenant', `fixture: assistant of tenant ${label}`, a);
+  verify.on('4.5/monitor-session-per-tenant').success(a, undefined, `fixture: assistant of tenant ${label}`);
   return { tenantId: t.id, assistantId: a.json.data.id as string, tenantKey, orgKey };
 }
 
 /**
- * Mints with `client` until the tenant is throttled (429), opening a new call whenever the
+ * Mints with `client` until the tenant is throttled (429), each mint before it checked 2xx through
+ * the test's `verify`, opening a new call whenever the
  * current one's slots are full. Returns the 429, or undefined when none came within
  * `mintsPerMinute + 5` mints.
  */
-async function spendBudget(client: ApiClient, t: { tenantId: string; assistantId: string }, cfg: { slots: number; mintsPerMinute: number }): Promise<ApiResponse | undefined> {
+async function spendBudget(verify: Verify, client: ApiClient, t: { tenantId: string; assistantId: string }, cfg: { slots: number; mintsPerMinute: number }): Promise<ApiResponse | undefined> {
   let call = await liveCall(t.tenantId, t.assistantId);
   let onCall = 0;
   for (let i = 0; i < cfg.mintsPerMinute + 5; i++) {
@@ -70,7 +72,7 @@ async function spendBudget(client: ApiClient, t: { tenantId: string; assistantId
     }
     const res = await mint(client, call.id);
     if (res.status === 429) return res;
-    checkSuccess('4.5/monitor-session-per-tenant', `mint ${i + 1} within the rate (${cfg.mintsPerMinute} per minute)`, res);
+    verify.on('4.5/monitor-session-per-tenant').success(res, undefined, `mint ${i + 1} within the rate (${cfg.mintsPerMinute} per minute)`);
     onCall += 1;
   }
   return undefined;
@@ -82,13 +84,13 @@ describe('§4.5 / §7 exception 3: one mint budget per tenant, whichever key spe
     { spend: 'orgKey', then: 'tenantKey', words: 'spent with an organization key acting for the tenant, the tenant key is throttled too' },
   ] as const;
   for (const [i, o] of ORDERS.entries()) {
-    clauseTest(['4.5/monitor-session-per-tenant', '4.5/monitor-session-429'], `the per-tenant mint budget ${o.words}`, async () => {
+    clauseTest(['4.5/monitor-session-per-tenant', '4.5/monitor-session-429'], `the per-tenant mint budget ${o.words}`, async ({ verify }) => {
       const cfg = await monitorConfig();
-      const t = await freshTenant(`${i}`);
-      const throttled = await spendBudget(t[o.spend], t, cfg);
-      check('4.5/monitor-session-429', `minting beyond ${cfg.mintsPerMinute} per minute answers 429`, !!throttled, { expected: `a 429 by mint ${cfg.mintsPerMinute + 1}`, actual: 'no 429' });
+      const t = await freshTenant(verify, `${i}`);
+      const throttled = await spendBudget(verify, t[o.spend], t, cfg);
+      verify.on('4.5/monitor-session-429').that(`minting beyond ${cfg.mintsPerMinute} per minute answers 429`, !!throttled, { expected: `a 429 by mint ${cfg.mintsPerMinute + 1}`, actual: 'no 429' });
       const other = await mint(t[o.then], (await liveCall(t.tenantId, t.assistantId)).id);
-      check('4.5/monitor-session-per-tenant', `the same tenant minting with the other key type (${o.then === 'orgKey' ? 'organization key with X-Tenant-Id' : 'tenant key'}) is throttled as well: 429`, other.status === 429, {
+      verify.on('4.5/monitor-session-per-tenant').that(`the same tenant minting with the other key type (${o.then === 'orgKey' ? 'organization key with X-Tenant-Id' : 'tenant key'}) is throttled as well: 429`, other.status === 429, {
         expected: '429: the budget is the tenant’s, not the key’s',
         actual: `${other.status} ${other.text.slice(0, 160)}`,
         res: other,
@@ -98,7 +100,7 @@ describe('§4.5 / §7 exception 3: one mint budget per tenant, whichever key spe
 });
 
 describe('§4.5 / §7 exception 3: the budget is the tenant’s, not its organization’s', () => {
-  clauseTest(['4.5/monitor-session-per-tenant', '4.5/monitor-session-429'], 'a tenant throttled for minting leaves the other tenants of its organization free to mint', async () => {
+  clauseTest(['4.5/monitor-session-per-tenant', '4.5/monitor-session-429'], 'a tenant throttled for minting leaves the other tenants of its organization free to mint', async ({ verify }) => {
     const w = world();
     const cfg = await monitorConfig();
     const org = await w.control!.organization(`${w.runPrefix}mint-scope-siblings`);
@@ -107,14 +109,14 @@ describe('§4.5 / §7 exception 3: the budget is the tenant’s, not its organiz
       const t = await w.control!.tenant(org.id, `${w.runPrefix}mint-scope-${label}`);
       const tenantKey = new ApiClient(w.target.baseUrl, { label: `tenant key ${label}`, key: t.apiKey });
       const a = await tenantKey.post('/assistants', { name: `${w.runPrefix}mint-scope-${label}` });
-      checkSuccess('4.5/monitor-session-per-tenant', `fixture: assistant of tenant ${label}`, a);
+      verify.on('4.5/monitor-session-per-tenant').success(a, undefined, `fixture: assistant of tenant ${label}`);
       tenants.push({ tenantId: t.id, assistantId: a.json.data.id as string, tenantKey });
     }
     const [first, second] = tenants;
-    const throttled = await spendBudget(first.tenantKey, first, cfg);
-    check('4.5/monitor-session-429', `minting beyond ${cfg.mintsPerMinute} per minute answers 429`, !!throttled, { expected: `a 429 by mint ${cfg.mintsPerMinute + 1}`, actual: 'no 429' });
+    const throttled = await spendBudget(verify, first.tenantKey, first, cfg);
+    verify.on('4.5/monitor-session-429').that(`minting beyond ${cfg.mintsPerMinute} per minute answers 429`, !!throttled, { expected: `a 429 by mint ${cfg.mintsPerMinute + 1}`, actual: 'no 429' });
     const sibling = await mint(second.tenantKey, (await liveCall(second.tenantId, second.assistantId)).id);
-    check('4.5/monitor-session-per-tenant', 'another tenant of the same organization still mints: 2xx', sibling.status >= 200 && sibling.status < 300, {
+    verify.on('4.5/monitor-session-per-tenant').that('another tenant of the same organization still mints: 2xx', sibling.status >= 200 && sibling.status < 300, {
       expected: '2xx: the budget is per tenant, not per organization',
       actual: `${sibling.status} ${sibling.text.slice(0, 160)}`,
       res: sibling,
@@ -142,13 +144,13 @@ describe('§4.5 DELETE /calls/{id}/monitor-session closes one session, not all',
     const w = world();
     const call = await liveCall(w.tenantA.id, assistant.id);
     const c = w.as('tenantA');
-    for (let i = 1; i <= slots; i++) checkSuccess('4.5/monitor-session-delete', `mint ${i} of ${slots}`, await mint(c, call.id, `slot ${i}`));
+    for (let i = 1; i <= slots; i++) ctx.verify.success(await mint(c, call.id, `slot ${i}`), undefined, `mint ${i} of ${slots}`);
     const del = await c.delete(`/calls/${call.id}/monitor-session`);
-    checkSuccess('4.5/monitor-session-delete', 'DELETE /calls/{id}/monitor-session answers 2xx', del);
+    ctx.verify.success(del, undefined, 'DELETE /calls/{id}/monitor-session answers 2xx');
     const again = await mint(c, call.id, 'into the freed slot');
-    checkSuccess('4.5/monitor-session-delete', 'the closed session freed its slot: one new mint succeeds', again);
+    ctx.verify.success(again, undefined, 'the closed session freed its slot: one new mint succeeds');
     const beyond = await mint(c, call.id, 'one too many');
-    check('4.5/monitor-session-delete', `the other ${slots - 1} session(s) kept their slots: a further mint is refused`, beyond.status >= 400 && beyond.status < 500 && beyond.status !== 429, {
+    ctx.verify.that(`the other ${slots - 1} session(s) kept their slots: a further mint is refused`, beyond.status >= 400 && beyond.status < 500 && beyond.status !== 429, {
       expected: 'a 4xx refusal (slots full): DELETE closed one session, not all',
       actual: `${beyond.status} ${beyond.text.slice(0, 160)}`,
       res: beyond,

@@ -24,7 +24,7 @@ import { useWorld } from '../helpers/world';
 import { eventsFor, type Events, type StartedCall } from '../helpers/events';
 import { missingFixtureReason } from '../helpers/target';
 import { ApiClient, retryAfterMs, TargetError, THROTTLE_RETRIES, type ApiResponse } from '../helpers/client';
-import { clauseTest, check, checkEqual, checkSchema, checkSuccess, inform, skipWith, type Verify } from '../helpers/clause';
+import { clauseTest, skipWith, type Verify } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { withAgentAbsentRetry } from '../helpers/monitoring';
 import { validate } from '../helpers/validator';
@@ -156,17 +156,17 @@ describe('§4.5 GET /calls/live', () => {
     for (const row of rowsOf(res.json?.data)) verify.schema('a live row carries id and callId', 'live-call', row, res);
   });
 
-  clauseTest(['4.5/calls-live-envelope', '4.5/calls-live-row-ids', '7/bare-json-monitoring'], 'lists a call in progress with a call id and a separate callId, and drops it once the call ends', async () => {
+  clauseTest(['4.5/calls-live-envelope', '4.5/calls-live-row-ids', '7/bare-json-monitoring'], 'lists a call in progress with a call id and a separate callId, and drops it once the call ends', async ({ verify }) => {
     const call = await liveCall();
     const { listed, res } = await listedLive(call.id);
-    checkSuccess('4.5/calls-live-envelope', 'GET /calls/live answers 200 (envelope, §7 exception 2)', res, 200);
-    check('4.5/calls-live-envelope', 'the live call is listed by its call id', listed, { expected: `a row carrying ${call.id}`, actual: rowsOf(res.json?.data), res });
+    verify.on('4.5/calls-live-envelope').success(res, 200, 'GET /calls/live answers 200 (envelope, §7 exception 2)');
+    verify.on('4.5/calls-live-envelope').that('the live call is listed by its call id', listed, { expected: `a row carrying ${call.id}`, actual: rowsOf(res.json?.data), res });
     const row = liveRow(res.json.data, call.id);
-    checkSchema('4.5/calls-live-row-ids', 'the row carries a call id and a callId', 'live-call', row, res);
-    check('4.5/calls-live-row-ids', 'callId is separate from the call id', row.callId !== call.id, { expected: `a callId other than ${call.id}`, actual: row.callId, res });
+    verify.on('4.5/calls-live-row-ids').schema('the row carries a call id and a callId', 'live-call', row, res);
+    verify.on('4.5/calls-live-row-ids').that('callId is separate from the call id', row.callId !== call.id, { expected: `a callId other than ${call.id}`, actual: row.callId, res });
     await hangUp(call);
     const after = await listedLive(call.id);
-    check('4.5/calls-live-envelope', 'an ended call is no longer listed as in progress', !after.listed, { expected: `no row ${call.id}`, actual: 'still listed', res: after.res });
+    verify.on('4.5/calls-live-envelope').that('an ended call is no longer listed as in progress', !after.listed, { expected: `no row ${call.id}`, actual: 'still listed', res: after.res });
   }, CALLS);
 
   clauseTest('4.5/calls-live-callid-not-in-path', "a live row's callId is never accepted in a path", async ({ verify }) => {
@@ -202,7 +202,7 @@ describe('§4.5 / §7 POST /calls/{id}/monitor-session', () => {
     const { minted, refusal } = await fillSlots(verify.on(['4.5/monitor-session-slots']), c, call.id);
     if (!world().control && !refusal) skipWith(ctx, `precondition failed: ${minted} mints on one call were all accepted; the slot count is not shown (§4.5), so no full call could be made`);
     const full = refusal ?? (await mint(c, call.id, 'one too many'));
-    check('4.5/monitor-session-slots', 'a mint beyond the per-call slots is refused', full.status >= 400 && full.status < 500, { expected: 'a 4xx refusal', actual: full.status, res: full });
+    ctx.verify.on('4.5/monitor-session-slots').that('a mint beyond the per-call slots is refused', full.status >= 400 && full.status < 500, { expected: 'a 4xx refusal', actual: full.status, res: full });
     verify.schema('the refusal is bare JSON { error, reason? }, not an envelope', 'monitor#/$defs/refusal', full.json, full);
   }, CALLS);
 
@@ -212,12 +212,12 @@ describe('§4.5 / §7 POST /calls/{id}/monitor-session', () => {
     const { minted, refusal } = await fillSlots(ctx.verify.on(['4.5/monitor-session-delete']), c, call.id);
     if (!world().control && !refusal) skipWith(ctx, `precondition failed: ${minted} mints on one call were all accepted; the slot count is not shown (§4.5), so no slot could be shown to free up`);
     const del = await c.delete(`/calls/${call.id}/monitor-session`);
-    checkSuccess('4.5/monitor-session-delete', 'DELETE /calls/{id}/monitor-session answers 2xx', del);
+    ctx.verify.on('4.5/monitor-session-delete').success(del, undefined, 'DELETE /calls/{id}/monitor-session answers 2xx');
     const { listed, res } = await listedLive(call.id);
-    check('4.5/monitor-session-delete', 'the call is still listed by GET /calls/live', listed, { expected: `row ${call.id}`, actual: 'not listed', res });
+    ctx.verify.on('4.5/monitor-session-delete').that('the call is still listed by GET /calls/live', listed, { expected: `row ${call.id}`, actual: 'not listed', res });
     const again = await mint(c, call.id, 'after delete');
-    check('4.5/monitor-session-delete', 'the call is still live: minting is not refused with not_live', again.json?.reason !== 'not_live', { expected: 'no 409 not_live', actual: `${again.status} ${again.text.slice(0, 120)}`, res: again });
-    checkSuccess('4.5/monitor-session-delete', 'the closed session freed its slot: a new mint succeeds', again);
+    ctx.verify.on('4.5/monitor-session-delete').that('the call is still live: minting is not refused with not_live', again.json?.reason !== 'not_live', { expected: 'no 409 not_live', actual: `${again.status} ${again.text.slice(0, 120)}`, res: again });
+    ctx.verify.on('4.5/monitor-session-delete').success(again, undefined, 'the closed session freed its slot: a new mint succeeds');
   }, CALLS);
 
   clauseTest(['4.5/monitor-session-429', '7/monitor-429-top-level', '4.5/monitor-session-per-tenant'], 'minting beyond the per-tenant rate answers 429 with a top-level retryAfterSeconds; another tenant still mints', async ({ verify }) => {
@@ -229,7 +229,7 @@ describe('§4.5 / §7 POST /calls/{id}/monitor-session', () => {
       const t = await w.control!.tenant(org.id, `${w.runPrefix}monitor-rate-${label}`);
       const client = new ApiClient(w.target.baseUrl, { label: `tenant key ${label}`, key: t.apiKey });
       const a = await client.post('/assistants', { name: `${w.runPrefix}monitor-rate-${label}` });
-      checkSuccess('4.5/monitor-session-429', `fixture: assistant of tenant ${label}`, a);
+      verify.on('4.5/monitor-session-429').success(a, undefined, `fixture: assistant of tenant ${label}`);
       return { tenantId: t.id, client, assistantId: a.json.data.id as string };
     };
     const m = await freshTenant('M');
@@ -264,9 +264,9 @@ describe('§4.5 / §7 POST /calls/{id}/monitor-session', () => {
         i += 1;
       }
     }
-    if (noise) inform('4.5/monitor-session-429', `${noise} 429 answers before the mint budget was spent were waited out`, true, 'a 429 before the budget says nothing about the per-tenant limit (a gateway or another limiter throttled)');
-    check('4.5/monitor-session-429', `minting beyond ${mintsPerMinute} per minute answers 429`, !!throttled, { expected: `a 429 by mint ${mintsPerMinute + 1}`, actual: `${minted} mints accepted` });
-    checkSchema(['4.5/monitor-session-429', '7/monitor-429-top-level'], 'the 429 body carries a top-level retryAfterSeconds', 'monitor#/$defs/rateLimited', throttled!.json, throttled);
+    if (noise) verify.on('4.5/monitor-session-429').inform(`${noise} 429 answers before the mint budget was spent were waited out`, true, 'a 429 before the budget says nothing about the per-tenant limit (a gateway or another limiter throttled)');
+    verify.on('4.5/monitor-session-429').that(`minting beyond ${mintsPerMinute} per minute answers 429`, !!throttled, { expected: `a 429 by mint ${mintsPerMinute + 1}`, actual: `${minted} mints accepted` });
+    verify.on(['4.5/monitor-session-429', '7/monitor-429-top-level']).schema('the 429 body carries a top-level retryAfterSeconds', 'monitor#/$defs/rateLimited', throttled!.json, throttled);
     const n = await freshTenant('N');
     const other = await mint(n.client, (await liveCall(n.tenantId, n.assistantId)).id);
     checkBareSuccess(verify.on(['4.5/monitor-session-per-tenant']), 'another tenant mints while the first is throttled', other);
@@ -274,7 +274,7 @@ describe('§4.5 / §7 POST /calls/{id}/monitor-session', () => {
 });
 
 describe('§7 exception 2: the monitoring POSTs on an unknown call', () => {
-  clauseTest(['4.5/monitor-unknown-call-404', '7/monitor-404-bare-identical'], 'monitor-session, takeover and end answer 404 with the byte-identical body { "error": "not_found" }', async () => {
+  clauseTest(['4.5/monitor-unknown-call-404', '7/monitor-404-bare-identical'], 'monitor-session, takeover and end answer 404 with the byte-identical body { "error": "not_found" }', async ({ verify }) => {
     const c = world().as('tenantA');
     const answers: [string, ApiResponse][] = [];
     for (const id of [randomUUID(), randomUUID()]) {
@@ -283,12 +283,12 @@ describe('§7 exception 2: the monitoring POSTs on an unknown call', () => {
       answers.push([`POST /calls/{unknown}/end`, await endCall(c, id, 'conformance')]);
     }
     for (const [what, res] of answers) {
-      check('4.5/monitor-unknown-call-404', `${what} answers 404`, res.status === 404, { expected: 404, actual: res.status, res });
-      checkSchema('7/monitor-404-bare-identical', `${what} answers exactly { "error": "not_found" }`, 'monitor#/$defs/notFound', res.json, res);
+      verify.on('4.5/monitor-unknown-call-404').that(`${what} answers 404`, res.status === 404, { expected: 404, actual: res.status, res });
+      verify.on('7/monitor-404-bare-identical').schema(`${what} answers exactly { "error": "not_found" }`, 'monitor#/$defs/notFound', res.json, res);
     }
     const first = answers[0][1].text;
     for (const [what, res] of answers) {
-      check('7/monitor-404-bare-identical', `${what}: the body is byte-identical to the others`, res.text === first, { expected: first, actual: res.text, res });
+      verify.on('7/monitor-404-bare-identical').that(`${what}: the body is byte-identical to the others`, res.text === first, { expected: first, actual: res.text, res });
     }
   });
 });
@@ -310,16 +310,16 @@ describe('§4.5 takeover, end and the audit read', () => {
       const t = await takeover(c, call.id, label);
       checkBareSuccess(verify.on(['4.5/takeover-end-bare', '7/bare-json-monitoring']), 'POST /calls/{id}/takeover', t);
       const during = await c.get(`/calls/${call.id}/monitor-sessions`);
-      checkSuccess('4.5/monitor-sessions-audit', 'GET /calls/{id}/monitor-sessions during the call answers 200 (envelope)', during, 200);
-      checkSchema('4.5/monitor-sessions-audit', 'data is the audit read', 'monitor-sessions', during.json?.data, during);
-      check('4.5/actor-label-verbatim', `label ${i + 1} is recorded verbatim during the call`, containsString(during.json?.data, label), { expected: label, actual: during.json?.data, res: during });
+      verify.on('4.5/monitor-sessions-audit').success(during, 200, 'GET /calls/{id}/monitor-sessions during the call answers 200 (envelope)');
+      verify.on('4.5/monitor-sessions-audit').schema('data is the audit read', 'monitor-sessions', during.json?.data, during);
+      verify.on('4.5/actor-label-verbatim').that(`label ${i + 1} is recorded verbatim during the call`, containsString(during.json?.data, label), { expected: label, actual: during.json?.data, res: during });
       const endLabel = `${label} (end)`;
       const e = await endCall(c, call.id, endLabel);
       checkBareSuccess(verify.on(['4.5/takeover-end-bare', '7/bare-json-monitoring']), 'POST /calls/{id}/end', e);
       const after = await c.get(`/calls/${call.id}/monitor-sessions`);
-      checkSuccess('4.5/monitor-sessions-audit', 'GET /calls/{id}/monitor-sessions after the call answers 200 (envelope)', after, 200);
-      check('4.5/actor-label-verbatim', `the takeover label ${i + 1} is still recorded verbatim after the call`, containsString(after.json?.data, label), { expected: label, actual: after.json?.data, res: after });
-      check('4.5/actor-label-verbatim', `the end label ${i + 1} is recorded verbatim`, containsString(after.json?.data, endLabel), { expected: endLabel, actual: after.json?.data, res: after });
+      verify.on('4.5/monitor-sessions-audit').success(after, 200, 'GET /calls/{id}/monitor-sessions after the call answers 200 (envelope)');
+      verify.on('4.5/actor-label-verbatim').that(`the takeover label ${i + 1} is still recorded verbatim after the call`, containsString(after.json?.data, label), { expected: label, actual: after.json?.data, res: after });
+      verify.on('4.5/actor-label-verbatim').that(`the end label ${i + 1} is recorded verbatim`, containsString(after.json?.data, endLabel), { expected: endLabel, actual: after.json?.data, res: after });
     }
   }, CALLS);
 
@@ -332,9 +332,9 @@ describe('§4.5 takeover, end and the audit read', () => {
     checkConflict(verify.on(['3/monitoring-not-live-final', '7/monitor-409-body']), 'POST end on a finished call', await endCall(c, call.id, 'late'), 'not_live');
     const { res, attempts } = await withAgentAbsentRetry(() => takeover(c, call.id, 'late, via the retry policy'), { delayMs: 50 });
     checkConflict(verify.on(['3/monitoring-not-live-final']), 'not_live stays final', res, 'not_live');
-    checkEqual('3/monitoring-not-live-final', 'the retry policy sends a not_live action once', attempts, 1);
+    ctx.verify.on('3/monitoring-not-live-final').equal('the retry policy sends a not_live action once', attempts, 1);
     const audit = await c.get(`/calls/${call.id}/monitor-sessions`);
-    checkSuccess('4.5/monitor-sessions-audit', 'the audit read works after the call (envelope)', audit, 200);
+    ctx.verify.on('4.5/monitor-sessions-audit').success(audit, 200, 'the audit read works after the call (envelope)');
   }, { timeout: 120_000 });
 
   clauseTest(['3/monitoring-agent-absent', '7/monitor-409-body', '4.5/takeover-end-bare'], 'a takeover while the assistant is away is refused with agent_absent and succeeds on a retry once it is back', async ({ verify }) => {
@@ -348,7 +348,7 @@ describe('§4.5 takeover, end and the audit read', () => {
       delayMs: 100,
       onRetry: () => w.control!.agentAbsent(call.id, false).then(() => undefined),
     });
-    checkEqual('3/monitoring-agent-absent', 'the first attempt is refused with agent_absent and one retry follows', attempts, 2);
+    verify.on('3/monitoring-agent-absent').equal('the first attempt is refused with agent_absent and one retry follows', attempts, 2);
     checkBareSuccess(verify.on(['3/monitoring-agent-absent', '4.5/takeover-end-bare']), 'the retried takeover once the assistant is back', res);
   }, { requires: ['control', 'destructive'] });
 

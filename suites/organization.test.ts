@@ -13,7 +13,7 @@ import { faker } from '@faker-js/faker';
 import { useWorld } from '../helpers/world';
 import { eventsFor, type Events } from '../helpers/events';
 import { missingFixtureReason } from '../helpers/target';
-import { clauseTest, check, checkError, checkSuccess, inform, skipUnlessServed, skipWith } from '../helpers/clause';
+import { clauseTest, skipUnlessServed, skipWith } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import type { ApiResponse } from '../helpers/client';
 import { containsString, rowsOf } from '../helpers/shapes';
@@ -56,21 +56,21 @@ describe('§1 and §4.5 calls and conversations', () => {
     verify.success(await world().as('tenantA').get('/conversations'), 200, 'GET /conversations answers 200');
   });
 
-  clauseTest(['1/call-record-on-dial', '4.5/calls-readable'], 'a dialled call appears in GET /calls/{id} and GET /calls, live and after it ends', async () => {
+  clauseTest(['1/call-record-on-dial', '4.5/calls-readable'], 'a dialled call appears in GET /calls/{id} and GET /calls, live and after it ends', async ({ verify }) => {
     const w = world();
     const call = await events!.startCall(w.tenantA.id, assistant.id);
     let ended = false;
     w.cleanup.add(`end call ${call.id}`, async () => (ended ? undefined : events!.endCall(w.tenantA.id, call, false).catch(() => undefined)));
     const c = w.as('tenantA');
     const one = await c.get(`/calls/${call.id}`);
-    checkSuccess('1/call-record-on-dial', 'GET /calls/{id} of the dialled call answers 200', one, 200);
+    verify.on('1/call-record-on-dial').success(one, 200, 'GET /calls/{id} of the dialled call answers 200');
     await events!.endCall(w.tenantA.id, call, false);
     ended = true;
     const after = await c.get(`/calls/${call.id}`);
-    checkSuccess('4.5/calls-readable', 'GET /calls/{id} after the call ended answers 200', after, 200);
+    verify.on('4.5/calls-readable').success(after, 200, 'GET /calls/{id} after the call ended answers 200');
     const list = await c.get('/calls');
-    checkSuccess('4.5/calls-readable', 'GET /calls answers 200', list, 200);
-    check('1/call-record-on-dial', 'GET /calls lists the call', containsString(list.json?.data, call.id), { expected: call.id, actual: rowsOf(list.json?.data).map((r) => r?.id), res: list });
+    verify.on('4.5/calls-readable').success(list, 200, 'GET /calls answers 200');
+    verify.on('1/call-record-on-dial').that('GET /calls lists the call', containsString(list.json?.data, call.id), { expected: call.id, actual: rowsOf(list.json?.data).map((r) => r?.id), res: list });
   }, EVENTS);
 
   clauseTest('4.5/calls-readable', "a finished call's record is readable with GET /calls/{id} (CORE_API_CALL_ID on a live tenant)", async (ctx) => {
@@ -90,19 +90,19 @@ describe('§1 and §4.5 calls and conversations', () => {
     ctx.verify.inform('the record names transcript, summary, analysis and a recording link (assumed names)', named.length === 4, `keys ${Object.keys(res.json?.data ?? {}).join(', ')}`);
   }, { timeout: 120_000 });
 
-  clauseTest(['1/conversations-separate', '4.5/conversations-readable'], 'a text conversation is listed by GET /conversations and never under /calls', async () => {
+  clauseTest(['1/conversations-separate', '4.5/conversations-readable'], 'a text conversation is listed by GET /conversations and never under /calls', async ({ verify }) => {
     const w = world();
     const conv = await events!.startConversation(w.tenantA.id, assistant.id, 'web');
     const c = w.as('tenantA');
     const convs = await c.get('/conversations');
-    checkSuccess('4.5/conversations-readable', 'GET /conversations answers 200', convs, 200);
-    check('1/conversations-separate', 'GET /conversations lists the conversation', containsString(convs.json?.data, conv.id), { expected: conv.id, actual: rowsOf(convs.json?.data).map((r) => r?.id), res: convs });
+    verify.on('4.5/conversations-readable').success(convs, 200, 'GET /conversations answers 200');
+    verify.on('1/conversations-separate').that('GET /conversations lists the conversation', containsString(convs.json?.data, conv.id), { expected: conv.id, actual: rowsOf(convs.json?.data).map((r) => r?.id), res: convs });
     await events!.endConversation(w.tenantA.id, conv.id);
     const calls = await c.get('/calls');
-    checkSuccess('1/conversations-separate', 'GET /calls answers 200', calls, 200);
-    check('1/conversations-separate', 'GET /calls does not list the conversation', !containsString(calls.json?.data, conv.id), { expected: `no ${conv.id}`, actual: 'listed', res: calls });
+    verify.on('1/conversations-separate').success(calls, 200, 'GET /calls answers 200');
+    verify.on('1/conversations-separate').that('GET /calls does not list the conversation', !containsString(calls.json?.data, conv.id), { expected: `no ${conv.id}`, actual: 'listed', res: calls });
     const asCall = await c.get(`/calls/${conv.id}`);
-    checkError('1/conversations-separate', 'GET /calls/{conversation id} answers 404 RESOURCE_NOT_FOUND', asCall, 404, 'RESOURCE_NOT_FOUND');
+    verify.on('1/conversations-separate').error(asCall, 404, 'RESOURCE_NOT_FOUND', 'GET /calls/{conversation id} answers 404 RESOURCE_NOT_FOUND');
   }, EVENTS);
 });
 
@@ -153,12 +153,12 @@ describe('§4.5 PATCH /assistants/{id}/chatapp-enabled', () => {
 });
 
 describe('§4.5 / §5.3 organization routes', () => {
-  clauseTest(['4.5/org-tenants', '1/hierarchy'], 'GET /organization/tenants answers the organization key alone and lists its tenants', async () => {
+  clauseTest(['4.5/org-tenants', '1/hierarchy'], 'GET /organization/tenants answers the organization key alone and lists its tenants', async ({ verify }) => {
     const w = world();
     const res = await w.as('org').get('/organization/tenants');
-    checkSuccess('4.5/org-tenants', 'GET /organization/tenants with the organization key alone answers 200', res, 200);
+    verify.on('4.5/org-tenants').success(res, 200, 'GET /organization/tenants with the organization key alone answers 200');
     for (const [name, id] of [['A', w.tenantA.id], ['B', w.tenantB.id]] as const) {
-      check('1/hierarchy', `tenant ${name} of the organization is listed`, containsString(res.json?.data, id), { expected: id, actual: rowsOf(res.json?.data).map((r) => r?.id), res });
+      verify.on('1/hierarchy').that(`tenant ${name} of the organization is listed`, containsString(res.json?.data, id), { expected: id, actual: rowsOf(res.json?.data).map((r) => r?.id), res });
     }
   });
 

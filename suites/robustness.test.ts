@@ -20,7 +20,7 @@
 import { afterAll, beforeAll, beforeEach, describe } from 'vitest';
 import fc from 'fast-check';
 import { useWorld, type PrincipalName } from '../helpers/world';
-import { clauseTest, check, nonStrict, skipWith } from '../helpers/clause';
+import { clauseTest, skipWith, type Verify } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { concurrency, fixturePool, sharedLimit, type FixturePool } from '../helpers/concurrency';
 import { capabilityReason, hasCapability } from '../helpers/target';
@@ -80,7 +80,7 @@ function curl(method: string, path: string, h: Hostile, principal: PrincipalName
 }
 
 /**
- * Grades one answer. Only the API's own answers are judged (helpers/client.ts): a 5xx in the §7
+ * Grades one answer, on the robustness clauses through the test's `verify`. Only the API's own answers are judged (helpers/client.ts): a 5xx in the §7
  * envelope fails the `should` clause {@link SERVER_ERROR_ENVELOPED} (§7 lists 500 as a server
  * failure; no stated sentence forbids it for hostile input); a 5xx in another body of the API (a
  * bare `{"error": …}`) fails the `must` clause {@link SERVER_ERROR}, as does a 5xx outside the envelope or a lost
@@ -90,11 +90,11 @@ function curl(method: string, path: string, h: Hostile, principal: PrincipalName
  * {@link ungraded}). Below 500: a 4xx outside the §2.1 envelope is non-strict, except on the
  * bare-JSON routes of §7 exception 2.
  */
-function grade(what: string, res: ApiResponse | Error, repro: string): void {
+function grade(verify: Verify, what: string, res: ApiResponse | Error, repro: string): void {
   if (res instanceof TargetError && res.kind !== 'throttled' && res.kind !== 'cancelled' && res.attempts > 1 && res.sameEachTime) {
     // The same trouble on every attempt: the API behind the gateway or the connection failed on this input.
     const r = res.response;
-    check(SERVER_ERROR, `${what} answers below 500`, false, {
+    verify.on(SERVER_ERROR).that(`${what} answers below 500`, false, {
       expected: 'a status below 500 (400, 401, 404, 413, …)',
       actual: `${r ? `${foreignWords(r)}, outside the API's envelope` : res.message}; the same on all ${res.attempts} attempts (judged because it persisted after the retries)\n  reproduce (seed ${SEED}): ${repro}`,
       res: r,
@@ -108,16 +108,16 @@ function grade(what: string, res: ApiResponse | Error, repro: string): void {
   if (res.status >= 500) {
     // In the §7 envelope: the API's own, generic server failure (should). Any other body leaves the envelope (must).
     const enveloped = res.json?.success === false && typeof res.json?.error?.code === 'string';
-    check(enveloped ? SERVER_ERROR_ENVELOPED : SERVER_ERROR, `${what} answers below 500`, false, {
+    verify.on(enveloped ? SERVER_ERROR_ENVELOPED : SERVER_ERROR).that(`${what} answers below 500`, false, {
       expected: 'a status below 500 (400, 401, 404, 413, …)',
       actual: `${res.status} ${enveloped ? `${res.json.error.code} in the API's envelope (judged on the API's own answer)` : `outside the §7 envelope: ${res.text.slice(0, 120)}`}\n  reproduce (seed ${SEED}): ${repro}`,
       res,
     });
   }
-  check(SERVER_ERROR, `${what} answers below 500`, true, { expected: 'a status below 500', actual: res.status, res });
+  verify.on(SERVER_ERROR).that(`${what} answers below 500`, true, { expected: 'a status below 500', actual: res.status, res });
   if (res.status >= 400 && !isBareRoute(res.request.method, res.request.path)) {
     const enveloped = res.json?.success === false && typeof res.json?.error?.code === 'string';
-    if (!enveloped) nonStrict(SERVER_ERROR, `${what} is refused`, `answered ${res.status} outside the §2.1 envelope (a refusal by the HTTP layer); reproduce: ${repro}`);
+    if (!enveloped) verify.on(SERVER_ERROR).nonStrict(`${what} is refused`, `answered ${res.status} outside the §2.1 envelope (a refusal by the HTTP layer); reproduce: ${repro}`);
   }
 }
 
@@ -213,7 +213,7 @@ describe.concurrent('hostile bodies and headers on every route of §4 (never a 5
             limit(async () => {
               const principal = acceptedPrincipal(row.scope);
               const res = await sendHostile(row, h, principal);
-              grade(`${row.route} with ${h.label}`, res, curl(row.method, row.path(), h, principal));
+              grade(ctx.verify, `${row.route} with ${h.label}`, res, curl(row.method, row.path(), h, principal));
             }),
           ),
         ),
@@ -224,7 +224,7 @@ describe.concurrent('hostile bodies and headers on every route of §4 (never a 5
 });
 
 describe('refused credentials with hostile bodies (nothing can be stored)', () => {
-  clauseTest(SERVER_ERROR, 'without a key or with a malformed one, hostile bodies answer below 500 on every route', async () => {
+  clauseTest(SERVER_ERROR, 'without a key or with a malformed one, hostile bodies answer below 500 on every route', async ({ verify }) => {
     const items = hasCapability('control') ? bodyClasses().flatMap((c) => c.items.slice(0, 2)) : bodyClasses().slice(0, 6).map((c) => c.items[0]);
     const keyless: Hostile[] = items.map((h) => ({ ...h, headers: { ...h.headers, authorization: h.label.length % 2 ? 'ApiKey not-a-key' : undefined } }));
     await Promise.all(
@@ -232,7 +232,7 @@ describe('refused credentials with hostile bodies (nothing can be stored)', () =
         keyless.map((h) =>
           limit(async () => {
             const res = await sendHostile(row, h, 'anonymous');
-            grade(`${row.route} without a valid key, with ${h.label}`, res, curl(row.method, row.path(), h, 'anonymous'));
+            grade(verify, `${row.route} without a valid key, with ${h.label}`, res, curl(row.method, row.path(), h, 'anonymous'));
           }),
         ),
       ),
@@ -253,7 +253,7 @@ describe.concurrent('hostile writes to an assistant: it still reads back', () =>
             const path = `/assistants/${a.id}`;
             const res = await sendHostile({ ...patchRow, path: () => path }, h, 'tenantA');
             const repro = curl('PATCH', path, h, 'tenantA');
-            grade(`PATCH ${path} with ${h.label}`, res, repro);
+            grade(ctx.verify, `PATCH ${path} with ${h.label}`, res, repro);
             const one = await client.get(path, { audit: false });
             ctx.verify.that(`GET ${path} after ${h.label} answers 200`, one.status === 200, { expected: 200, actual: `${one.status}\n  after (seed ${SEED}): ${repro}`, res: one });
             const list = await client.get('/assistants', { audit: false });
@@ -297,7 +297,7 @@ describe('odd path spellings mean what the plain spelling means', () => {
           for (const s of spellings(t.path)) {
             const odd = await client.get(s.path, { retry: false, audit: false });
             const repro = curl('GET', s.path, { label: s.label }, t.principal);
-            grade(`GET ${s.path} (${s.label})`, odd, repro);
+            grade(verify, `GET ${s.path} (${s.label})`, odd, repro);
             // Without a key, a 401 is a careful reading too: a server that authenticates before routing
             // never reaches the route. Unless the same spelling with a key does reach it: then the
             // spelling leads past the public authentication to what the plain path serves without one.

@@ -12,7 +12,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { faker } from '@faker-js/faker';
 import fc from 'fast-check';
 import { useWorld } from '../helpers/world';
-import { clauseTest, check, checkError, checkSchema, checkSuccess, skipWith, type Verify } from '../helpers/clause';
+import { clauseTest, skipWith, type Verify } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { hasCapability, missingFixtureReason } from '../helpers/target';
 import type { ApiResponse } from '../helpers/client';
@@ -92,30 +92,30 @@ describe('§4.3 POST /sms-reasons', () => {
       content: 'Our address: 1 Main St — “quotes” & <markup> ✓',
       properties: { source: 'conformance', n: 1 },
     };
-    checkSchema('4.3/sms-reason-nine-fields', 'the request is a valid SMS reason request (§2.9)', 'sms-reason#/$defs/request', body);
+    ctx.verify.on('4.3/sms-reason-nine-fields').schema('the request is a valid SMS reason request (§2.9)', 'sms-reason#/$defs/request', body);
     const res = await world().as('tenantA').post('/sms-reasons', body);
-    checkSuccess('4.3/sms-reason-nine-fields', 'POST /sms-reasons answers 2xx', res);
-    checkSchema('4.3/sms-reason-nine-fields', 'data carries all nine fields with their §2.9 types', 'sms-reason', res.json?.data, res);
+    ctx.verify.on('4.3/sms-reason-nine-fields').success(res, undefined, 'POST /sms-reasons answers 2xx');
+    ctx.verify.on('4.3/sms-reason-nine-fields').schema('data carries all nine fields with their §2.9 types', 'sms-reason', res.json?.data, res);
     for (const k of ['name', 'reason', 'message', 'assistantId', 'content'] as const) {
-      check('4.3/sms-reason-echo', `data.${k} is the value sent`, res.json.data[k] === body[k], { expected: body[k], actual: res.json.data[k], res });
+      ctx.verify.on('4.3/sms-reason-echo').that(`data.${k} is the value sent`, res.json.data[k] === body[k], { expected: body[k], actual: res.json.data[k], res });
     }
   }, REASONS);
 
   clauseTest(['2.9/sms-reason-request-optional', '4.3/sms-reason-nine-fields'], 'an empty body is accepted and still answers all nine fields', async (ctx) => {
     const res = await world().as('tenantA').post('/sms-reasons', {});
-    checkSuccess('2.9/sms-reason-request-optional', 'POST /sms-reasons with {} answers 2xx (every request field optional)', res);
-    checkSchema('4.3/sms-reason-nine-fields', 'data carries all nine fields', 'sms-reason#/$defs/fromEmptyRequest', res.json?.data, res);
+    ctx.verify.on('2.9/sms-reason-request-optional').success(res, undefined, 'POST /sms-reasons with {} answers 2xx (every request field optional)');
+    ctx.verify.on('4.3/sms-reason-nine-fields').schema('data carries all nine fields', 'sms-reason#/$defs/fromEmptyRequest', res.json?.data, res);
   }, REASONS);
 
   clauseTest(['2.9/properties-need-not-be-supplied', '4.3/sms-reason-nine-fields'], 'properties need not be supplied; the answer still carries it', async (ctx) => {
     const res = await world().as('tenantA').post('/sms-reasons', { name: `${world().runPrefix}no-properties`, assistantId: assistant.id });
-    checkSuccess('2.9/properties-need-not-be-supplied', 'POST /sms-reasons without properties answers 2xx', res);
-    check('2.9/properties-need-not-be-supplied', 'data has the key properties', !!res.json?.data && 'properties' in res.json.data, {
+    ctx.verify.on('2.9/properties-need-not-be-supplied').success(res, undefined, 'POST /sms-reasons without properties answers 2xx');
+    ctx.verify.on('2.9/properties-need-not-be-supplied').that('data has the key properties', !!res.json?.data && 'properties' in res.json.data, {
       expected: 'a properties key',
       actual: Object.keys(res.json?.data ?? {}),
       res,
     });
-    checkSchema('4.3/sms-reason-nine-fields', 'data carries all nine fields', 'sms-reason', res.json?.data, res);
+    ctx.verify.on('4.3/sms-reason-nine-fields').schema('data carries all nine fields', 'sms-reason', res.json?.data, res);
   }, REASONS);
 });
 
@@ -155,8 +155,8 @@ describe('§4.4 / §8 POST /sms: message length', () => {
     clauseTest(['4.4/sms-message-length', '8/limit-sms-message', '4.4/sms-message-sid'], `a ${n}-character message is sent and answers data.messageSid`, async (ctx) => {
       const from = needSender(ctx);
       const res = await world().as('tenantA').post('/sms', { fromNumber: from, toNumber, message: faker.string.alpha(n) });
-      checkSuccess(['4.4/sms-message-length', '8/limit-sms-message'], `POST /sms with a ${n}-character message answers 2xx`, res);
-      checkSchema('4.4/sms-message-sid', 'data.messageSid is a non-empty string', 'sms#/$defs/answer', res.json?.data, res);
+      ctx.verify.on(['4.4/sms-message-length', '8/limit-sms-message']).success(res, undefined, `POST /sms with a ${n}-character message answers 2xx`);
+      ctx.verify.on('4.4/sms-message-sid').schema('data.messageSid is a non-empty string', 'sms#/$defs/answer', res.json?.data, res);
     }, { requires: ['sms'] });
   }
 });
@@ -172,11 +172,11 @@ describe('§4.4 POST /sms: a fromNumber not on the tenant', () => {
     verify.error(res, 404, 'RESOURCE_NOT_FOUND', 'POST /sms from a number nobody registered');
   });
 
-  /** Checks that `res` is the same refusal as `ref` (status, code, message): the cases are indistinguishable. */
-  function checkSameAs(res: ApiResponse, ref: ApiResponse, what: string): void {
-    checkError('4.4/from-number-not-found', `POST /sms from ${what}`, res, 404, 'RESOURCE_NOT_FOUND');
+  /** Checks, through the test's `verify`, that `res` is the same refusal as `ref` (status, code, message): the cases are indistinguishable. */
+  function checkSameAs(verify: Verify, res: ApiResponse, ref: ApiResponse, what: string): void {
+    verify.error(res, 404, 'RESOURCE_NOT_FOUND', `POST /sms from ${what}`);
     const pick = (r: ApiResponse) => ({ status: r.status, code: r.json?.error?.code, message: r.json?.error?.message });
-    check('4.4/from-number-not-found', `${what} is indistinguishable from an unknown number (status, code, message)`, isDeepStrictEqual(pick(res), pick(ref)), {
+    verify.that(`${what} is indistinguishable from an unknown number (status, code, message)`, isDeepStrictEqual(pick(res), pick(ref)), {
       expected: pick(ref),
       actual: pick(res),
       res,
@@ -186,13 +186,13 @@ describe('§4.4 POST /sms: a fromNumber not on the tenant', () => {
   clauseTest('4.4/from-number-not-found', 'a deleted fromNumber answers the same 404 RESOURCE_NOT_FOUND as an unknown one', async (ctx) => {
     if (!deletedNumber) skipWith(ctx, 'not applicable to this target: deleting a number needs the control API', 'control');
     const res = await world().as('tenantA').post('/sms', { fromNumber: deletedNumber, toNumber, message: 'conformance check: must not be sent' });
-    checkSameAs(res, await unknownSender(), 'a deleted number of the tenant');
+    checkSameAs(ctx.verify, res, await unknownSender(), 'a deleted number of the tenant');
   }, { requires: ['control'] });
 
   clauseTest('4.4/from-number-not-found', "another tenant's fromNumber answers the same 404 RESOURCE_NOT_FOUND as an unknown one", async (ctx) => {
     if (!otherTenantNumber) skipWith(ctx, missingFixtureReason('otherSmsFromNumber'));
     const res = await world().as('tenantA').post('/sms', { fromNumber: otherTenantNumber, toNumber: fromNumber ?? toNumber, message: 'conformance check: must not be sent' });
-    checkSameAs(res, await unknownSender(), "tenant B's number with tenant key A");
+    checkSameAs(ctx.verify, res, await unknownSender(), "tenant B's number with tenant key A");
   }, { requires: ['sms'] });
 
   // An organization key acts on the tenant X-Tenant-Id names and nothing else (§5.2), so a number
@@ -200,7 +200,7 @@ describe('§4.4 POST /sms: a fromNumber not on the tenant', () => {
   clauseTest('4.4/from-number-not-found', "an organization key acting for A gets the same 404 for tenant B's fromNumber as for an unknown one", async (ctx) => {
     if (!otherTenantNumber) skipWith(ctx, missingFixtureReason('otherSmsFromNumber'));
     const res = await world().as('orgA').post('/sms', { fromNumber: otherTenantNumber, toNumber: fromNumber ?? toNumber, message: 'conformance check: must not be sent' });
-    checkSameAs(res, await world().as('orgA').post('/sms', { fromNumber: randomNumber(), toNumber, message: 'conformance check: must not be sent' }), "tenant B's number with the organization key acting for A");
+    checkSameAs(ctx.verify, res, await world().as('orgA').post('/sms', { fromNumber: randomNumber(), toNumber, message: 'conformance check: must not be sent' }), "tenant B's number with the organization key acting for A");
   }, { requires: ['sms'] });
 });
 
@@ -212,7 +212,7 @@ describe('§4.4 / §8 POST /sms: the limit counts characters, not bytes', () => 
   clauseTest(['4.4/sms-message-length', '8/limit-sms-message'], 'a message of 1,600 × U+00E9 (3,200 UTF-8 bytes) is sent', async (ctx) => {
     const from = needSender(ctx);
     const res = await world().as('tenantA').post('/sms', { fromNumber: from, toNumber, message: E_ACUTE.repeat(1600) });
-    checkSuccess(['4.4/sms-message-length', '8/limit-sms-message'], 'POST /sms with 1,600 two-byte characters answers 2xx', res);
+    ctx.verify.success(res, undefined, 'POST /sms with 1,600 two-byte characters answers 2xx');
   }, { requires: ['sms'] });
 
   clauseTest(['4.4/sms-message-length', '8/limit-sms-message'], 'a message of 1,601 × U+00E9 is rejected with details naming message', async (ctx) => {

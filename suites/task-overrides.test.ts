@@ -6,7 +6,7 @@
 import { beforeAll, describe } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { useWorld } from '../helpers/world';
-import { clauseTest, check, checkEqual, checkSchema, checkSuccess } from '../helpers/clause';
+import { clauseTest } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 
 const world = useWorld();
@@ -39,25 +39,25 @@ describe('§4.2 GET /assistants/{id}/tasks/overrides', () => {
     verify.error(res, 404, 'RESOURCE_NOT_FOUND', 'GET …/tasks/overrides of an assistant that never existed');
   });
 
-  clauseTest(['2.8/task-override-shape', '4.2/task-overrides-array'], 'every override carries all five fields with their values', async () => {
+  clauseTest(['2.8/task-override-shape', '4.2/task-overrides-array'], 'every override carries all five fields with their values', async ({ verify }) => {
     const w = world();
     const made = [
       await w.control!.taskOverride({ assistantId: assistant.id, instructionOverride: 'Ask for the order number first — “exactly”.' }),
       await w.control!.taskOverride({ assistantId: assistant.id, taskId: randomUUID(), taskgroupId: randomUUID(), instructionOverride: null }),
     ];
     const res = await w.as('tenantA').get(path(assistant.id));
-    checkSuccess('4.2/task-overrides-array', 'GET …/tasks/overrides answers 200', res, 200);
-    checkSchema('2.8/task-override-shape', 'data is an array of §2.8 task overrides', 'task-override#/$defs/list', res.json?.data, res);
+    verify.on('4.2/task-overrides-array').success(res, 200, 'GET …/tasks/overrides answers 200');
+    verify.on('2.8/task-override-shape').schema('data is an array of §2.8 task overrides', 'task-override#/$defs/list', res.json?.data, res);
     const rows: any[] = res.json.data;
     for (const m of made) {
       // Order is not documented (§9.4): find each override by its id.
       const row = rows.find((r) => r.overrideId === m.overrideId);
-      check('2.8/task-override-shape', `override ${m.overrideId} is listed`, !!row, { expected: m.overrideId, actual: rows.map((r) => r.overrideId), res });
+      verify.on('2.8/task-override-shape').that(`override ${m.overrideId} is listed`, !!row, { expected: m.overrideId, actual: rows.map((r) => r.overrideId), res });
       for (const k of ['assistantId', 'taskId', 'taskgroupId', 'instructionOverride'] as const) {
-        checkEqual('2.8/task-override-shape', `override ${k} reads back as created`, row[k], m[k], res);
+        verify.on('2.8/task-override-shape').equal(`override ${k} reads back as created`, row[k], m[k], res);
       }
     }
-    check('2.8/task-override-shape', 'every listed override belongs to this assistant', rows.every((r) => r.assistantId === assistant.id), {
+    verify.on('2.8/task-override-shape').that('every listed override belongs to this assistant', rows.every((r) => r.assistantId === assistant.id), {
       expected: `assistantId ${assistant.id} on every row`,
       actual: rows.map((r) => r.assistantId),
       res,

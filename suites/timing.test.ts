@@ -14,7 +14,7 @@ import { faker } from '@faker-js/faker';
 import { median, wilcoxonRankSum, errorFunction } from 'simple-statistics';
 import { useWorld } from '../helpers/world';
 import { assistantFixture } from '../helpers/fixtures';
-import { clauseTest, check, inform, skipUnlessServed, skipWith } from '../helpers/clause';
+import { clauseTest, skipUnlessServed, skipWith, type ClauseContext } from '../helpers/clause';
 import { loadEnv, switchReason } from '../helpers/target';
 import type { ApiResponse } from '../helpers/client';
 import { statusLine } from '../helpers/exchange';
@@ -118,8 +118,8 @@ async function sample(never: () => Promise<ApiResponse>, other: () => Promise<Ap
   return s;
 }
 
-function verdict(route: string, s: Samples, ctx: any): void {
-  const clause = '5.7/timing-indistinguishable';
+/** Judges the samples of `route` on the test's clause (5.7/timing-indistinguishable), through `ctx.verify`; skips when they prove nothing. */
+function verdict(route: string, s: Samples, ctx: ClauseContext): void {
   if (s.never.length < MIN_PAIRS) skipWith(ctx, `precondition failed: only ${s.never.length} pairs within ${BUDGET_MS} ms (need ${MIN_PAIRS})`);
   const kinds = [...s.statuses];
   const neverLines = new Set(kinds.filter((k) => k.startsWith('never')).map((k) => k.slice(7)));
@@ -134,9 +134,9 @@ function verdict(route: string, s: Samples, ctx: any): void {
     `n = ${s.never.length} + ${s.other.length}, Mann–Whitney U = ${t.u}, z = ${t.z.toFixed(2)}, p = ${t.p < 1e-12 ? '< 1e-12' : t.p < 1e-3 ? t.p.toExponential(1) : t.p.toPrecision(3)} ` +
     `(${Math.round(s.elapsedMs)} ms of sampling, seed ${SEED})`;
   const indistinguishable = t.p >= ALPHA;
-  inform(clause, `${route}: response time does not tell another tenant's id from a never-existed one`, indistinguishable, detail);
+  ctx.verify.inform(`${route}: response time does not tell another tenant's id from a never-existed one`, indistinguishable, detail);
   if (loadEnv().CORE_API_STRICT_TIMING === '1') {
-    check(clause, `${route}: the rank test finds no timing difference at p < ${ALPHA} (CORE_API_STRICT_TIMING=1)`, indistinguishable, {
+    ctx.verify.that(`${route}: the rank test finds no timing difference at p < ${ALPHA} (CORE_API_STRICT_TIMING=1)`, indistinguishable, {
       expected: `p ≥ ${ALPHA}`,
       actual: detail,
     });

@@ -17,7 +17,7 @@
 import { beforeAll, describe } from 'vitest';
 import { isDeepStrictEqual } from 'node:util';
 import { useWorld } from '../helpers/world';
-import { clauseTest, check, checkEqual, checkSchema, checkSuccess, inform, skipWith } from '../helpers/clause';
+import { clauseTest, skipWith, type Verify } from '../helpers/clause';
 import { assistantFixture, promptFixture, toolFixture, UnfindableFixture, type ToolFixture } from '../helpers/fixtures';
 import type { ApiResponse } from '../helpers/client';
 import { containsString, rowsOf } from '../helpers/shapes';
@@ -90,18 +90,18 @@ describe('§4.5 tools: instruction and textInstructions', () => {
     const tool = { id: putFixture.id, name: putFixture.body.name, textInstructions: putFixture.data?.textInstructions };
     const newInstruction = { ...INSTRUCTION, description: 'Look up an order by number or e-mail.' };
     const kept = await putTool(tool.id, { name: tool.name, instruction: newInstruction });
-    checkSuccess('4.5/tool-put-keeps-text-instructions', 'PUT /tools/{id} without textInstructions answers 2xx', kept);
-    checkSchema('4.5/tool-put-keeps-text-instructions', 'data is a tool', 'tool', kept.json?.data, kept);
-    checkEqual('4.5/tool-put-keeps-text-instructions', 'the PUT applied the new instruction', kept.json.data.instruction?.description, newInstruction.description, kept);
-    check('4.5/tool-put-keeps-text-instructions', 'textInstructions is kept as stored', isDeepStrictEqual(kept.json.data.textInstructions, tool.textInstructions), {
+    ctx.verify.on('4.5/tool-put-keeps-text-instructions').success(kept, undefined, 'PUT /tools/{id} without textInstructions answers 2xx');
+    ctx.verify.on('4.5/tool-put-keeps-text-instructions').schema('data is a tool', 'tool', kept.json?.data, kept);
+    ctx.verify.on('4.5/tool-put-keeps-text-instructions').equal('the PUT applied the new instruction', kept.json.data.instruction?.description, newInstruction.description, kept);
+    ctx.verify.on('4.5/tool-put-keeps-text-instructions').that('textInstructions is kept as stored', isDeepStrictEqual(kept.json.data.textInstructions, tool.textInstructions), {
       expected: tool.textInstructions,
       actual: kept.json.data.textInstructions,
       res: kept,
     });
     const removed = await putTool(tool.id, { name: tool.name, instruction: newInstruction, textInstructions: null });
-    checkSuccess('4.5/tool-put-null-removes-text-instructions', 'PUT /tools/{id} with textInstructions null answers 2xx', removed);
+    ctx.verify.on('4.5/tool-put-null-removes-text-instructions').success(removed, undefined, 'PUT /tools/{id} with textInstructions null answers 2xx');
     const v = removed.json?.data?.textInstructions;
-    check('4.5/tool-put-null-removes-text-instructions', 'textInstructions is removed (null or absent)', v === null || v === undefined, { expected: 'null or absent', actual: v, res: removed });
+    ctx.verify.on('4.5/tool-put-null-removes-text-instructions').that('textInstructions is removed (null or absent)', v === null || v === undefined, { expected: 'null or absent', actual: v, res: removed });
   });
 });
 
@@ -134,30 +134,30 @@ describe('§4.5 per-assistant tool overrides', () => {
     const c = world().as('tenantA');
     const text = 'Text override: ask for the order number in one message.';
     const voice = 'Voice override: ask for the order number slowly.';
-    checkSuccess('4.5/tool-overrides-independent', 'PUT …/text-description-override answers 2xx', await c.put(`${base()}/text-description-override`, { description: text }));
+    ctx.verify.on('4.5/tool-overrides-independent').success(await c.put(`${base()}/text-description-override`, { description: text }), undefined, 'PUT …/text-description-override answers 2xx');
     let read = await readText();
-    checkSuccess('4.5/tool-overrides-independent', 'GET …/text-override answers 200', read, 200);
-    check('4.5/tool-overrides-independent', 'the text override carries the text description', containsString(read.json?.data, text), { expected: text, actual: read.json?.data, res: read });
-    checkSuccess('4.5/tool-overrides-independent', 'PUT …/description-override (voice) answers 2xx', await c.put(`${base()}/description-override`, { description: voice }));
+    ctx.verify.on('4.5/tool-overrides-independent').success(read, 200, 'GET …/text-override answers 200');
+    ctx.verify.on('4.5/tool-overrides-independent').that('the text override carries the text description', containsString(read.json?.data, text), { expected: text, actual: read.json?.data, res: read });
+    ctx.verify.on('4.5/tool-overrides-independent').success(await c.put(`${base()}/description-override`, { description: voice }), undefined, 'PUT …/description-override (voice) answers 2xx');
     read = await readText();
     // The text-override read may also show the voice side (its shape is not shown): only the text part is asserted.
-    check('4.5/tool-overrides-independent', 'writing the voice override leaves the text override as it was', containsString(read.json?.data, text), {
+    ctx.verify.on('4.5/tool-overrides-independent').that('writing the voice override leaves the text override as it was', containsString(read.json?.data, text), {
       expected: `text override still with ${JSON.stringify(text)}`,
       actual: read.json?.data,
       res: read,
     });
-    checkSuccess('4.5/tool-empty-description-restores', 'PUT …/description-override with an empty description answers 2xx', await c.put(`${base()}/description-override`, { description: '' }));
+    ctx.verify.on('4.5/tool-empty-description-restores').success(await c.put(`${base()}/description-override`, { description: '' }), undefined, 'PUT …/description-override with an empty description answers 2xx');
     read = await readText();
-    check('4.5/tool-overrides-independent', 'clearing the voice override leaves the text override', containsString(read.json?.data, text), { expected: text, actual: read.json?.data, res: read });
-    checkSuccess('4.5/tool-empty-description-restores', 'PUT …/text-description-override with an empty description answers 2xx', await c.put(`${base()}/text-description-override`, { description: '' }));
+    ctx.verify.on('4.5/tool-overrides-independent').that('clearing the voice override leaves the text override', containsString(read.json?.data, text), { expected: text, actual: read.json?.data, res: read });
+    ctx.verify.on('4.5/tool-empty-description-restores').success(await c.put(`${base()}/text-description-override`, { description: '' }), undefined, 'PUT …/text-description-override with an empty description answers 2xx');
     read = await readText();
-    check('4.5/tool-empty-description-restores', 'after an empty description the custom text description is gone', !containsString(read.json?.data, text), {
+    ctx.verify.on('4.5/tool-empty-description-restores').that('after an empty description the custom text description is gone', !containsString(read.json?.data, text), {
       expected: `no ${JSON.stringify(text)}`,
       actual: read.json?.data,
       res: read,
     });
     // The defaults are non-empty, so a description that reads back as '' means the empty text was stored, not the default restored.
-    check('4.5/tool-empty-description-restores', 'the empty description is not stored in place of the default', !storesEmptyDescription(read.json?.data), {
+    ctx.verify.on('4.5/tool-empty-description-restores').that('the empty description is not stored in place of the default', !storesEmptyDescription(read.json?.data), {
       expected: 'no description field holding an empty string (the default, null or no override)',
       actual: read.json?.data,
       res: read,
@@ -259,33 +259,37 @@ describe('§4.5 prompts', () => {
 describe('§2.10 catalogues', () => {
   clauseTest(['2.10/model-type', '4.5/models-catalogue'], 'every GET /models entry carries id and type chat or realtime', async ({ verify }) => {
     const res = await world().as('tenantA').get('/models');
-    checkSuccess('4.5/models-catalogue', 'GET /models answers 200', res, 200);
+    verify.on('4.5/models-catalogue').success(res, 200, 'GET /models answers 200');
     const rows = rowsOf(res.json?.data);
-    inform('4.5/models-catalogue', 'the model catalogue is not empty', rows.length > 0, `${rows.length} entries`);
+    verify.on('4.5/models-catalogue').inform('the model catalogue is not empty', rows.length > 0, `${rows.length} entries`);
     for (const m of rows) verify.schema('a model entry carries id and type', 'model', m, res);
   });
 
-  /** Checks GET /transcribers (list) and one GET /transcribers/{id} with the given principal. */
-  async function transcribers(principal: 'org' | 'orgA' | 'tenantA', clauses: string[]): Promise<ApiResponse> {
+  /**
+   * Checks GET /transcribers (list) and one GET /transcribers/{id} with the given principal: the
+   * answers on `verify`'s clauses, the entries' shape on 2.10/transcriber-language as well.
+   */
+  async function transcribers(verify: Verify, principal: 'org' | 'orgA' | 'tenantA'): Promise<ApiResponse> {
     const c = world().as(principal);
+    const shape = verify.on(['2.10/transcriber-language', ...verify.clauses]);
     const list = await c.get('/transcribers');
-    checkSuccess(clauses, `GET /transcribers with ${principal === 'org' ? 'the organization key alone' : principal} answers 200`, list, 200);
+    verify.success(list, 200, `GET /transcribers with ${principal === 'org' ? 'the organization key alone' : principal} answers 200`);
     const rows = rowsOf(list.json?.data);
-    for (const t of rows) checkSchema(['2.10/transcriber-language', ...clauses], 'a transcriber carries id and language', 'transcriber', t, list);
+    for (const t of rows) shape.schema('a transcriber carries id and language', 'transcriber', t, list);
     if (rows[0]?.id) {
       const one = await c.get(`/transcribers/${rows[0].id}`);
-      checkSuccess(clauses, 'GET /transcribers/{id} answers 200', one, 200);
-      checkSchema(['2.10/transcriber-language', ...clauses], 'the transcriber carries id and language', 'transcriber', one.json?.data, one);
-      checkEqual(clauses, 'GET /transcribers/{id} answers that transcriber', one.json?.data?.id, rows[0].id, one);
+      verify.success(one, 200, 'GET /transcribers/{id} answers 200');
+      shape.schema('the transcriber carries id and language', 'transcriber', one.json?.data, one);
+      verify.equal('GET /transcribers/{id} answers that transcriber', one.json?.data?.id, rows[0].id, one);
     }
     return list;
   }
 
-  clauseTest(['4.5/transcribers-org-key', '2.10/transcriber-language'], 'GET /transcribers and /transcribers/{id} accept an organization key without X-Tenant-Id; entries carry language', async () => {
-    await transcribers('org', ['4.5/transcribers-org-key']);
+  clauseTest(['4.5/transcribers-org-key', '2.10/transcriber-language'], 'GET /transcribers and /transcribers/{id} accept an organization key without X-Tenant-Id; entries carry language', async ({ verify }) => {
+    await transcribers(verify.on('4.5/transcribers-org-key'), 'org');
   });
 
-  clauseTest('2.10/transcriber-language', 'transcribers read with a tenant key carry language', async () => {
-    await transcribers('tenantA', ['2.10/transcriber-language']);
+  clauseTest('2.10/transcriber-language', 'transcribers read with a tenant key carry language', async ({ verify }) => {
+    await transcribers(verify, 'tenantA');
   });
 });

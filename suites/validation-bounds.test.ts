@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import { useWorld } from '../helpers/world';
 import { documentedPart } from '../helpers/documented';
-import { check, checkEqual, checkError, checkSchema, checkSuccess, clauseTest, skipWith } from '../helpers/clause';
+import { clauseTest, skipWith, type Verify } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import type { ApiClient, ApiResponse } from '../helpers/client';
 import { budgetSample, generateBoundsCases, materializeCase, Template, type BoundsCase, type TemplateVars } from '../helpers/generate/bounds';
@@ -96,13 +96,16 @@ afterAll(async () => {
 
 const path = (slot: Slot = main) => `/assistants/${slot.id}`;
 
-/** Checks a 400 VALIDATION_ERROR whose details name every field group in `expected` (one acceptable name list per failing field). */
-function checkRejected(clauses: string[], what: string, res: ApiResponse, expected: { label: string; names: string[] }[]): void {
-  checkError(clauses, `${what} answers 400 VALIDATION_ERROR`, res, 400, 'VALIDATION_ERROR');
+/**
+ * Checks a 400 VALIDATION_ERROR whose details name every field group in `expected` (one acceptable
+ * name list per failing field): the status on `verify`'s clauses, the details on {@link DETAILS}.
+ */
+function checkRejected(verify: Verify, what: string, res: ApiResponse, expected: { label: string; names: string[] }[]): void {
+  verify.error(res, 400, 'VALIDATION_ERROR', `${what} answers 400 VALIDATION_ERROR`);
   const details = res.json?.error?.details;
-  checkSchema(DETAILS, 'error.details is an array of { field, message }', 'validation-details', details, res);
+  verify.on(DETAILS).schema('error.details is an array of { field, message }', 'validation-details', details, res);
   for (const e of expected) {
-    check(DETAILS, `error.details names the failing field ${e.label}`, details.some((d: any) => fieldNames(d?.field, e.names)), {
+    verify.on(DETAILS).that(`error.details names the failing field ${e.label}`, details.some((d: any) => fieldNames(d?.field, e.names)), {
       expected: `an entry whose field is ${e.label} (or a path ending in ${e.names.join(' or ')})`,
       actual: details.map((d: any) => d?.field),
       res,
@@ -110,31 +113,34 @@ function checkRejected(clauses: string[], what: string, res: ApiResponse, expect
   }
 }
 
-/** Sends a PATCH that must be refused, and checks the answer and that nothing changed (§4.1). */
-async function expectRejected(clauses: string[], what: string, body: unknown, expected: { label: string; names: string[] }[], slot: Slot = main): Promise<void> {
+/**
+ * Sends a PATCH that must be refused, and checks the answer (on `verify`'s clauses and
+ * {@link DETAILS}) and that nothing changed (§4.1, on {@link UNCHANGED}).
+ */
+async function expectRejected(verify: Verify, what: string, body: unknown, expected: { label: string; names: string[] }[], slot: Slot = main): Promise<void> {
   let before = slot.lastKnown;
   if (before === undefined) {
     const res = await client.get(path(slot));
-    checkSuccess(clauses, 'GET before the PATCH answers 200', res, 200);
+    verify.success(res, 200, 'GET before the PATCH answers 200');
     before = res.json?.data;
   }
   slot.lastKnown = undefined;
   const res = await client.patch(path(slot), body);
-  checkRejected([...clauses, DETAILS], what, res, expected);
+  checkRejected(verify.on([...verify.clauses, DETAILS]), what, res, expected);
   const after = await client.get(path(slot));
-  checkSuccess(clauses, 'GET after the PATCH answers 200', after, 200);
+  verify.success(after, 200, 'GET after the PATCH answers 200');
   slot.lastKnown = after.json?.data;
   // Documented fields only: undocumented ones may change on every read (§9.4; helpers/documented.ts).
-  checkEqual(UNCHANGED, 'every documented field of the GET after the refused PATCH equals the GET before', documentedPart(after.json?.data, 'assistant', []), documentedPart(before, 'assistant', []), after);
+  verify.on(UNCHANGED).equal('every documented field of the GET after the refused PATCH equals the GET before', documentedPart(after.json?.data, 'assistant', []), documentedPart(before, 'assistant', []), after);
 }
 
-/** Sends a PATCH that must be accepted and returns the GET after it. */
-async function expectAccepted(clauses: string[], what: string, body: unknown, slot: Slot = main): Promise<ApiResponse> {
+/** Sends a PATCH that must be accepted (checked on `verify`'s clauses) and returns the GET after it. */
+async function expectAccepted(verify: Verify, what: string, body: unknown, slot: Slot = main): Promise<ApiResponse> {
   slot.lastKnown = undefined;
   const res = await client.patch(path(slot), body);
-  checkSuccess(clauses, `${what} is accepted`, res, 200);
+  verify.success(res, 200, `${what} is accepted`);
   const get = await client.get(path(slot));
-  checkSuccess(clauses, 'GET after the PATCH answers 200', get, 200);
+  verify.success(get, 200, 'GET after the PATCH answers 200');
   slot.lastKnown = get.json?.data;
   return get;
 }
@@ -158,17 +164,19 @@ function needsPublicHost(v: unknown): boolean {
   return false;
 }
 
-async function runCase(raw: BoundsCase, slot: Slot): Promise<void> {
+/** Runs one generated case on `slot`, its checks naming the case's clauses (and, refused, the details and unchanged clauses). */
+async function runCase(verify: Verify, raw: BoundsCase, slot: Slot): Promise<void> {
   const c = materializeCase(raw, vars);
+  const onCase = verify.on(c.clauses);
   if (c.expect === 'reject') {
-    await expectRejected(c.clauses, `PATCH ${formatPath(c.path)} = ${raw.name.split(' = ')[1].split(' → ')[0]}`, c.body, [
+    await expectRejected(onCase, `PATCH ${formatPath(c.path)} = ${raw.name.split(' = ')[1].split(' → ')[0]}`, c.body, [
       { label: formatPath(c.path.filter((s) => typeof s === 'string')), names: c.fields },
     ], slot);
     return;
   }
-  const get = await expectAccepted(c.clauses, `PATCH ${c.name}`, c.body, slot);
+  const get = await expectAccepted(onCase, `PATCH ${c.name}`, c.body, slot);
   const actual = getAt(get.json?.data, c.shownAt);
-  check(c.clauses, `GET shows ${formatPath(c.shownAt)} as ${describeReading(c.reading!)}`, readingHolds(c.reading!, actual), {
+  onCase.that(`GET shows ${formatPath(c.shownAt)} as ${describeReading(c.reading!)}`, readingHolds(c.reading!, actual), {
     expected: describeReading(c.reading!),
     actual: describeActual(actual),
     res: get,
@@ -182,7 +190,7 @@ describe.concurrent('generated from schemas/assistant.patch.request.json', () =>
     clauseTest(clauses, c.name, (ctx) => {
       if (!fullSet() && !SAMPLE.has(c.name)) skipWith(ctx, BUDGET_REASON);
       if (c.expect === 'accept' && publicHostUnusable && needsPublicHost(c.value)) skipWith(ctx, publicHostUnusable);
-      return slots.use((slot) => runCase(c, slot));
+      return slots.use((slot) => runCase(ctx.verify, c, slot));
     });
   }
 });
@@ -197,9 +205,9 @@ describe('several invalid fields in one PATCH', () => {
   const groups: BoundsCase[][] = [];
   for (let i = 0; i + 4 <= picked.length && groups.length < 4; i += 4) groups.push(picked.slice(i, i + 4));
   for (const g of groups) {
-    clauseTest([DETAILS, UNCHANGED], `a PATCH with ${g.map((c) => c.top).join(', ')} all invalid lists every one of them`, async () => {
+    clauseTest([DETAILS, UNCHANGED], `a PATCH with ${g.map((c) => c.top).join(', ')} all invalid lists every one of them`, async ({ verify }) => {
       const body = Object.assign({}, ...g.map((c) => materializeCase(c, vars).body));
-      await expectRejected([DETAILS], 'PATCH with several invalid fields', body, g.map((c) => ({ label: c.top, names: [c.top] })));
+      await expectRejected(verify.on(DETAILS), 'PATCH with several invalid fields', body, g.map((c) => ({ label: c.top, names: [c.top] })));
     });
   }
 });
@@ -212,20 +220,20 @@ describe('§2.3 serverUrl', () => {
     const host = await publicHost(w, 'public');
     const url = `https://${host}/hooks/core`;
     const res = await client.patch(path(), { serverUrl: url });
-    checkSuccess('2.3/public-name-accepted', `PATCH serverUrl ${url} is accepted`, res, 200);
-    checkEqual('4.1/response-includes-server-url', 'the PATCH answer includes serverUrl as written', res.json?.data?.serverUrl, url, res);
+    ctx.verify.on('2.3/public-name-accepted').success(res, 200, `PATCH serverUrl ${url} is accepted`);
+    ctx.verify.on('4.1/response-includes-server-url').equal('the PATCH answer includes serverUrl as written', res.json?.data?.serverUrl, url, res);
     // The name points at a documentation address where nothing listens: a PATCH that sent (and waited on) a test request could not answer promptly.
-    check('2.3/validation-only', 'the PATCH answers within 4 s (it validates DNS only and waits on no test request)', res.durationMs < 4_000, {
+    ctx.verify.on('2.3/validation-only').that('the PATCH answers within 4 s (it validates DNS only and waits on no test request)', res.durationMs < 4_000, {
       expected: '< 4000 ms',
       actual: `${Math.round(res.durationMs)} ms`,
       res,
     });
     const get = await client.get(path());
-    checkEqual('2.3/public-name-accepted', 'GET shows the serverUrl', get.json?.data?.serverUrl, url, get);
+    ctx.verify.on('2.3/public-name-accepted').equal('GET shows the serverUrl', get.json?.data?.serverUrl, url, get);
     if (w.control) {
       const deliveries = await w.control.deliveries(w.tenantA.id);
       const toHost = deliveries.filter((d) => d.url.includes(host));
-      check('2.3/validation-only', 'no delivery was made to the new serverUrl by the PATCH', toHost.length === 0, {
+      ctx.verify.on('2.3/validation-only').that('no delivery was made to the new serverUrl by the PATCH', toHost.length === 0, {
         expected: 'no delivery to the host',
         actual: toHost.map((d) => `${d.type} → ${d.url}`),
       });
@@ -235,20 +243,20 @@ describe('§2.3 serverUrl', () => {
   clauseTest('2.3/null-clears', 'null clears a serverUrl that was set', async (ctx) => {
     if (publicHostUnusable) skipWith(ctx, publicHostUnusable);
     const host = await publicHost(world(), 'clear');
-    await expectAccepted(['2.3/null-clears'], 'PATCH serverUrl (set)', { serverUrl: `https://${host}/x` });
-    const get = await expectAccepted(['2.3/null-clears'], 'PATCH serverUrl null', { serverUrl: null });
+    await expectAccepted(ctx.verify, 'PATCH serverUrl (set)', { serverUrl: `https://${host}/x` });
+    const get = await expectAccepted(ctx.verify, 'PATCH serverUrl null', { serverUrl: null });
     ctx.verify.equal('GET shows serverUrl null', get.json?.data?.serverUrl, null, get);
   });
 
-  clauseTest('2.3/hostname-must-resolve', 'a hostname that does not resolve is refused', async () => {
+  clauseTest('2.3/hostname-must-resolve', 'a hostname that does not resolve is refused', async ({ verify }) => {
     const host = await unresolvableHost(world(), 'nowhere');
-    await expectRejected(['2.3/hostname-must-resolve'], `PATCH serverUrl https://${host}/hook`, { serverUrl: `https://${host}/hook` }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
+    await expectRejected(verify, `PATCH serverUrl https://${host}/hook`, { serverUrl: `https://${host}/hook` }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
   });
 
   // Hosts every target treats alike: loopback by name and IP literals of forbidden ranges.
   for (const host of ['localhost', '127.0.0.1', '10.0.0.1', '192.168.1.1', '172.16.0.1', '169.254.169.254', '[::1]', '[fe80::1]', '[fd00::1]', '[::ffff:127.0.0.1]']) {
-    clauseTest('2.3/no-private-addresses', `https://${host}/ is refused (loopback, private or link-local on every target)`, async () => {
-      await expectRejected(['2.3/no-private-addresses'], `PATCH serverUrl https://${host}/hook`, { serverUrl: `https://${host}/hook` }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
+    clauseTest('2.3/no-private-addresses', `https://${host}/ is refused (loopback, private or link-local on every target)`, async ({ verify }) => {
+      await expectRejected(verify, `PATCH serverUrl https://${host}/hook`, { serverUrl: `https://${host}/hook` }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
     });
   }
 
@@ -273,7 +281,7 @@ describe('§2.3 serverUrl', () => {
   FORBIDDEN.forEach(([label, addresses], i) => {
     clauseTest('2.3/no-private-addresses', `a name resolving to ${label} (${addresses.join(', ')}) is refused`, async (ctx) => {
       const host = await arrangedHost(ctx, `forbidden-${i}`, addresses);
-      await expectRejected(['2.3/no-private-addresses'], `PATCH serverUrl https://${host}/hook (${addresses.join(', ')})`, { serverUrl: `https://${host}/hook` }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
+      await expectRejected(ctx.verify, `PATCH serverUrl https://${host}/hook (${addresses.join(', ')})`, { serverUrl: `https://${host}/hook` }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
     });
   });
 
@@ -284,31 +292,31 @@ describe('§2.3 serverUrl', () => {
     clauseTest(clause, `a name resolving to ${e.address} (${e.label}) is ${e.refused ? 'refused' : 'accepted'}`, async (ctx) => {
       const host = await arrangedHost(ctx, `edge-${i}`, [e.address]);
       const url = `https://${host}/edge`;
-      if (e.refused) await expectRejected([clause], `PATCH serverUrl ${url} (${e.address})`, { serverUrl: url }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
-      else await expectAccepted([clause], `PATCH serverUrl ${url} (${e.address}, public)`, { serverUrl: url });
+      if (e.refused) await expectRejected(ctx.verify, `PATCH serverUrl ${url} (${e.address})`, { serverUrl: url }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
+      else await expectAccepted(ctx.verify, `PATCH serverUrl ${url} (${e.address}, public)`, { serverUrl: url });
     });
   });
 
   // 0.0.0.0 and :: are not written as loopback, but a connection to them reaches the host itself.
   for (const address of UNSPECIFIED_ADDRESSES) {
     const literal = address.includes(':') ? `[${address}]` : address;
-    clauseTest('2.3/no-unspecified-address', `https://${literal}/ is refused (the unspecified address reaches the host itself)`, async () => {
-      await expectRejected(['2.3/no-unspecified-address'], `PATCH serverUrl https://${literal}/hook`, { serverUrl: `https://${literal}/hook` }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
+    clauseTest('2.3/no-unspecified-address', `https://${literal}/ is refused (the unspecified address reaches the host itself)`, async ({ verify }) => {
+      await expectRejected(verify, `PATCH serverUrl https://${literal}/hook`, { serverUrl: `https://${literal}/hook` }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
     });
     clauseTest('2.3/no-unspecified-address', `a name resolving to ${address} is refused`, async (ctx) => {
       const host = await arrangedHost(ctx, `unspecified-${address.includes(':') ? 6 : 4}`, [address]);
-      await expectRejected(['2.3/no-unspecified-address'], `PATCH serverUrl https://${host}/hook (${address})`, { serverUrl: `https://${host}/hook` }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
+      await expectRejected(ctx.verify, `PATCH serverUrl https://${host}/hook (${address})`, { serverUrl: `https://${host}/hook` }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
     });
   }
 
   clauseTest('2.3/public-name-accepted', `a name resolving to a public IPv6 address only (${PUBLIC_TEST_ADDRESS_V6}) is accepted`, async (ctx) => {
     const host = await arrangedHost(ctx, 'public-v6', [PUBLIC_TEST_ADDRESS_V6]);
-    await expectAccepted(['2.3/public-name-accepted'], `PATCH serverUrl https://${host}/v6`, { serverUrl: `https://${host}/v6` });
+    await expectAccepted(ctx.verify, `PATCH serverUrl https://${host}/v6`, { serverUrl: `https://${host}/v6` });
   });
 
   clauseTest('2.3/public-name-accepted', 'a name resolving to public addresses only (IPv4 and IPv6) is accepted', async (ctx) => {
     const host = await arrangedHost(ctx, 'public-dual', ['203.0.113.11', '2001:db8::11']);
-    const get = await expectAccepted(['2.3/public-name-accepted'], `PATCH serverUrl https://${host}/dual`, { serverUrl: `https://${host}/dual` });
+    const get = await expectAccepted(ctx.verify, `PATCH serverUrl https://${host}/dual`, { serverUrl: `https://${host}/dual` });
     ctx.verify.equal('GET shows the serverUrl', get.json?.data?.serverUrl, `https://${host}/dual`, get);
   });
 });
@@ -316,8 +324,8 @@ describe('§2.3 serverUrl', () => {
 describe('§2.2 timezone is a zone name', () => {
   // Strings that name no zone, and a number: refused (the field is a "string (zone name)").
   for (const value of ['Mars/Olympus', 'UTC+25', '', 'Europe/Nowhere', 42] as const) {
-    clauseTest('2.2/timezone-zone-name', `timezone ${JSON.stringify(value)} is refused with 400 VALIDATION_ERROR`, async () => {
-      await expectRejected(['2.2/timezone-zone-name'], `PATCH timezone ${JSON.stringify(value)}`, { timezone: value }, [{ label: 'timezone', names: ['timezone'] }]);
+    clauseTest('2.2/timezone-zone-name', `timezone ${JSON.stringify(value)} is refused with 400 VALIDATION_ERROR`, async ({ verify }) => {
+      await expectRejected(verify, `PATCH timezone ${JSON.stringify(value)}`, { timezone: value }, [{ label: 'timezone', names: ['timezone'] }]);
     });
   }
   // Canonical IANA zones (the runtime's list, Intl.supportedValuesOf): accepted. An evenly spread
@@ -331,21 +339,21 @@ describe('§2.2 timezone is a zone name', () => {
   const sample = hasCapability('control') ? spread : spread.slice(0, 2);
   for (const zone of sample) {
     clauseTest('2.2/timezone-zone-name', `timezone ${zone} (a canonical zone name) is accepted and read back`, async ({ verify }) => {
-      const get = await expectAccepted(['2.2/timezone-zone-name'], `PATCH timezone ${zone}`, { timezone: zone });
+      const get = await expectAccepted(verify, `PATCH timezone ${zone}`, { timezone: zone });
       verify.equal('GET shows the zone', get.json?.data?.timezone, zone, get);
     });
   }
 });
 
 describe('§2.2 response shape', () => {
-  clauseTest(['2.2/response-shape', '4.1/patch-returns-updated'], 'the PATCH answer and the GET are the §2.2 response column, and equal', async () => {
+  clauseTest(['2.2/response-shape', '4.1/patch-returns-updated'], 'the PATCH answer and the GET are the §2.2 response column, and equal', async ({ verify }) => {
     main.lastKnown = undefined;
     const res = await client.patch(path(), { idleTimeoutSeconds: 15, transferMode: 'smart-summary' });
-    checkSuccess('2.2/response-shape', 'PATCH answers 200', res, 200);
-    checkSchema('2.2/response-shape', 'the PATCH answer data is an assistant (§2.2 response column)', 'assistant', res.json?.data, res);
+    verify.on('2.2/response-shape').success(res, 200, 'PATCH answers 200');
+    verify.on('2.2/response-shape').schema('the PATCH answer data is an assistant (§2.2 response column)', 'assistant', res.json?.data, res);
     const get = await client.get(path());
-    checkSchema('2.2/response-shape', 'the GET data is an assistant (§2.2 response column)', 'assistant', get.json?.data, get);
+    verify.on('2.2/response-shape').schema('the GET data is an assistant (§2.2 response column)', 'assistant', get.json?.data, get);
     main.lastKnown = get.json?.data;
-    checkEqual('4.1/patch-returns-updated', 'the PATCH answer equals the following GET in every documented field', documentedPart(res.json?.data, 'assistant', []), documentedPart(get.json?.data, 'assistant', []), get);
+    verify.on('4.1/patch-returns-updated').equal('the PATCH answer equals the following GET in every documented field', documentedPart(res.json?.data, 'assistant', []), documentedPart(get.json?.data, 'assistant', []), get);
   });
 });

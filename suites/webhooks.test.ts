@@ -351,9 +351,9 @@ describe.concurrent('model A: shared-secret header', () => {
         checkPostJson(req, 'assistant-request');
         checkModelA(req, 'assistant-request');
         checkType(req, 'assistant-request');
-        checkSchema('6/voice-call-id', 'assistant-request carries call_id', 'events/assistant-request', jsonOf(req));
-        inform('6/type-field', 'assistant-request carries type "assistant-request"', typeOf(req) === 'assistant-request', `type ${JSON.stringify(typeOf(req))}`);
-        inform('6/voice-call-id', 'call_id is the call id (not the support correlation callId)', jsonOf(req).call_id === call.id, `call_id ${JSON.stringify(jsonOf(req).call_id)}; call id ${call.id}`);
+        ctx.verify.on('6/voice-call-id').schema('assistant-request carries call_id', 'events/assistant-request', jsonOf(req));
+        ctx.verify.on('6/type-field').inform('assistant-request carries type "assistant-request"', typeOf(req) === 'assistant-request', `type ${JSON.stringify(typeOf(req))}`);
+        ctx.verify.on('6/voice-call-id').inform('call_id is the call id (not the support correlation callId)', jsonOf(req).call_id === call.id, `call_id ${JSON.stringify(jsonOf(req).call_id)}; call id ${call.id}`);
 
         const answered = await finishCall(call, supervisorAnswered);
         const [eoc] = await arrival('6/a-end-of-call-fields', `the end-of-call report of call ${call.id} reaches the assistant's serverUrl`, (all) =>
@@ -361,9 +361,9 @@ describe.concurrent('model A: shared-secret header', () => {
         checkPostJson(eoc, 'end-of-call-report');
         checkModelA(eoc, 'end-of-call-report');
         const body = checkType(eoc, 'end-of-call-report');
-        checkSchema(['6/a-end-of-call-fields', '6/voice-call-id'], 'end-of-call-report carries call_id, customer_number and a boolean supervisor_answered', 'events/end-of-call-report', body);
-        if (answered !== undefined) inform('6/a-end-of-call-fields', `supervisor_answered reflects the call (${answered})`, body?.supervisor_answered === answered, `supervisor_answered ${JSON.stringify(body?.supervisor_answered)}`);
-        if (call.customerNumber) inform('6/a-end-of-call-fields', 'customer_number is the caller number', body?.customer_number === call.customerNumber, `customer_number ${JSON.stringify(body?.customer_number)}`);
+        ctx.verify.on(['6/a-end-of-call-fields', '6/voice-call-id']).schema('end-of-call-report carries call_id, customer_number and a boolean supervisor_answered', 'events/end-of-call-report', body);
+        if (answered !== undefined) ctx.verify.on('6/a-end-of-call-fields').inform(`supervisor_answered reflects the call (${answered})`, body?.supervisor_answered === answered, `supervisor_answered ${JSON.stringify(body?.supervisor_answered)}`);
+        if (call.customerNumber) ctx.verify.on('6/a-end-of-call-fields').inform('customer_number is the caller number', body?.customer_number === call.customerNumber, `customer_number ${JSON.stringify(body?.customer_number)}`);
       }
     },
     REACH,
@@ -372,7 +372,7 @@ describe.concurrent('model A: shared-secret header', () => {
   clauseTest(
     ['6/a-no-retry', '6/missed-calls-readable'],
     'a non-2xx answer or a down endpoint loses a model A event: exactly one attempt, no retry',
-    async () => {
+    async ({ verify }) => {
       const w = world();
       // Tenant A answers 500; tenant B's URL is a port nothing listens on. Both run at once.
       const path = '/t/a-500';
@@ -385,32 +385,32 @@ describe.concurrent('model A: shared-secret header', () => {
       const [callA, callB] = await Promise.all([startCall(aA.id, testNumber()), startCall(aB.id, testNumber(), 'tenantB')]);
       await arrival('6/a-no-retry', 'the first attempt reaches the receiver', (all) => all.filter((r) => r.path === path && aboutCall(r, callA)));
       const refusing = await isRefusing(down.port);
-      inform('6/a-no-retry', 'the down endpoint really refuses connections (precondition)', refusing, refusing ? 'connection refused' : 'something answers on that port: the "down endpoint" half proves less');
+      verify.on('6/a-no-retry').inform('the down endpoint really refuses connections (precondition)', refusing, refusing ? 'connection refused' : 'something answers on that port: the "down endpoint" half proves less');
 
       // Nothing more may arrive for longer than a whole model B retry schedule would take.
       const window = retryScheduleMs(retryBaseMs) + 250;
       const more = await rx.holdsOff((all) => all.filter((r) => r.path === path && aboutCall(r, callA)).length > 1, window);
       const attemptsA = rx.at(path).filter((r) => aboutCall(r, callA));
-      softCheck('6/a-no-retry', 'after a 500 answer the model A event is not retried', !more.violated, {
+      verify.on('6/a-no-retry').soft.that('after a 500 answer the model A event is not retried', !more.violated, {
         expected: `1 attempt within ${window} ms`,
         actual: `${attemptsA.length} attempts: ${attemptsA.map((r) => `#${r.seq} -> ${r.answeredStatus}`).join(', ')}`,
       });
       const logA = await deliveriesTo(urlA);
       const logB = await deliveriesTo(urlB, 'tenantB');
-      softCheck('6/a-no-retry', 'the deliveries log shows one attempt for the 500-answered event', logA.length >= 1 && logA.every((d) => d.attempts.length === 1), {
+      verify.on('6/a-no-retry').soft.that('the deliveries log shows one attempt for the 500-answered event', logA.length >= 1 && logA.every((d) => d.attempts.length === 1), {
         expected: 'each delivery to the failing URL: 1 attempt',
         actual: logA.map((d) => `${d.type} (${d.model}): ${d.attempts.length} attempts, ${d.state}`).join('; ') || 'no delivery logged',
       });
-      softCheck('6/a-no-retry', 'the deliveries log shows one attempt for the event sent to a down endpoint', logB.length >= 1 && logB.every((d) => d.attempts.length === 1), {
+      verify.on('6/a-no-retry').soft.that('the deliveries log shows one attempt for the event sent to a down endpoint', logB.length >= 1 && logB.every((d) => d.attempts.length === 1), {
         expected: 'each delivery to the down URL: 1 attempt',
         actual: logB.map((d) => `${d.type} (${d.model}): ${d.attempts.length} attempts, ${d.state}`).join('; ') || 'no delivery logged',
       });
-      inform('6/a-no-retry', 'the lost deliveries are logged as failed', [...logA, ...logB].every((d) => d.state === 'failed'), [...logA, ...logB].map((d) => d.state).join(', '));
+      verify.on('6/a-no-retry').inform('the lost deliveries are logged as failed', [...logA, ...logB].every((d) => d.state === 'failed'), [...logA, ...logB].map((d) => d.state).join(', '));
 
       // §6: calls missed by a webhook remain readable through the calls API.
       await control.endCall(callB.id, { supervisorAnswered: false });
       const read = await w.as('tenantB').get(`/calls/${callB.id}`);
-      checkSuccess('6/missed-calls-readable', 'the call whose events were lost is readable with GET /calls/{id}', read, 200);
+      verify.on('6/missed-calls-readable').success(read, 200, 'the call whose events were lost is readable with GET /calls/{id}');
       await control.endCall(callA.id, {});
     },
     NEEDS,
@@ -486,7 +486,7 @@ describe.concurrent('model A: shared-secret header', () => {
       checkModelA(ev, 'tool invocation');
       checkType(ev, 'tool invocation');
       ctx.verify.schema('the tool invocation carries type and call_id', 'events/tool-invocation', jsonOf(ev));
-      inform('6/tool-invocation-event', 'the event names the tool', JSON.stringify(jsonOf(ev)).includes(toolId), `type ${JSON.stringify(typeOf(ev))}`);
+      ctx.verify.on('6/tool-invocation-event').inform('the event names the tool', JSON.stringify(jsonOf(ev)).includes(toolId), `type ${JSON.stringify(typeOf(ev))}`);
       await control.endCall(call.id, {});
     },
     NEEDS,
@@ -506,14 +506,14 @@ describe.concurrent('model A: shared-secret header', () => {
         checkPostJson(start, `${channel} assistant-request`);
         checkModelA(start, `${channel} assistant-request`);
         checkType(start, `${channel} assistant-request`);
-        checkSchema('6/messaging-fields', `${channel} assistant-request carries conversation_id, channel, customer_identifier`, 'events/assistant-request.messaging', jsonOf(start));
-        if (customerIdentifier) inform('6/messaging-fields', `customer_identifier is the one the conversation started with (${channel})`, jsonOf(start)?.customer_identifier === customerIdentifier, `customer_identifier ${JSON.stringify(jsonOf(start)?.customer_identifier)}`);
-        inform('6/messaging-fields', `channel names the ${channel} channel`, String(jsonOf(start)?.channel).toLowerCase().includes(channel), `channel ${JSON.stringify(jsonOf(start)?.channel)}`);
+        ctx.verify.on('6/messaging-fields').schema(`${channel} assistant-request carries conversation_id, channel, customer_identifier`, 'events/assistant-request.messaging', jsonOf(start));
+        if (customerIdentifier) ctx.verify.on('6/messaging-fields').inform(`customer_identifier is the one the conversation started with (${channel})`, jsonOf(start)?.customer_identifier === customerIdentifier, `customer_identifier ${JSON.stringify(jsonOf(start)?.customer_identifier)}`);
+        ctx.verify.on('6/messaging-fields').inform(`channel names the ${channel} channel`, String(jsonOf(start)?.channel).toLowerCase().includes(channel), `channel ${JSON.stringify(jsonOf(start)?.channel)}`);
         await events!.endConversation(world().tenantA.id, conv.id);
         const [end] = await arrival('6/messaging-fields', `the ${channel} conversation's end-of-conversation report arrives`, (all) => all.filter((r) => r.path === path && about(r) && r.seq > start.seq));
         checkModelA(end, `${channel} end-of-conversation-report`);
         checkType(end, `${channel} end-of-conversation-report`);
-        checkSchema('6/messaging-fields', `${channel} end-of-conversation-report carries the messaging fields`, 'events/end-of-conversation-report', jsonOf(end));
+        ctx.verify.on('6/messaging-fields').schema(`${channel} end-of-conversation-report carries the messaging fields`, 'events/end-of-conversation-report', jsonOf(end));
       }
     },
     REACH,
@@ -542,37 +542,37 @@ describe.concurrent('model B: HMAC signature', () => {
         const r = got.find((x) => typeOf(x) === type)!;
         continueOnFailure(() => checkPostJson(r, type));
         continueOnFailure(() => checkType(r, type));
-        continueOnFailure(() => checkSchema('6/onboarding-events', `${type} body`, 'events/chatapp-onboarding', jsonOf(r)));
+        ctx.verify.on('6/onboarding-events').soft.schema(`${type} body`, 'events/chatapp-onboarding', jsonOf(r));
         const sig = getHeader(r.headers, HEADER_SIGNATURE);
         const v = verifyModelB(r.body, r.headers, secret);
-        continueOnFailure(() => check(['6/b-signature', '6/delivery-model-per-event'], `${type} (model B): X-Service-Signature is sha256=<hex> HMAC-SHA256 of the raw body keyed by the client server secret`, v.ok, {
+        ctx.verify.on(['6/b-signature', '6/delivery-model-per-event']).soft.that(`${type} (model B): X-Service-Signature is sha256=<hex> HMAC-SHA256 of the raw body keyed by the client server secret`, v.ok, {
           expected: 'sha256= followed by the 64-digit hex HMAC of the bytes received',
           actual: v.ok ? 'verified' : `${v.reason}: ${v.message} (header starts ${JSON.stringify(sig?.slice(0, 14) ?? null)})`,
-        }));
+        });
         const upper = !!sig && /[A-F]/.test(sig.slice(7));
-        inform('6/b-signature', `${type}: the hex digest is lower case`, !upper, upper ? 'upper-case hex digits: accepted (hex case carries no meaning), but receivers comparing strings literally would refuse them' : 'lower-case hex digits');
+        ctx.verify.on('6/b-signature').inform(`${type}: the hex digest is lower case`, !upper, upper ? 'upper-case hex digits: accepted (hex case carries no meaning), but receivers comparing strings literally would refuse them' : 'lower-case hex digits');
         const id = deliveryIdOf(r.headers);
-        continueOnFailure(() => check('6/b-delivery-id-uuid', `${type}: X-Service-Delivery is a UUID`, !!id && UUID_PATTERN.test(id), { expected: 'a UUID', actual: id ?? '(absent)' }));
+        ctx.verify.on('6/b-delivery-id-uuid').soft.that(`${type}: X-Service-Delivery is a UUID`, !!id && UUID_PATTERN.test(id), { expected: 'a UUID', actual: id ?? '(absent)' });
         if (id) ids.add(id);
         // Re-serialising or reformatting the body must invalidate the signature (rule 2).
         const parsed = JSON.parse(r.body.toString('utf8'));
         for (const [how, text] of [['re-serialised', JSON.stringify(parsed)], ['reformatted', JSON.stringify(parsed, null, 2)]] as const) {
           const changed = Buffer.from(text, 'utf8');
           if (changed.equals(r.body)) {
-            inform('6/b-raw-bytes', `${type}: the ${how} body differs from the bytes sent`, false, `the body was sent exactly as JSON.stringify writes it, so ${how} bytes are identical and prove nothing`);
+            ctx.verify.on('6/b-raw-bytes').inform(`${type}: the ${how} body differs from the bytes sent`, false, `the body was sent exactly as JSON.stringify writes it, so ${how} bytes are identical and prove nothing`);
             continue;
           }
           const again = verifyModelB(changed, r.headers, secret);
-          continueOnFailure(() => check('6/b-raw-bytes', `${type}: the signature does not verify once the body is ${how} (it covers the raw bytes only)`, !again.ok, {
+          ctx.verify.on('6/b-raw-bytes').soft.that(`${type}: the signature does not verify once the body is ${how} (it covers the raw bytes only)`, !again.ok, {
             expected: 'mismatch',
             actual: 'the signature verified over the changed bytes: it was computed over a re-serialised body, not the bytes sent',
-          }));
+          });
         }
       }
-      continueOnFailure(() => check('6/b-dedupe', 'distinct events carry distinct delivery ids (otherwise deduplication would drop events)', ids.size === ONBOARDING_TYPES.length, {
+      ctx.verify.on('6/b-dedupe').soft.that('distinct events carry distinct delivery ids (otherwise deduplication would drop events)', ids.size === ONBOARDING_TYPES.length, {
         expected: `${ONBOARDING_TYPES.length} distinct ids`,
         actual: `${ids.size}`,
-      }));
+      });
     },
     REACH,
   );
@@ -580,7 +580,7 @@ describe.concurrent('model B: HMAC signature', () => {
   clauseTest(
     ['6/b-dedupe', '6/b-retry-on-failure'],
     'a receiver that deduplicates on the delivery id processes a retried event once',
-    async () => {
+    async ({ verify }) => {
       const { deliverTo, seen: path } = await onboardingTo('/b-dedupe');
       const dedupe = new Deduper();
       let processed = 0;
@@ -599,14 +599,14 @@ describe.concurrent('model B: HMAC signature', () => {
         const mine = onboardingAt(path);
         return mine.length >= 3 && mine;
       }, { timeoutMs: retryWaitMs(3) });
-      check('6/b-retry-on-failure', 'two 500 answers were each followed by a retry', got.length >= 3 && got[0].answeredStatus === 500 && got[1].answeredStatus === 500, {
+      verify.on('6/b-retry-on-failure').that('two 500 answers were each followed by a retry', got.length >= 3 && got[0].answeredStatus === 500 && got[1].answeredStatus === 500, {
         expected: '500, 500, then a third attempt',
         actual: got.map((r) => `#${r.seq} -> ${r.answeredStatus}`).join(', '),
       });
-      continueOnFailure(() => check('6/b-dedupe', 'the event was processed exactly once over all attempts', processed === 1, {
+      verify.on('6/b-dedupe').soft.that('the event was processed exactly once over all attempts', processed === 1, {
         expected: 1,
         actual: `${processed} times over ${got.length} attempts with delivery ids ${got.map((r) => deliveryIdOf(r.headers)).join(', ')}`,
-      }));
+      });
     },
     RETRIES,
   );
@@ -628,7 +628,7 @@ describe.concurrent('model B: HMAC signature', () => {
         expected: 'attempt 1 unanswered (held past the timeout), then attempt 2',
         actual: got.map((r) => `#${r.seq} -> ${r.answeredStatus ?? 'held'}`).join(', '),
       });
-      check('6/b-same-delivery-id', 'the retry after a timeout reuses the delivery id', deliveryIdOf(got[0].headers) === deliveryIdOf(got[1].headers), {
+      verify.on('6/b-same-delivery-id').that('the retry after a timeout reuses the delivery id', deliveryIdOf(got[0].headers) === deliveryIdOf(got[1].headers), {
         expected: deliveryIdOf(got[0].headers),
         actual: deliveryIdOf(got[1].headers),
       });
@@ -639,7 +639,7 @@ describe.concurrent('model B: HMAC signature', () => {
   clauseTest(
     ['6/b-retry-every-non-2xx', '6/b-same-delivery-id'],
     'every non-2xx answer (400, 401, 404, 409, 429, 503) and a refused connection are retried, with the same delivery id',
-    async () => {
+    async ({ verify }) => {
       const w = world();
       const { deliverTo, seen: path } = await onboardingTo('/b-every-non-2xx');
       // The first attempt of each event is answered with its own status, every later one with 200.
@@ -668,14 +668,14 @@ describe.concurrent('model B: HMAC signature', () => {
       for (const [id, status] of statusOf) {
         if (status === 200) continue;
         const attempts = got.filter((r) => deliveryIdOf(r.headers) === id);
-        softCheck(['6/b-retry-every-non-2xx', '6/b-same-delivery-id'], `after a ${status} answer the event is sent again with the same delivery id`, attempts.length >= 2, {
+        verify.soft.that(`after a ${status} answer the event is sent again with the same delivery id`, attempts.length >= 2, {
           expected: `2 or more attempts with delivery id ${id}`,
           actual: `${attempts.length} attempt(s): ${attempts.map((r) => `#${r.seq} -> ${r.answeredStatus}`).join(', ')}`,
         });
       }
       if (!control || !down || !refused) return;
       const refusing = await isRefusing(down.port);
-      if (!refusing) inform('6/b-retry-every-non-2xx', 'the down endpoint really refuses connections (precondition)', false, 'something answers on that port');
+      if (!refusing) verify.on('6/b-retry-every-non-2xx').inform('the down endpoint really refuses connections (precondition)', false, 'something answers on that port');
       let log: ControlDelivery[] = [];
       await vi
         .waitFor(async () => {
@@ -684,7 +684,7 @@ describe.concurrent('model B: HMAC signature', () => {
         }, { timeout: retryScheduleMs(retryBaseMs, 2) + ARRIVAL_MS, interval: 50 })
         .catch(() => undefined);
       const entry = log.find((d) => d.deliveryId === refused.deliveryId);
-      softCheck('6/b-retry-every-non-2xx', 'an event whose connection is refused is attempted again (deliveries log)', !!entry && entry.attempts.length >= 2, {
+      verify.on('6/b-retry-every-non-2xx').soft.that('an event whose connection is refused is attempted again (deliveries log)', !!entry && entry.attempts.length >= 2, {
         expected: '2 or more attempts of the refused delivery',
         actual: entry ? `${entry.attempts.length} attempt(s), ${entry.state}` : 'no delivery logged',
       });
@@ -766,7 +766,7 @@ describe.concurrent('routing (§6, §2.3 rules 3–5, §1)', () => {
   clauseTest(
     ['6/route-server-url', '2.3/path-kept'],
     "with serverUrl set, events go to that URL (path kept) and not to the tenant-level URL",
-    async () => {
+    async ({ verify }) => {
       const tenantPath = '/t/r-set';
       const path = '/integrations/core-api/r-set';
       const a = await routedAssistant('r-set', tenantPath, `https://${hosts.hooks}${path}`);
@@ -782,7 +782,7 @@ describe.concurrent('routing (§6, §2.3 rules 3–5, §1)', () => {
       await control.endCall(call.id, {});
       await arrival('6/route-server-url', "the end-of-call report goes to the assistant's serverUrl", (all) => all.filter((r) => r.path === path && aboutCall(r, call) && r.seq > req.seq));
       const toTenant = await deliveriesTo(rx.url(tenantPath));
-      check('6/route-server-url', 'no delivery of this call went to the tenant-level URL', rx.at(tenantPath).filter((r) => aboutCall(r, call)).length === 0 && toTenant.length === 0, {
+      verify.on('6/route-server-url').that('no delivery of this call went to the tenant-level URL', rx.at(tenantPath).filter((r) => aboutCall(r, call)).length === 0 && toTenant.length === 0, {
         expected: 'none',
         actual: `${toTenant.length} logged deliveries to the tenant-level URL`,
       });
@@ -884,42 +884,42 @@ describe('model B: retry schedule', () => {
       }
       const attempts = seen;
       const reading = retryReading(attempts.length);
-      continueOnFailure(() => check('6/b-retry-count', 'a failing model B delivery is retried up to 5 times (5 or 6 attempts in all, never fewer or more)', reading === 'five-retries' || reading === 'five-attempts', {
+      ctx.verify.on('6/b-retry-count').soft.that('a failing model B delivery is retried up to 5 times (5 or 6 attempts in all, never fewer or more)', reading === 'five-retries' || reading === 'five-attempts', {
         expected: '6 attempts (1 + 5 retries) or 5 attempts in all (§8 "5 attempts")',
         actual: `${attempts.length} attempts${attempts.length >= 8 ? ' or more' : ''} (${attempts.length - 1} retries)`,
-      }));
-      inform('6/b-retry-count', 'reading of "up to 5 retries" the target takes', true, reading === 'five-retries' ? '1 + 5 retries (6 attempts)' : '5 attempts in all (1 + 4 retries, §8 limit table)');
+      });
+      ctx.verify.on('6/b-retry-count').inform('reading of "up to 5 retries" the target takes', true, reading === 'five-retries' ? '1 + 5 retries (6 attempts)' : '5 attempts in all (1 + 4 retries, §8 limit table)');
 
       const ids = attempts.map((r) => deliveryIdOf(r.headers));
-      continueOnFailure(() => check('6/b-same-delivery-id', 'every retry reuses the delivery id of the first attempt', ids.every((id) => id && id === ids[0]), {
+      ctx.verify.on('6/b-same-delivery-id').soft.that('every retry reuses the delivery id of the first attempt', ids.every((id) => id && id === ids[0]), {
         expected: `all ${ids[0]}`,
         actual: ids.join(', '),
-      }));
-      if (deliveryId) inform('6/b-same-delivery-id', `the delivery id is the one the ${events!.source} returned`, ids[0] === deliveryId, `header ${ids[0]}, ${events!.source} ${deliveryId}`);
+      });
+      if (deliveryId) ctx.verify.on('6/b-same-delivery-id').inform(`the delivery id is the one the ${events!.source} returned`, ids[0] === deliveryId, `header ${ids[0]}, ${events!.source} ${deliveryId}`);
       const first = jsonOf(attempts[0]);
-      continueOnFailure(() => check('6/b-dedupe', 'every attempt carries the same event (same parsed body), so deduplicating on the id loses nothing', attempts.every((r) => isDeepStrictEqual(jsonOf(r), first)), {
+      ctx.verify.on('6/b-dedupe').soft.that('every attempt carries the same event (same parsed body), so deduplicating on the id loses nothing', attempts.every((r) => isDeepStrictEqual(jsonOf(r), first)), {
         expected: 'equal JSON bodies',
         actual: attempts.map((r) => `#${r.seq}: ${r.body.length} bytes`).join(', '),
-      }));
-      inform('6/b-same-bytes', 'retries are byte-identical to the first attempt', attempts.every((r) => r.body.equals(attempts[0].body)), attempts.map((r) => `${r.body.length} bytes`).join(', '));
+      });
+      ctx.verify.on('6/b-same-bytes').inform('retries are byte-identical to the first attempt', attempts.every((r) => r.body.equals(attempts[0].body)), attempts.map((r) => `${r.body.length} bytes`).join(', '));
 
       const backoff = analyseBackoff(attempts.map((r) => r.arrivedAtMs));
       const gaps = backoff.gapsMs.map((g) => g.toFixed(0)).join(', ');
       const ratioText = backoff.ratios.map((r) => r.toFixed(2)).join(', ');
-      continueOnFailure(() => check('6/b-backoff-exponential', 'each retry comes later than the one before, the waits growing about geometrically', attempts.length < 4 || backoff.exponential, {
+      ctx.verify.on('6/b-backoff-exponential').soft.that('each retry comes later than the one before, the waits growing about geometrically', attempts.length < 4 || backoff.exponential, {
         expected: `median growth ≥ 1.4× per retry (the larger of two), and at most one wait growing less than 1.3× with 10 ms slack (first retry delay configured: ${retryBaseMs} ms)`,
         actual: `waits ${gaps} ms; ${backoff.problems.join('; ')}`,
-      }));
-      inform('6/b-backoff-exponential', 'measured retry waits (ms) and growth', true, `waits ${gaps}; ratios ${ratioText}`);
+      });
+      ctx.verify.on('6/b-backoff-exponential').inform('measured retry waits (ms) and growth', true, `waits ${gaps}; ratios ${ratioText}`);
 
       // Last, so that a signing fault (proved by the signature test) does not hide the retry verdicts.
       attempts.forEach((r, i) => {
         const v = verifyModelB(r.body, r.headers, secret);
-        continueOnFailure(() => check('6/b-signature', `attempt ${i + 1}: the signature verifies over its raw body`, v.ok, { expected: 'verified', actual: v.ok ? 'verified' : `${v.reason}: ${v.message}` }));
+        ctx.verify.on('6/b-signature').soft.that(`attempt ${i + 1}: the signature verifies over its raw body`, v.ok, { expected: 'verified', actual: v.ok ? 'verified' : `${v.reason}: ${v.message}` });
       });
       if (control) {
         const log = (await control.deliveries(world().tenantA.id)).find((d) => d.deliveryId === deliveryId);
-        inform('6/b-retry-count', 'the deliveries log agrees with the receiver', log?.attempts.length === attempts.length && log?.url === deliverTo, `log: ${log ? `${log.attempts.length} attempts, ${log.state}` : 'no entry'}; receiver: ${attempts.length}`);
+        ctx.verify.on('6/b-retry-count').inform('the deliveries log agrees with the receiver', log?.attempts.length === attempts.length && log?.url === deliverTo, `log: ${log ? `${log.attempts.length} attempts, ${log.state}` : 'no entry'}; receiver: ${attempts.length}`);
       }
     },
     RETRIES,
