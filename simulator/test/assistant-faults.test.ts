@@ -5,7 +5,7 @@
  * a valid PATCH still succeeds and an unrelated invalid one is still refused.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FAULTS } from '../src/faults/index.ts';
+import { FAULTS } from '../src/faults.ts';
 import { makeWorld, type Res, type World } from './world.ts';
 
 let w: World;

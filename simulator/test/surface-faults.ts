@@ -24,7 +24,6 @@ export const SURFACE_XTENANT_FAULTS = [
   'xtenant.sms-org-key-org-numbers',
   'xtenant.live-list-leaks',
   'xtenant.conversations-list-leaks',
-  'auth.org-only-tenant-key-ok',
   'xtenant.foreign-override-write-through',
 ] as const;
 

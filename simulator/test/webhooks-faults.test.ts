@@ -8,7 +8,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FAULTS } from '../src/faults/index.ts';
+import { FAULTS } from '../src/faults.ts';
 import { pendingWork } from '../src/webhooks/delivery.ts';
 import { emitEvent } from '../src/webhooks/emit.ts';
 import { pollUntil, startReceiver, type Receiver } from './webhooks-receiver.ts';

@@ -3,6 +3,7 @@
  * (tenants A and B) and organization P (tenant F), plus a small request helper.
  */
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { connect } from 'node:net';
 import { buildSimulator, type BuildOptions } from '../src/server.ts';
 
 /** Parsed answer of one injected request. */
@@ -35,6 +36,12 @@ export interface World {
   ctl(method: string, path: string, body?: unknown): Promise<Res>;
   /** Creates an assistant for `key` and returns its data. */
   assistant(key: string, body?: Record<string, unknown>): Promise<Record<string, any>>;
+  /**
+   * Writes `text` as-is to a real socket (the app starts listening on a loopback port at the first
+   * call; app.inject bypasses Node's HTTP parser) and answers the status of the first status line,
+   * or 0 when none came within 2 s or the connection failed.
+   */
+  rawStatus(text: string): Promise<number>;
 }
 
 async function send(app: FastifyInstance, opts: InjectOptions): Promise<Res> {
@@ -46,6 +53,18 @@ async function send(app: FastifyInstance, opts: InjectOptions): Promise<Res> {
     body = r.body;
   }
   return { status: r.statusCode, headers: r.headers, body, raw: r.body };
+}
+
+/** Status code of the first status line of a raw exchange over a new connection to `port` (0 when none within 2 s). */
+function rawExchangeStatus(port: number, text: string): Promise<number> {
+  return new Promise((resolve) => {
+    let data = '';
+    const s = connect(port, '127.0.0.1', () => s.write(text));
+    s.on('data', (c) => (data += c));
+    s.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0)));
+    s.on('error', () => resolve(0));
+    s.setTimeout(2_000, () => s.destroy());
+  });
 }
 
 /** Builds a fresh simulator with O{A,B} and P{F}. Close `world.app` after the test. */
@@ -84,6 +103,10 @@ export async function makeWorld(opts: BuildOptions = {}): Promise<World> {
       const r = await req('POST', '/assistants', { key, body });
       if (r.status !== 201) throw new Error(`create assistant: ${r.status} ${r.raw}`);
       return r.body.data;
+    },
+    async rawStatus(text) {
+      if (!app.server.listening) await app.listen({ host: '127.0.0.1', port: 0 });
+      return rawExchangeStatus((app.server.address() as { port: number }).port, text);
     },
   };
 }
