@@ -33,30 +33,9 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ChaosConfig } from './config.ts';
 import type { SimState } from './state.ts';
 import { ApiError, sendError } from './envelope.ts';
-
-/** Chaos settings; absent or null when chaos is off. */
-export interface ChaosConfig {
-  /** Probability 0..1 of a request accepted and never answered (held until the client gives up or `hangMs` passes). */
-  rateHang: number;
-  /** Longest hold of a hung connection, in ms. */
-  hangMs: number;
-  /** Probability 0..1 of a gateway's 5xx page (HTML or a gateway's JSON) before the request is processed. */
-  rateGateway: number;
-  /** Probability 0..1 that the answer is cut short after half its body and the connection closed. */
-  rateTruncate: number;
-  /** Probability 0..1 that the connection is reset after half the answer's body. */
-  rateResetBody: number;
-  rate429: number;
-  rateReset: number;
-  delayMs: number;
-  seed: number;
-  /** Where the limiter sits: `app` (after authentication) or `front` (a gateway before everything). */
-  placement: 'app' | 'front';
-  /** Delay the 429s ask for, in s. */
-  retryAfterSeconds: number;
-}
 
 /** Validates a `chaos` config value; returns the normalised value or throws an Error naming the problem. */
 export function parseChaos(v: unknown): ChaosConfig | null {

@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { normalisePathPrefix, startSimulator } from './server.ts';
-import { PERSONALITIES, type Personality } from './personality.ts';
+import { PERSONALITIES, type Personality } from './config.ts';
 
 const { values } = parseArgs({
   options: {

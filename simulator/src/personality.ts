@@ -42,12 +42,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Override } from './seam.ts';
 import type { SimState } from './state.ts';
 
-/** The simulator's readings of the spec. */
-export type Personality = 'default' | 'alt';
-
-/** Every personality, for validation of the config key and the CLI flag. */
-export const PERSONALITIES: readonly Personality[] = ['default', 'alt'];
-
 /**
  * The alt reading's choices that live inside the simulator's logic rather than in its answers'
  * form: overrides of seams (seam.ts), applied before any fault's.

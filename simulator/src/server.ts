@@ -16,7 +16,8 @@ import { behaviourFor } from './faults/index.ts';
 import { applyChaos } from './chaos.ts';
 import { routePlugins } from './routes/index.ts';
 import { SimState } from './state.ts';
-import { altOnSend, type Personality } from './personality.ts';
+import type { Personality } from './config.ts';
+import { altOnSend } from './personality.ts';
 
 /** Options of {@link buildSimulator}. */
 export interface BuildOptions {

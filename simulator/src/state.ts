@@ -8,53 +8,9 @@
  * {@link SimState.collection}) instead of growing this file for each of them.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Personality } from './personality.ts';
-import type { ChaosConfig } from './chaos.ts';
+import { defaultConfig, type Personality, type SimConfig } from './config.ts';
 import { Behaviour } from './seam.ts';
 import { wildcardAddress } from './wildcard-dns.ts';
-
-/** Simulator configuration (control-api.md "Config keys and defaults", plus `faults`). */
-export interface SimConfig {
-  /** First model-B retry delay in ms; each later one doubles. */
-  webhookRetryBaseMs: number;
-  /** A delivery attempt with no answer after this many ms has failed. */
-  webhookTimeoutMs: number;
-  /** `"host:port"` → origin (e.g. `"http://127.0.0.1:5555"`): where deliveries for that host really go. */
-  webhookConnectTo: Record<string, string>;
-  /** Milliseconds after a call ends during which its insights answer 404. */
-  insightsDelayMs: number;
-  /** Per-tenant rate of `POST /calls/{id}/monitor-session` per minute before 429. */
-  monitorMintsPerMinute: number;
-  /** Monitor sessions open at once on one call. */
-  monitorSlotsPerCall: number;
-  /** Value of `metadata.version` (§2.1, §9.1). */
-  version: string;
-  /** Names of deliberate spec violations switched on (see faults.ts). Added key, not in the contract. */
-  faults: string[];
-  /** Chaos injected into public answers (chaos.ts); null when off. Added key, not in the contract. */
-  chaos: ChaosConfig | null;
-  /** Reading of the spec the simulator takes where it leaves a choice (personality.ts). Added key, not in the contract. */
-  personality: Personality;
-}
-
-/** Version string the simulator answers in `metadata.version` unless configured otherwise. */
-export const SIMULATOR_VERSION = '1.0.0-simulator';
-
-/** Fresh copy of the default config (control-api.md). */
-export function defaultConfig(): SimConfig {
-  return {
-    webhookRetryBaseMs: 1000,
-    webhookTimeoutMs: 5000,
-    webhookConnectTo: {},
-    insightsDelayMs: 0,
-    monitorMintsPerMinute: 30,
-    monitorSlotsPerCall: 2,
-    version: SIMULATOR_VERSION,
-    faults: [],
-    chaos: null,
-    personality: 'default',
-  };
-}
 
 /** An organization (§1 hierarchy: organization → tenants → assistants). */
 export interface Organization {

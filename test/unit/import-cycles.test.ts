@@ -1,8 +1,11 @@
 /**
- * helpers/ has no import cycle: each module sits on a floor, and calls go down (the HTTP client
- * does not call up into the checks; it publishes answers that the envelope audit subscribes to).
- * Imports are read with the TypeScript compiler's own pre-processor (`ts.preProcessFile`), type
- * imports included, since a type-only cycle still ties two modules' designs together.
+ * helpers/ and simulator/src/ have no import cycle: each module sits on a floor, and calls go down.
+ * In helpers/, the HTTP client does not call up into the checks (it publishes answers that the
+ * envelope audit subscribes to). In the simulator, seam.ts and config.ts are the floor; a route or
+ * a seam module never imports the fault catalogue (faults/), whose area files import the seams
+ * they override. Imports are read with the TypeScript compiler's own pre-processor
+ * (`ts.preProcessFile`), type imports included, since a type-only cycle still ties two modules'
+ * designs together.
  */
 import { describe, expect, it } from 'vitest';
 import ts from 'typescript';
@@ -11,6 +14,16 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 const root = resolve(__dirname, '..', '..');
 const helpers = join(root, 'helpers');
+const simulator = join(root, 'simulator', 'src');
+
+/**
+ * The legacy fault catalogue of the simulator (faults.ts and the files it gathers), read through
+ * `faultOn` by the areas not yet moved to seams. Its files import one another, a cycle that goes
+ * when the last area moves and these files are deleted; until then the graph leaves them out.
+ */
+const LEGACY_FAULT_CATALOGUE = ['faults.ts', 'faults-gaps.ts', 'faults-robustness.ts', 'faults-systematic.ts', 'faults-families.ts'].map((f) =>
+  join(simulator, f),
+);
 
 function walk(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -21,24 +34,28 @@ function walk(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-/** Module → the helpers/ modules it imports (relative specifiers resolved as TypeScript would). */
-function importGraph(): Map<string, string[]> {
+/**
+ * Module → the modules under `dir` it imports (relative specifiers resolved as TypeScript would),
+ * leaving out the files of `skip`.
+ */
+function importGraph(dir: string, skip: readonly string[] = []): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  for (const file of walk(helpers)) {
+  for (const file of walk(dir)) {
+    if (skip.includes(file)) continue;
     const deps: string[] = [];
     for (const { fileName } of ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles) {
       if (!fileName.startsWith('.')) continue;
       const base = resolve(dirname(file), fileName);
       const hit = [base, `${base}.ts`, base.replace(/\.js$/, '.ts'), join(base, 'index.ts')].find((c) => existsSync(c) && statSync(c).isFile());
-      if (hit && hit.startsWith(helpers)) deps.push(hit);
+      if (hit && hit.startsWith(dir) && !skip.includes(hit)) deps.push(hit);
     }
     graph.set(file, deps);
   }
   return graph;
 }
 
-/** Every cycle found by a depth-first walk, each as "a.ts -> b.ts -> a.ts". */
-function cycles(graph: Map<string, string[]>): string[] {
+/** Every cycle found by a depth-first walk, each as "a.ts -> b.ts -> a.ts" (paths relative to `dir`). */
+function cycles(graph: Map<string, string[]>, dir = '/'): string[] {
   const found: string[] = [];
   const done = new Set<string>();
   const path: string[] = [];
@@ -46,7 +63,7 @@ function cycles(graph: Map<string, string[]>): string[] {
     path.push(n);
     for (const m of graph.get(n) ?? []) {
       const at = path.indexOf(m);
-      if (at >= 0) found.push([...path.slice(at), m].map((f) => relative(helpers, f)).join(' -> '));
+      if (at >= 0) found.push([...path.slice(at), m].map((f) => relative(dir, f)).join(' -> '));
       else if (!done.has(m)) visit(m);
     }
     path.pop();
@@ -56,17 +73,37 @@ function cycles(graph: Map<string, string[]>): string[] {
   return found;
 }
 
-describe('helpers/ import graph', () => {
+describe('import graphs', () => {
   it('finds a cycle when there is one (the detector works)', () => {
     const a = '/x/a.ts';
     const b = '/x/b.ts';
-    expect(cycles(new Map([[a, [b]], [b, [a]]])).length).toBe(1);
-    expect(cycles(new Map([[a, [b]], [b, []]]))).toEqual([]);
+    expect(
+      cycles(
+        new Map([
+          [a, [b]],
+          [b, [a]],
+        ]),
+      ).length,
+    ).toBe(1);
+    expect(
+      cycles(
+        new Map([
+          [a, [b]],
+          [b, []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
-  it('has no import cycle', () => {
-    const graph = importGraph();
+  it('helpers/ has no import cycle', () => {
+    const graph = importGraph(helpers);
     expect(graph.size).toBeGreaterThan(20);
-    expect(cycles(graph)).toEqual([]);
+    expect(cycles(graph, helpers)).toEqual([]);
+  });
+
+  it('simulator/src/ has no import cycle (the legacy fault catalogue left out)', () => {
+    const graph = importGraph(simulator, LEGACY_FAULT_CATALOGUE);
+    expect(graph.size).toBeGreaterThan(20);
+    expect(cycles(graph, simulator)).toEqual([]);
   });
 });

@@ -3,11 +3,12 @@
  * `GET /health`, `POST /reset`, `PUT /config` (contract) and the added `GET /config`,
  * `GET /faults`.
  */
-import { PERSONALITIES, type Personality } from '../personality.ts';
+import { PERSONALITIES, type Personality } from '../config.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { FAULTS, isKnownFault } from '../faults/index.ts';
 import { headerParser } from '../auth.ts';
-import type { SimConfig, SimState } from '../state.ts';
+import type { SimConfig } from '../config.ts';
+import type { SimState } from '../state.ts';
 import { isPlainObject } from '../validation/formats.ts';
 import { bodyObject, ControlError } from './common.ts';
 import { cancelDeliveries } from '../webhooks/delivery.ts';

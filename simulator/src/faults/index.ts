@@ -10,7 +10,8 @@
  * `faultOn`; `LEGACY` shrinks to nothing as each area moves.
  */
 import { FAULTS as LEGACY } from '../faults.ts';
-import { ALT_READING, type Personality } from '../personality.ts';
+import type { Personality } from '../config.ts';
+import { ALT_READING } from '../personality.ts';
 import { Behaviour, type Override } from '../seam.ts';
 import { AUTH_FAULTS } from './auth.ts';
 import type { Fault, FaultInfo } from './define.ts';
