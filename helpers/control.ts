@@ -2,7 +2,8 @@
  * Client of the simulator control API (../shared/design/control-api.md). Plain JSON, no envelope,
  * no authentication. Only used when the target has the `control` capability.
  */
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
+import type { UncheckedJson } from './exchange';
 import { redact, registerSecret } from './redact';
 import { CONTROL_ERROR_NAME } from './error-names';
 import { suiteDispatcher } from './proxy';
@@ -46,11 +47,11 @@ export class ControlClient {
    * @param expect accepted statuses (default any 2xx)
    * @throws ControlError on another status or no answer.
    */
-  async send<T = any>(method: string, path: string, body?: unknown, expect?: number[]): Promise<T> {
+  async send<T = UncheckedJson>(method: string, path: string, body?: unknown, expect?: number[]): Promise<T> {
     let res;
     try {
       res = await request(this.controlUrl + path, {
-        method: method as any,
+        method: method as Dispatcher.HttpMethod,
         headers: body === undefined ? {} : { 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
         dispatcher,

@@ -13,8 +13,17 @@ export interface RequestSummary {
   body?: string;
 }
 
+/**
+ * A JSON value as the target sent it, before any check has established its shape. A test reads
+ * into it freely (`res.json.data.assistants[0].id`): reading a field is how a check finds it
+ * missing or wrong, and a type that claimed more would be a guess. This alias is the one place the
+ * code base gives up a static type, so every such value says why.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an answer's shape is what the checks establish
+export type UncheckedJson = any;
+
 /** One answer of the target. */
-export interface ApiResponse<T = any> {
+export interface ApiResponse<T = UncheckedJson> {
   status: number;
   /** Response headers, lower-case names; repeated headers joined with ", ". */
   headers: Record<string, string>;

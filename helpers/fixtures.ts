@@ -8,6 +8,7 @@
  * `GET /prompts?type=` by their name.
  */
 import type { ApiClient, ApiResponse } from './client';
+import type { UncheckedJson } from './exchange';
 import { LIVE_PREFIX, type World } from './world';
 import { TargetError } from './client';
 import { journal } from './journal';
@@ -48,7 +49,7 @@ const RESTORABLE = [
  * @returns the assistant's `data` object as the target answered it (§2.2 response column)
  * @throws FixtureError when the target refuses; TargetError when it cannot be reached.
  */
-export async function assistantFixture(world: World, client: ApiClient, purpose: string, body: Record<string, unknown> = {}): Promise<any> {
+export async function assistantFixture(world: World, client: ApiClient, purpose: string, body: Record<string, unknown> = {}): Promise<UncheckedJson> {
   // A target with a control API gave this file tenants of its own (helpers/world.ts): create freely.
   if (world.target.capabilities.control) {
     const name = `${world.runPrefix}${purpose}`;
@@ -59,8 +60,8 @@ export async function assistantFixture(world: World, client: ApiClient, purpose:
   const name = `${LIVE_PREFIX}${purpose}`;
   const list = await client.get('/assistants');
   if (list.status !== 200) throw new FixtureError('assistant list', list);
-  const found = (list.json?.data?.assistants ?? []).find((a: any) => a?.name === name);
-  let current: any;
+  const found = (list.json?.data?.assistants ?? []).find((a: UncheckedJson) => a?.name === name);
+  let current: UncheckedJson;
   if (found) {
     const res = await client.get(`/assistants/${found.id}`);
     if (res.status !== 200) throw new FixtureError(`assistant ${purpose}`, res);
@@ -93,7 +94,7 @@ async function postReconciled(client: ApiClient, name: string, body: Record<stri
     } catch (e) {
       if (!(e instanceof TargetError) || i >= attempts) throw e;
       const list = await client.get('/assistants');
-      const made = (list.json?.data?.assistants ?? []).find((a: any) => a?.name === name);
+      const made = (list.json?.data?.assistants ?? []).find((a: UncheckedJson) => a?.name === name);
       if (made) return client.get(`/assistants/${made.id}`);
     }
   }
@@ -147,7 +148,7 @@ export interface ToolState {
 /** A fixture tool: its id, the answer's `data`, and the full body its restore PUTs. */
 export interface ToolFixture {
   id: string;
-  data: any;
+  data: UncheckedJson;
   body: ToolState & { name: string };
 }
 
@@ -155,10 +156,10 @@ export interface ToolFixture {
  * Finds the assistant named `name` or creates it once; never restored (it is the suite's own).
  * @throws FixtureError when the target refuses.
  */
-async function ownAssistant(client: ApiClient, name: string): Promise<any> {
+async function ownAssistant(client: ApiClient, name: string): Promise<UncheckedJson> {
   const list = await client.get('/assistants');
   if (list.status !== 200) throw new FixtureError('assistant list', list);
-  const found = (list.json?.data?.assistants ?? []).find((a: any) => a?.name === name);
+  const found = (list.json?.data?.assistants ?? []).find((a: UncheckedJson) => a?.name === name);
   const res = found ? await client.get(`/assistants/${found.id}`) : await postReconciled(client, name, {});
   if (res.status < 200 || res.status >= 300 || !res.json?.data?.id) throw new FixtureError(`assistant ${name}`, res);
   return res.json.data;
@@ -236,7 +237,7 @@ export async function restoreTool(client: ApiClient, id: string, body: Record<st
  * @returns the prompt as the target answered it (list row or POST answer)
  * @throws FixtureError when the target refuses; UnfindableFixture when the list shows no names.
  */
-export async function promptFixture(world: World, client: ApiClient, purpose: string, type: string, content: string): Promise<any> {
+export async function promptFixture(world: World, client: ApiClient, purpose: string, type: string, content: string): Promise<UncheckedJson> {
   const live = !world.target.capabilities.control;
   const name = `${live ? LIVE_PREFIX : world.runPrefix}${purpose}`;
   if (live) {
@@ -267,7 +268,7 @@ function tenantOf(world: World, client: ApiClient): string {
  * @throws FixtureError when the target refuses; UnfindableFixture when the list is not served or
  *   shows no names, so a suite made now could not be found again (none is made).
  */
-export async function suiteFixture(world: World, client: ApiClient, purpose: string, body: Record<string, unknown>): Promise<any> {
+export async function suiteFixture(world: World, client: ApiClient, purpose: string, body: Record<string, unknown>): Promise<UncheckedJson> {
   const live = !world.target.capabilities.control;
   const name = `${live ? LIVE_PREFIX : world.runPrefix}${purpose}`;
   if (live) {

@@ -49,7 +49,7 @@ const TRANSIENT = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'UND
 function codeOf(e: unknown): { code?: string; message: string } {
   let code: string | undefined;
   let message = e instanceof Error ? e.message : String(e);
-  for (let cur: any = e, depth = 0; cur && depth < 5; cur = cur.cause, depth += 1) {
+  for (let cur = e as { code?: unknown; cause?: unknown } | undefined, depth = 0; cur && depth < 5; cur = cur.cause as typeof cur, depth += 1) {
     if (!code && typeof cur.code === 'string') code = cur.code;
     if (cur instanceof Error && cur.message) message = cur.message;
   }

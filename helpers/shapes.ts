@@ -3,9 +3,10 @@
  * list are, and whether a value occurs anywhere in a document. No test depends on key order or on
  * the position of a field (§9.4).
  */
+import type { UncheckedJson } from './exchange';
 
 /** Rows of a list answer whose shape is not shown: `data` itself when it is an array, else the first array among its values, else []. */
-export function rowsOf(data: unknown): any[] {
+export function rowsOf(data: unknown): UncheckedJson[] {
   if (Array.isArray(data)) return data;
   if (data && typeof data === 'object') for (const v of Object.values(data)) if (Array.isArray(v)) return v;
   return [];

@@ -11,12 +11,10 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Ajv2020Module, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import Ajv2020, { type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import type { DriftRecord } from './meta';
 
-const Ajv2020 = (Ajv2020Module as any).default ?? Ajv2020Module;
-const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
 
 /** Folder of the schema files. */
 export const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'schemas');
@@ -66,10 +64,10 @@ function strictTwin(node: unknown): unknown {
 }
 
 /** Raw schema documents by name, as loaded from disk (filled on first use; see {@link schemaDocument}). */
-export const schemaDocuments: Record<string, any> = {};
+export const schemaDocuments: Record<string, SchemaObject> = {};
 
 /** The raw document of one schema by name (e.g. `assistant`), loading every schema on first use; undefined when unknown. */
-export function schemaDocument(name: string): any {
+export function schemaDocument(name: string): SchemaObject | undefined {
   ajv();
   return schemaDocuments[name];
 }
@@ -85,13 +83,13 @@ function build() {
     }
     schemaDocuments[name] = doc;
     ajv.addSchema(doc);
-    ajv.addSchema(strictTwin(doc));
+    ajv.addSchema(strictTwin(doc) as SchemaObject);
   }
   return ajv;
 }
 
-let ajvInstance: any;
-function ajv(): any {
+let ajvInstance: Ajv2020 | undefined;
+function ajv(): Ajv2020 {
   return (ajvInstance ??= build());
 }
 
@@ -113,10 +111,10 @@ function resolveId(name: string, strict = false): string {
 
 function pointerGet(value: unknown, pointer: string): unknown {
   if (!pointer) return value;
-  let cur: any = value;
+  let cur: unknown = value;
   for (const raw of pointer.split('/').slice(1)) {
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    cur = cur == null ? undefined : cur[key];
+    cur = cur == null ? undefined : (cur as Record<string, unknown>)[key];
   }
   return cur;
 }
@@ -131,8 +129,8 @@ function describe(e: ErrorObject, data: unknown): SchemaIssue {
   }
   if (text.length > 200) text = `${text.slice(0, 200)}…`;
   let message = e.message ?? e.keyword;
-  if (e.keyword === 'required') message = `required property '${(e.params as any).missingProperty}' is missing`;
-  if (e.keyword === 'enum') message = `must be one of ${JSON.stringify((e.params as any).allowedValues)}`;
+  if (e.keyword === 'required') message = `required property '${e.params.missingProperty}' is missing`;
+  if (e.keyword === 'enum') message = `must be one of ${JSON.stringify(e.params.allowedValues)}`;
   return { path: e.instancePath || '/', message, value: text };
 }
 
@@ -167,7 +165,7 @@ export function findDrift(name: string, value: unknown): DriftRecord[] {
   const seen = new Set<string>();
   for (const e of (fn.errors ?? []) as ErrorObject[]) {
     if (e.keyword !== 'additionalProperties') continue;
-    const what = `${e.instancePath}/${(e.params as any).additionalProperty}`;
+    const what = `${e.instancePath}/${e.params.additionalProperty}`;
     if (seen.has(what)) continue;
     seen.add(what);
     out.push({ kind: 'field', where: name, what });

@@ -86,8 +86,8 @@ function baseCode(lang: unknown): unknown {
 /** §2.6: a dictionarySettings document as stored (replace; regional locale → base code; omitted language ≡ null; absent list ≡ []). */
 export function normaliseDictionary(doc: unknown): Record<string, unknown[]> | null {
   if (doc === null || doc === undefined || doc === ABSENT) return null;
-  const d = doc as Record<string, any>;
-  const items = (list: unknown) => (Array.isArray(list) ? list : []).map((i: any) => {
+  const d = doc as Record<string, unknown>;
+  const items = (list: unknown) => (Array.isArray(list) ? list : []).map((i: Record<string, unknown> | null | undefined) => {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(i ?? {})) if (k !== 'language' && v !== undefined) out[k] = v;
     out.language = baseCode(i?.language ?? null);
@@ -138,7 +138,7 @@ const TRANSFER_DEFAULTS: Record<string, boolean> = { amd_detection: true, use_as
  * Compares a GET `data` object with the model on every modelled field.
  * @returns the mismatches (empty when the target agrees)
  */
-export function compareWithModel(model: MergeModel, data: any): Mismatch[] {
+export function compareWithModel(model: MergeModel, data: unknown): Mismatch[] {
   const out: Mismatch[] = [];
   const miss = (field: string, expected: string, actualValue: unknown) =>
     out.push({ field, expected, actual: describeActual(actualValue), clauses: FIELD_CLAUSES[field] });

@@ -22,10 +22,10 @@ export const ABSENT: unique symbol = Symbol('absent');
 
 /** The value at `path` in `root`, or {@link ABSENT} when any step is missing or not a container. */
 export function getAt(root: unknown, path: readonly PathSegment[]): unknown {
-  let cur: any = root;
+  let cur: unknown = root;
   for (const seg of path) {
     if (cur === null || typeof cur !== 'object' || !(seg in cur)) return ABSENT;
-    cur = cur[seg as any];
+    cur = (cur as Record<PathSegment, unknown>)[seg];
   }
   return cur;
 }
@@ -53,7 +53,7 @@ export type Reading =
 function contains(actual: unknown, expected: unknown): boolean {
   if (expected && typeof expected === 'object' && !Array.isArray(expected)) {
     if (!actual || typeof actual !== 'object' || Array.isArray(actual)) return false;
-    return Object.entries(expected).every(([k, v]) => contains((actual as any)[k], v));
+    return Object.entries(expected).every(([k, v]) => contains((actual as Record<string, unknown>)[k], v));
   }
   return isDeepStrictEqual(actual, expected);
 }

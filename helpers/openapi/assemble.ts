@@ -35,7 +35,7 @@ export interface SchemaFile {
 /** Result of {@link assembleOpenApi}. */
 export interface AssembledDocument {
   /** The OpenAPI 3.1 document. */
-  document: Record<string, any>;
+  document: Record<string, unknown> & { paths: Record<string, Record<string, unknown>> };
   /** Table entries (`'4.1 patch /assistants/{id} data: assistant'`) naming a schema that does not exist. */
   missing: string[];
   /** Component names, one per schemas/ file. */
@@ -127,11 +127,11 @@ export function embedSchema(f: SchemaFile, byUrl: Map<string, string>, dir: stri
 /** Resolves a JSON pointer (`/$defs/request`) inside a value; undefined when absent. */
 function atPointer(value: unknown, pointer: string): unknown {
   if (!pointer) return value;
-  let cur: any = value;
+  let cur: unknown = value;
   for (const raw of pointer.split('/').slice(1)) {
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     if (cur === null || typeof cur !== 'object' || !(key in cur)) return undefined;
-    cur = cur[key];
+    cur = (cur as Record<string, unknown>)[key];
   }
   return cur;
 }

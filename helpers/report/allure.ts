@@ -74,7 +74,7 @@ export async function clauseLabels(ids: string[]): Promise<void> {
  */
 export async function attachFailureEvidence(count = 2): Promise<void> {
   const exchanges = recordedExchanges();
-  const last = exchanges.slice(-count).map((x: any) => {
+  const last = exchanges.slice(-count).map((x) => {
     const copy = redactValue(x);
     if (copy.request?.headers) copy.request.headers = redactHeaders(copy.request.headers);
     if (copy.response?.headers) copy.response.headers = redactHeaders(copy.response.headers);

@@ -13,15 +13,13 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Ajv2020Module from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import type { RunRecord } from './model';
 import { compareRuns } from './baseline';
 import type { RunComparison } from './model';
 import { firstLine, whyLine } from './evidence';
 
-const Ajv2020 = (Ajv2020Module as any).default ?? Ajv2020Module;
-const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
 const HERE = dirname(fileURLToPath(import.meta.url));
 
 /** Default location of the allow-list, relative to the project root. */
@@ -49,9 +47,9 @@ export function readKnownDeviations(file: string): KnownDeviation[] {
   const doc = JSON.parse(readFileSync(file, 'utf8'));
   const ajv = new Ajv2020({ allErrors: true, strict: false });
   addFormats(ajv);
-  const validate = ajv.compile(JSON.parse(readFileSync(join(HERE, 'known-deviations.schema.json'), 'utf8')));
+  const validate = ajv.compile<{ deviations: KnownDeviation[] }>(JSON.parse(readFileSync(join(HERE, 'known-deviations.schema.json'), 'utf8')));
   if (!validate(doc)) {
-    const issues = (validate.errors ?? []).map((e: any) => `${e.instancePath || '/'} ${e.message}`);
+    const issues = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
     throw new Error(`${file} is not a valid allow-list of known deviations:\n  ${issues.join('\n  ')}`);
   }
   return doc.deviations;

@@ -6,18 +6,17 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Ajv2020Module from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { redact, redactHeaders, redactValue, registerSecret } from '../redact';
 import { readTargetConfig } from '../target';
+import type { Exchange } from '../exchange';
 import type { RunRecord } from './model';
 
-const Ajv2020 = (Ajv2020Module as any).default ?? Ajv2020Module;
-const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
-let validateRecord: ((v: unknown) => boolean) & { errors?: any[] | null } | undefined;
+let validateRecord: ValidateFunction | undefined;
 
 /** Error thrown when a file is not a run record; the message names the file and each violation. */
 export class RunRecordError extends Error {
@@ -37,8 +36,8 @@ export function assertRunRecord(value: unknown, source = 'run record'): asserts 
     addFormats(ajv);
     validateRecord = ajv.compile(JSON.parse(readFileSync(join(HERE, 'run-record.schema.json'), 'utf8')));
   }
-  if (!validateRecord!(value)) {
-    const issues = (validateRecord!.errors ?? []).slice(0, 10).map((e: any) => `${e.instancePath || '/'} ${e.message}`);
+  if (!validateRecord(value)) {
+    const issues = (validateRecord.errors ?? []).slice(0, 10).map((e) => `${e.instancePath || '/'} ${e.message}`);
     throw new RunRecordError(`${source} is not a conformance run record (docs/report-format.md):\n  ${issues.join('\n  ')}`);
   }
 }
@@ -81,9 +80,10 @@ export function registerEnvironmentSecrets(env: NodeJS.ProcessEnv = process.env)
   }
 }
 
-function scrubEvidence(e: any): any {
+/** One evidence entry with its credential headers reduced; anything that is not an exchange is kept as is. */
+function scrubEvidence(e: unknown): unknown {
   if (!e || typeof e !== 'object') return e;
-  const out = { ...e };
+  const out: Partial<Exchange> = { ...e };
   if (out.request && typeof out.request === 'object') {
     out.request = { ...out.request };
     if (out.request.headers) out.request.headers = redactHeaders(out.request.headers);

@@ -45,8 +45,8 @@ export function conformanceReportDir(shard?: ShardInfo, env: NodeJS.ProcessEnv =
 
 function fullName(tc: TestCase): string {
   const parts: string[] = [tc.name];
-  let parent: any = tc.parent;
-  while (parent && parent.type === 'suite') {
+  let parent: TestCase['parent'] = tc.parent;
+  while (parent.type === 'suite') {
     parts.unshift(parent.name);
     parent = parent.parent;
   }
@@ -63,7 +63,7 @@ function toRecord(tc: TestCase, root: string): TestRecord {
   let message: string | undefined;
   if (firstError) message = redact(firstError.message ?? String(firstError));
   if (setUp) message = redact(setUp);
-  if (status === 'skip') message = redact(meta.skipReason ?? (result as any).note ?? 'skipped');
+  if (status === 'skip') message = redact(meta.skipReason ?? (result.state === 'skipped' ? result.note : undefined) ?? 'skipped');
   return {
     name: fullName(tc),
     file: relative(root, tc.module.moduleId),

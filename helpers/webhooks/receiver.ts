@@ -12,6 +12,7 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { redactHeaders } from '../redact';
+import type { UncheckedJson } from '../exchange';
 
 /** One request as the receiver saw it. */
 export interface ReceivedRequest {
@@ -287,7 +288,7 @@ export function describeRequest(r: ReceivedRequest): string {
  * Parses a received body as JSON without throwing.
  * @returns the value, or undefined when the bytes are not JSON.
  */
-export function jsonOf(r: ReceivedRequest): any {
+export function jsonOf(r: ReceivedRequest): UncheckedJson {
   try {
     return JSON.parse(r.body.toString('utf8'));
   } catch {

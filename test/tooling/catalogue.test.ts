@@ -12,13 +12,11 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import Ajv2020Module from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { CATALOGUE_DIR, type Clause } from '../../helpers/catalogue';
 import { clauseIdsInSource, listConformanceTests, type ListedTest } from '../../helpers/report/list-tests';
 
-const Ajv2020 = (Ajv2020Module as any).default ?? Ajv2020Module;
-const addFormats = (addFormatsModule as any).default ?? addFormatsModule;
 
 /** Every clause of every catalogue file, read directly (the loader stops at the first problem). */
 const files = readdirSync(CATALOGUE_DIR).filter((f) => f.endsWith('.json')).sort();

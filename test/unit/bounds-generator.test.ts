@@ -16,7 +16,7 @@ const SETTINGS_ID = 'https://conformance.core-api.test/schemas/assistant.setting
 
 function docsWith(edit: (byId: Map<string, any>) => void): any[] {
   const docs = structuredClone(loadSchemaDocuments());
-  edit(new Map(docs.map((d) => [d.$id, d])));
+  edit(new Map(docs.map((d) => [d.$id!, d])));
   return docs;
 }
 
@@ -128,6 +128,17 @@ describe('the schema drives the cases', () => {
   test('an accept case that contradicts its own schema is a schema error', () => {
     const docs = docsWith((m) => (m.get(PATCH_SCHEMA_ID).properties.address.examples = [42]));
     expect(() => generateBoundsCases({ documents: docs })).toThrow(/accept case fails its own schema/);
+  });
+
+  test('a $ref is followed across documents with the keywords beside it kept, and a dangling one is an error naming it', () => {
+    const moved = docsWith((m) => {
+      const patch = m.get(PATCH_SCHEMA_ID);
+      m.get(SETTINGS_ID).$defs = { ...m.get(SETTINGS_ID).$defs, address: patch.properties.address };
+      patch.properties.address = { $ref: 'assistant.settings.json#/$defs/address', 'x-clause': patch.properties.address['x-clause'] };
+    });
+    expect(generateBoundsCases({ documents: moved }).map((c) => c.name)).toEqual(baseline.map((c) => c.name));
+    const dangling = docsWith((m) => (m.get(PATCH_SCHEMA_ID).properties.address = { $ref: 'assistant.settings.json#/$defs/noSuchDefinition' }));
+    expect(() => generateBoundsCases({ documents: dangling })).toThrow(/noSuchDefinition/);
   });
 });
 
