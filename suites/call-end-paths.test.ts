@@ -8,14 +8,16 @@
  *
  * Calls can only be started through a control API, and no call may be ended on a live tenant, so
  * the tests need `control` and `destructive`. Deliveries are observed by a loopback receiver
- * (helpers/webhooks/receiver.ts) set as this file's tenant-level server URL; waits have deadlines.
+ * (helpers/webhooks/receiver.ts) set as this file's tenant-level server URL, and judged by
+ * helpers/webhooks/checks.ts; waits have deadlines.
  */
 import { afterAll, beforeAll, describe } from 'vitest';
 import { useWorld } from '../helpers/world';
 import { clauseTest, type Verify } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { hasCapability } from '../helpers/target';
-import { WebhookReceiver, WaitTimeoutError, jsonOf } from '../helpers/webhooks/receiver';
+import { WebhookReceiver, jsonOf, type ReceivedRequest } from '../helpers/webhooks/receiver';
+import { verifyArrival } from '../helpers/webhooks/checks';
 
 const world = useWorld();
 /** How long an expected delivery may take to arrive, ms (generous: shared CPUs). */
@@ -63,16 +65,9 @@ describe('§6 end-of-call-report: every way a call ends', () => {
       w.cleanup.add(`end call ${call.id}`, () => w.control!.endCall(call.id).catch(() => undefined));
       const about = (b: any) => !!b && (b.call_id === call.id || b.call_id === call.callId);
       await p.end(call.id, verify);
-      let arrived = false;
-      try {
-        await rx!.waitFor((all) => all.some((r) => r.path === PATH && about(jsonOf(r)) && jsonOf(r).type === 'end-of-call-report'), ARRIVAL_MS, `the end-of-call report of call ${call.id}`);
-        arrived = true;
-      } catch (e) {
-        if (!(e instanceof WaitTimeoutError)) throw e;
-      }
-      verify.that(`the end-of-call report arrives when ${p.name}`, arrived, {
+      await verifyArrival(verify, rx!, `the end-of-call report arrives when ${p.name}`, (all) => all.filter((r) => r.path === PATH && about(jsonOf(r)) && jsonOf(r).type === 'end-of-call-report'), {
+        timeoutMs: ARRIVAL_MS,
         expected: `an end-of-call-report with call_id ${call.id} within ${ARRIVAL_MS} ms`,
-        actual: `nothing of the kind; the receiver saw: ${rx!.summary()}`,
       });
     }, { requires: ['control', 'destructive'] });
   }
@@ -84,16 +79,10 @@ describe('§1 / §6 end-of-conversation-report: each finished thread, every chan
       const w = world();
       const conv = await w.control!.conversation({ tenantId: w.tenantA.id, assistantId: assistant.id, channel, customerIdentifier: channel === 'web' ? 'visitor-end-paths' : '+15550100999' });
       await w.control!.endConversation(conv.id);
-      let arrived = false;
-      try {
-        await rx!.waitFor((all) => all.some((r) => r.path === PATH && jsonOf(r)?.conversation_id === conv.id && jsonOf(r)?.type === 'end-of-conversation-report'), ARRIVAL_MS, `the end-of-conversation report of ${conv.id}`);
-        arrived = true;
-      } catch (e) {
-        if (!(e instanceof WaitTimeoutError)) throw e;
-      }
-      verify.that(`the end-of-conversation report of the ${channel} thread arrives`, arrived, {
+      const report = (r: ReceivedRequest) => r.path === PATH && jsonOf(r)?.conversation_id === conv.id && jsonOf(r)?.type === 'end-of-conversation-report';
+      await verifyArrival(verify, rx!, `the end-of-conversation report of the ${channel} thread arrives`, (all) => all.filter(report), {
+        timeoutMs: ARRIVAL_MS,
         expected: `an end-of-conversation-report with conversation_id ${conv.id} within ${ARRIVAL_MS} ms`,
-        actual: `nothing of the kind; the receiver saw: ${rx!.summary()}`,
       });
     }, { requires: ['control'] });
   }

@@ -1,0 +1,118 @@
+/**
+ * §6 model B, the HMAC signature: onboarding events are signed over the raw bytes with the client
+ * server secret (a re-serialised body no longer verifies), carry a UUID delivery id each, and the
+ * signature verifies whatever host name the delivery came through (a tunnel).
+ *
+ * How these tests reach a receiver, make events happen and stay isolated on each target:
+ * suites/webhooks.fixture.ts.
+ */
+import { describe } from 'vitest';
+import { clauseTest } from '../helpers/clause';
+import { verifyPostJson, verifyTypeField, verifyModelBSigned } from '../helpers/webhooks/checks';
+import { jsonOf } from '../helpers/webhooks/receiver';
+import { deliveryIdOf, getHeader, HEADER_SIGNATURE, UUID_PATTERN, verifyModelB } from '../helpers/webhooks/verify';
+import { useWebhookFixture, REACH, typeOf } from './webhooks.fixture';
+
+/** This file's webhook fixture (suites/webhooks.fixture.ts): receiver, events, per-test worlds. */
+const wh = useWebhookFixture();
+const { world, arrival, hook, onboardingAt, onboardingTo, needSecret } = wh;
+
+/** The onboarding event types of §6, all delivered under model B. */
+const ONBOARDING_TYPES = ['chatapp.onboarding.tier_pending', 'chatapp.onboarding.completed', 'chatapp.onboarding.failed', 'chatapp.calling.live'];
+
+describe.concurrent('model B: HMAC signature', () => {
+  clauseTest(
+    ['6/b-signature', '6/b-delivery-id-uuid', '6/b-raw-bytes', '6/onboarding-events', '6/events-post-json', '6/type-field'],
+    'onboarding events are signed over the raw bytes with the client server secret and carry a UUID delivery id',
+    async (ctx) => {
+      needSecret(ctx);
+      const { deliverTo, seen: path } = await onboardingTo('/b-signed');
+      const secret = world().tenantA.clientServerSecret!;
+      for (const type of ONBOARDING_TYPES) await wh.events!.onboarding(world().tenantA.id, type, deliverTo);
+      const got = await arrival(ctx.verify.on('6/onboarding-events'), 'all four onboarding events arrive', () => {
+        const mine = onboardingAt(path);
+        return ONBOARDING_TYPES.every((t) => mine.some((r) => typeOf(r) === t)) && mine;
+      });
+      const ids = new Set<string>();
+      for (const type of ONBOARDING_TYPES) {
+        const r = got.find((x) => typeOf(x) === type)!;
+        verifyPostJson(ctx.verify, r, type);
+        verifyTypeField(ctx.verify, r, type);
+        ctx.verify.on('6/onboarding-events').soft.schema(`${type} body`, 'events/chatapp-onboarding', jsonOf(r));
+        const sig = getHeader(r.headers, HEADER_SIGNATURE);
+        verifyModelBSigned(
+          ctx.verify.on(['6/b-signature', '6/delivery-model-per-event']).soft,
+          `${type} (model B): X-Service-Signature is sha256=<hex> HMAC-SHA256 of the raw body keyed by the client server secret`,
+          r,
+          secret,
+        );
+        const upper = !!sig && /[A-F]/.test(sig.slice(7));
+        ctx.verify
+          .on('6/b-signature')
+          .inform(
+            `${type}: the hex digest is lower case`,
+            !upper,
+            upper
+              ? 'upper-case hex digits: accepted (hex case carries no meaning), but receivers comparing strings literally would refuse them'
+              : 'lower-case hex digits',
+          );
+        const id = deliveryIdOf(r.headers);
+        ctx.verify
+          .on('6/b-delivery-id-uuid')
+          .soft.that(`${type}: X-Service-Delivery is a UUID`, !!id && UUID_PATTERN.test(id), { expected: 'a UUID', actual: id ?? '(absent)' });
+        if (id) ids.add(id);
+        // Re-serialising or reformatting the body must invalidate the signature (rule 2).
+        const parsed = JSON.parse(r.body.toString('utf8'));
+        for (const [how, text] of [
+          ['re-serialised', JSON.stringify(parsed)],
+          ['reformatted', JSON.stringify(parsed, null, 2)],
+        ] as const) {
+          const changed = Buffer.from(text, 'utf8');
+          if (changed.equals(r.body)) {
+            ctx.verify
+              .on('6/b-raw-bytes')
+              .inform(
+                `${type}: the ${how} body differs from the bytes sent`,
+                false,
+                `the body was sent exactly as JSON.stringify writes it, so ${how} bytes are identical and prove nothing`,
+              );
+            continue;
+          }
+          const again = verifyModelB(changed, r.headers, secret);
+          ctx.verify.on('6/b-raw-bytes').soft.that(`${type}: the signature does not verify once the body is ${how} (it covers the raw bytes only)`, !again.ok, {
+            expected: 'mismatch',
+            actual: 'the signature verified over the changed bytes: it was computed over a re-serialised body, not the bytes sent',
+          });
+        }
+      }
+      ctx.verify
+        .on('6/b-dedupe')
+        .soft.that('distinct events carry distinct delivery ids (otherwise deduplication would drop events)', ids.size === ONBOARDING_TYPES.length, {
+          expected: `${ONBOARDING_TYPES.length} distinct ids`,
+          actual: `${ids.size}`,
+        });
+    },
+    REACH,
+  );
+
+  clauseTest(
+    '6/b-host-independent',
+    'the signature verifies when the delivery reaches the receiver through another host name (a tunnel)',
+    async (ctx) => {
+      needSecret(ctx);
+      // A simulator routes this file's tunnel host name to the receiver; a live target reaches it through the operator's real tunnel.
+      let deliverTo: string;
+      let path: string;
+      if (wh.control) {
+        path = '/t/b-tunnel';
+        deliverTo = `https://${wh.hosts.tunnel}${path}`;
+        await wh.routeHosts();
+        await wh.control.tenantServerUrl(world().tenantA.id, deliverTo);
+      } else ({ url: deliverTo, seen: path } = hook('/b-tunnel'));
+      await wh.events!.onboarding(world().tenantA.id, 'chatapp.calling.live', deliverTo);
+      const [r] = await arrival(ctx.verify, 'the event arrives through the tunnel host', () => onboardingAt(path));
+      verifyModelBSigned(ctx.verify, 'the signature verifies on a receiver whose own address differs from the URL the sender used', r, wh.secret());
+    },
+    REACH,
+  );
+});

@@ -1,0 +1,325 @@
+/**
+ * What every webhook suite file (suites/webhooks-*.test.ts, §6 events) stands on: a receiver the
+ * target reaches, events made to happen, and a fresh organization per test. A file calls
+ * {@link useWebhookFixture} once at its top and gets its own receiver, host names and helpers.
+ *
+ * Events are made to happen through helpers/events.ts: the control API on a simulator, the
+ * operator's trigger (`CORE_API_EVENT_TRIGGER`, docs/event-trigger.md) on a live tenant. Tests that
+ * `requires: ['receiver', 'events']` ({@link REACH}, {@link RETRIES}) run on every target; on a
+ * live tenant the receiver is reached through `CORE_API_WEBHOOK_PUBLIC_URL`, an https URL a tunnel
+ * forwards (path kept) to the file's receiver on `CORE_API_WEBHOOK_PORT`, and the assistants
+ * pointed at it are live fixtures, restored afterwards. Tests that need what only a control API
+ * gives (a tenant-level URL per test, a down endpoint, the deliveries log, the attempt timeout,
+ * tool invocations) `requires: ['control']` ({@link NEEDS}).
+ *
+ * Deliveries are observed by the receiver (helpers/webhooks/receiver.ts) and, on a simulator, the
+ * control deliveries log, and judged by the named checks of helpers/webhooks/checks.ts; signatures
+ * are checked with the very module integrators are given (helpers/webhooks/verify.ts). Retry
+ * timing is judged by ratios between gaps (helpers/webhooks/timing.ts), never by absolute times;
+ * every "nothing more arrives" wait is bounded and outlasts the retry schedule of the run config
+ * read from a simulator (on a live tenant, whose schedule is not known, fixed generous windows).
+ *
+ * Isolation: on a simulator every test has its own organization and tenants (usePerTestWorld,
+ * helpers/world.ts), so the tests run concurrently although each sets a tenant-level URL; on a
+ * live tenant they share tenant A, and each test has assistants of its own. Receiver paths are
+ * unique to each test, and the only run-wide config written is `webhookConnectTo` keys for the
+ * file's own host names (helpers/webhooks/connect-to.ts).
+ */
+import { afterAll, beforeAll } from 'vitest';
+import { usePerTestWorld, useWorld, type World } from '../helpers/world';
+import { skipWith, type Checks } from '../helpers/clause';
+import { assistantFixture } from '../helpers/fixtures';
+import { eventsFor, type Events, type StartedCall } from '../helpers/events';
+import { getTarget, hasCapability } from '../helpers/target';
+import { RUN_CONFIG } from '../helpers/global-setup';
+import type { ControlClient, ControlDelivery } from '../helpers/control';
+import { WebhookReceiver, jsonOf, type ReceivedRequest } from '../helpers/webhooks/receiver';
+import { verifyArrival, type ArrivalOptions } from '../helpers/webhooks/checks';
+import { retryScheduleMs } from '../helpers/webhooks/timing';
+import { ensureConnectTo, routeHostTo } from '../helpers/webhooks/connect-to';
+
+/** Options of a test that needs the control API. */
+export const NEEDS = { requires: ['control' as const] };
+/**
+ * What a test needs to run on every target: a receiver the target reaches, and events made to
+ * happen. Its timeout allows for a live target, where each event is a real call or message placed
+ * by the operator's trigger and delivered through a tunnel.
+ */
+export const REACH = { requires: ['receiver' as const, 'events' as const], timeout: 120_000 };
+/** How long a live target's silence counts as "no retry", ms: its retry schedule is not known to the suite. */
+export const LIVE_QUIET_MS = 5_000;
+/**
+ * Longest wait for an expected model B retry on a live tenant, ms: its schedule is not known, so
+ * the wait is generous (it ends as soon as the retry arrives), and so are those tests' timeouts.
+ */
+export const LIVE_RETRY_WAIT_MS = 300_000;
+/** Options of a model B retry test that runs on every target. */
+export const RETRIES = { requires: ['receiver' as const, 'events' as const], timeout: 2 * LIVE_RETRY_WAIT_MS + 60_000 };
+
+/** Whether a received request is about the call (its `call_id` is the call's id or its `callId`, §4.5). */
+export function aboutCall(r: ReceivedRequest, call: { id: string; callId?: string }): boolean {
+  const b = jsonOf(r);
+  return !!b && b.call_id !== undefined && (b.call_id === call.id || b.call_id === call.callId);
+}
+
+/** The `type` of a received body (§6), or undefined when it is not JSON. */
+export function typeOf(r: ReceivedRequest): unknown {
+  return jsonOf(r)?.type;
+}
+
+/**
+ * Whether a received request is an onboarding event (a `chatapp.*` type, §6). Onboarding events go
+ * to the tenant-level URL, which on a live tenant stays where the last one was sent; events of
+ * other files' calls without a serverUrl may then arrive at the same path, so onboarding tests
+ * count only these.
+ */
+export function isOnboarding(r: ReceivedRequest): boolean {
+  const t = typeOf(r);
+  return typeof t === 'string' && t.startsWith('chatapp.');
+}
+
+let numberSeq = 0;
+/** A distinct E.164 test number per use (555-01xx range). */
+export function testNumber(): string {
+  numberSeq += 1;
+  return `+1555010${String(1000 + numberSeq).slice(-4)}`;
+}
+
+/** A tenant of the test's world that events are delivered for. */
+type TenantName = 'tenantA' | 'tenantB';
+
+/**
+ * One webhook suite file's fixture. Its state (`rx`, `control`, …) is set before the file's first
+ * test (beforeAll), so read it through the object, never copy it at the file's top.
+ */
+export interface WebhookFixture {
+  /** The running test's world: its own organization and tenants on a simulator, the file's on a live tenant. */
+  world: () => World;
+  /** The file's receiver. */
+  readonly rx: WebhookReceiver;
+  /** The control API on a simulator; undefined on a live tenant (a test that needs it `requires: ['control']`). */
+  readonly control: ControlClient;
+  /** The control API on a simulator, the operator's trigger on a live tenant (helpers/events.ts). */
+  readonly events: Events | undefined;
+  /** How long an expected delivery may take to arrive, ms: generous on a simulator (shared CPUs), more so on a live tenant. */
+  readonly arrivalMs: number;
+  /** Model B retry base delay of the target, ms (read from a simulator, else RUN_CONFIG). */
+  readonly retryBaseMs: number;
+  /** Delivery attempt timeout of the target, ms (read from a simulator, else RUN_CONFIG). */
+  readonly timeoutMs: number;
+  /** The file's public host names (a simulator routes them to the receiver): serverUrl host, bare host, tunnel host. */
+  readonly hosts: { hooks: string; bare: string; tunnel: string };
+  /** The client server secret of tenant A (a test that reads it calls {@link needSecret} first). */
+  secret(): string;
+  /** How long to wait for `retries` further model B attempts, ms: from the target's config on a simulator, else {@link LIVE_RETRY_WAIT_MS}. */
+  retryWaitMs(retries: number): number;
+  /**
+   * Waits for the deliveries `pick` finds and records the requirement on `checks`' clauses
+   * (helpers/webhooks/checks.ts `verifyArrival`), within {@link arrivalMs} unless `opts` says otherwise.
+   */
+  arrival(
+    checks: Checks,
+    requirement: string,
+    pick: (all: ReceivedRequest[]) => ReceivedRequest[] | undefined | false,
+    opts?: Partial<ArrivalOptions>,
+  ): Promise<ReceivedRequest[]>;
+  /** Points the test's tenant A's (or B's) tenant-level server URL at a receiver path unique to the test; undone after it. */
+  tenantUrl(path: string, tenant?: TenantName): Promise<string>;
+  /**
+   * A serverUrl the target can deliver to, for a path unique to the test, and the path the receiver
+   * will see for it (a tunnel keeps the path, so the public URL's own path comes first).
+   */
+  hook(path: string): { url: string; seen: string };
+  /** The onboarding events received at `path` (without query), in arrival order. */
+  onboardingAt(path: string): ReceivedRequest[];
+  /** Starts a call on tenant A through the target's event source (assistant-request is delivered); tracked until {@link finishCall}. */
+  beginCall(assistantId: string): Promise<StartedCall>;
+  /**
+   * Ends a call {@link beginCall} started (the end-of-call report is delivered).
+   * @returns whether the supervisor answered, when the event source says what really happened
+   */
+  finishCall(call: StartedCall, supervisorAnswered?: boolean): Promise<boolean | undefined>;
+  /** Starts a call through the control API (assistant-request is delivered). */
+  startCall(assistantId: string, customerNumber: string, tenant?: TenantName): Promise<{ id: string; callId?: string }>;
+  /**
+   * A new (simulator) or fixture (live) assistant of tenant A whose serverUrl leads to the receiver
+   * at a path unique to the test; `seen` is the path the receiver sees.
+   */
+  hookedAssistant(purpose: string, path: string): Promise<{ a: { id: string; name: string }; seen: string }>;
+  /**
+   * Where an onboarding event of tenant A must go for the receiver to see it at a path unique to the
+   * test: on a simulator the tenant-level URL is pointed there now (control API); on a live tenant
+   * the trigger is asked to deliver to the public URL (§6: onboarding events go to the tenant-level URL).
+   */
+  onboardingTo(path: string): Promise<{ deliverTo: string; seen: string }>;
+  /** Skips the test when tenant A's client server secret is unknown (live: `CORE_API_CLIENT_SERVER_SECRET`). */
+  needSecret(ctx: Parameters<typeof skipWith>[0]): void;
+  /** A new assistant of tenant A (or B) for one test. */
+  assistant(purpose: string, body?: Record<string, unknown>, tenant?: TenantName): Promise<{ id: string; name: string }>;
+  /**
+   * PATCHes the assistant's serverUrl and makes sure the write took (§4.1: the response includes
+   * serverUrl). A refusal is a precondition failure (the URL rules of §2.3 rules 1–2 belong to the
+   * assistant suites), so it throws instead of recording a verdict.
+   * @throws Error naming the request and answer when the PATCH is refused or does not store the URL.
+   */
+  setServerUrl(assistantId: string, url: string | null): Promise<void>;
+  /**
+   * The routing fixture: the test's tenant-level URL at `tenantPath`, and a new assistant whose
+   * serverUrl is `serverUrl` (one of the file's public host names, routed to the receiver).
+   */
+  routedAssistant(purpose: string, tenantPath: string, serverUrl: string): Promise<{ id: string; name: string }>;
+  /** Makes sure the simulator still routes the file's host names to the receiver (helpers/webhooks/connect-to.ts). */
+  routeHosts(): Promise<void>;
+  /** The deliveries log entries of a tenant whose URL is `url` (control API). */
+  deliveriesTo(url: string, tenant?: TenantName): Promise<ControlDelivery[]>;
+}
+
+/**
+ * Sets up the calling suite file's webhook fixture: its world and per-test worlds, a receiver, the
+ * events interface, the target's retry config and host names (beforeAll), and ends the calls the
+ * file left open and closes the receiver (afterAll). Call once, at the top of a suite file.
+ */
+export function useWebhookFixture(): WebhookFixture {
+  /** The file's world: the receiver's host names and connect-to entries, and their cleanup. */
+  const fileWorld = useWorld();
+  /**
+   * Each test's own organization and tenants, so each may point the tenant-level URL where it
+   * likes while the others run (the file's describes are concurrent).
+   */
+  const world = usePerTestWorld(fileWorld);
+  let arrivalMs = 4_000;
+  let rx!: WebhookReceiver;
+  let control!: ControlClient;
+  let events: Events | undefined;
+  /** Calls the file started and has not ended: ended in afterAll, so a failed test leaves no call live. */
+  const openCalls = new Map<string, { tenantId: string; call: StartedCall }>();
+  let retryBaseMs = RUN_CONFIG.webhookRetryBaseMs;
+  let timeoutMs = RUN_CONFIG.webhookTimeoutMs;
+  const hosts = { hooks: '', bare: '', tunnel: '' };
+  const connectTo: Record<string, string> = {};
+  /**
+   * Where the target reaches the receiver: on a simulator `https://<hooks host>` (routed by the control
+   * API's DNS and connect-to), on a live tenant the public URL a tunnel forwards (no trailing slash).
+   */
+  let hookBase = '';
+  /** Path prefix the receiver sees before a test's own path: the public URL's path on a live tenant, else ''. */
+  let seenPrefix = '';
+
+  beforeAll(async () => {
+    if (!hasCapability('control')) {
+      // A live tenant reaches the receiver through the operator's tunnel (CORE_API_WEBHOOK_PUBLIC_URL).
+      const reach = getTarget().webhook;
+      if (!reach) return;
+      rx = await WebhookReceiver.start({ port: reach.port });
+      events = eventsFor();
+      arrivalMs = 30_000;
+      hookBase = reach.publicUrl;
+      seenPrefix = new URL(reach.publicUrl).pathname.replace(/\/+$/, '');
+      return;
+    }
+    const w = fileWorld();
+    control = w.control!;
+    events = eventsFor(w.target, control);
+    rx = await WebhookReceiver.start();
+    const cfg = await control.config({});
+    if (typeof cfg.webhookRetryBaseMs === 'number') retryBaseMs = cfg.webhookRetryBaseMs;
+    if (typeof cfg.webhookTimeoutMs === 'number') timeoutMs = cfg.webhookTimeoutMs;
+    const tag = w.runPrefix.replace(/-+$/, '');
+    hosts.hooks = `hooks-${tag}.example.com`;
+    hosts.bare = `bare-${tag}.example.com`;
+    hosts.tunnel = `tunnel-${tag}.example.com`;
+    hookBase = `https://${hosts.hooks}`;
+    for (const h of Object.values(hosts)) Object.assign(connectTo, await routeHostTo(control, h, rx.origin, (l, fn) => w.cleanup.add(l, fn)));
+  });
+
+  afterAll(async () => {
+    for (const { tenantId, call } of openCalls.values()) await events?.endCall(tenantId, call, false).catch(() => undefined);
+    await rx?.close();
+  });
+
+  const tenantUrl = async (path: string, tenant: TenantName = 'tenantA'): Promise<string> => {
+    const url = rx.url(path);
+    const w = world();
+    await control.tenantServerUrl(w[tenant].id, url);
+    w.cleanup.add(`tenant-level server URL of ${tenant === 'tenantA' ? 'A' : 'B'}`, () => control.tenantServerUrl(w[tenant].id, null));
+    return url;
+  };
+  const hook = (path: string) => ({ url: hookBase + path, seen: seenPrefix + path });
+  const assistant = async (purpose: string, body: Record<string, unknown> = {}, tenant: TenantName = 'tenantA') => {
+    const w: World = world();
+    return assistantFixture(w, w.as(tenant), `webhooks-${purpose}`, body);
+  };
+  const setServerUrl = async (assistantId: string, url: string | null): Promise<void> => {
+    const res = await world().as('tenantA').patch(`/assistants/${assistantId}`, { serverUrl: url });
+    if (res.status !== 200 || res.json?.data?.serverUrl !== url) {
+      throw new Error(`precondition: PATCH /assistants/{id} serverUrl=${JSON.stringify(url)} answered ${res.status} ${res.text.slice(0, 300)}`);
+    }
+  };
+
+  return {
+    world,
+    get rx() {
+      return rx;
+    },
+    get control() {
+      return control;
+    },
+    get events() {
+      return events;
+    },
+    get arrivalMs() {
+      return arrivalMs;
+    },
+    get retryBaseMs() {
+      return retryBaseMs;
+    },
+    get timeoutMs() {
+      return timeoutMs;
+    },
+    hosts,
+    secret: () => world().tenantA.clientServerSecret!,
+    retryWaitMs: (retries) => (control ? retryScheduleMs(retryBaseMs, retries) + arrivalMs : LIVE_RETRY_WAIT_MS),
+    arrival: (checks, requirement, pick, opts = {}) => verifyArrival(checks, rx, requirement, pick, { ...opts, timeoutMs: opts.timeoutMs ?? arrivalMs }),
+    tenantUrl,
+    hook,
+    onboardingAt: (path) => rx.at(path).filter(isOnboarding),
+    async beginCall(assistantId) {
+      const tenantId = world().tenantA.id;
+      const call = await events!.startCall(tenantId, assistantId);
+      openCalls.set(call.id, { tenantId, call });
+      return call;
+    },
+    async finishCall(call, supervisorAnswered = false) {
+      const open = openCalls.get(call.id);
+      openCalls.delete(call.id);
+      return (await events!.endCall(open?.tenantId ?? world().tenantA.id, call, supervisorAnswered)).supervisorAnswered;
+    },
+    startCall: (assistantId, customerNumber, tenant = 'tenantA') => control.startCall({ tenantId: world()[tenant].id, assistantId, customerNumber }),
+    async hookedAssistant(purpose, path) {
+      if (control) await ensureConnectTo(control, connectTo);
+      const a = await assistant(purpose);
+      const { url, seen } = hook(path);
+      await setServerUrl(a.id, url);
+      return { a, seen };
+    },
+    async onboardingTo(path) {
+      if (control) return { deliverTo: await tenantUrl(path), seen: path };
+      const { url, seen } = hook(path);
+      return { deliverTo: url, seen };
+    },
+    needSecret(ctx) {
+      if (!world().tenantA.clientServerSecret) skipWith(ctx, world().missing('secretAsKey') ?? 'the client server secret of tenant A is unknown');
+    },
+    assistant,
+    setServerUrl,
+    async routedAssistant(purpose, tenantPath, serverUrl) {
+      await tenantUrl(tenantPath);
+      await ensureConnectTo(control, connectTo);
+      const a = await assistant(purpose);
+      await setServerUrl(a.id, serverUrl);
+      return a;
+    },
+    routeHosts: () => ensureConnectTo(control, connectTo),
+    deliveriesTo: async (url, tenant = 'tenantA') => (await control.deliveries(world()[tenant].id)).filter((d) => d.url === url),
+  };
+}
