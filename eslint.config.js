@@ -11,12 +11,13 @@ import prettier from 'eslint-config-prettier';
 import { defineConfig } from 'eslint/config';
 
 /**
- * The free check functions of helpers/clause.ts. A suite writes every check through the `verify`
+ * What a suite may not import from helpers/clause.ts. A suite writes every check through the `verify`
  * its test receives (`verify.on(ids)`, `verify.soft`, `verify.inform`, `verify.nonStrict`, the typed
- * checks), so a check's clause ids are said once, by the test; the free functions exist for helpers,
- * which check on a suite's behalf (docs/writing-suites.md).
+ * checks), so a check's clause ids are said once, by the test (docs/writing-suites.md). The free
+ * check functions are no longer exported (the names stay listed so a re-export is caught too), and
+ * `verifier(ids)`, which builds a `Verify` outside a clause test, is for unit tests.
  */
-const FREE_CHECKS = ['check', 'checkEqual', 'checkError', 'checkSuccess', 'checkSchema', 'softCheck', 'continueOnFailure', 'inform', 'nonStrict'];
+const NOT_FOR_SUITES = ['check', 'checkEqual', 'checkError', 'checkSuccess', 'checkSchema', 'softCheck', 'continueOnFailure', 'inform', 'nonStrict', 'verifier'];
 
 /** Node's globals for the few plain JavaScript files (a TypeScript file gets them from @types/node through tsc). */
 const NODE_GLOBALS = Object.fromEntries(
@@ -96,8 +97,8 @@ export default defineConfig(
           patterns: [
             {
               regex: '(^|/)helpers/clause(\\.[cm]?[jt]s)?$',
-              importNames: FREE_CHECKS,
-              message: 'A suite checks through `verify` (verify.on(ids), verify.soft, verify.inform, verify.nonStrict): the free check functions are for helpers (docs/writing-suites.md).',
+              importNames: NOT_FOR_SUITES,
+              message: 'A suite checks through the `verify` its test receives (verify.on(ids), verify.soft, verify.inform, verify.nonStrict; docs/writing-suites.md).',
             },
           ],
         },

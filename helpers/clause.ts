@@ -20,6 +20,11 @@
  *
  * `verify.soft` records a failing check and lets the test go on (OIDF's callAndContinueOnFailure);
  * the test still fails at its end, with every failed check listed.
+ *
+ * `verify` is the one way to write a check. A helper that checks on a test's behalf takes the
+ * test's `Verify` (or its `Checks`, e.g. `verify.soft`), as helpers/webhooks/checks.ts does;
+ * `verifier(ids)` builds one outside a clause test (unit tests). The functions that take clause
+ * ids as an argument are this module's own, behind `verifier`, so no caller restates ids per check.
  */
 import { test, type RunnerTestCase as Test, type TestContext } from 'vitest';
 import { currentScope, runAsTest, type TestScope } from './current-test';
@@ -199,10 +204,10 @@ function show(v: unknown): string {
 }
 
 /**
- * The core check: `ok` must hold. Records the outcome on the clause(s) and throws
- * {@link ConformanceFailure} with expected against actual when it does not.
+ * The core check behind every {@link Checks} method: `ok` must hold. Records the outcome on the
+ * clause(s) and throws {@link ConformanceFailure} with expected against actual when it does not.
  */
-export function check(
+function check(
   clauses: string | string[],
   requirement: string,
   ok: boolean,
@@ -230,7 +235,7 @@ export function check(
 }
 
 /** Checks deep equality of actual and expected. */
-export function checkEqual(clauses: string | string[], requirement: string, actual: unknown, expected: unknown, res?: ApiResponse): void {
+function checkEqual(clauses: string | string[], requirement: string, actual: unknown, expected: unknown, res?: ApiResponse): void {
   check(clauses, requirement, isDeepStrictEqual(actual, expected), { expected, actual, res });
 }
 
@@ -239,26 +244,26 @@ export function checkEqual(clauses: string | string[], requirement: string, actu
  * but not in the stated form (a 400 from its HTTP layer instead of 401 UNAUTHORIZED). Never fails
  * the test; conformance.md lists it under "Non-strict refusals".
  */
-export function nonStrict(clauses: string | string[], requirement: string, detail: string): void {
+function nonStrict(clauses: string | string[], requirement: string, detail: string): void {
   recordCheck({ clauses: asList(clauses), requirement, ok: true, level: 'non-strict', detail: redact(detail) });
 }
 
 /** An informational finding: recorded and reported, never fails the test (drift, timing). */
-export function inform(clauses: string | string[], requirement: string, ok: boolean, detail: string): void {
+function inform(clauses: string | string[], requirement: string, ok: boolean, detail: string): void {
   recordCheck({ clauses: asList(clauses), requirement, ok, level: 'informational', detail: redact(detail) });
 }
 
 /**
  * Checks an error answer: status and `error.code` (§7), branching on the code, never the message.
  */
-export function checkError(clauses: string | string[], requirement: string, res: ApiResponse, status: number, code?: string): void {
+function checkError(clauses: string | string[], requirement: string, res: ApiResponse, status: number, code?: string): void {
   const actualCode = res.json?.error?.code;
   const ok = res.status === status && (code === undefined || actualCode === code);
   check(clauses, requirement, ok, { expected: code ? `${status} ${code}` : `${status}`, actual: statusLine(res), res });
 }
 
 /** Checks a 2xx answer (optionally an exact status). */
-export function checkSuccess(clauses: string | string[], requirement: string, res: ApiResponse, status?: number): void {
+function checkSuccess(clauses: string | string[], requirement: string, res: ApiResponse, status?: number): void {
   const ok = status === undefined ? res.status >= 200 && res.status < 300 : res.status === status;
   check(clauses, requirement, ok, { expected: status ? `${status}` : '2xx', actual: statusLine(res), res });
 }
@@ -267,7 +272,7 @@ export function checkSuccess(clauses: string | string[], requirement: string, re
  * Checks a value against a named schema (helpers/validator.ts), explaining each violation with its
  * JSON path and offending value; undocumented fields are recorded as drift, not failed.
  */
-export function checkSchema(clauses: string | string[], requirement: string, schema: string, value: unknown, res?: ApiResponse): void {
+function checkSchema(clauses: string | string[], requirement: string, schema: string, value: unknown, res?: ApiResponse): void {
   const result = validate(schema, value);
   check(clauses, requirement, result.ok, {
     expected: `valid against schemas/${schema.split('#')[0]}.json`,
@@ -323,7 +328,7 @@ function requestWords(res: ApiResponse): string {
  * callAndContinueOnFailure): a {@link ConformanceFailure} it throws is swallowed, the check having
  * recorded it, and the clause test fails at its end with every failure listed.
  */
-export function continueOnFailure(fn: () => void): void {
+function continueOnFailure(fn: () => void): void {
   try {
     fn();
   } catch (e) {
@@ -346,7 +351,8 @@ function checksFor(ids: string[], wrap: (fn: () => void) => void): Checks {
 
 /**
  * A verifier naming `ids` (one id or several). `clauseTest` hands one to every test as
- * `ctx.verify`; build one directly only in helpers that check on behalf of a test.
+ * `ctx.verify`; a suite uses that one (and `verify.on(ids)`), never this function. Build one
+ * directly only where no clause test runs (unit tests of helpers that take a `Verify`).
  * @throws Error when `ids` is empty (a check must name a clause).
  */
 export function verifier(ids: string | string[]): Verify {
@@ -358,9 +364,4 @@ export function verifier(ids: string | string[]): Verify {
     soft: checksFor(list, continueOnFailure),
     on: (other) => verifier(other),
   };
-}
-
-/** {@link check}, recorded without stopping the test (it fails at its end). */
-export function softCheck(...args: Parameters<typeof check>): void {
-  continueOnFailure(() => check(...args));
 }

@@ -14,7 +14,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { auditEnvelope } from '../../helpers/envelope';
-import { checkSchema } from '../../helpers/clause';
+import { verifier } from '../../helpers/clause';
 import { findDrift, validate } from '../../helpers/validator';
 import { monitorRetryDecision } from '../../helpers/monitoring';
 import type { ApiResponse } from '../../helpers/client';
@@ -53,7 +53,7 @@ const RULES: SourceRule[] = [
   },
   {
     name: 'metadata.version value',
-    pattern: /metadata\??\.version\s*[!=]==?|[!=]==?\s*[\w?.]*metadata\??\.version\b|checkEqual\([^)]*metadata\??\.version/,
+    pattern: /metadata\??\.version\s*[!=]==?|[!=]==?\s*[\w?.]*metadata\??\.version\b|\.equal\([^)]*metadata\??\.version/,
     why: 'metadata.version is informational; no behaviour may depend on its value (§9.1, §9.4)',
   },
   {
@@ -97,7 +97,7 @@ describe('§9.4 source rules over suites/', () => {
       ['key order', 'const k = Object.keys(res.json.data)[0];'],
       ['key order', 'ok = JSON.stringify(a) === JSON.stringify(b)'],
       ['metadata.version value', "if (res.json.metadata.version === '1.2.0') skip();"],
-      ['metadata.version value', "checkEqual('x', 'y', res.json?.metadata?.version, '1.0')"],
+      ['metadata.version value', "verify.equal('y', res.json?.metadata?.version, '1.0')"],
       ['error.message branching', "if (res.json.error.message === 'Not found') {}"],
       ['error.message branching', "res.json?.error?.message?.includes('tenant')"],
       ['catalogue display names', "const m = models.find((x) => x.name === 'GPT');"],
@@ -109,9 +109,9 @@ describe('§9.4 source rules over suites/', () => {
       });
     }
     const CLEAN = [
-      "check('x', 'metadata.version is a string', typeof v === 'string', {})",
+      "verify.that('metadata.version is a string', typeof v === 'string', {})",
       'const row = rows.find((r) => r?.id === call.id);',
-      "checkSchema('4.5/x', 'message', 'insights#/$defs/notFoundMessage', res.json?.error?.message, res)",
+      "verify.on('4.5/x').schema('message', 'insights#/$defs/notFoundMessage', res.json?.error?.message, res)",
       'isDeepStrictEqual(pick(res), pick(ref))',
     ];
     for (const line of CLEAN) {
@@ -141,7 +141,7 @@ describe('unknown codes and fields are drift, never a crash', () => {
     const model = { id: 'm-1', type: 'chat', contextWindow: 128000 };
     expect(validate('model', model).ok).toBe(true);
     expect(findDrift('model', model)).toEqual([{ kind: 'field', where: 'model', what: '/contextWindow' }]);
-    expect(() => checkSchema('2.10/model-type', 'a model entry', 'model', model)).not.toThrow();
+    expect(() => verifier('2.10/model-type').schema('a model entry', 'model', model)).not.toThrow();
     expect(TestRunner.getCurrentTest()!.meta.drift).toContainEqual({ kind: 'field', where: 'model', what: '/contextWindow' });
   });
 

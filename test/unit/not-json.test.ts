@@ -4,7 +4,7 @@
  * with "the answer was not JSON", never `fail`.
  */
 import { describe, expect, it } from 'vitest';
-import { check, ConformanceFailure } from '../../helpers/clause';
+import { ConformanceFailure, verifier } from '../../helpers/clause';
 import { runAsTest } from '../../helpers/current-test';
 import { notJson, NOT_JSON, type ApiResponse } from '../../helpers/exchange';
 import { auditEnvelope } from '../../helpers/envelope';
@@ -41,9 +41,9 @@ describe('checks on an answer that was not JSON', () => {
     runAsTest(task, () => {
       recordNotJson();
       auditEnvelope(res);
-      expect(() => check('2.2/transfer-mode', 'transferMode is cold-transfer', res.json?.data?.transferMode === 'cold-transfer', { expected: 'cold-transfer', actual: undefined, res })).toThrow(ConformanceFailure);
+      expect(() => verifier('2.2/transfer-mode').that('transferMode is cold-transfer', res.json?.data?.transferMode === 'cold-transfer', { expected: 'cold-transfer', actual: undefined, res })).toThrow(ConformanceFailure);
       // A check that names no answer, after the test met one that was not JSON, is not evaluated either.
-      expect(() => check('2.2/other', 'another field', false, { expected: 1, actual: undefined })).toThrow(/not evaluated: the answer was not JSON/);
+      expect(() => verifier('2.2/other').that('another field', false, { expected: 1, actual: undefined })).toThrow(/not evaluated: the answer was not JSON/);
       auditEnvelope(res);
     });
     const checks: CheckRecord[] = task.meta.checks;
@@ -54,7 +54,7 @@ describe('checks on an answer that was not JSON', () => {
   it('a check without such an answer still fails as before', () => {
     const task = { meta: {} } as any;
     runAsTest(task, () => {
-      expect(() => check('2.2/transfer-mode', 'x', false, { expected: 1, actual: 2, res: answer(200, '{"success":true}') })).toThrow(/expected: 1/);
+      expect(() => verifier('2.2/transfer-mode').that('x', false, { expected: 1, actual: 2, res: answer(200, '{"success":true}') })).toThrow(/expected: 1/);
     });
     expect(task.meta.checks[0].unevaluated).toBeUndefined();
   });
