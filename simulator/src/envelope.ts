@@ -7,7 +7,7 @@
  * generic 500 INTERNAL_SERVER_ERROR with no internals in it.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { faultOn } from './faults.ts';
+import { seam } from './seam.ts';
 import type { SimState } from './state.ts';
 
 /** One failing field of a 400 VALIDATION_ERROR (§4.1, §7): `field` is a dotted path. */
@@ -65,51 +65,62 @@ export function internalError(): ApiError {
   return new ApiError(500, 'INTERNAL_SERVER_ERROR', 'Internal server error');
 }
 
-/** `metadata` of §2.1: ISO 8601 UTC timestamp, configured version, request path (no query). */
-export function metadata(state: SimState, path: string): Record<string, string> {
-  const m: Record<string, string> = { timestamp: timestampOf(state) };
-  if (!faultOn(state, 'envelope.drop-version')) m.version = state.config.version;
-  m.path = path;
-  return m;
-}
+/** §2.1: `metadata.timestamp`, the time the server answered (`now`, epoch ms), ISO 8601 in UTC. */
+export const answerTime = seam('envelope.timestamp', (now: number): string => new Date(now).toISOString());
+
+/** §2.1, §9.1: `metadata` of every envelope: the answer's time, the configured version, the requested path. */
+export const envelopeMetadata = seam('envelope.metadata', (timestamp: string, version: string, path: string): Record<string, string> => ({ timestamp, version, path }));
+
+/** §2.1: `success` is the boolean `true` on a success envelope and `false` on a failure envelope. */
+export const successFlag = seam('envelope.success', (value: boolean): boolean | string => value);
 
 /**
- * `metadata.timestamp`: now, ISO 8601 in UTC. Faults: `envelope.timestamp-local-offset` (the same
- * instant written in UTC+02:00), `envelope.timestamp-cached` (a value five minutes old, as a cached
- * envelope would carry).
+ * §2.1: `metadata.path` is the path the client requested (`requested`, without the query), not
+ * the router's pattern (`pattern`, e.g. `/assistants/:id`; undefined before routing).
  */
-function timestampOf(state: SimState): string {
-  const now = Date.now();
-  if (faultOn(state, 'envelope.timestamp-cached')) return new Date(now - 5 * 60_000).toISOString();
-  if (faultOn(state, 'envelope.timestamp-local-offset')) return `${new Date(now + 2 * 3_600_000).toISOString().slice(0, 23)}+02:00`;
-  return new Date(now).toISOString();
+export const answeredPath = seam('envelope.path', (requested: string, _pattern: string | undefined): string => requested);
+
+/** §7: the `error` object of a failure envelope: `code`, `message`, and `details` when the error has them. */
+export const errorObject = seam('envelope.error', (err: ApiError): Record<string, unknown> => {
+  const error: Record<string, unknown> = { code: err.code, message: err.message };
+  if (err.details !== undefined) error.details = err.details;
+  return error;
+});
+
+/** §7: the HTTP status of a failure: the error's own (400 for VALIDATION_ERROR and PARSE, 404 for both not-found codes, …). */
+export const errorStatus = seam('envelope.error-status', (err: ApiError): number => err.status);
+
+/** §7: a body that is not valid JSON is 400 PARSE. */
+export const unparsableBody = seam('envelope.parse-error', (): ApiError => new ApiError(400, 'PARSE', 'Request body is not valid JSON'));
+
+/** §7, §9.2: a request no route serves is 404 NOT_FOUND (a known path with a method not served included). */
+export const unknownRoute = seam(
+  'envelope.unknown-route',
+  (_request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply> => sendError(reply, new ApiError(404, 'NOT_FOUND', 'Route not found')),
+);
+
+/** `metadata` of §2.1: ISO 8601 UTC timestamp, configured version, request path (no query). */
+export function metadata(state: SimState, path: string): Record<string, string> {
+  const seams = state.behaviour;
+  return seams.of(envelopeMetadata)(seams.of(answerTime)(Date.now()), state.config.version, path);
 }
 
-/** The URL path of a request without its query string. */
+/** The URL path of a request without its query string (§2.1 `metadata.path`). */
 export function requestPath(request: FastifyRequest): string {
-  // Fault: the router's pattern (`/assistants/:id`) instead of the path that was requested.
-  const pattern = request.routeOptions?.url;
-  if (pattern && faultOn(request.server.sim, 'envelope.path-route-pattern')) return pattern;
   const url = request.raw.url ?? request.url;
   const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
-}
-
-function successValue(state: SimState, value: boolean): boolean | string {
-  return faultOn(state, 'envelope.success-string') ? String(value) : value;
+  return request.server.sim.behaviour.of(answeredPath)(q === -1 ? url : url.slice(0, q), request.routeOptions?.url);
 }
 
 /** The success envelope object `{ success: true, data, metadata }` (§2.1). */
 export function successBody(state: SimState, path: string, data: unknown): Record<string, unknown> {
-  return { success: successValue(state, true), data, metadata: metadata(state, path) };
+  return { success: state.behaviour.of(successFlag)(true), data, metadata: metadata(state, path) };
 }
 
 /** The failure envelope object `{ success: false, error: {code, message, details?}, metadata }` (§7). */
 export function errorBody(state: SimState, path: string, err: ApiError): Record<string, unknown> {
-  const error: Record<string, unknown> = { code: err.code, message: err.message };
-  if (err.status === 404 && faultOn(state, 'envelope.not-found-without-message')) delete error.message;
-  if (err.details !== undefined) error.details = err.details;
-  return { success: successValue(state, false), error, metadata: metadata(state, path) };
+  const seams = state.behaviour;
+  return { success: seams.of(successFlag)(false), error: seams.of(errorObject)(err), metadata: metadata(state, path) };
 }
 
 /**
@@ -127,10 +138,8 @@ export function ok(reply: FastifyReply, data: unknown, status = 200): FastifyRep
 /** Sends the failure envelope for `err`. */
 export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
   const state = reply.server.sim;
-  // Fault `validation.422-status`: a validation failure answers 422 (the wrong status for §7's 400).
-  const status = err.status === 400 && err.code === 'VALIDATION_ERROR' && faultOn(state, 'validation.422-status') ? 422 : err.status;
   return reply
-    .code(status)
+    .code(state.behaviour.of(errorStatus)(err))
     .type('application/json; charset=utf-8')
     .send(errorBody(state, requestPath(reply.request), err));
 }

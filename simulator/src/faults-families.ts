@@ -76,11 +76,6 @@ export const FAMILY_FAULTS: readonly FaultInfo[] = [
     description: 'Only the first dictionary item has its language checked; a later one with a language name ("English") is stored.',
   },
   {
-    name: 'envelope.path-route-pattern',
-    clauses: ['2.1/metadata-path'],
-    description: 'metadata.path is the route pattern (`/assistants/:id`) instead of the requested path.',
-  },
-  {
     name: 'assistants.updated-at-missing',
     clauses: ['2.2/response-shape'],
     description: "The assistant answer (GET, PATCH) lacks updatedAt, one of its 33 required properties.",
@@ -186,16 +181,6 @@ export const FAMILY_FAULTS: readonly FaultInfo[] = [
     description: "POST /phone-numbers refuses every purchase with 400 VALIDATION_ERROR.",
   },
   {
-    name: 'envelope.not-found-without-message',
-    clauses: ['7/error-envelope'],
-    description: "A 404 error envelope carries no error.message.",
-  },
-  {
-    name: 'routes.root-path-404',
-    clauses: ['9.2/root-path'],
-    description: "GET /assistants is not served at the root path (404 NOT_FOUND), as if it sat under a version prefix.",
-  },
-  {
     name: 'webhooks.report-without-type',
     clauses: ['6/type-field'],
     description: "The end-of-call report body carries no type field.",
@@ -230,16 +215,6 @@ export const FAMILY_FAULTS: readonly FaultInfo[] = [
     name: 'monitoring.slots-per-tenant',
     clauses: ['4.5/monitor-session-slots'],
     description: 'Monitor slots are counted per tenant instead of per call: a full call stops minting on every other call of the tenant.',
-  },
-  {
-    name: 'envelope.timestamp-local-offset',
-    clauses: ['2.1/metadata-required'],
-    description: 'metadata.timestamp is the right instant written in local time (UTC+02:00) instead of UTC.',
-  },
-  {
-    name: 'envelope.timestamp-cached',
-    clauses: ['2.1/metadata-timestamp-current'],
-    description: 'metadata.timestamp is five minutes old (a cached envelope) instead of the time the server answered.',
   },
   {
     name: 'xtenant.live-list-leaks',

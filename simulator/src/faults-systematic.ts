@@ -42,8 +42,6 @@ export const SYSTEMATIC_FAULTS: readonly FaultInfo[] = [
   bound('texttests.iterations-refuses-1', ITERATIONS, 'A test suite with iterations 1, the lower bound, is refused.'),
   bound('prompts.ivr-rejected', ['4.5/prompt-types'], 'POST /prompts refuses type ivr, one of the four named types.'),
   bound('chatapp.no-number-accepted', ['4.5/chatapp-enabled-needs-number'], 'PATCH …/chatapp-enabled accepts an assistant with no linked number (only the never-onboarded case is refused).'),
-  bound('validation.422-status', ['4.1/validation-error-details', '7/validation-details'], 'Validation failures answer 422 instead of 400 VALIDATION_ERROR.'),
-  bound('envelope.parse-as-validation', ['7/parse-400'], 'A body that is not valid JSON answers 400 VALIDATION_ERROR instead of 400 PARSE.'),
   bound('assistants.list-without-name', ['4.5/assistants-list'], 'GET /assistants rows carry id but not name.'),
   bound('assistants.create-ignores-transfer-settings', ['4.5/assistant-create-transfer-settings'], 'POST /assistants accepts transferSettings but does not store it (the created assistant reads null).'),
 ];

@@ -9,7 +9,6 @@
  */
 import { FAMILY_FAULTS } from './faults-families.ts';
 import { GAP_FAULTS } from './faults-gaps.ts';
-import { ROBUSTNESS_FAULTS } from './faults-robustness.ts';
 import { SYSTEMATIC_FAULTS } from './faults-systematic.ts';
 import type { SimState } from './state.ts';
 
@@ -22,26 +21,6 @@ export interface FaultInfo {
 
 /** Every known fault. Add new ones here; names are `<area>.<what>`. */
 export const FAULTS: readonly FaultInfo[] = [
-  {
-    name: 'envelope.drop-version',
-    clauses: ['2.1/metadata-required', '9.1/version-every-response'],
-    description: '`metadata.version` is left out of every envelope.',
-  },
-  {
-    name: 'envelope.success-string',
-    clauses: ['2.1/success-envelope'],
-    description: '`success` is the string "true"/"false" instead of a boolean.',
-  },
-  {
-    name: 'envelope.parse-as-500',
-    clauses: ['7/parse-400'],
-    description: 'A body that is not valid JSON answers 500 INTERNAL_SERVER_ERROR instead of 400 PARSE.',
-  },
-  {
-    name: 'envelope.not-found-code',
-    clauses: ['7/route-not-found'],
-    description: 'An unknown route answers 404 RESOURCE_NOT_FOUND instead of NOT_FOUND.',
-  },
   {
     name: 'bounds.idle-timeout-61',
     clauses: ['2.2/idle-timeout-bounds', '8/idle-timeout-0-60'],
@@ -648,11 +627,6 @@ export const FAULTS: readonly FaultInfo[] = [
     description: 'GET /assistants/{id}/tasks/overrides answers `data: { overrides: [...] }` instead of an array.',
   },
   {
-    name: 'calls.outbound-accepted',
-    clauses: ['1/calls-read-only'],
-    description: 'POST /calls answers 201 with a new call (of the caller\'s first assistant) instead of 404 NOT_FOUND.',
-  },
-  {
     name: 'calls.call-missing-after-end',
     clauses: ['1/call-record-on-dial', '4.5/calls-readable', '6/missed-calls-readable'],
     description: 'GET /calls/{id} of an ended call answers 404.',
@@ -708,7 +682,6 @@ export const FAULTS: readonly FaultInfo[] = [
     description: 'GET /transcribers entries lack `language`.',
   },
   ...GAP_FAULTS,
-  ...ROBUSTNESS_FAULTS,
   ...SYSTEMATIC_FAULTS,
   ...FAMILY_FAULTS,
 ];

@@ -4,6 +4,7 @@
  * must read the same decoded path, or `/%5f_control/reset` would be routed to the control API
  * while the public auth hook still took it for a public route.
  */
+import { seam } from './seam.ts';
 
 /** The path of a request URL without query or fragment, percent-decoded as the router decodes it (undecodable input is kept as sent). */
 export function routePath(url: string | undefined): string {
@@ -22,3 +23,12 @@ export function isControlRoute(url: string | undefined): boolean {
   const p = routePath(url);
   return p === '/__control' || p.startsWith('/__control/');
 }
+
+/**
+ * §7 (path spellings agree): whether a request URL is for the control API, read from the decoded
+ * path as the router reads it ({@link isControlRoute}).
+ */
+export const controlPathReading = seam('routes.control-path', (url: string | undefined): boolean => isControlRoute(url));
+
+/** §9.2: every route of §4 is served at the root path (no version prefix): whether `method` `path` is served there. */
+export const servedAtRoot = seam('routes.root-path', (_method: string, _path: string): boolean => true);

@@ -7,11 +7,10 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyPluginAsy
 import type { Duplex } from 'node:stream';
 import './types.ts';
 import { authenticate } from './auth.ts';
-import { controlApi, isControlPath, isControlPathRaw } from './control/index.ts';
-import { ApiError, errorBody, internalError, notFound, requestPath, sendError, validationError } from './envelope.ts';
-import { bodyProblem, MAX_BODY_BYTES, READ_LIMIT_BYTES } from './validation/body-limits.ts';
-import { outboundCallFault } from './routes/calls.ts';
-import { faultOn } from './faults.ts';
+import { controlApi } from './control/index.ts';
+import { ApiError, errorBody, internalError, notFound, requestPath, sendError, unknownRoute, unparsableBody, validationError } from './envelope.ts';
+import { bodyLimits, MAX_BODY_BYTES, oversizeBodyAnswer, READ_LIMIT_BYTES } from './validation/body-limits.ts';
+import { controlPathReading, servedAtRoot } from './request-input.ts';
 import { behaviourFor } from './faults/index.ts';
 import { applyChaos } from './chaos.ts';
 import { routePlugins } from './routes/index.ts';
@@ -89,11 +88,7 @@ function isParseError(err: FastifyError | Error): boolean {
  */
 function toApiError(state: SimState, err: FastifyError | Error): ApiError {
   if (err instanceof ApiError) return err;
-  if (isParseError(err)) {
-    if (faultOn(state, 'envelope.parse-as-500')) return internalError();
-    if (faultOn(state, 'envelope.parse-as-validation')) return new ApiError(400, 'VALIDATION_ERROR', 'Request body is not valid JSON');
-    return new ApiError(400, 'PARSE', 'Request body is not valid JSON');
-  }
+  if (isParseError(err)) return state.behaviour.of(unparsableBody)();
   if ((err as FastifyError).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
   }
@@ -162,8 +157,7 @@ export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyIn
   state.behaviourFor = behaviourFor;
   const controlOn = opts.control !== false;
   /** Whether a request is for the control API: one decoded reading of the path (request-input.ts). */
-  const isControl = (url: string | undefined) =>
-    controlOn && (faultOn(state, 'robustness.control-path-raw') ? isControlPathRaw(url) : isControlPath(url));
+  const isControl = (url: string | undefined) => controlOn && state.behaviour.of(controlPathReading)(url);
   if (opts.wildcardDns) state.wildcardDns = opts.wildcardDns;
   if (opts.personality) {
     state.basePersonality = opts.personality;
@@ -190,15 +184,16 @@ export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyIn
     } catch {
       return done(new BodyParseError('invalid JSON body'));
     }
-    const problem = faultOn(state, 'robustness.no-body-limits') ? null : bodyProblem(parsed);
+    const problem = state.behaviour.of(bodyLimits)(parsed);
     if (problem) return done(validationError([problem]));
     done(null, parsed);
   });
 
-  // Fault robustness.413-before-body: answer 413 from the Content-Length alone and close the
-  // connection before the body is read (clients still writing it may see a reset).
+  // A reading that answers an oversized body from its Content-Length alone (validation/body-limits.ts
+  // `oversizeBodyAnswer`) closes the connection before the body is read (clients still writing it
+  // may see a reset).
   app.addHook('preParsing', async (request: FastifyRequest, reply: FastifyReply, payload) => {
-    if (!faultOn(state, 'robustness.413-before-body') || isControl(request.url)) return payload;
+    if (state.behaviour.of(oversizeBodyAnswer)() !== 'from-content-length' || isControl(request.url)) return payload;
     if (Number(request.headers['content-length'] ?? 0) <= MAX_BODY_BYTES) return payload;
     reply.header('connection', 'close');
     await sendError(reply, new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large'));
@@ -234,24 +229,17 @@ export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyIn
     return sendError(reply, toApiError(state, err));
   });
 
+  // §9.2: the routes are served at the root path; a route a reading does not serve there answers
+  // as an unknown route would (request-input.ts `servedAtRoot`).
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (isControl(request.url) || state.behaviour.of(servedAtRoot)(request.method, requestPath(request))) return;
+    return sendError(reply, new ApiError(404, 'NOT_FOUND', 'Route not found'));
+  });
+
   // Unknown route: the auth hook has already run (401 without valid credentials, so the route map
   // is not revealed to anonymous callers); with valid credentials 404 NOT_FOUND (§7). A known path
   // with a method we do not serve is also an unknown route.
-  // Fault routes.root-path-404: the assistant list is not served at the root path (as if it sat
-  // under a version prefix).
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!faultOn(state, 'routes.root-path-404') || isControl(request.url)) return;
-    const path = requestPath(request);
-    if (request.method === 'GET' && path === '/assistants') return sendError(reply, new ApiError(404, 'NOT_FOUND', 'Route not found'));
-  });
-
-  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
-    if (faultOn(state, 'calls.outbound-accepted') && request.method === 'POST' && requestPath(request) === '/calls') {
-      return outboundCallFault(request, reply);
-    }
-    const code = faultOn(state, 'envelope.not-found-code') ? 'RESOURCE_NOT_FOUND' : 'NOT_FOUND';
-    return sendError(reply, new ApiError(404, code, 'Route not found'));
-  });
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => state.behaviour.of(unknownRoute)(request, reply));
 
   if (controlOn) await app.register(controlApi, { prefix: '/__control' });
   for (const plugin of [...routePlugins, ...(opts.plugins ?? [])]) await app.register(plugin);

@@ -82,7 +82,6 @@ const CASES: Record<string, Case> = {
     spec: 200,
   },
   'bounds.server-url-refuses-1024': { probe: () => status({ serverUrl: url(1024) }), spec: 200 },
-  'validation.422-status': { probe: () => status({ idleTimeoutSeconds: 61 }), spec: 400 },
   // §2.3 serverUrl
   'bounds.server-url-1025': { probe: () => status({ serverUrl: url(1025) }), spec: 400 },
   'bounds.server-url-http': { probe: () => status({ serverUrl: 'http://hooks.example.com/events' }), spec: 400 },

@@ -200,10 +200,6 @@ const PROBES: Record<string, Probe> = {
     const a = await w.assistant(w.A.apiKey);
     return Array.isArray((await w.req('GET', `/assistants/${a.id}/tasks/overrides`, { key: w.A.apiKey })).body.data);
   },
-  'calls.outbound-accepted': async (w) => {
-    await w.assistant(w.A.apiKey);
-    return st(await w.req('POST', '/calls', { key: w.A.apiKey, body: { toNumber: '+14155550000' } }));
-  },
   'calls.call-missing-after-end': async (w) => (await w.req('GET', `/calls/${(await endedCall(w, w.A)).id}`, { key: w.A.apiKey })).status,
   'monitoring.agent-absent-ignored': async (w) => {
     const c = await liveCall(w, w.A);

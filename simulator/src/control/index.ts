@@ -3,7 +3,6 @@
  * only to loopback peers. Each control file is a Fastify plugin; add a new one to
  * `controlPlugins` (one line).
  */
-import { isControlRoute } from '../request-input.ts';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { isLoopbackPeer } from '../validation/formats.ts';
 import { callsControl } from './calls.ts';
@@ -27,20 +26,6 @@ export const controlPlugins: FastifyPluginAsync[] = [
   deliveriesControl,
   onboardingControl,
 ];
-
-/**
- * True when a request URL is under `/__control` (the public auth hook skips those), read the way
- * the router reads it: percent-decoded (request-input.ts), so every spelling means the same.
- */
-export function isControlPath(url: string | undefined): boolean {
-  return isControlRoute(url);
-}
-
-/** The old raw-URL reading, kept only as the switch point of fault `robustness.control-path-raw`. */
-export function isControlPathRaw(url: string | undefined): boolean {
-  if (!url) return false;
-  return url === '/__control' || url.startsWith('/__control/') || url.startsWith('/__control?');
-}
 
 /** The control API plugin; register with `{ prefix: '/__control' }`. */
 export const controlApi: FastifyPluginAsync = async (app) => {

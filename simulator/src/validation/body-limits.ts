@@ -10,7 +10,10 @@
  *   reach object merges as special names); never dropped in silence;
  * - body size: at most {@link MAX_BODY_BYTES} bytes, answered 413 PAYLOAD_TOO_LARGE after the
  *   body has been read (up to {@link READ_LIMIT_BYTES}), so the client sees the answer, not a reset.
+ *
+ * Both are seams (seam.ts), so §7 "no 5xx on any input" can be shown to depend on them.
  */
+import { seam } from '../seam.ts';
 
 /** Deepest nesting of objects and arrays a body may have (the body itself is depth 1). */
 export const MAX_DEPTH = 32;
@@ -61,3 +64,16 @@ export function bodyProblem(value: unknown): BodyProblem | null {
   }
   return null;
 }
+
+/**
+ * §7 (no server error on any input): the limit a parsed body breaks, or null: {@link bodyProblem}.
+ * Read by the body parser for every public request body.
+ */
+export const bodyLimits = seam('body.limits', (parsed: unknown): BodyProblem | null => bodyProblem(parsed));
+
+/**
+ * §7 (no server error on any input): when a body over {@link MAX_BODY_BYTES} is answered 413:
+ * `after-body`, once it has been read, so the client sees the answer; `from-content-length`, from
+ * the announced size alone, before the body is read, closing the connection.
+ */
+export const oversizeBodyAnswer = seam('body.oversize-answer', (): 'after-body' | 'from-content-length' => 'after-body');
