@@ -6,6 +6,10 @@
  */
 
 const secrets = new Map<string, string>();
+/** The registered secrets, longest first, with their replacement text; rebuilt only when one is registered (redact runs on every exchange). */
+let ordered: [value: string, replacement: string][] | null = null;
+/** Length of the shortest registered secret: shorter text holds none. */
+let shortest = Infinity;
 
 /**
  * Registers a secret with a label shown in its place (e.g. "tenant key A").
@@ -16,15 +20,20 @@ export function registerSecret(value: string | undefined | null, label: string):
   secrets.set(value, label);
   const trimmed = value.trim();
   if (trimmed !== value && trimmed.length >= 6) secrets.set(trimmed, label);
+  ordered = null;
 }
 
 /** Replaces every registered secret (longest first) with `[REDACTED <label>]`. */
 export function redact(text: string): string {
   if (!text || secrets.size === 0) return text;
+  if (!ordered) {
+    ordered = [...secrets.entries()].sort((a, b) => b[0].length - a[0].length).map(([value, label]) => [value, `[REDACTED ${label}]`]);
+    shortest = ordered[ordered.length - 1][0].length;
+  }
+  if (text.length < shortest) return text;
   let out = text;
-  const ordered = [...secrets.entries()].sort((a, b) => b[0].length - a[0].length);
-  for (const [value, label] of ordered) {
-    if (out.includes(value)) out = out.split(value).join(`[REDACTED ${label}]`);
+  for (const [value, replacement] of ordered) {
+    if (out.includes(value)) out = out.split(value).join(replacement);
   }
   return out;
 }
