@@ -1,7 +1,7 @@
 /**
  * The one place that sends HTTP to the Core API (undici). It builds every authentication variant of
- * §5 (malformed ones included), counts requests per test, applies the retry policy of §8 (p-retry:
- * retry idempotent methods on connection errors and 5xx; never retry a POST blindly), and redacts
+ * §5 (malformed ones included), counts requests per test, applies the retry policy of §8 in one
+ * loop (retry idempotent methods on connection errors and 5xx; never retry a POST blindly), and redacts
  * secrets before anything is recorded. Only the API's own answers reach a test: no answer within
  * the request deadline, a connection lost during the body and a gateway's 5xx page are target
  * trouble ({@link TargetError}, an `error` verdict), retried where §8 allows.
@@ -17,9 +17,8 @@
  * resending it after the wait is not a blind retry (§8).
  */
 import { request as undiciRequest, type Dispatcher } from 'undici';
-import pRetry, { AbortError } from 'p-retry';
 import { redact, redactHeaders, registerSecret } from './redact';
-import type { ApiResponse, Exchange, RequestSummary } from './exchange';
+import type { ApiResponse, RequestSummary, UncheckedJson } from './exchange';
 import { recordExchange, recordHung, recordNotApi, recordNotJson, recordTargetTrouble } from './recorder';
 import { notJson } from './exchange';
 import { TARGET_ERROR_NAME } from './error-names';
@@ -216,10 +215,6 @@ function cut(text: string): string {
   return text.length > MAX_BODY ? `${text.slice(0, MAX_BODY)}… (${text.length} characters)` : text;
 }
 
-function recordOnTest(exchange: Exchange, retries: number): void {
-  recordExchange(exchange, retries);
-}
-
 /** Called with every answer a test receives (requests sent with `audit: false` excepted). */
 export type AnswerListener = (res: ApiResponse) => void;
 
@@ -240,12 +235,6 @@ function flattenHeaders(h: Record<string, string | string[] | undefined>): Recor
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
-}
-
-class RetryableAnswer extends Error {
-  constructor(readonly response: ApiResponse, readonly waitMs?: number) {
-    super(`retryable answer ${response.status}`);
-  }
 }
 
 /**
@@ -316,23 +305,23 @@ export class ApiClient {
   }
 
   /** GET `path` (relative to the base URL); see {@link ApiClient.request}. */
-  get<T = any>(path: string, opts?: RequestOptions) {
+  get<T = UncheckedJson>(path: string, opts?: RequestOptions) {
     return this.request<T>('GET', path, opts);
   }
   /** POST a JSON body; never retried blindly on a lost answer (§8). */
-  post<T = any>(path: string, body?: unknown, opts?: RequestOptions) {
+  post<T = UncheckedJson>(path: string, body?: unknown, opts?: RequestOptions) {
     return this.request<T>('POST', path, { ...opts, body });
   }
   /** PATCH a JSON body (partial update, §4.1). */
-  patch<T = any>(path: string, body?: unknown, opts?: RequestOptions) {
+  patch<T = UncheckedJson>(path: string, body?: unknown, opts?: RequestOptions) {
     return this.request<T>('PATCH', path, { ...opts, body });
   }
   /** PUT a JSON body. */
-  put<T = any>(path: string, body?: unknown, opts?: RequestOptions) {
+  put<T = UncheckedJson>(path: string, body?: unknown, opts?: RequestOptions) {
     return this.request<T>('PUT', path, { ...opts, body });
   }
   /** DELETE `path`. */
-  delete<T = any>(path: string, opts?: RequestOptions) {
+  delete<T = UncheckedJson>(path: string, opts?: RequestOptions) {
     return this.request<T>('DELETE', path, opts);
   }
 
@@ -347,10 +336,55 @@ export class ApiClient {
    * short), and a 5xx whose body is not the API's JSON (a gateway's 502/503/504 page,
    * {@link apiShaped}). A 4xx outside the envelope is handed to the test: it is a refusal, which
    * the check that expected another answer judges (an HTTP layer's own refusal is graded there).
+   *
+   * One loop decides after each attempt: a 429 is waited out (its own budget,
+   * {@link THROTTLE_RETRIES}); trouble and the API's own 5xx share one budget of resends (the
+   * policy's `retries`), each resend after an exponential back-off with jitter (§8).
    * @throws TargetError when no answer of the API could be obtained (`kind` says why; for
    *   `not-api` the last answer is attached); also when the test was judged (`cancelled`).
    */
-  async request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+  async request<T = UncheckedJson>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const req = this.prepare(method, path, opts);
+    // `retry: false` keeps the API's own 5xx for the caller; what the API did not answer is retried either way.
+    const apiPolicy = opts.retry === false ? { retries: 0, minTimeoutMs: 0, maxTimeoutMs: 0 } : (opts.retry ?? this.retryPolicy);
+    const troublePolicy = opts.retry === false ? this.retryPolicy : apiPolicy;
+    const idempotent = method !== 'POST';
+    const testSignal = currentScope()?.signal;
+    let attempts = 0;
+    let throttles = 0;
+    /** Attempts resent after trouble or after an API 5xx: one budget for both. */
+    let resends = 0;
+    /** The kind of trouble each attempt met, in order (none for an attempt the API answered). */
+    const troubles: TroubleKind[] = [];
+
+    for (;;) {
+      await this.waitForPause(req, testSignal);
+      attempts += 1;
+      const sent = await this.attempt<T>(req, testSignal, attempts - 1);
+      if (sent instanceof TargetError) {
+        troubles.push(sent.kind);
+        resends += 1;
+        if (!idempotent || resends > troublePolicy.retries) this.giveUp(sent, attempts, troubles);
+        await sleep(Math.min(backoffMs(troublePolicy, resends), troublePolicy.maxTimeoutMs));
+      } else if (sent.status === 429 && !opts.expect429) {
+        throttles += 1;
+        // The shared pause, which the next attempt (of this request or any other to the target) waits out.
+        pauseTarget(this.baseUrl, Math.min(retryAfterMs(sent) ?? backoffMs(THROTTLE_BACKOFF, throttles), THROTTLE_BACKOFF.maxTimeoutMs));
+        if (throttles > THROTTLE_RETRIES) {
+          const still = `${req.words}: still throttled (429) after ${THROTTLE_RETRIES} waits; a 429 says nothing about the request, so no verdict`;
+          this.giveUp(new TargetError(still, req.summary, 'throttled'), attempts, troubles);
+        }
+      } else if (sent.status >= 500 && idempotent && resends < apiPolicy.retries) {
+        resends += 1;
+        await sleep(Math.min(backoffMs(apiPolicy, resends), apiPolicy.maxTimeoutMs));
+      } else {
+        return this.deliver(sent, attempts, opts);
+      }
+    }
+  }
+
+  /** Headers, body and query of a request, and its redacted summary for evidence and messages. */
+  private prepare(method: string, path: string, opts: RequestOptions): PreparedRequest {
     const headers: Record<string, string> = { accept: 'application/json' };
     const creds = this.credentials;
     if (creds) Object.assign(headers, authHeaders(creds.key, creds.variant ?? 'apikey'));
@@ -377,182 +411,154 @@ export class ApiClient {
       headers: redactHeaders(headers),
       body: payload === undefined ? undefined : cut(redact(payload)),
     };
-    const words = `${method} ${summary.path}`;
-    // `retry: false` keeps the API's own 5xx for the caller; what the API did not answer is retried either way.
-    const apiPolicy = opts.retry === false ? { retries: 0, minTimeoutMs: 0, maxTimeoutMs: 0 } : opts.retry ?? this.retryPolicy;
-    const troublePolicy = opts.retry === false ? this.retryPolicy : apiPolicy;
-    const idempotent = method !== 'POST';
-    const deadline = requestTimeoutMs();
-    const testSignal = currentScope()?.signal;
-    let attempts = 0;
-    let throttles = 0;
-    let failures = 0;
-    let lastForeign: ApiResponse<T> | undefined;
+    const notResent = method === 'POST' ? '; a POST is never resent blindly (§8)' : '';
+    return { method, fullPath, headers, payload, summary, words: `${method} ${summary.path}`, notResent };
+  }
 
-    const cancelled = () =>
-      new AbortError(new TargetError(`${words}: not sent or not awaited, the test was already judged`, summary, 'cancelled'));
-    /** One attempt that got no answer of the API: retried while the policy allows and the method may be resent (§8). */
-    const troubles: TroubleKind[] = [];
-    const trouble = (err: TargetError) => {
-      troubles.push(err.kind);
-      failures += 1;
-      if (!idempotent || failures > troublePolicy.retries) throw new AbortError(err);
-      throw err;
-    };
-
-    const once = async (): Promise<ApiResponse<T>> => {
-      if (testSignal?.aborted) throw cancelled();
-      if ((pausedUntil.get(this.baseUrl) ?? 0) > Date.now()) {
-        const unqueue = markQueued(`the target's 429 pause (${this.baseUrl})`);
-        try {
-          await targetReady(this.baseUrl);
-        } finally {
-          unqueue();
-        }
-      }
-      if (testSignal?.aborted) throw cancelled();
-      attempts += 1;
-      const started = performance.now();
-      // One controller per attempt: the deadline or the test's judgement aborts it (listeners removed when the attempt ends).
-      const attempt = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        attempt.abort(new Error(`no answer within ${deadline} ms`));
-      }, deadline);
-      const onJudged = () => attempt.abort(testSignal?.reason);
-      testSignal?.addEventListener('abort', onJudged, { once: true });
-      const signal = attempt.signal;
-      const inflight = markInflight(words);
-      const done = () => {
-        clearTimeout(timer);
-        testSignal?.removeEventListener('abort', onJudged);
-        inflight();
-      };
-      let res: Dispatcher.ResponseData | undefined;
-      let text: string;
+  /**
+   * Waits out the target's shared 429 pause, shown as queued time (not charged to the test).
+   * @throws TargetError `cancelled` when the test is judged before or after the wait.
+   */
+  private async waitForPause(req: PreparedRequest, testSignal: AbortSignal | undefined): Promise<void> {
+    if (testSignal?.aborted) throw cancelledError(req);
+    if ((pausedUntil.get(this.baseUrl) ?? 0) > Date.now()) {
+      const unqueue = markQueued(`the target's 429 pause (${this.baseUrl})`);
       try {
-        res = await undiciRequest(this.baseUrl + fullPath, {
-          method: method as any,
-          headers,
-          body: payload,
-          dispatcher: agent,
-          headersTimeout: deadline,
-          bodyTimeout: deadline,
-          signal,
-        });
-        text = await res.body.text();
-      } catch (e) {
-        if (testSignal?.aborted) throw cancelled();
-        const code = (e as { code?: string }).code ?? '';
-        const hung = timedOut || /TIMEOUT/.test(code);
-        const phase = res ? `during the body of a ${res.statusCode} answer (a body cut short)` : 'before the headers';
-        const why = hung
-          ? `no answer within the ${deadline} ms request deadline (${res ? `the body of a ${res.statusCode} answer stalled` : 'no headers'})`
-          : `connection lost ${phase}: ${(e as Error).message}`;
-        if (hung) {
-          recordHung();
-        } else if (res) {
-          recordNotApi();
-        }
-        res?.body.destroy();
-        return trouble(new TargetError(`${words}: ${why}${idempotent ? '' : '; a POST is never resent blindly (§8)'}`, summary, hung ? 'hung' : 'lost'));
+        await targetReady(this.baseUrl);
       } finally {
-        done();
-      }
-      let json: any;
-      if (text.length > 0) {
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-      }
-      const answer: ApiResponse<T> = {
-        status: res.statusCode,
-        headers: flattenHeaders(res.headers as Record<string, string | string[] | undefined>),
-        text,
-        json,
-        durationMs: performance.now() - started,
-        retries: attempts - 1,
-        request: summary,
-      };
-      if (res.statusCode === 429 && !opts.expect429) {
-        throttles += 1;
-        const wait = Math.min(retryAfterMs(answer) ?? backoffMs(THROTTLE_BACKOFF, throttles), THROTTLE_BACKOFF.maxTimeoutMs);
-        pauseTarget(this.baseUrl, wait);
-        if (throttles > THROTTLE_RETRIES) {
-          throw new AbortError(new TargetError(`${words}: still throttled (429) after ${THROTTLE_RETRIES} waits; a 429 says nothing about the request, so no verdict`, summary, 'throttled'));
-        }
-        throw new RetryableAnswer(answer, 0);
-      }
-      if (res.statusCode >= 500 && !apiShaped(json)) {
-        recordNotApi();
-        lastForeign = answer;
-        return trouble(
-          new TargetError(
-            `${words}: ${foreignWords(answer)}, not an answer of the API (its body is not the API's JSON)${idempotent ? '' : '; a POST is never resent blindly (§8)'}`,
-            summary,
-            'not-api',
-            answer,
-          ),
-        );
-      }
-      lastForeign = undefined;
-      if (res.statusCode >= 500 && idempotent && failures < apiPolicy.retries) {
-        failures += 1;
-        throw new RetryableAnswer(answer);
-      }
-      return answer;
-    };
-
-    let final: ApiResponse<T>;
-    try {
-      // p-retry runs the loop; the delay is chosen here so that an explicit Retry-After or
-      // retryAfterSeconds (§7 exception 3) replaces the exponential back-off instead of adding to it.
-      final = await pRetry(once, {
-        retries: Math.max(apiPolicy.retries, troublePolicy.retries) + THROTTLE_RETRIES,
-        minTimeout: 0,
-        maxTimeout: 0,
-        randomize: false,
-        shouldRetry: ({ error }) => error instanceof RetryableAnswer || error instanceof TargetError,
-        onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
-          if (retriesLeft === 0) return;
-          // A 429 set the shared pause, which the next attempt waits out (waitMs 0 here).
-          const asked = error instanceof RetryableAnswer ? error.waitMs : undefined;
-          const policy = error instanceof TargetError ? troublePolicy : apiPolicy;
-          const delay = asked ?? backoffMs(policy, failures || attemptNumber);
-          if (delay > 0) await new Promise((r) => setTimeout(r, Math.min(delay, policy.maxTimeoutMs)));
-        },
-      });
-    } catch (e) {
-      if (e instanceof RetryableAnswer) final = e.response as ApiResponse<T>;
-      else {
-        const err = e instanceof TargetError ? e : new TargetError(`${words}: ${(e as Error).message}`, summary, 'lost');
-        if (err.kind === 'cancelled') throw err;
-        err.attempts = attempts;
-        err.sameEachTime = troubles.every((k) => k === err.kind);
-        if (troubles.length > 1) {
-          const tally = (['not-api', 'hung', 'lost'] as const).map((k) => [k, troubles.filter((x) => x === k).length] as const).filter(([, n]) => n > 0);
-          const words: Record<string, string> = { 'not-api': 'not the API\'s', hung: 'hung', lost: 'connection lost' };
-          err.message = `${err.message}; ${troubles.length} attempts, none answered by the API (${tally.map(([k, n]) => `${n} ${words[k]}`).join(', ')})`;
-        }
-        if (lastForeign && err.kind === 'not-api') lastForeign.retries = attempts - 1;
-        recordOnTest({ request: summary, error: redact(err.message) }, attempts - 1);
-        recordTargetTrouble(err.message);
-        throw err;
+        unqueue();
       }
     }
-    final.retries = attempts - 1;
-    recordOnTest(
-      {
-        request: summary,
-        response: { status: final.status, headers: redactHeaders(final.headers), body: cut(redact(final.text)) },
-      },
-      final.retries,
-    );
-    if (notJson(final)) recordNotJson();
-    if (opts.audit !== false) for (const listener of answerListeners) listener(final);
-    return final;
+    if (testSignal?.aborted) throw cancelledError(req);
   }
+
+  /**
+   * Sends one attempt within the request deadline.
+   * @returns the API's answer (any status, 429 included), or the trouble that kept one from
+   *   arriving: `hung`, `lost`, or `not-api` (a 5xx whose body is not the API's, attached)
+   * @throws TargetError `cancelled` when the test was judged meanwhile.
+   */
+  private async attempt<T>(req: PreparedRequest, testSignal: AbortSignal | undefined, retries: number): Promise<ApiResponse<T> | TargetError> {
+    const deadline = requestTimeoutMs();
+    const started = performance.now();
+    // One controller per attempt: the deadline or the test's judgement aborts it (listeners removed when the attempt ends).
+    const attempt = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      attempt.abort(new Error(`no answer within ${deadline} ms`));
+    }, deadline);
+    const onJudged = () => attempt.abort(testSignal?.reason);
+    testSignal?.addEventListener('abort', onJudged, { once: true });
+    const inflight = markInflight(req.words);
+    let res: Dispatcher.ResponseData | undefined;
+    let text: string;
+    try {
+      res = await undiciRequest(this.baseUrl + req.fullPath, {
+        method: req.method as Dispatcher.HttpMethod,
+        headers: req.headers,
+        body: req.payload,
+        dispatcher: agent,
+        headersTimeout: deadline,
+        bodyTimeout: deadline,
+        signal: attempt.signal,
+      });
+      text = await res.body.text();
+    } catch (e) {
+      if (testSignal?.aborted) throw cancelledError(req);
+      const code = (e as { code?: string }).code ?? '';
+      const hung = timedOut || /TIMEOUT/.test(code);
+      const phase = res ? `during the body of a ${res.statusCode} answer (a body cut short)` : 'before the headers';
+      const why = hung
+        ? `no answer within the ${deadline} ms request deadline (${res ? `the body of a ${res.statusCode} answer stalled` : 'no headers'})`
+        : `connection lost ${phase}: ${(e as Error).message}`;
+      if (hung) recordHung();
+      else if (res) recordNotApi();
+      res?.body.destroy();
+      return new TargetError(`${req.words}: ${why}${req.notResent}`, req.summary, hung ? 'hung' : 'lost');
+    } finally {
+      clearTimeout(timer);
+      testSignal?.removeEventListener('abort', onJudged);
+      inflight();
+    }
+    const answer: ApiResponse<T> = {
+      status: res.statusCode,
+      headers: flattenHeaders(res.headers as Record<string, string | string[] | undefined>),
+      text,
+      json: parseJson(text),
+      durationMs: performance.now() - started,
+      retries,
+      request: req.summary,
+    };
+    if (answer.status < 500 || apiShaped(answer.json)) return answer;
+    recordNotApi();
+    const what = `${req.words}: ${foreignWords(answer)}, not an answer of the API (its body is not the API's JSON)${req.notResent}`;
+    return new TargetError(what, req.summary, 'not-api', answer);
+  }
+
+  /**
+   * Ends a request that got no answer of the API: the error says how many attempts were sent and
+   * what each met, and the test's record keeps it as target trouble.
+   * @throws TargetError always (`err`, completed).
+   */
+  private giveUp(err: TargetError, attempts: number, troubles: readonly TroubleKind[]): never {
+    err.attempts = attempts;
+    err.sameEachTime = troubles.every((k) => k === err.kind);
+    if (troubles.length > 1) {
+      const counts = (['not-api', 'hung', 'lost'] as const).map((k) => [k, troubles.filter((x) => x === k).length] as const).filter(([, n]) => n > 0);
+      const kindWords: Record<string, string> = { 'not-api': "not the API's", hung: 'hung', lost: 'connection lost' };
+      err.message = `${err.message}; ${troubles.length} attempts, none answered by the API (${counts.map(([k, n]) => `${n} ${kindWords[k]}`).join(', ')})`;
+    }
+    if (err.response) err.response.retries = attempts - 1;
+    recordExchange({ request: err.request, error: redact(err.message) }, attempts - 1);
+    recordTargetTrouble(err.message);
+    throw err;
+  }
+
+  /** Hands the API's answer to the test: recorded as evidence, audited by the answer listeners unless `audit: false`. */
+  private deliver<T>(answer: ApiResponse<T>, attempts: number, opts: RequestOptions): ApiResponse<T> {
+    answer.retries = attempts - 1;
+    recordExchange(
+      {
+        request: answer.request,
+        response: { status: answer.status, headers: redactHeaders(answer.headers), body: cut(redact(answer.text)) },
+      },
+      answer.retries,
+    );
+    if (notJson(answer)) recordNotJson();
+    if (opts.audit !== false) for (const listener of answerListeners) listener(answer);
+    return answer;
+  }
+}
+
+/** One request as built once and sent on every attempt. */
+interface PreparedRequest {
+  method: string;
+  /** Path with its query string, relative to the base URL. */
+  fullPath: string;
+  headers: Record<string, string>;
+  payload?: string;
+  /** The request as evidence shows it, redacted. */
+  summary: RequestSummary;
+  /** `METHOD /path` for messages, redacted. */
+  words: string;
+  /** What a trouble message adds for a method that is never resent after trouble (POST, §8), else ''. */
+  notResent: string;
+}
+
+function cancelledError(req: PreparedRequest): TargetError {
+  return new TargetError(`${req.words}: not sent or not awaited, the test was already judged`, req.summary, 'cancelled');
+}
+
+function parseJson(text: string): UncheckedJson {
+  if (text.length === 0) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }

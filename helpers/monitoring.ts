@@ -2,8 +2,8 @@
  * Client-side retry policy of live call monitoring (§3, §7 exception 2): a 409
  * `{ "error": "conflict", "reason": "agent_absent" }` means the call is live but the assistant is
  * briefly out of the room, so the action is retried once or twice after a short delay; `not_live`
- * is final and never retried; any other answer is returned as it is. Built on p-retry, like the
- * client's own §8 policy (helpers/client.ts).
+ * is final and never retried; any other answer is returned as it is. Built on p-retry: one reason,
+ * a fixed budget and a delay, which is p-retry's own shape (the client's §8 loop weighs three budgets).
  */
 import pRetry, { AbortError } from 'p-retry';
 
