@@ -37,6 +37,7 @@ import { EVENT_UNSUPPORTED_NAME } from './error-names';
 import { describeExchange, NOT_JSON, notJson, routeNotServed, statusLine, type ApiResponse } from './exchange';
 import { receivedNotJson, recordCheck, recordDrift, recordedChecks, recordSkipReason, recordTargetTrouble } from './recorder';
 import { findDrift, formatIssues, validate } from './validator';
+import type { Shape } from './documented';
 import { attachFailureEvidence, clauseLabels } from './report/allure';
 
 /**
@@ -302,6 +303,13 @@ export interface Checks {
   success(res: ApiResponse, status?: number, requirement?: string): void;
   /** `value` validates against `schemas/<schema>.json`; undocumented fields are recorded as drift. */
   schema(requirement: string, schema: string, value: unknown, res?: ApiResponse): void;
+  /**
+   * "Nothing changed": `shape`'s part of `after` deep-equals its part of `before` (a refused write
+   * changed nothing, every other field kept, a replay converged). What is compared is the named
+   * {@link Shape} (helpers/documented.ts: `documented('assistant')`, `documented('assistant',
+   * WRITE_STAMPS)`, `fields(names)`, `answerOf(shape)`); a failure lists each field that moved.
+   */
+  unchanged(requirement: string, before: unknown, after: unknown, shape: Shape, res?: ApiResponse): void;
   /** A refusal in another form than the stated one (graded non-strict, never a failure). */
   nonStrict(requirement: string, detail: string): void;
   /** An informational finding (drift, timing): reported, never a failure. */
@@ -336,6 +344,18 @@ function continueOnFailure(fn: () => void): void {
   }
 }
 
+/** "name: before → after" for each top-level field that differs; the whole values when either is not an object. */
+function movedFields(before: unknown, after: unknown): string {
+  const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+  if (!isObject(before) || !isObject(after)) return `${show(before)} → ${show(after)}`;
+  const has = (o: Record<string, unknown>, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+  const word = (o: Record<string, unknown>, k: string) => (has(o, k) ? show(o[k]) : '(absent)');
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])]
+    .filter((k) => has(before, k) !== has(after, k) || !isDeepStrictEqual(before[k], after[k]))
+    .map((k) => `${k}: ${word(before, k)} → ${word(after, k)}`)
+    .join('; ');
+}
+
 function checksFor(ids: string[], wrap: (fn: () => void) => void): Checks {
   return {
     that: (requirement, ok, detail) => wrap(() => check(ids, requirement, ok, detail)),
@@ -344,6 +364,12 @@ function checksFor(ids: string[], wrap: (fn: () => void) => void): Checks {
       wrap(() => checkError(ids, requirement ?? `${requestWords(res)} answers ${code ? `${status} ${code}` : status}`, res, status, code)),
     success: (res, status, requirement) => wrap(() => checkSuccess(ids, requirement ?? `${requestWords(res)} answers ${status ?? '2xx'}`, res, status)),
     schema: (requirement, schema, value, res) => wrap(() => checkSchema(ids, requirement, schema, value, res)),
+    unchanged: (requirement, before, after, shape, res) =>
+      wrap(() => {
+        const was = shape.part(before);
+        const now = shape.part(after);
+        check(ids, requirement, isDeepStrictEqual(was, now), { expected: `${shape.name} as before`, actual: `moved: ${movedFields(was, now)}`, res });
+      }),
     nonStrict: (requirement, detail) => nonStrict(ids, requirement, detail),
     inform: (requirement, ok, detail) => inform(ids, requirement, ok, detail),
   };

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe } from 'vitest';
 import { useWorld } from '../helpers/world';
-import { documentedPart } from '../helpers/documented';
+import { documented, documentedPart } from '../helpers/documented';
 import { clauseTest, skipWith, type Verify } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import type { ApiClient, ApiResponse } from '../helpers/client';
@@ -130,8 +130,8 @@ async function expectRejected(verify: Verify, what: string, body: unknown, expec
   const after = await client.get(path(slot));
   verify.success(after, 200, 'GET after the PATCH answers 200');
   slot.lastKnown = after.json?.data;
-  // Documented fields only: undocumented ones may change on every read (§9.4; helpers/documented.ts).
-  verify.on(UNCHANGED).equal('every documented field of the GET after the refused PATCH equals the GET before', documentedPart(after.json?.data, 'assistant', []), documentedPart(before, 'assistant', []), after);
+  // Documented fields only, updatedAt included: undocumented ones may change on every read (§9.4; helpers/documented.ts).
+  verify.on(UNCHANGED).unchanged('every documented field of the GET after the refused PATCH equals the GET before', before, after.json?.data, documented('assistant'), after);
 }
 
 /** Sends a PATCH that must be accepted (checked on `verify`'s clauses) and returns the GET after it. */

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ConformanceFailure, verifier } from '../../helpers/clause';
 import { recordedChecks } from '../../helpers/recorder';
 import type { ApiResponse } from '../../helpers/exchange';
+import { answerOf, documented, fields, WHOLE, WRITE_STAMPS } from '../../helpers/documented';
 
 function answer(status: number, json: unknown): ApiResponse {
   return { status, headers: {}, text: JSON.stringify(json), json, durationMs: 1, retries: 0, request: { method: 'GET', path: '/assistants', headers: {} } };
@@ -50,6 +51,34 @@ describe('verify', () => {
     expect(verify.clauses).toEqual(['7/error-envelope', '2.1/json-envelope']);
     verify.that('holds', true, { expected: 'x', actual: 'x' });
     expect(recordedChecks().at(-1)!.clauses).toEqual(['7/error-envelope', '2.1/json-envelope']);
+  });
+
+  describe('unchanged: what is compared is a named shape, nothing left out by default', () => {
+    const stored = { id: 'a-1', name: 'Front desk', updatedAt: '2026-01-01T00:00:00Z', revision: 1 };
+    it('documented fields: an undocumented field may move, a documented one may not (updatedAt included)', () => {
+      const verify = verifier('4.1/rejected-patch-changes-nothing');
+      expect(() => verify.unchanged('nothing changed', stored, { ...stored, revision: 2 }, documented('assistant'))).not.toThrow();
+      expect(() => verify.unchanged('nothing changed', stored, { ...stored, updatedAt: '2026-01-02T00:00:00Z' }, documented('assistant'))).toThrow(
+        /expected: the documented fields of assistant as before\n  actual:   moved: updatedAt: "2026-01-01T00:00:00Z" → "2026-01-02T00:00:00Z"/,
+      );
+    });
+    it('across a write, the named write stamps are left out, and so is the field the write set', () => {
+      const verify = verifier('4.1/omitted-unchanged');
+      const after = { ...stored, updatedAt: '2026-01-02T00:00:00Z' };
+      expect(() => verify.unchanged('converges', stored, after, documented('assistant', WRITE_STAMPS))).not.toThrow();
+      expect(() => verify.unchanged('others kept', stored, { ...after, name: 'Back desk' }, documented('assistant', [...WRITE_STAMPS, 'name']))).not.toThrow();
+      expect(() => verify.unchanged('others kept', stored, { ...after, name: 'Back desk' }, documented('assistant', WRITE_STAMPS))).toThrow(/moved: name: "Front desk" → "Back desk"/);
+      expect(documented('assistant', WRITE_STAMPS).name).toBe('the documented fields of assistant, updatedAt aside');
+    });
+    it('fields, the whole value, and an answer as a reader sees it (status and data)', () => {
+      const verify = verifier('5.7/no-cross-tenant-write');
+      expect(() => verify.unchanged('kept', { a: 1, b: 2 }, { a: 1, b: 3, c: 4 }, fields(['a']))).not.toThrow();
+      expect(() => verify.unchanged('kept', { a: 1 }, {}, fields(['a']))).toThrow(/moved: a: 1 → \(absent\)/);
+      expect(() => verify.unchanged('whole', { a: 1 }, { a: 1, c: 4 }, WHOLE)).toThrow(/moved: c: \(absent\) → 4/);
+      const read = (status: number, data: unknown) => answer(status, { success: status < 300, data });
+      expect(() => verify.unchanged('as B reads it', read(200, stored), read(200, { ...stored, revision: 9 }), answerOf(documented('assistant')))).not.toThrow();
+      expect(() => verify.unchanged('as B reads it', read(200, stored), read(404, stored), answerOf(documented('assistant')))).toThrow(/moved: status: 200 → 404/);
+    });
   });
 
   it('refuses a verifier without clause ids', () => {
