@@ -119,26 +119,6 @@ export const FAULTS: readonly FaultInfo[] = [
     description: 'interruptionPlan.minWords accepts 11.',
   },
   {
-    name: 'bounds.server-url-1025',
-    clauses: ['2.3/https-max-1024', '8/server-url-1024-https'],
-    description: 'serverUrl accepts 1,025 characters.',
-  },
-  {
-    name: 'bounds.server-url-http',
-    clauses: ['2.3/https-max-1024', '8/server-url-1024-https'],
-    description: 'serverUrl accepts an http:// URL (the host is still checked).',
-  },
-  {
-    name: 'bounds.server-url-mapped-private',
-    clauses: ['2.3/no-private-addresses'],
-    description: 'An IPv4-mapped IPv6 form of a forbidden address (::ffff:10.0.0.1) is accepted as a serverUrl destination.',
-  },
-  {
-    name: 'bounds.server-url-first-address-only',
-    clauses: ['2.3/no-private-addresses'],
-    description: 'Only the first address a serverUrl hostname resolves to is checked ([public, private] accepted).',
-  },
-  {
     name: 'bounds.language-name',
     clauses: ['2.6/language-name-rejected'],
     description: 'A dictionarySettings language given as a word of three or more letters (English) is accepted and stored as sent.',

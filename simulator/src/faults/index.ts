@@ -17,12 +17,13 @@ import { AUTH_FAULTS } from './auth.ts';
 import { ENVELOPE_FAULTS } from './envelope.ts';
 import { ROBUSTNESS_FAULTS } from './robustness.ts';
 import { ROUTES_FAULTS } from './routes.ts';
+import { SERVER_URL_FAULTS } from './server-url.ts';
 import type { Fault, FaultInfo } from './define.ts';
 
 export type { Fault, FaultInfo } from './define.ts';
 
 /** Every fault that is an override of a seam, in catalogue order. */
-export const SEAM_FAULTS = [...AUTH_FAULTS, ...ENVELOPE_FAULTS, ...ROUTES_FAULTS, ...ROBUSTNESS_FAULTS] as const satisfies readonly Fault[];
+export const SEAM_FAULTS = [...AUTH_FAULTS, ...ENVELOPE_FAULTS, ...ROUTES_FAULTS, ...ROBUSTNESS_FAULTS, ...SERVER_URL_FAULTS] as const satisfies readonly Fault[];
 
 /** The name of a fault (typed from the catalogue). */
 export type FaultName = (typeof SEAM_FAULTS)[number]['name'];

@@ -42,21 +42,26 @@ function inV4(ip: number, base: string, bits: number): boolean {
   return ip >= start && ip < start + size;
 }
 
+/** An IPv4 range: its base address and prefix length (`['10.0.0.0', 8]` is 10/8). */
+export type Cidr = readonly [base: string, bits: number];
+
 /**
- * True when an IPv4 address is one §2.3 forbids: private 10/8, 172.16/12, 192.168/16, loopback
- * 127/8, link-local 169.254/16, and "this network" 0/8 (0.0.0.0).
+ * The IPv4 ranges §2.3 forbids as a serverUrl destination: private 10/8, 172.16/12, 192.168/16,
+ * loopback 127/8, link-local 169.254/16, and "this network" 0/8 (0.0.0.0, the unspecified address).
  */
-export function isForbiddenIPv4(ip: string, faults: readonly string[] = []): boolean {
+export const FORBIDDEN_IPV4_RANGES: readonly Cidr[] = [
+  ['10.0.0.0', 8],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['0.0.0.0', 8],
+];
+
+/** True when an IPv4 address lies in one of `ranges` (default: the ranges §2.3 forbids). */
+export function isForbiddenIPv4(ip: string, ranges: readonly Cidr[] = FORBIDDEN_IPV4_RANGES): boolean {
   const n = ipv4ToInt(ip);
-  const f = (name: string) => faults.includes(name);
-  return (
-    inV4(n, '10.0.0.0', f('bounds.private-10-slash-7') ? 7 : 8) ||
-    (f('bounds.private-172-slash-8') ? inV4(n, '172.0.0.0', 8) : inV4(n, '172.16.0.0', f('bounds.private-172-slash-13') ? 13 : 12)) ||
-    inV4(n, '192.168.0.0', 16) ||
-    inV4(n, '127.0.0.0', f('bounds.loopback-slash-24') ? 24 : 8) ||
-    inV4(n, f('bounds.link-local-169-slash-8') ? '169.0.0.0' : '169.254.0.0', f('bounds.link-local-169-slash-8') ? 8 : 16) ||
-    (!f('bounds.accept-unspecified') && inV4(n, '0.0.0.0', 8))
-  );
+  return ranges.some(([base, bits]) => inV4(n, base, bits));
 }
 
 /** Expands an IPv6 address (no zone id) to its 8 16-bit groups; null when it cannot be read. */
@@ -88,35 +93,37 @@ export function ipv6Groups(ip: string): number[] | null {
 }
 
 /**
- * True when an IPv6 address is one §2.3 forbids: loopback ::1, unspecified ::, link-local
- * fe80::/10, unique-local fc00::/7, and IPv4-mapped (::ffff:a.b.c.d) or IPv4-compatible
- * (::a.b.c.d) forms of a forbidden IPv4 address, and the forms that embed an IPv4 address
- * (SIIT ::ffff:0:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16), judged by that address. Unreadable
- * input counts as forbidden.
+ * True when an IPv6 address is one §2.3 forbids: loopback ::1, link-local fe80::/10, unique-local
+ * fc00::/7, and IPv4-mapped (::ffff:a.b.c.d) or IPv4-compatible (::a.b.c.d) forms of a forbidden
+ * IPv4 address (the unspecified :: is the compatible form of 0.0.0.0), and the forms that embed an
+ * IPv4 address (SIIT ::ffff:0:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16), judged by that address
+ * against `ranges` (default: the IPv4 ranges §2.3 forbids). Unreadable input counts as forbidden.
  */
-export function isForbiddenIPv6(ip: string, faults: readonly string[] = []): boolean {
+export function isForbiddenIPv6(ip: string, ranges: readonly Cidr[] = FORBIDDEN_IPV4_RANGES): boolean {
   const g = ipv6Groups(ip);
   if (!g) return true;
   const zeros = (n: number) => g.slice(0, n).every((x) => x === 0);
-  if (zeros(8)) return !faults.includes('bounds.accept-unspecified'); // ::
   if (zeros(7) && g[7] === 1) return true; // ::1
   if ((g[0] & 0xffc0) === 0xfe80) return true; // fe80::/10
   if ((g[0] & 0xfe00) === 0xfc00) return true; // fc00::/7
   const embedded = `${g[6] >> 8}.${g[6] & 0xff}.${g[7] >> 8}.${g[7] & 0xff}`;
-  if (zeros(5) && g[5] === 0xffff) return isForbiddenIPv4(embedded, faults); // ::ffff:a.b.c.d
-  if (zeros(6)) return isForbiddenIPv4(embedded, faults); // ::a.b.c.d (deprecated compatible form)
+  if (zeros(5) && g[5] === 0xffff) return isForbiddenIPv4(embedded, ranges); // ::ffff:a.b.c.d
+  if (zeros(6)) return isForbiddenIPv4(embedded, ranges); // ::a.b.c.d (deprecated compatible form), :: included
   // Forms that embed an IPv4 address, judged by it (a reading: §2.3 does not name them):
-  if (zeros(4) && g[4] === 0xffff && g[5] === 0) return isForbiddenIPv4(embedded, faults); // ::ffff:0:a.b.c.d (SIIT)
-  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return isForbiddenIPv4(embedded, faults); // 64:ff9b::/96 (NAT64)
-  if (g[0] === 0x2002) return isForbiddenIPv4(`${g[1] >> 8}.${g[1] & 0xff}.${g[2] >> 8}.${g[2] & 0xff}`, faults); // 2002::/16 (6to4)
+  if (zeros(4) && g[4] === 0xffff && g[5] === 0) return isForbiddenIPv4(embedded, ranges); // ::ffff:0:a.b.c.d (SIIT)
+  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return isForbiddenIPv4(embedded, ranges); // 64:ff9b::/96 (NAT64)
+  if (g[0] === 0x2002) return isForbiddenIPv4(`${g[1] >> 8}.${g[1] & 0xff}.${g[2] >> 8}.${g[2] & 0xff}`, ranges); // 2002::/16 (6to4)
   return false;
 }
 
-/** True when `ip` (v4 or v6 literal) is forbidden as a serverUrl destination (§2.3 rule 2). */
-export function isForbiddenAddress(ip: string, faults: readonly string[] = []): boolean {
+/**
+ * True when `ip` (v4 or v6 literal) is forbidden as a serverUrl destination (§2.3 rule 2), judged
+ * against the IPv4 `ranges` (default: those §2.3 forbids); anything but an IP literal is.
+ */
+export function isForbiddenAddress(ip: string, ranges: readonly Cidr[] = FORBIDDEN_IPV4_RANGES): boolean {
   const kind = isIP(ip);
-  if (kind === 4) return isForbiddenIPv4(ip, faults);
-  if (kind === 6) return isForbiddenIPv6(ip, faults);
+  if (kind === 4) return isForbiddenIPv4(ip, ranges);
+  if (kind === 6) return isForbiddenIPv6(ip, ranges);
   return true;
 }
 

@@ -5,59 +5,56 @@
  * is judged the same way without a lookup. If any resolved address is forbidden, the URL is
  * rejected (a mixed answer could still reach the private one).
  *
- * Faults (one §2.3 clause each): `bounds.server-url-1025`, `bounds.server-url-http`,
- * `bounds.server-url-mapped-private` (an IPv4-mapped IPv6 address is never forbidden),
- * `bounds.server-url-first-address-only` (only the first resolved address is checked).
+ * Each rule is a seam (seam.ts): the length limit, the scheme, the forbidden ranges, the judgement
+ * of one address, and which resolved addresses are judged.
  */
 import { isIP } from 'node:net';
-import { faultOn } from '../faults.ts';
+import { seam } from '../seam.ts';
 import type { SimState } from '../state.ts';
-import { ipv6Groups, isForbiddenAddress } from './formats.ts';
+import { FORBIDDEN_IPV4_RANGES, isForbiddenAddress, type Cidr } from './formats.ts';
 
 /** Maximum serverUrl length in characters (§8). */
 export const SERVER_URL_MAX = 1024;
 
-/** True for an IPv4-mapped IPv6 address (::ffff:a.b.c.d in any spelling). */
-function isIPv4Mapped(ip: string): boolean {
-  if (isIP(ip) !== 6) return false;
-  const g = ipv6Groups(ip);
-  return g !== null && g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff;
-}
+/** §2.3, §8: the longest serverUrl accepted, in characters. */
+export const serverUrlMaxLength = seam('server-url.max-length', (): number => SERVER_URL_MAX);
 
-/** isForbiddenAddress, with the switch point of fault `bounds.server-url-mapped-private`. */
-function forbidden(state: SimState, ip: string): boolean {
-  if (isIPv4Mapped(ip) && faultOn(state, 'bounds.server-url-mapped-private')) return false;
-  return isForbiddenAddress(ip, state.config.faults);
-}
+/** §2.3 rule 1: the URL scheme a serverUrl may use (`protocol` as URL reads it, e.g. `https:`): https only. */
+export const serverUrlScheme = seam('server-url.scheme', (protocol: string): boolean => protocol === 'https:');
+
+/** §2.3 rule 2: the IPv4 ranges a serverUrl may not reach (validation/formats.ts {@link FORBIDDEN_IPV4_RANGES}). */
+export const forbiddenRanges = seam('server-url.forbidden-ranges', (): readonly Cidr[] => FORBIDDEN_IPV4_RANGES);
+
+/** §2.3 rule 2: whether a destination address (an IP literal) is forbidden, judged against `ranges`. */
+export const forbiddenDestination = seam('server-url.forbidden-destination', (ip: string, ranges: readonly Cidr[]): boolean => isForbiddenAddress(ip, ranges));
+
+/** §2.3 rule 2: the addresses of a resolved host that are judged: every one of them. */
+export const judgedAddresses = seam('server-url.judged-addresses', (addresses: readonly string[]): readonly string[] => addresses);
 
 /** Why `value` is not an acceptable serverUrl, or null when it is. `null` itself is acceptable (clears). */
 export function serverUrlProblem(state: SimState, value: unknown): string | null {
   if (value === null) return null;
   if (typeof value !== 'string') return 'must be a string or null';
-  const max = faultOn(state, 'bounds.server-url-1025')
-    ? SERVER_URL_MAX + 1
-    : faultOn(state, 'bounds.server-url-refuses-1024')
-      ? SERVER_URL_MAX - 1
-      : SERVER_URL_MAX;
-  if (value.length > max) return `must be at most ${SERVER_URL_MAX} characters`;
+  const seams = state.behaviour;
+  if (value.length > seams.of(serverUrlMaxLength)()) return `must be at most ${SERVER_URL_MAX} characters`;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     return 'must be a valid https:// URL';
   }
-  const httpOk = url.protocol === 'http:' && faultOn(state, 'bounds.server-url-http');
-  if (url.protocol !== 'https:' && !httpOk) return 'must use https://';
+  if (!seams.of(serverUrlScheme)(url.protocol)) return 'must use https://';
   let host = url.hostname;
   if (host === '') return 'must name a host';
   if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
+  const ranges = seams.of(forbiddenRanges)();
+  const forbidden = (ip: string) => seams.of(forbiddenDestination)(ip, ranges);
   if (isIP(host) !== 0) {
-    return forbidden(state, host) ? 'must not point to a private, loopback or link-local address' : null;
+    return forbidden(host) ? 'must not point to a private, loopback or link-local address' : null;
   }
   const addresses = state.resolve(host);
   if (addresses.length === 0) return 'hostname does not resolve in public DNS';
-  const checked = faultOn(state, 'bounds.server-url-first-address-only') ? addresses.slice(0, 1) : addresses;
-  if (checked.some((a) => forbidden(state, a))) {
+  if (seams.of(judgedAddresses)(addresses).some(forbidden)) {
     return 'hostname resolves to a private, loopback or link-local address';
   }
   return null;
