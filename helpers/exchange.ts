@@ -88,3 +88,40 @@ export function notJson(res: Pick<ApiResponse, 'status' | 'text' | 'json'>): boo
 
 /** Why a check on an answer whose body was not JSON is not evaluated (an `error` of that check's clauses, not a `fail`). */
 export const NOT_JSON = 'the answer was not JSON';
+
+/**
+ * How a curl reproduction presents a principal's credential: shell words that stand for the key and
+ * for X-Tenant-Id (`$CORE_API_TENANT_KEY`, `$CORE_API_TENANT_ID`), so no secret is ever printed.
+ * Both absent: no credential header (an anonymous request).
+ */
+export interface CurlCredential {
+  /** The key after `Authorization: ApiKey `, e.g. `$CORE_API_ORG_KEY`. */
+  key?: string;
+  /** The X-Tenant-Id value, e.g. `$CORE_API_TENANT_ID`. */
+  tenantId?: string;
+}
+
+/** `text` as one single-quoted shell word. */
+const shellWord = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * A curl command that repeats a request against `$CORE_API_BASE_URL`, for failure messages
+ * (robustness findings, h2spec-style "how to see it yourself"): the credential as shell variables
+ * (`credential`; helpers/world.ts `curlCredential` gives a principal's), then `headers` (a header
+ * whose value is `undefined` is left out; values over 60 characters are shortened and say their
+ * length), then `body` (over 200 characters shortened likewise). Every literal is single-quoted
+ * for the shell; only the credential variables expand.
+ */
+export function curlReproduction(
+  req: { method: string; path: string; headers?: Record<string, string | undefined>; body?: string },
+  credential: CurlCredential = {},
+): string {
+  const auth = credential.key === undefined ? '' : ` -H "Authorization: ApiKey ${credential.key}"`;
+  const tenant = credential.tenantId === undefined ? '' : ` -H "X-Tenant-Id: ${credential.tenantId}"`;
+  const headers = Object.entries(req.headers ?? {})
+    .filter((e): e is [string, string] => e[1] !== undefined)
+    .map(([k, v]) => ` -H ${shellWord(`${k}: ${v.length > 60 ? `${v.slice(0, 20)}…(${v.length} characters)` : v}`)}`)
+    .join('');
+  const body = req.body === undefined ? '' : ` --data-binary ${shellWord(req.body.length > 200 ? `${req.body.slice(0, 200)}… (${req.body.length} characters)` : req.body)}`;
+  return `curl -X ${req.method} "$CORE_API_BASE_URL${req.path}"${auth}${tenant}${headers}${body}`;
+}

@@ -120,6 +120,9 @@ const OPTIONAL_LIVE = {
   callId: 'CORE_API_CALL_ID',
 } as const;
 
+/** Names of the required live variables (keys and tenant ids), e.g. for curl reproductions that must not print a key. */
+export const REQUIRED_LIVE_VARIABLES: Readonly<Record<keyof typeof REQUIRED_LIVE, string>> = REQUIRED_LIVE;
+
 /** Names of the optional live variables, for skip reasons ("set CORE_API_ROTATED_KEY to run this"). */
 export const OPTIONAL_LIVE_VARIABLES: Readonly<Record<keyof typeof OPTIONAL_LIVE, string>> = OPTIONAL_LIVE;
 

@@ -10,7 +10,8 @@ import { beforeAll, afterAll, beforeEach, afterEach } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { ApiClient, type Credentials } from './client';
 import { ControlClient } from './control';
-import { getTarget, missingFixtureReason, type TargetConfig } from './target';
+import { getTarget, missingFixtureReason, OPTIONAL_LIVE_VARIABLES, REQUIRED_LIVE_VARIABLES, type TargetConfig } from './target';
+import type { CurlCredential } from './exchange';
 import { registerSecret, redact } from './redact';
 import { Cleanup } from './cleanup';
 import { currentTest } from './current-test';
@@ -87,6 +88,34 @@ export const LIVE_PREFIX = 'conformance-suite-';
 
 /** A syntactically valid key nobody issued (§5.6 "unknown or invalid key"). */
 export const UNKNOWN_KEY = 'ck_unknown_0123456789abcdefABCDEF';
+
+const live = { ...REQUIRED_LIVE_VARIABLES, ...OPTIONAL_LIVE_VARIABLES };
+const shellVar = (name: keyof typeof live) => `$${live[name]}`;
+
+/**
+ * How a curl reproduction (helpers/exchange.ts `curlReproduction`) sends each principal's
+ * credential: the live-target variables that hold its key and X-Tenant-Id (docs/control-api.md),
+ * never the key. On a simulator the operator exports the provisioned values under those names.
+ */
+const CURL_CREDENTIALS: Readonly<Record<PrincipalName, CurlCredential>> = {
+  tenantA: { key: shellVar('tenantKey') },
+  tenantB: { key: shellVar('otherTenantKey') },
+  orgA: { key: shellVar('orgKey'), tenantId: shellVar('tenantId') },
+  orgB: { key: shellVar('orgKey'), tenantId: shellVar('otherTenantId') },
+  org: { key: shellVar('orgKey') },
+  orgForeign: { key: shellVar('orgKey'), tenantId: shellVar('foreignTenantId') },
+  tenantAasB: { key: shellVar('tenantKey'), tenantId: shellVar('otherTenantId') },
+  tenantAasSelf: { key: shellVar('tenantKey'), tenantId: shellVar('tenantId') },
+  anonymous: {},
+  rotated: { key: shellVar('rotatedKey') },
+  secretAsKey: { key: shellVar('clientServerSecret') },
+  unknownKey: { key: UNKNOWN_KEY },
+};
+
+/** The shell words a curl reproduction sends for `principal`'s key and X-Tenant-Id (see {@link CURL_CREDENTIALS}). */
+export function curlCredential(principal: PrincipalName): CurlCredential {
+  return CURL_CREDENTIALS[principal];
+}
 
 async function provisionOnSimulator(target: TargetConfig, runPrefix: string) {
   const control = new ControlClient(target.controlUrl!);

@@ -19,7 +19,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe } from 'vitest';
 import fc from 'fast-check';
-import { useWorld, type PrincipalName } from '../helpers/world';
+import { curlCredential, useWorld, type PrincipalName } from '../helpers/world';
+import { curlReproduction } from '../helpers/exchange';
 import { clauseTest, skipWith, type Verify } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { concurrency, fixturePool, sharedLimit, type FixturePool } from '../helpers/concurrency';
@@ -60,23 +61,10 @@ afterAll(async () => {
   await pool?.close();
 });
 
-/** A curl command that repeats a request; the key stays a shell variable. */
+/** A curl command that repeats hostile request `h` as `principal` (helpers/exchange.ts); the key stays a shell variable. */
 function curl(method: string, path: string, h: Hostile, principal: PrincipalName): string {
-  const keyVar =
-    principal === 'anonymous'
-      ? ''
-      : principal === 'tenantA'
-        ? ' -H "Authorization: ApiKey $CORE_API_TENANT_KEY"'
-        : principal === 'tenantB'
-          ? ' -H "Authorization: ApiKey $CORE_API_OTHER_TENANT_KEY"'
-          : ` -H "Authorization: ApiKey $CORE_API_ORG_KEY"${principal === 'orgA' ? ' -H "X-Tenant-Id: $CORE_API_TENANT_ID"' : ''}`;
   const body = h.rawBody ?? (h.body === undefined ? undefined : JSON.stringify(h.body));
-  const shown = body === undefined ? '' : ` --data-binary '${body.length > 200 ? `${body.slice(0, 200)}… (${body.length} characters)` : body.replace(/'/g, `'\\''`)}'`;
-  const headers = Object.entries(h.headers ?? {})
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => ` -H '${k}: ${v!.length > 60 ? `${v!.slice(0, 20)}…(${v!.length} characters)` : v}'`)
-    .join('');
-  return `curl -X ${method} "$CORE_API_BASE_URL${path}"${keyVar}${headers}${shown}`;
+  return curlReproduction({ method, path, headers: h.headers, body }, curlCredential(principal));
 }
 
 /**
