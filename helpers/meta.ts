@@ -27,6 +27,11 @@ export interface CheckRecord {
   unevaluated?: string;
 }
 
+/** Whether a check failed on an answer it could judge: neither informational nor left unevaluated (an answer that was not JSON). */
+export function failedOnAnAnswer(c: CheckRecord): boolean {
+  return !c.ok && c.level !== 'informational' && !c.unevaluated;
+}
+
 /** Something the target sent that the spec does not document (reported, never failed; §9.4). */
 export interface DriftRecord {
   /** `field`: undocumented property; `error-code`: error.code outside §7; `status`: undocumented status. */
@@ -82,6 +87,12 @@ declare module 'vitest' {
     targetTrouble?: boolean;
     /** The first target trouble, in words (redacted): "GET /x: 502 text/html from the gateway …", or what a cut-off test waited on. */
     trouble?: string;
+    /**
+     * Set with the first target trouble: whether a check had already failed on an answer that
+     * arrived before it. Such a failure is the target's, whatever came after: the test is `fail`
+     * (helpers/report/verdict.ts).
+     */
+    failedBeforeTrouble?: boolean;
     /** The test received a complete 2xx answer whose body is not JSON: its later failing checks are not evaluated. */
     notJson?: boolean;
     /** Attempts that got no answer within the request deadline (helpers/deadline.ts). */

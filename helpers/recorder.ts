@@ -8,7 +8,7 @@
  */
 import { currentTest, judged } from './current-test';
 import type { Exchange } from './exchange';
-import type { CheckRecord, DriftRecord, MatrixCell } from './meta';
+import { failedOnAnAnswer, type CheckRecord, type DriftRecord, type MatrixCell } from './meta';
 import './meta';
 
 /** The running test, unless it was already judged. */
@@ -56,12 +56,15 @@ export function recordedExchanges(): readonly Exchange[] {
 }
 
 /**
- * Marks the running test as having met target trouble (no answer of the API after the retries): a
- * failure becomes an `error` verdict. `what` (redacted) is kept as the first such trouble.
+ * Marks the running test as having met target trouble (no answer of the API after the retries, or
+ * it ran out of time): a failure from then on becomes an `error` verdict, while a check that had
+ * already failed keeps the test a `fail` (helpers/report/verdict.ts). `what` (redacted) is kept as
+ * the first such trouble.
  */
 export function recordTargetTrouble(what?: string): void {
   const t = live();
   if (!t) return;
+  if (!t.meta.targetTrouble) t.meta.failedBeforeTrouble = (t.meta.checks ?? []).some(failedOnAnAnswer);
   t.meta.targetTrouble = true;
   if (what && !t.meta.trouble) t.meta.trouble = what;
 }

@@ -7,19 +7,36 @@
  *   the test recorded target trouble (no answer of the API after the retries, or it ran out of
  *   time), or its first error is a {@link TARGET_ERROR_NAME} (client), {@link CONTROL_ERROR_NAME}
  *   (control API) or {@link OUT_OF_TIME_ERROR_NAME} (cut off at its budget), or vitest's own
- *   timeout. Target trouble wins over a failed check: a check that failed on an answer that did
- *   arrive, in a test that also met trouble, may have failed because of it (a gateway's answer, a
- *   state the lost request left), so the test is `error`; the failed check still names its clause
- *   in the record; or it never ran
- *   because its file's set-up failed (a `beforeAll`, world provisioning): nothing was verified, and
- *   a skip would read as "does not apply";
+ *   timeout; or it never ran because its file's set-up failed (a `beforeAll`, world provisioning):
+ *   nothing was verified, and a skip would read as "does not apply";
  * - `fail`: it failed otherwise, a conformance check (`ConformanceAssertionError`) above all.
+ *
+ * A test with both a failed check and target trouble is judged by their order
+ * ({@link TroubleTiming}). A check that failed before the first trouble judged an answer of the
+ * API that the trouble, coming later, cannot have shaped: the test is `fail`, since an `error`
+ * would hide a real defect behind a bad night of the network. A check that failed only after
+ * the trouble may be its consequence (a lost write the target applied after all, then read back as
+ * "changed"; a refused write's "unchanged" check after a request that got no answer): the test is
+ * `error`, and its failed check still names its clause in the record.
  */
 import type { TestVerdict } from './model';
 import { CONTROL_ERROR_NAME, OUT_OF_TIME_ERROR_NAME, TARGET_ERROR_NAME } from '../error-names';
 
 /** vitest's end state of a test case (`TestCase.result().state`). */
 export type TestState = 'passed' | 'failed' | 'skipped' | 'pending';
+
+/**
+ * Where target trouble stands in a test (helpers/meta.ts `targetTrouble`, `failedBeforeTrouble`):
+ * `none` (no trouble recorded), `first` (trouble before any failed check, or with none), or
+ * `after-a-failed-check` (a check had already failed on an answer that arrived before it).
+ */
+export type TroubleTiming = 'none' | 'first' | 'after-a-failed-check';
+
+/** The {@link TroubleTiming} of a test from what it recorded. */
+export function troubleTiming(meta: { targetTrouble?: boolean; failedBeforeTrouble?: boolean }): TroubleTiming {
+  if (!meta.targetTrouble) return 'none';
+  return meta.failedBeforeTrouble ? 'after-a-failed-check' : 'first';
+}
 
 /** How vitest words its own timeout of a test or hook. */
 const VITEST_TIMEOUT = /^(Test|Hook) timed out in \d+ms/;
@@ -28,15 +45,16 @@ const VITEST_TIMEOUT = /^(Test|Hook) timed out in \d+ms/;
  * The verdict of a test (see the module comment).
  * @param state vitest's end state
  * @param firstErrorName `name` of the test's first error, when it failed
- * @param targetTrouble whether the test recorded target trouble (meta.targetTrouble)
+ * @param trouble whether and when the test met target trouble ({@link troubleTiming})
  * @param setUpFailed whether the test was skipped only because its file's or block's set-up failed
  *   (see {@link setUpFailure}); such a skip is an `error`
  * @param firstErrorMessage `message` of the test's first error (vitest's own timeout is recognised by it)
  */
-export function testVerdict(state: TestState, firstErrorName: string | undefined, targetTrouble: boolean, setUpFailed = false, firstErrorMessage?: string): TestVerdict {
+export function testVerdict(state: TestState, firstErrorName: string | undefined, trouble: TroubleTiming, setUpFailed = false, firstErrorMessage?: string): TestVerdict {
   if (state === 'passed') return 'pass';
   if (state !== 'failed') return setUpFailed ? 'error' : 'skip';
-  if (targetTrouble) return 'error';
+  if (trouble === 'after-a-failed-check') return 'fail';
+  if (trouble === 'first') return 'error';
   if (firstErrorName === TARGET_ERROR_NAME || firstErrorName === CONTROL_ERROR_NAME || firstErrorName === OUT_OF_TIME_ERROR_NAME) return 'error';
   if (firstErrorMessage && VITEST_TIMEOUT.test(firstErrorMessage)) return 'error';
   return 'fail';

@@ -25,9 +25,9 @@ import { offLines, verdictLines } from './markdown';
 import { readRunRecord, registerEnvironmentSecrets, writeRunRecord } from './record-io';
 import { compareRuns } from './baseline';
 import { attachStatements } from './statements';
-import { setUpFailure, testVerdict, type SetUpView } from './verdict';
+import { setUpFailure, testVerdict, troubleTiming, type SetUpView } from './verdict';
 import { readSpec, sectionTitles } from './spec-doc';
-import '../meta';
+import { failedOnAnAnswer } from '../meta';
 
 import { BASELINE_VAR, REPORT_DIR_VAR } from './env';
 
@@ -59,9 +59,14 @@ function toRecord(tc: TestCase, root: string): TestRecord {
   const diag = tc.diagnostic();
   const firstError = result.state === 'failed' ? result.errors?.[0] : undefined;
   const setUp = setUpFailure(tc as unknown as SetUpView, meta.skipReason);
-  const status: TestVerdict = testVerdict(result.state, firstError?.name, Boolean(meta.targetTrouble), setUp !== undefined, firstError?.message);
+  const status: TestVerdict = testVerdict(result.state, firstError?.name, troubleTiming(meta), setUp !== undefined, firstError?.message);
   let message: string | undefined;
   if (firstError) message = redact(firstError.message ?? String(firstError));
+  if (status === 'fail' && meta.failedBeforeTrouble) {
+    // The failed checks decide the verdict, whatever error ended the test: they lead the message, the trouble follows.
+    const failed = (meta.checks ?? []).filter(failedOnAnAnswer).map((c) => c.detail ?? c.requirement);
+    message = redact(`${failed.join('\n\n')}\n\nthen the target misbehaved: ${meta.trouble ?? firstError?.message ?? 'no answer of the API'}`);
+  }
   if (setUp) message = redact(setUp);
   if (status === 'skip') message = redact(meta.skipReason ?? (result.state === 'skipped' ? result.note : undefined) ?? 'skipped');
   return {

@@ -11,7 +11,7 @@ import { ApiClient } from '../../helpers/client';
 import { OutOfTimeError, runJudged } from '../../helpers/clause';
 import { fixturePool } from '../../helpers/concurrency';
 import { REQUEST_TIMEOUT_VAR } from '../../helpers/deadline';
-import { testVerdict } from '../../helpers/report/verdict';
+import { testVerdict, troubleTiming } from '../../helpers/report/verdict';
 
 let server: Server;
 let base = '';
@@ -54,7 +54,7 @@ describe('a test cut off at its budget', () => {
     expect(e.message).toMatch(/^ran out of time \(0\.3 s of its budget charged.*\); waiting on GET \/hang for 0\.\d s/);
     expect(t.meta.targetTrouble).toBe(true);
     expect(t.meta.trouble).toBe(e.message);
-    expect(testVerdict('failed', e.name, true)).toBe('error');
+    expect(testVerdict('failed', e.name, troubleTiming(t.meta))).toBe('error');
     await new Promise((r) => setTimeout(r, 200));
     expect(closed, 'the hung request was cancelled').toContain('GET /hang');
     expect(seen).not.toContain('PATCH /assistants/shared');

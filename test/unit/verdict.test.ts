@@ -1,6 +1,8 @@
 /** helpers/report/verdict.ts: one case per verdict, and the cases that decide between fail and error. */
 import { describe, expect, it } from 'vitest';
-import { setUpFailure, testVerdict, type SetUpParent } from '../../helpers/report/verdict';
+import { setUpFailure, testVerdict, troubleTiming, type SetUpParent } from '../../helpers/report/verdict';
+import { recordCheck, recordTargetTrouble } from '../../helpers/recorder';
+import { runAsTest } from '../../helpers/current-test';
 import { CONTROL_ERROR_NAME, OUT_OF_TIME_ERROR_NAME, TARGET_ERROR_NAME } from '../../helpers/error-names';
 import { CONFORMANCE_FAILURE_NAME, OutOfTimeError } from '../../helpers/clause';
 import { TargetError } from '../../helpers/client';
@@ -8,35 +10,69 @@ import { ControlError } from '../../helpers/control';
 
 describe('testVerdict', () => {
   it('pass: the test passed (recorded target trouble it recovered from does not matter)', () => {
-    expect(testVerdict('passed', undefined, false)).toBe('pass');
-    expect(testVerdict('passed', undefined, true)).toBe('pass');
+    expect(testVerdict('passed', undefined, 'none')).toBe('pass');
+    expect(testVerdict('passed', undefined, 'first')).toBe('pass');
   });
   it('skip: skipped or never run', () => {
-    expect(testVerdict('skipped', undefined, false)).toBe('skip');
-    expect(testVerdict('pending', undefined, false)).toBe('skip');
+    expect(testVerdict('skipped', undefined, 'none')).toBe('skip');
+    expect(testVerdict('pending', undefined, 'none')).toBe('skip');
   });
   it('fail: a conformance check failed, or anything else threw', () => {
-    expect(testVerdict('failed', CONFORMANCE_FAILURE_NAME, false)).toBe('fail');
-    expect(testVerdict('failed', 'TypeError', false)).toBe('fail');
-    expect(testVerdict('failed', undefined, false)).toBe('fail');
+    expect(testVerdict('failed', CONFORMANCE_FAILURE_NAME, 'none')).toBe('fail');
+    expect(testVerdict('failed', 'TypeError', 'none')).toBe('fail');
+    expect(testVerdict('failed', undefined, 'none')).toBe('fail');
   });
   it('error: the target gave no answer, or the control API failed', () => {
-    expect(testVerdict('failed', TARGET_ERROR_NAME, false)).toBe('error');
-    expect(testVerdict('failed', CONTROL_ERROR_NAME, false)).toBe('error');
+    expect(testVerdict('failed', TARGET_ERROR_NAME, 'none')).toBe('error');
+    expect(testVerdict('failed', CONTROL_ERROR_NAME, 'none')).toBe('error');
   });
   it('error: the test ran out of time, by our budget or vitest\'s own timeout', () => {
-    expect(testVerdict('failed', OUT_OF_TIME_ERROR_NAME, false)).toBe('error');
-    expect(testVerdict('failed', 'Error', false, false, 'Test timed out in 20000ms.\nIf this is a long-running test, pass a timeout value')).toBe('error');
-    expect(testVerdict('failed', 'Error', false, false, 'expected 200, got 500 (Test timed out in 20000ms)')).toBe('fail');
+    expect(testVerdict('failed', OUT_OF_TIME_ERROR_NAME, 'none')).toBe('error');
+    expect(testVerdict('failed', 'Error', 'none', false, 'Test timed out in 20000ms.\nIf this is a long-running test, pass a timeout value')).toBe('error');
+    expect(testVerdict('failed', 'Error', 'none', false, 'expected 200, got 500 (Test timed out in 20000ms)')).toBe('fail');
   });
-  it('a failed check on an answer that did arrive: error when the test also met target trouble, fail when it did not', () => {
-    expect(testVerdict('failed', CONFORMANCE_FAILURE_NAME, true)).toBe('error');
-    expect(testVerdict('failed', CONFORMANCE_FAILURE_NAME, false)).toBe('fail');
+  it('a failed check and target trouble in one test: fail when the check failed first, error when the trouble came first', () => {
+    expect(testVerdict('failed', CONFORMANCE_FAILURE_NAME, 'none')).toBe('fail');
+    expect(testVerdict('failed', CONFORMANCE_FAILURE_NAME, 'after-a-failed-check')).toBe('fail');
+    expect(testVerdict('failed', TARGET_ERROR_NAME, 'after-a-failed-check')).toBe('fail');
+    expect(testVerdict('failed', OUT_OF_TIME_ERROR_NAME, 'after-a-failed-check')).toBe('fail');
+    expect(testVerdict('failed', CONFORMANCE_FAILURE_NAME, 'first')).toBe('error');
+    expect(testVerdict('failed', TARGET_ERROR_NAME, 'first')).toBe('error');
   });
   it('the error names are the classes\' own', () => {
     expect(new TargetError('x', { method: 'GET', path: '/', headers: {} }).name).toBe(TARGET_ERROR_NAME);
     expect(new ControlError('x').name).toBe(CONTROL_ERROR_NAME);
     expect(new OutOfTimeError('x').name).toBe(OUT_OF_TIME_ERROR_NAME);
+  });
+});
+
+describe('the order of a failed check and target trouble, as the recorder keeps it', () => {
+  const failed = { clauses: ['5.6/bearer-rejected'], requirement: 'Bearer is refused with 401', ok: false, detail: 'expected 401, got 200' };
+  const timing = (steps: (() => void)[]) => {
+    const task = { meta: {} } as any;
+    runAsTest(task, () => steps.forEach((step) => step()));
+    return troubleTiming(task.meta);
+  };
+  const trouble = () => recordTargetTrouble('GET /assistants: 502 text/html from the gateway');
+
+  it('a check that failed on an answer before the trouble: the trouble cannot have shaped it, so the test is a fail', () => {
+    const t = timing([() => recordCheck(failed), trouble]);
+    expect(t).toBe('after-a-failed-check');
+    expect(testVerdict('failed', TARGET_ERROR_NAME, t)).toBe('fail');
+  });
+  it('a check that failed only after the trouble may be its consequence (a lost write applied after all): error', () => {
+    const t = timing([trouble, () => recordCheck(failed), trouble]);
+    expect(t).toBe('first');
+    expect(testVerdict('failed', CONFORMANCE_FAILURE_NAME, t)).toBe('error');
+  });
+  it('before the trouble, only a check that judged an answer counts: passed, informational and unevaluated ones do not', () => {
+    const notFailures = [
+      { ...failed, ok: true },
+      { ...failed, level: 'informational' as const },
+      { ...failed, unevaluated: 'the answer was not JSON' },
+    ];
+    expect(timing([...notFailures.map((c) => () => recordCheck(c)), trouble])).toBe('first');
+    expect(timing([() => recordCheck(failed)])).toBe('none');
   });
 });
 
@@ -49,7 +85,7 @@ describe('a test whose set-up failed', () => {
   it('is an error naming the set-up failure of its module, through its describe blocks', () => {
     const why = setUpFailure(test(block(block(moduleWith([refused])))), undefined);
     expect(why).toBe(`set-up failed before the test ran: ${CONTROL_ERROR_NAME}: control POST /tenants: no answer (connect ECONNREFUSED 127.0.0.1:9)`);
-    expect(testVerdict('skipped', undefined, false, why !== undefined)).toBe('error');
+    expect(testVerdict('skipped', undefined, 'none', why !== undefined)).toBe('error');
   });
   it('names the nearest failing block first', () => {
     const why = setUpFailure(test(block(moduleWith([refused]), [{ name: 'TargetError', message: 'GET /assistants: no answer' }])), undefined);
@@ -60,6 +96,6 @@ describe('a test whose set-up failed', () => {
     expect(setUpFailure(test(moduleWith([refused])), 'opt-in not given: CORE_API_ALLOW_SMS=1')).toBeUndefined();
     expect(setUpFailure(test(block(moduleWith([]))), undefined)).toBeUndefined();
     expect(setUpFailure(test(moduleWith([refused]), 'run', 'passed'), undefined)).toBeUndefined();
-    expect(testVerdict('skipped', undefined, false, false)).toBe('skip');
+    expect(testVerdict('skipped', undefined, 'none', false)).toBe('skip');
   });
 });
