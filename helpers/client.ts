@@ -1,6 +1,6 @@
 /**
  * The one place that sends HTTP to the Core API (undici). It builds every authentication variant of
- * §5 (malformed ones included), counts requests per test, applies the retry policy of §8 in one
+ * §5 (malformed ones included; the table is helpers/auth-variants.ts), counts requests per test, applies the retry policy of §8 in one
  * loop (retry idempotent methods on connection errors and 5xx; never retry a POST blindly), and redacts
  * secrets before anything is recorded. Only the API's own answers reach a test: no answer within
  * the request deadline, a connection lost during the body and a gateway's 5xx page are target
@@ -25,77 +25,9 @@ import { TARGET_ERROR_NAME } from './error-names';
 import { suiteDispatcher } from './proxy';
 import { currentScope, markInflight, markQueued } from './current-test';
 import { requestTimeoutMs } from './deadline';
+import { authHeaders, type AuthVariant } from './auth-variants';
 
 export type { ApiResponse, Exchange, RequestSummary } from './exchange';
-
-/**
- * How the `Authorization` (or substitute) header is formed from a key (§5.1, §5.6):
- * - `apikey`: `Authorization: ApiKey <key>` (the only accepted form)
- * - `missing`: no credential header at all
- * - `bearer`: `Authorization: Bearer <key>`
- * - `bare`: `Authorization: <key>`
- * - `x-api-key`: `X-Api-Key: <key>` and no Authorization header
- * - `lowercase-scheme`: `Authorization: apikey <key>` (the scheme is exactly `ApiKey`)
- * - `escaped-newline`: the key followed by the two characters `\n`, as a secret store that kept an
- *   escaped trailing newline delivers it (a raw newline cannot travel in an HTTP header)
- * - `encoded-newline`: the key followed by `%0A`
- * - `unexpanded-variable`: `Authorization: ApiKey $CORE_API_KEY` (a shell variable never expanded)
- * - `unexpanded-braces`: `Authorization: ApiKey ${CORE_API_KEY}`
- * - `empty-key`: `Authorization: ApiKey ` with nothing after the scheme
- */
-export type AuthVariant =
-  | 'apikey'
-  | 'missing'
-  | 'bearer'
-  | 'bare'
-  | 'x-api-key'
-  | 'lowercase-scheme'
-  | 'escaped-newline'
-  | 'encoded-newline'
-  | 'unexpanded-variable'
-  | 'unexpanded-braces'
-  | 'empty-key';
-
-/** Every malformed variant, i.e. all but `apikey`. */
-export const MALFORMED_AUTH_VARIANTS: readonly AuthVariant[] = [
-  'missing',
-  'bearer',
-  'bare',
-  'x-api-key',
-  'lowercase-scheme',
-  'escaped-newline',
-  'encoded-newline',
-  'unexpanded-variable',
-  'unexpanded-braces',
-  'empty-key',
-];
-
-/** Builds the credential headers of one variant for a key (§5.1). */
-export function authHeaders(key: string | undefined, variant: AuthVariant = 'apikey'): Record<string, string> {
-  if (variant === 'missing' || key === undefined) return {};
-  switch (variant) {
-    case 'apikey':
-      return { authorization: `ApiKey ${key}` };
-    case 'bearer':
-      return { authorization: `Bearer ${key}` };
-    case 'bare':
-      return { authorization: key };
-    case 'x-api-key':
-      return { 'x-api-key': key };
-    case 'lowercase-scheme':
-      return { authorization: `apikey ${key}` };
-    case 'escaped-newline':
-      return { authorization: `ApiKey ${key}\\n` };
-    case 'encoded-newline':
-      return { authorization: `ApiKey ${key}%0A` };
-    case 'unexpanded-variable':
-      return { authorization: 'ApiKey $CORE_API_KEY' };
-    case 'unexpanded-braces':
-      return { authorization: 'ApiKey ${CORE_API_KEY}' };
-    case 'empty-key':
-      return { authorization: 'ApiKey ' };
-  }
-}
 
 /** Who is asking: a key (tenant key or organization key), an optional `X-Tenant-Id`, and a label for reports. */
 export interface Credentials {

@@ -9,7 +9,8 @@ import { useWorld, type PrincipalName } from '../helpers/world';
 import { clauseTest, skipUnlessServed, skipWith, type Verify } from '../helpers/clause';
 import { rawRequest, rawStart } from '../helpers/raw-http';
 import { assistantFixture } from '../helpers/fixtures';
-import type { ApiClient, ApiResponse, AuthVariant } from '../helpers/client';
+import type { ApiClient, ApiResponse } from '../helpers/client';
+import { MALFORMED_AUTH_VARIANTS } from '../helpers/auth-variants';
 
 const world = useWorld();
 let assistant: { id: string; name: string };
@@ -49,27 +50,14 @@ async function sendChecked(verify: Verify, write: boolean | undefined, send: () 
   verify.unchanged('a refused PATCH changes no documented field', before, after.json?.data, documented('assistant'), after);
 }
 
-/** Malformed credential forms of §5.1 / §5.6 and the clause each proves. */
-const MALFORMED: { variant: AuthVariant; clause: string; words: string }[] = [
-  { variant: 'missing', clause: '5.1/missing-header-401', words: 'no Authorization header' },
-  { variant: 'bearer', clause: '5.1/bearer-401', words: '`Authorization: Bearer <key>`' },
-  { variant: 'bare', clause: '5.1/bare-key-401', words: 'a bare key in Authorization' },
-  { variant: 'x-api-key', clause: '5.1/x-api-key-401', words: 'the key in `X-Api-Key`' },
-  { variant: 'lowercase-scheme', clause: '5.1/scheme-exact', words: '`Authorization: apikey <key>` (scheme not exactly ApiKey)' },
-  { variant: 'escaped-newline', clause: '5.6/401-trailing-newline', words: 'the key with a trailing escaped newline `\\n`' },
-  { variant: 'encoded-newline', clause: '5.6/401-trailing-newline', words: 'the key with a trailing `%0A`' },
-  { variant: 'unexpanded-variable', clause: '5.6/401-unexpanded-variable', words: 'an unexpanded `$CORE_API_KEY`' },
-  { variant: 'unexpanded-braces', clause: '5.6/401-unexpanded-variable', words: 'an unexpanded `${CORE_API_KEY}`' },
-  { variant: 'empty-key', clause: '5.6/401-malformed-header', words: '`ApiKey` with no key' },
-];
-
 describe.each(TENANT_ROUTES)('$route', ({ route, write, send }) => {
   describe.each([
     { keyType: 'tenant key', principal: 'tenantA' as PrincipalName },
     { keyType: 'organization key', principal: 'orgA' as PrincipalName },
   ])('$keyType', ({ principal }) => {
-    for (const m of MALFORMED) {
-      clauseTest(m.clause, `${m.words} is rejected with 401 UNAUTHORIZED`, async ({ verify }) => {
+    // Every malformed credential form of §5.1 / §5.6, from the one table of helpers/auth-variants.ts.
+    for (const m of MALFORMED_AUTH_VARIANTS) {
+      clauseTest([...m.clauses], `${m.words} is rejected with 401 UNAUTHORIZED`, async ({ verify }) => {
         await sendChecked(verify, write, () => send(world().as(principal).withVariant(m.variant)), (res) =>
           verify.error(res, 401, 'UNAUTHORIZED', `${route} with ${m.words} answers 401 UNAUTHORIZED`));
       });

@@ -1,18 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import { ApiClient, authHeaders, MALFORMED_AUTH_VARIANTS, pauseTarget, retryAfterMs, targetReady, TargetError, THROTTLE_RETRIES } from '../../helpers/client';
+import { ApiClient, pauseTarget, retryAfterMs, targetReady, TargetError, THROTTLE_RETRIES } from '../../helpers/client';
+import { AUTH_VARIANTS, authHeaders, MALFORMED_AUTH_VARIANTS } from '../../helpers/auth-variants';
 
 describe('auth variants (§5.1, §5.6)', () => {
   it('forms the only accepted header as `ApiKey <key>`', () => {
     expect(authHeaders('k-123', 'apikey')).toEqual({ authorization: 'ApiKey k-123' });
   });
   it('forms every malformed variant differently from the accepted one', () => {
-    const forms = MALFORMED_AUTH_VARIANTS.map((v) => JSON.stringify(authHeaders('k-123', v)));
+    const forms = MALFORMED_AUTH_VARIANTS.map((v) => JSON.stringify(v.header('k-123')));
     expect(new Set(forms).size).toBe(MALFORMED_AUTH_VARIANTS.length);
     expect(forms).not.toContain(JSON.stringify(authHeaders('k-123', 'apikey')));
   });
   it('puts the key in X-Api-Key and no Authorization for the x-api-key variant', () => {
     expect(authHeaders('k-123', 'x-api-key')).toEqual({ 'x-api-key': 'k-123' });
+  });
+  it('one table: every variant named once, each with clauses and words; no key, no header', () => {
+    expect(new Set(AUTH_VARIANTS.map((v) => v.variant)).size).toBe(AUTH_VARIANTS.length);
+    expect(MALFORMED_AUTH_VARIANTS.map((v) => v.variant)).toEqual(AUTH_VARIANTS.slice(1).map((v) => v.variant));
+    for (const v of AUTH_VARIANTS) {
+      expect(v.clauses.length, v.variant).toBeGreaterThan(0);
+      expect(v.words, v.variant).not.toBe('');
+      expect(authHeaders(undefined, v.variant)).toEqual({});
+    }
   });
 });
 
