@@ -161,26 +161,6 @@ export const FAMILY_FAULTS: readonly FaultInfo[] = [
     description: "A PATCH without ivrSettings clears the stored document.",
   },
   {
-    name: 'org.tenants-list-first-only',
-    clauses: ['1/hierarchy'],
-    description: "GET /organization/tenants lists only the organization's first tenant.",
-  },
-  {
-    name: 'org.tenant-ids-prefixed',
-    clauses: ['2.1/ids-uuid'],
-    description: "Tenant ids in GET /organization/tenants carry a prefix (ten_<uuid>) and are no UUID strings.",
-  },
-  {
-    name: 'org.available-numbers-bare',
-    clauses: ['4.5/phone-numbers-available'],
-    description: "GET /phone-numbers/available answers a bare array instead of the envelope.",
-  },
-  {
-    name: 'org.purchase-refused',
-    clauses: ['4.5/phone-numbers-purchase'],
-    description: "POST /phone-numbers refuses every purchase with 400 VALIDATION_ERROR.",
-  },
-  {
     name: 'webhooks.report-without-type',
     clauses: ['6/type-field'],
     description: "The end-of-call report body carries no type field.",
@@ -201,11 +181,6 @@ export const FAMILY_FAULTS: readonly FaultInfo[] = [
     description: 'The monitor-session mint rate is counted per organization: one tenant spending it throttles the other tenants of its organization.',
   },
 
-  {
-    name: 'org.audits-need-tenant',
-    clauses: ['4.5/scope-org-audits', '4.5/org-audits'],
-    description: 'POST /v1/retention/audits and /v1/churn/audits refuse an organization key without X-Tenant-Id (400 VALIDATION_ERROR).',
-  },
   {
     name: 'xtenant.sms-org-key-org-numbers',
     clauses: ['4.4/from-number-not-found'],

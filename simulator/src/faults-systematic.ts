@@ -35,12 +35,6 @@ export const SYSTEMATIC_FAULTS: readonly FaultInfo[] = [
   bound('sms.unknown-from-400', ['4.4/from-number-not-found', '4.4/sms-from-number-indistinguishable'], 'POST /sms with a fromNumber that never existed answers 400 VALIDATION_ERROR; deleted and other-tenant numbers still answer 404.'),
   bound('insights.batch-refuses-25', INSIGHTS_BATCH, 'GET /calls/insights refuses 25 ids, its limit.'),
   bound('insights.batch-refuses-single', INSIGHTS_BATCH, 'GET /calls/insights refuses a batch of one id ("1 to 25" read as "2 to 25").'),
-  bound('texttests.refuses-12-cases', ['4.5/test-suite-max-cases', '8/limit-test-suite-cases'], 'A test suite of 12 cases, the limit, is refused.'),
-  bound('texttests.iterations-0-accepted', ITERATIONS, 'A test suite with iterations 0 is accepted.'),
-  bound('texttests.iterations-refuses-10', ITERATIONS, 'A test suite with iterations 10, the upper bound, is refused.'),
-  bound('texttests.iterations-refuses-1', ITERATIONS, 'A test suite with iterations 1, the lower bound, is refused.'),
-  bound('prompts.ivr-rejected', ['4.5/prompt-types'], 'POST /prompts refuses type ivr, one of the four named types.'),
-  bound('chatapp.no-number-accepted', ['4.5/chatapp-enabled-needs-number'], 'PATCH …/chatapp-enabled accepts an assistant with no linked number (only the never-onboarded case is refused).'),
   bound('assistants.list-without-name', ['4.5/assistants-list'], 'GET /assistants rows carry id but not name.'),
   bound('assistants.create-ignores-transfer-settings', ['4.5/assistant-create-transfer-settings'], 'POST /assistants accepts transferSettings but does not store it (the created assistant reads null).'),
 ];

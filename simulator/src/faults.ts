@@ -559,42 +559,7 @@ export const FAULTS: readonly FaultInfo[] = [
     description: 'PUT text-description-override also overrides the voice description.',
   },
   // text test suites (§3, §4.5, §8): routes/test-suites.ts
-  {
-    name: 'texttests.accept-13-cases',
-    clauses: ['4.5/test-suite-max-cases', '8/limit-test-suite-cases'],
-    description: 'POST /test-suites accepts 13 cases.',
-  },
-  {
-    name: 'texttests.accept-voice-mode',
-    clauses: ['4.5/test-suite-mode-text-only'],
-    description: 'POST /test-suites accepts mode "voice".',
-  },
-  {
-    name: 'texttests.iterations-11',
-    clauses: ['4.5/test-suite-iterations', '8/limit-test-iterations'],
-    description: 'iterations 11 is accepted.',
-  },
-  {
-    name: 'texttests.realtime-run-accepted',
-    clauses: ['4.5/test-run-realtime-400'],
-    description: 'A run against an assistant with a realtime model starts instead of answering 400 VALIDATION_ERROR.',
-  },
   // catalogues, prompts, channels (§2.10, §4.5): routes/models.ts, routes/prompts.ts, routes/chatapp.ts
-  {
-    name: 'catalog.model-type-missing',
-    clauses: ['2.10/model-type', '4.5/models-catalogue'],
-    description: 'One GET /models entry has no `type`.',
-  },
-  {
-    name: 'prompts.type-filter-ignored',
-    clauses: ['4.5/prompt-filter-by-type'],
-    description: 'GET /prompts?type= ignores the filter and lists every type.',
-  },
-  {
-    name: 'chatapp.enable-without-onboarding',
-    clauses: ['4.5/chatapp-enabled-needs-number'],
-    description: 'PATCH /assistants/{id}/chatapp-enabled enables the channel without a linked, onboarded number.',
-  },
   // task overrides (§2.8), calls and live monitoring (§4.5)
   {
     name: 'taskoverrides.null-dropped',
@@ -642,24 +607,9 @@ export const FAULTS: readonly FaultInfo[] = [
     description: 'POST /sms-reasons with `{}` answers 400 VALIDATION_ERROR.',
   },
   {
-    name: 'texttests.unknown-outcome',
-    clauses: ['3/test-run-outcomes'],
-    description: 'A passing case reads outcome `success` instead of `passed`.',
-  },
-  {
-    name: 'prompts.whisper-summary-rejected',
-    clauses: ['4.5/prompt-types'],
-    description: 'POST /prompts with type whisper_summary answers 400.',
-  },
-  {
     name: 'prompts.link-null-ignored',
     clauses: ['2.2/prompt-link-fields'],
     description: 'PATCH /assistants/{id} with chatPromptId (or whisperSummaryPromptId, voicePersonaPromptId) null leaves the stored id.',
-  },
-  {
-    name: 'catalog.transcriber-language-missing',
-    clauses: ['2.10/transcriber-language'],
-    description: 'GET /transcribers entries lack `language`.',
   },
   ...GAP_FAULTS,
   ...SYSTEMATIC_FAULTS,

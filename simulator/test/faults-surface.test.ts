@@ -174,14 +174,6 @@ const PROBES: Record<string, Probe> = {
     await w.ctl('POST', '/conversations', { tenantId: w.B.id, assistantId: b.id, channel: 'web', customerIdentifier: 'visitor-b' });
     return (await w.req('GET', '/conversations', { key: w.A.apiKey })).body.data.length;
   },
-  'org.audits-need-tenant': async (w) => (await w.req('POST', '/v1/retention/audits', { key: w.orgKey, body: {} })).status,
-  'org.tenants-list-first-only': async (w) => (await w.req('GET', '/organization/tenants', { key: w.orgKey })).body.data.length,
-  'org.tenant-ids-prefixed': async (w) => (await w.req('GET', '/organization/tenants', { key: w.orgKey })).body.data.map((t: { id: string }) => t.id.slice(0, 4)),
-  'org.available-numbers-bare': async (w) => 'success' in (await w.req('GET', '/phone-numbers/available', { key: w.A.apiKey })).body,
-  'org.purchase-refused': async (w) => {
-    const n = (await w.req('GET', '/phone-numbers/available', { key: w.A.apiKey })).body.data[0].number;
-    return (await w.req('POST', '/phone-numbers', { key: w.A.apiKey, body: { number: n } })).status;
-  },
   'monitoring.over-length-bare': async (w) => 'success' in (await mint(w, (await liveCall(w, w.A)).id, 'x'.repeat(5000))).body,
   'insights.batch-26-accepted': async (w) => (await w.req('GET', `/calls/insights?ids=${ids(26)}`, { key: w.A.apiKey })).status,
   'insights.batch-duplicates-accepted': async (w) => (await w.req('GET', `/calls/insights?ids=${U},${U}`, { key: w.A.apiKey })).status,
@@ -217,20 +209,11 @@ const PROBES: Record<string, Probe> = {
     return 'messageSid' in (await w.req('POST', '/sms', { key: w.A.apiKey, body: { fromNumber: '+14155551005', toNumber: '+14155550000', message: 'x' } })).body.data;
   },
   'sms.reason-empty-body-rejected': async (w) => (await w.req('POST', '/sms-reasons', { key: w.A.apiKey, body: {} })).status,
-  'texttests.unknown-outcome': async (w) => {
-    const a = await w.assistant(w.A.apiKey);
-    const s = (await w.req('POST', '/test-suites', { key: w.A.apiKey, body: { assistantId: a.id, cases: Array.from({ length: 8 }, (_, i) => ({ input: `q${i}` })) } })).body.data;
-    const run = (await w.req('POST', `/test-suites/${s.id}/run`, { key: w.A.apiKey })).body.data;
-    await new Promise((r) => setTimeout(r, 300));
-    return [...new Set((await w.req('GET', `/test-runs/${run.id}`, { key: w.A.apiKey })).body.data.cases.map((c: any) => c.outcome))].sort();
-  },
-  'prompts.whisper-summary-rejected': async (w) => (await w.req('POST', '/prompts', { key: w.A.apiKey, body: { type: 'whisper_summary' } })).status,
   'prompts.link-null-ignored': async (w) => {
     const p = (await w.req('POST', '/prompts', { key: w.A.apiKey, body: { type: 'chat' } })).body.data;
     const a = await w.assistant(w.A.apiKey, { chatPromptId: p.id });
     return (await w.req('PATCH', `/assistants/${a.id}`, { key: w.A.apiKey, body: { chatPromptId: null } })).body.data.chatPromptId;
   },
-  'catalog.transcriber-language-missing': async (w) => (await w.req('GET', '/transcribers', { key: w.A.apiKey })).body.data.every((t: any) => 'language' in t),
   'insights.not-found-message': async (w) => st(await w.req('GET', `/calls/${U}/insights`, { key: w.A.apiKey })),
   'insights.missing-turn': async (w) => (await w.req('GET', `/calls/${(await endedCall(w, w.A)).id}/insights`, { key: w.A.apiKey })).body.data.performance.length,
   'sms.accept-1601': (w) => sendSms(w, 'x'.repeat(1601)),
@@ -261,62 +244,18 @@ const PROBES: Record<string, Probe> = {
     const t = await tool(w, w.A, { name: 't', instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTION });
     return (await w.req('PUT', `/assistants/${a.id}/tools/${t.id}/text-description-override`, { key: w.A.apiKey, body: { description: 'txt' } })).body.data.voice;
   },
-  'texttests.accept-13-cases': async (w) => {
-    const a = await w.assistant(w.A.apiKey);
-    return (await w.req('POST', '/test-suites', { key: w.A.apiKey, body: { assistantId: a.id, cases: Array.from({ length: 13 }, () => ({ input: 'hi' })) } })).status;
-  },
-  'texttests.accept-voice-mode': async (w) => {
-    const a = await w.assistant(w.A.apiKey);
-    return (await w.req('POST', '/test-suites', { key: w.A.apiKey, body: { assistantId: a.id, mode: 'voice', cases: [] } })).status;
-  },
-  'texttests.iterations-11': async (w) => {
-    const a = await w.assistant(w.A.apiKey);
-    return (await w.req('POST', '/test-suites', { key: w.A.apiKey, body: { assistantId: a.id, iterations: 11, cases: [] } })).status;
-  },
-  'texttests.realtime-run-accepted': async (w) => {
-    const a = await w.assistant(w.A.apiKey, { modelId: REALTIME });
-    const s = (await w.req('POST', '/test-suites', { key: w.A.apiKey, body: { assistantId: a.id, cases: [{ input: 'hi' }] } })).body.data;
-    return st(await w.req('POST', `/test-suites/${s.id}/run`, { key: w.A.apiKey }));
-  },
-  'catalog.model-type-missing': async (w) => (await w.req('GET', '/models', { key: w.A.apiKey })).body.data.every((m: any) => 'type' in m),
-  'prompts.type-filter-ignored': async (w) => {
-    await w.req('POST', '/prompts', { key: w.A.apiKey, body: { type: 'ivr' } });
-    return (await w.req('GET', '/prompts?type=chat', { key: w.A.apiKey })).body.data.length;
-  },
   'sms.refuses-1600': (w) => sendSms(w, 'x'.repeat(1600)),
   'sms.counts-utf8-bytes': (w) => sendSms(w, '\u00e9'.repeat(1600)),
   'sms.refuses-one-character': (w) => sendSms(w, 'x'),
   'sms.unknown-from-400': async (w) => st(await w.req('POST', '/sms', { key: w.A.apiKey, body: { fromNumber: '+14155559999', toNumber: '+14155550000', message: 'x' } })),
   'insights.batch-refuses-25': async (w) => (await w.req('GET', `/calls/insights?ids=${ids(25)}`, { key: w.A.apiKey })).status,
   'insights.batch-refuses-single': async (w) => (await w.req('GET', `/calls/insights?ids=${U}`, { key: w.A.apiKey })).status,
-  'texttests.refuses-12-cases': async (w) => {
-    const a = await w.assistant(w.A.apiKey);
-    return (await w.req('POST', '/test-suites', { key: w.A.apiKey, body: { assistantId: a.id, cases: Array.from({ length: 12 }, () => ({ input: 'hi' })) } })).status;
-  },
-  ...Object.fromEntries(
-    ([['texttests.iterations-0-accepted', 0], ['texttests.iterations-refuses-10', 10], ['texttests.iterations-refuses-1', 1]] as const).map(([name, n]) => [
-      name,
-      async (w: World) => {
-        const a = await w.assistant(w.A.apiKey);
-        return (await w.req('POST', '/test-suites', { key: w.A.apiKey, body: { assistantId: a.id, iterations: n, cases: [] } })).status;
-      },
-    ]),
-  ),
-  'prompts.ivr-rejected': async (w) => (await w.req('POST', '/prompts', { key: w.A.apiKey, body: { type: 'ivr' } })).status,
   'assistants.list-without-name': async (w) => {
     await w.assistant(w.A.apiKey, { name: 'Listed' });
     return (await w.req('GET', '/assistants', { key: w.A.apiKey })).body.data.assistants.map((a: any) => a.name);
   },
   'assistants.create-ignores-transfer-settings': async (w) =>
     (await w.req('POST', '/assistants', { key: w.A.apiKey, body: { name: 'T', transferSettings: { amd_detection: false } } })).body.data.transferSettings,
-  'chatapp.no-number-accepted': async (w) => {
-    const a = await w.assistant(w.A.apiKey);
-    return st(await w.req('PATCH', `/assistants/${a.id}/chatapp-enabled`, { key: w.A.apiKey, body: { enabled: true } }));
-  },
-  'chatapp.enable-without-onboarding': async (w) => {
-    const a = await w.assistant(w.A.apiKey);
-    return st(await w.req('PATCH', `/assistants/${a.id}/chatapp-enabled`, { key: w.A.apiKey, body: { enabled: true } }));
-  },
 };
 
 describe('surface faults', () => {

@@ -14,16 +14,21 @@ import type { Personality } from '../config.ts';
 import { ALT_READING } from '../personality.ts';
 import { Behaviour, type Override } from '../seam.ts';
 import { AUTH_FAULTS } from './auth.ts';
+import { CATALOG_FAULTS } from './catalog.ts';
+import { CHATAPP_FAULTS } from './chatapp.ts';
 import { ENVELOPE_FAULTS } from './envelope.ts';
+import { ORG_FAULTS } from './org.ts';
+import { PROMPTS_FAULTS } from './prompts.ts';
 import { ROBUSTNESS_FAULTS } from './robustness.ts';
 import { ROUTES_FAULTS } from './routes.ts';
 import { SERVER_URL_FAULTS } from './server-url.ts';
+import { TEXTTESTS_FAULTS } from './texttests.ts';
 import type { Fault, FaultInfo } from './define.ts';
 
 export type { Fault, FaultInfo } from './define.ts';
 
 /** Every fault that is an override of a seam, in catalogue order. */
-export const SEAM_FAULTS = [...AUTH_FAULTS, ...ENVELOPE_FAULTS, ...ROUTES_FAULTS, ...ROBUSTNESS_FAULTS, ...SERVER_URL_FAULTS] as const satisfies readonly Fault[];
+export const SEAM_FAULTS = [...AUTH_FAULTS, ...ENVELOPE_FAULTS, ...ROUTES_FAULTS, ...ROBUSTNESS_FAULTS, ...SERVER_URL_FAULTS, ...ORG_FAULTS, ...CATALOG_FAULTS, ...PROMPTS_FAULTS, ...CHATAPP_FAULTS, ...TEXTTESTS_FAULTS] as const satisfies readonly Fault[];
 
 /** The name of a fault (typed from the catalogue). */
 export type FaultName = (typeof SEAM_FAULTS)[number]['name'];

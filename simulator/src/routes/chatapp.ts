@@ -11,9 +11,18 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { tenantOf } from '../auth.ts';
 import { ok, validationError } from '../envelope.ts';
-import { faultOn } from '../faults.ts';
 import { findOwned } from '../resources.ts';
+import { seam } from '../seam.ts';
 import { isPlainObject } from '../validation/formats.ts';
+
+/**
+ * §4.5: what enabling the channel needs: a number linked to the assistant (a live number of the
+ * caller's tenant), and that number onboarded for the messaging app.
+ */
+export const enableRequirements = seam('chatapp.enable-requirements', (): { linkedNumber: boolean; onboarded: boolean } => ({
+  linkedNumber: true,
+  onboarded: true,
+}));
 
 /** Plugin with the chatapp-enabled route. */
 export const chatappRoutes: FastifyPluginAsync = async (app) => {
@@ -28,12 +37,13 @@ export const chatappRoutes: FastifyPluginAsync = async (app) => {
     const enabled = 'enabled' in body ? body.enabled : body.chatappEnabled;
     if (typeof enabled !== 'boolean') throw validationError([{ field: 'enabled', message: 'is required: a boolean' }]);
     const phoneNumberId = assistant.data.phoneNumberId;
-    if (enabled && !faultOn(state, 'chatapp.enable-without-onboarding')) {
+    if (enabled) {
+      const needs = state.behaviour.of(enableRequirements)();
       const num = typeof phoneNumberId === 'string' ? state.phoneNumbers.get(phoneNumberId) : undefined;
-      if ((!num || num.deleted || num.tenantId !== tenantId) && !faultOn(state, 'chatapp.no-number-accepted')) {
+      if (needs.linkedNumber && (!num || num.deleted || num.tenantId !== tenantId)) {
         throw validationError([{ field: 'phoneNumberId', message: 'the assistant has no linked number' }]);
       }
-      if (num && !num.chatappOnboarded) {
+      if (needs.onboarded && num && !num.chatappOnboarded) {
         throw validationError([{ field: 'phoneNumberId', message: 'the linked number has not been onboarded for the messaging app' }]);
       }
     }

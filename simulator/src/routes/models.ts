@@ -10,7 +10,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { notFound, ok } from '../envelope.ts';
-import { faultOn } from '../faults.ts';
+import { seam } from '../seam.ts';
 
 /** One catalogue entry. */
 export interface ModelEntry {
@@ -33,12 +33,13 @@ export function modelById(id: unknown): ModelEntry | undefined {
   return MODELS.find((m) => m.id === id);
 }
 
+/** §2.10, §4.5: the entries `GET /models` lists, each with its `type`. */
+export const modelsListed = seam('catalog.models', (): Record<string, unknown>[] => MODELS.map((m) => ({ ...m })));
+
 /** Plugin with the model catalogue routes. */
 export const modelsRoutes: FastifyPluginAsync = async (app) => {
   app.get('/models', async (_request, reply) => {
-    const list: Record<string, unknown>[] = MODELS.map((m) => ({ ...m }));
-    if (faultOn(app.sim, 'catalog.model-type-missing')) delete list[list.length - 1].type;
-    return ok(reply, list);
+    return ok(reply, app.sim.behaviour.of(modelsListed)());
   });
 
   app.get<{ Params: { id: string } }>('/models/:id', async (request, reply) => {

@@ -7,11 +7,12 @@
  * plainly are enforced (8 bank candidates, 10 calls per full-call run).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { faultOn } from '../faults.ts';
 import { randomUUID } from 'node:crypto';
 import { principalOf } from '../auth.ts';
-import { ApiError, ok } from '../envelope.ts';
+import { type ApiError, ok } from '../envelope.ts';
 import { findOwned } from '../resources.ts';
+import { seam } from '../seam.ts';
+import type { Tenant } from '../state.ts';
 import { Checker } from '../validation/checker.ts';
 import { isPlainObject } from '../validation/formats.ts';
 
@@ -22,6 +23,17 @@ interface OrgItem {
 }
 
 const ORG = { config: { scope: 'organization' as const } };
+
+/** §1, §4.5: `GET /organization/tenants` lists every tenant of the organization, each with its id (a UUID, §2.1) and name. */
+export const tenantRows = seam('org.tenant-rows', (tenants: readonly Tenant[]): { id: string; name: string }[] =>
+  tenants.map((t) => ({ id: t.id, name: t.name })),
+);
+
+/**
+ * §4.5, §5.3: the audits take an organization key without X-Tenant-Id, so an audit request has no
+ * precondition on that header: answers the refusal, or null.
+ */
+export const auditRefusal = seam('org.audit-refusal', (_xTenant: string | string[] | undefined): ApiError | null => null);
 
 function bodyOf(body: unknown): Record<string, unknown> {
   const c = new Checker();
@@ -37,20 +49,13 @@ export const organizationRoutes: FastifyPluginAsync = async (app) => {
 
   app.get('/organization/tenants', ORG, async (request, reply) => {
     const { organizationId } = principalOf(request);
-    let tenants = state.tenantsOf(organizationId).map((t) => ({ id: t.id, name: t.name }));
-    if (faultOn(state, 'org.tenants-list-first-only')) tenants = tenants.slice(0, 1);
-    if (faultOn(state, 'org.tenant-ids-prefixed')) tenants = tenants.map((t) => ({ ...t, id: `ten_${t.id}` }));
-    return ok(reply, tenants);
+    return ok(reply, state.behaviour.of(tenantRows)(state.tenantsOf(organizationId)));
   });
 
   for (const kind of ['retention', 'churn'] as const) {
     app.post(`/v1/${kind}/audits`, ORG, async (request, reply) => {
-      // Fault: the audits ask for X-Tenant-Id from an organization key, like tenant routes.
-      if (request.headers['x-tenant-id'] === undefined && faultOn(state, 'org.audits-need-tenant')) {
-        throw new ApiError(400, 'VALIDATION_ERROR', 'X-Tenant-Id is required with an organization key', [
-          { field: 'X-Tenant-Id', message: 'required with an organization key' },
-        ]);
-      }
+      const refusal = state.behaviour.of(auditRefusal)(request.headers['x-tenant-id']);
+      if (refusal) throw refusal;
       const body = bodyOf(request.body);
       const { organizationId } = principalOf(request);
       const data = {
@@ -66,7 +71,7 @@ export const organizationRoutes: FastifyPluginAsync = async (app) => {
     });
   }
 
-  const collections: Array<{ path: string; limit?: { field: string[]; max: number } }> = [
+  const collections: { path: string; limit?: { field: string[]; max: number } }[] = [
     { path: 'turn-flags' },
     { path: 'transcriber-banks', limit: { field: ['candidates'], max: 8 } },
     { path: 'full-call-runs', limit: { field: ['calls', 'callIds'], max: 10 } },

@@ -14,12 +14,12 @@
  *   tenant's holdings are not revealed. A purchased number has SMS enabled and is not onboarded
  *   for the messaging app.
  */
-import type { FastifyPluginAsync } from 'fastify';
-import { faultOn } from '../faults.ts';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { tenantOf } from '../auth.ts';
-import { ok, validationError } from '../envelope.ts';
+import { type ApiError, ok, validationError } from '../envelope.ts';
 import { findOwned } from '../resources.ts';
+import { seam } from '../seam.ts';
 import type { PhoneNumberRecord, SimState } from '../state.ts';
 import { isE164, isPlainObject } from '../validation/formats.ts';
 
@@ -30,6 +30,17 @@ function available(state: SimState): string[] {
   const held = new Set([...state.phoneNumbers.values()].filter((p) => !p.deleted).map((p) => p.number));
   return INVENTORY.filter((n) => !held.has(n));
 }
+
+/** §2.1, §4.5: the inventory search answers its rows in the success envelope. */
+export const inventoryAnswer = seam('org.inventory-answer', (reply: FastifyReply, rows: unknown[]): FastifyReply => ok(reply, rows));
+
+/**
+ * §4.5: a purchase of an E.164 `number` is refused only when the inventory does not offer it
+ * (`offered` false): 400 VALIDATION_ERROR on `number`. Answers the refusal, or null.
+ */
+export const purchaseRefusal = seam('org.purchase-refusal', (_number: string, offered: boolean): ApiError | null =>
+  offered ? null : validationError([{ field: 'number', message: 'is not available for purchase' }]),
+);
 
 function numberView(p: PhoneNumberRecord): Record<string, unknown> {
   return { id: p.id, number: p.number, smsEnabled: p.smsEnabled, chatappOnboarded: p.chatappOnboarded, createdAt: p.createdAt };
@@ -46,8 +57,7 @@ export const phoneNumbersRoutes: FastifyPluginAsync = async (app) => {
       .filter((n) => typeof areaCode !== 'string' || n.startsWith(`+1${areaCode}`))
       .filter((n) => typeof contains !== 'string' || n.includes(contains))
       .map((number) => ({ number, country: 'US', locality: 'San Francisco', capabilities: { voice: true, sms: true } }));
-    if (faultOn(state, 'org.available-numbers-bare')) return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify(rows));
-    return ok(reply, rows);
+    return state.behaviour.of(inventoryAnswer)(reply, rows);
   });
 
   app.get('/phone-numbers', async (request, reply) => {
@@ -61,8 +71,8 @@ export const phoneNumbersRoutes: FastifyPluginAsync = async (app) => {
     if (!isPlainObject(body)) throw validationError([{ field: 'body', message: 'must be a JSON object' }]);
     const number = body.number;
     if (!isE164(number)) throw validationError([{ field: 'number', message: 'is required: an E.164 number from GET /phone-numbers/available' }]);
-    if (faultOn(state, 'org.purchase-refused')) throw validationError([{ field: 'number', message: 'purchases are paused' }]);
-    if (!available(state).includes(number)) throw validationError([{ field: 'number', message: 'is not available for purchase' }]);
+    const refusal = state.behaviour.of(purchaseRefusal)(number, available(state).includes(number));
+    if (refusal) throw refusal;
     const rec: PhoneNumberRecord = {
       id: randomUUID(),
       tenantId,

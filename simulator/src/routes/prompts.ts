@@ -13,8 +13,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { tenantOf } from '../auth.ts';
 import { ok, validationError } from '../envelope.ts';
-import { faultOn } from '../faults.ts';
 import { findOwned, listOwned } from '../resources.ts';
+import { seam } from '../seam.ts';
 import { Checker } from '../validation/checker.ts';
 import { isPlainObject } from '../validation/formats.ts';
 
@@ -28,6 +28,12 @@ interface PromptRecord {
 
 const isType = (v: unknown): v is string => typeof v === 'string' && (PROMPT_TYPES as readonly string[]).includes(v);
 
+/** §4.5: the types a prompt is created with: the four named ones. */
+export const creatableTypes = seam('prompts.creatable-types', (): readonly string[] => PROMPT_TYPES);
+
+/** §4.5: `GET /prompts?type=` lists the prompts of that type only (`wanted` undefined: every prompt). */
+export const listedByType = seam('prompts.type-filter', (type: string, wanted: string | undefined): boolean => wanted === undefined || type === wanted);
+
 /** Plugin with the prompt routes. */
 export const promptsRoutes: FastifyPluginAsync = async (app) => {
   const state = app.sim;
@@ -38,10 +44,7 @@ export const promptsRoutes: FastifyPluginAsync = async (app) => {
     const body = request.body === undefined ? {} : request.body;
     if (!isPlainObject(body)) throw validationError([{ field: 'body', message: 'must be a JSON object' }]);
     const c = new Checker();
-    const rejected =
-      (body.type === 'whisper_summary' && faultOn(state, 'prompts.whisper-summary-rejected')) ||
-      (body.type === 'ivr' && faultOn(state, 'prompts.ivr-rejected'));
-    c.check('type', isType(body.type) && !rejected, `is required: one of ${PROMPT_TYPES.join(', ')}`);
+    c.check('type', isType(body.type) && state.behaviour.of(creatableTypes)().includes(body.type), `is required: one of ${PROMPT_TYPES.join(', ')}`);
     for (const k of ['name', 'content']) {
       c.check(k, body[k] === undefined || body[k] === null || typeof body[k] === 'string', 'must be a string');
     }
@@ -65,9 +68,9 @@ export const promptsRoutes: FastifyPluginAsync = async (app) => {
     if (type !== undefined && !isType(type)) {
       throw validationError([{ field: 'type', message: `must be one of ${PROMPT_TYPES.join(', ')}` }]);
     }
-    const ignore = faultOn(state, 'prompts.type-filter-ignored');
+    const listed = state.behaviour.of(listedByType);
     const rows = listOwned(prompts(), tenantId)
-      .filter((p) => type === undefined || ignore || p.data.type === type)
+      .filter((p) => listed(p.data.type, type))
       .map((p) => ({ ...p.data }));
     return ok(reply, rows);
   });

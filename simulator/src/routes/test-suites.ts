@@ -37,12 +37,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import { createHash, randomUUID } from 'node:crypto';
 import { tenantOf } from '../auth.ts';
 import { notFound, ok, validationError } from '../envelope.ts';
-import { faultOn } from '../faults.ts';
 import { findOwned, listOwned } from '../resources.ts';
+import { seam } from '../seam.ts';
 import type { SimState } from '../state.ts';
 import { Checker } from '../validation/checker.ts';
 import { isPlainObject } from '../validation/formats.ts';
-import { modelById } from './models.ts';
+import { modelById, type ModelEntry } from './models.ts';
 
 /** Most cases in one suite (§4.5, §8). */
 export const MAX_CASES = 12;
@@ -58,15 +58,30 @@ export const CASE_RESULT_DELAY_MS = 30;
 type Obj = Record<string, unknown>;
 type Outcome = 'passed' | 'failed' | 'error';
 
+/** §4.5, §8: the bounds of `iterations` (of a suite and of a case): 1 to 10. */
+export const iterationsBounds = seam('texttests.iterations', (): { min: number; max: number } => ({ min: MIN_ITERATIONS, max: MAX_ITERATIONS }));
+
+/** §4.5, §8: the most cases one suite holds: 12. */
+export const maxCases = seam('texttests.max-cases', (): number => MAX_CASES);
+
+/** §4.5: the modes a suite may have: text only (`mode` as sent, `text` when left out). */
+export const suiteMode = seam('texttests.mode', (mode: unknown): boolean => mode === 'text');
+
+/** §4.5: a run needs an assistant whose model is not a realtime one (`model` undefined: none or not in the catalogue). */
+export const runnableModel = seam('texttests.runnable-model', (model: ModelEntry | undefined): boolean => model?.type !== 'realtime');
+
+/** §3: the outcome of a case as the run reports it: `passed`, `failed` or `error`. */
+export const caseOutcomeName = seam('texttests.outcome', (outcome: Outcome): string => outcome);
+
 interface SuiteRecord {
   tenantId: string;
-  data: Obj & { id: string; assistantId: string; iterations: number; cases: Array<Obj & { id: string }> };
+  data: Obj & { id: string; assistantId: string; iterations: number; cases: (Obj & { id: string })[] };
 }
 
 interface CaseResult {
   caseId: string;
   name: unknown;
-  outcome: Outcome;
+  outcome: string;
   iterations: Obj[];
 }
 
@@ -80,8 +95,7 @@ interface RunRecord {
 }
 
 function iterationsOk(state: SimState, v: unknown): boolean {
-  const max = faultOn(state, 'texttests.iterations-11') ? MAX_ITERATIONS + 1 : faultOn(state, 'texttests.iterations-refuses-10') ? MAX_ITERATIONS - 1 : MAX_ITERATIONS;
-  const min = faultOn(state, 'texttests.iterations-0-accepted') ? MIN_ITERATIONS - 1 : faultOn(state, 'texttests.iterations-refuses-1') ? MIN_ITERATIONS + 1 : MIN_ITERATIONS;
+  const { min, max } = state.behaviour.of(iterationsBounds)();
   return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 }
 
@@ -170,12 +184,11 @@ export const testSuitesRoutes: FastifyPluginAsync = async (app) => {
     c.check('name', body.name === undefined || typeof body.name === 'string', 'must be a string');
     c.check('assistantId', typeof body.assistantId === 'string' && body.assistantId !== '', 'is required: the id of one of your assistants');
     const mode = body.mode ?? 'text';
-    c.check('mode', mode === 'text' || (mode === 'voice' && faultOn(state, 'texttests.accept-voice-mode')), 'must be "text" (only text suites exist)');
+    c.check('mode', state.behaviour.of(suiteMode)(mode), 'must be "text" (only text suites exist)');
     const iterations = body.iterations ?? 1;
     c.check('iterations', iterationsOk(state, iterations), `must be an integer from ${MIN_ITERATIONS} to ${MAX_ITERATIONS}`);
     const cases = body.cases ?? [];
-    const maxCases = faultOn(state, 'texttests.accept-13-cases') ? MAX_CASES + 1 : faultOn(state, 'texttests.refuses-12-cases') ? MAX_CASES - 1 : MAX_CASES;
-    if (c.check('cases', Array.isArray(cases) && cases.length <= maxCases, `must be an array of at most ${MAX_CASES} cases`)) {
+    if (c.check('cases', Array.isArray(cases) && cases.length <= state.behaviour.of(maxCases)(), `must be an array of at most ${MAX_CASES} cases`)) {
       (cases as unknown[]).forEach((raw, i) => {
         const p = `cases[${i}]`;
         if (!c.check(p, isPlainObject(raw), 'must be an object')) return;
@@ -198,13 +211,12 @@ export const testSuitesRoutes: FastifyPluginAsync = async (app) => {
       id: randomUUID(),
       name: typeof body.name === 'string' ? body.name : '',
       assistantId: body.assistantId as string,
-      mode: 'text',
+      mode: mode as string,
       iterations: iterations as number,
       cases: (cases as Obj[]).map((k) => ({ ...structuredClone(k), id: randomUUID() })),
       createdAt: now,
       updatedAt: now,
     };
-    if (mode === 'voice') data.mode = 'voice';
     suites().set(data.id, { tenantId, data });
     return ok(reply, structuredClone(data), 201);
   });
@@ -222,7 +234,7 @@ export const testSuitesRoutes: FastifyPluginAsync = async (app) => {
     if (!assistant || assistant.tenantId !== tenantId) throw notFound();
     const modelId = assistant.data.modelId;
     const model = modelById(modelId);
-    if (model?.type === 'realtime' && !faultOn(state, 'texttests.realtime-run-accepted')) {
+    if (!state.behaviour.of(runnableModel)(model)) {
       throw validationError([{ field: 'assistantId', message: 'the assistant runs a realtime model; text tests need a chat model' }]);
     }
     const canAnswer = modelId === null || modelId === undefined || model !== undefined;
@@ -230,7 +242,7 @@ export const testSuitesRoutes: FastifyPluginAsync = async (app) => {
       const n = typeof k.iterations === 'number' ? k.iterations : suite.iterations;
       const attempts = Array.from({ length: n }, (_, a) => attempt(k, i, a + 1, canAnswer));
       const outcome = caseOutcome(attempts);
-      return { caseId: k.id, name: k.name ?? null, outcome: outcome === 'passed' && faultOn(state, 'texttests.unknown-outcome') ? ('success' as Outcome) : outcome, iterations: attempts };
+      return { caseId: k.id, name: k.name ?? null, outcome: state.behaviour.of(caseOutcomeName)(outcome), iterations: attempts };
     });
     const run: RunRecord = { tenantId, id: randomUUID(), suiteId: suite.id, assistantId: suite.assistantId, startedAtMs: Date.now(), results };
     runs().set(run.id, run);

@@ -9,8 +9,8 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { ok } from '../envelope.ts';
-import { faultOn } from '../faults.ts';
 import { findOwned } from '../resources.ts';
+import { seam } from '../seam.ts';
 
 /** One catalogue entry; every transcriber carries a `language` (§2.10). */
 export interface Transcriber {
@@ -30,13 +30,15 @@ export const TRANSCRIBERS: readonly Transcriber[] = [
 
 const SCOPE = { config: { scope: 'organization-or-tenant' as const } };
 
+/** §2.10, §4.5: the entries `GET /transcribers` lists, each with its `language`. */
+export const transcribersListed = seam('catalog.transcribers', (): readonly Partial<Transcriber>[] => TRANSCRIBERS);
+
 /** Plugin with the transcriber catalogue routes. */
 export const transcribersRoutes: FastifyPluginAsync = async (app) => {
   const catalogue = new Map(TRANSCRIBERS.map((t) => [t.id, { tenantId: '*', data: t }]));
 
   app.get('/transcribers', SCOPE, async (_request, reply) => {
-    if (!faultOn(app.sim, 'catalog.transcriber-language-missing')) return ok(reply, TRANSCRIBERS);
-    return ok(reply, TRANSCRIBERS.map(({ language: _l, ...t }) => t));
+    return ok(reply, app.sim.behaviour.of(transcribersListed)());
   });
 
   app.get<{ Params: { id: string } }>('/transcribers/:id', SCOPE, async (request, reply) => {

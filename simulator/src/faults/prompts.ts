@@ -1,0 +1,29 @@
+/**
+ * Faults of the prompts (§4.5): each overrides one seam of routes/prompts.ts. Probes:
+ * simulator/test/faults/prompts.test.ts.
+ */
+import { creatableTypes, listedByType } from '../routes/prompts.ts';
+import { override } from '../seam.ts';
+import { defineFaults } from './define.ts';
+
+/** The prompt faults. */
+export const PROMPTS_FAULTS = defineFaults([
+  {
+    name: 'prompts.whisper-summary-rejected',
+    clauses: ['4.5/prompt-types'],
+    description: 'POST /prompts with type whisper_summary answers 400.',
+    override: override(creatableTypes, (next) => () => next().filter((t) => t !== 'whisper_summary')),
+  },
+  {
+    name: 'prompts.ivr-rejected',
+    clauses: ['4.5/prompt-types'],
+    description: 'POST /prompts refuses type ivr, one of the four named types.',
+    override: override(creatableTypes, (next) => () => next().filter((t) => t !== 'ivr')),
+  },
+  {
+    name: 'prompts.type-filter-ignored',
+    clauses: ['4.5/prompt-filter-by-type'],
+    description: 'GET /prompts?type= ignores the filter and lists every type.',
+    override: override(listedByType, () => () => true),
+  },
+]);
