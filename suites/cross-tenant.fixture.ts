@@ -1,0 +1,174 @@
+/**
+ * What every cross-tenant suite file (suites/cross-tenant-*.test.ts, §5.7) stands on: tenant B's
+ * (and A's) resources, made once per file before its tests, and the principals that ask on behalf
+ * of tenant A. A file calls {@link useCrossTenantFixture} once at its top.
+ *
+ * Tenant B's resources come from B's own API calls (assistants, tools, prompts) or from the control
+ * API (calls, conversations, phone numbers). On a live tenant: B's assistant is a found-or-created
+ * fixture, B's finished call is CORE_API_OTHER_CALL_ID and B's number CORE_API_OTHER_SMS_FROM_NUMBER;
+ * anything that would end, take over, text or litter runs only with the matching capability.
+ */
+import { beforeAll, vi } from 'vitest';
+import { randomInt, randomUUID } from 'node:crypto';
+import { useWorld, type PrincipalName, type World } from '../helpers/world';
+import { assistantFixture, promptFixture, toolFixture } from '../helpers/fixtures';
+import { missingFixtureReason, switchReason } from '../helpers/target';
+
+/** Tenant B's (and A's) resources used by a cross-tenant file; a missing one has its reason in `why`. */
+export interface Fixtures {
+  assistantA: { id: string };
+  assistantB: { id: string };
+  toolB?: string;
+  /** The name tenant B's tool carries (the fixture's; its PUTs keep it). */
+  toolBName?: string;
+  /** A live call of B (simulator only). */
+  callBLive?: { id: string; callId?: string };
+  /** A finished call of B whose insights have landed (simulator) or CORE_API_OTHER_CALL_ID (live). */
+  callBDone?: { id: string; callId?: string };
+  /** A call of A that was deleted (simulator whose control API can delete calls). */
+  callADeleted?: string;
+  /** An SMS-capable number of B (E.164). */
+  numberB?: string;
+  /** A number of A that was deleted (E.164; simulator only). */
+  numberADeleted?: string;
+  conversationB?: string;
+  promptB?: string;
+  /** Why a fixture is absent, keyed by field name. */
+  why: Record<string, string>;
+}
+
+/** A never-existed E.164 number: the fictional 555-01xx range (NANP reserves it for fiction), random area code. */
+export function fictionalNumber(): string {
+  return `+1${randomInt(201, 990)}55501${String(randomInt(0, 100)).padStart(2, '0')}`;
+}
+
+/** Body of POST /tools and PUT /tools/{id}: §4.5 names `instruction` with title, description, steps; the rest is not shown. */
+export function toolBody(name: string) {
+  return { name, instruction: { title: name, description: 'conformance isolation fixture', steps: [] } };
+}
+
+/** The principals that ask on behalf of tenant A: its tenant key, and the organization key naming A. */
+export const ASKERS: { principal: PrincipalName; words: string }[] = [
+  { principal: 'tenantA', words: 'tenant key A' },
+  { principal: 'orgA', words: 'organization key with X-Tenant-Id A' },
+];
+
+/** The body of the call actions (end, takeover, monitor session) these files send. */
+export const ACTOR = { actorLabel: 'conformance isolation check' };
+/** A step id no tool has, for the step text-override routes. */
+export const STEP = randomUUID();
+/** The path suffix of the step text-override route for {@link STEP}. */
+export const stepSuffix = () => `/steps/${STEP}/text-override`;
+
+/** A fixture value, or why it could not be made on this target. */
+type Made<T> = { value: T } | { why: string };
+
+/**
+ * Sets up the calling suite file's world and, before its tests, tenant B's (and A's) resources
+ * ({@link Fixtures}; one that cannot be made on this target has its reason in `why`). `fx` is
+ * filled in then: read its fields inside tests and row closures, never at the file's top.
+ */
+export function useCrossTenantFixture(): { world: () => World; fx: Fixtures } {
+  const world = useWorld();
+  const fx = { why: {} } as Fixtures;
+
+  async function fixture<K extends Exclude<keyof Fixtures, 'why'>>(key: K, make: () => Promise<Made<Fixtures[K]>>): Promise<void> {
+    try {
+      const m = await make();
+      if ('why' in m) fx.why[key] = m.why;
+      else fx[key] = m.value;
+    } catch (e) {
+      fx.why[key] = `precondition failed: fixture ${key} could not be made (${(e as Error).message.slice(0, 200)})`;
+    }
+  }
+
+  async function makeFixtures(w: World): Promise<void> {
+    const A = w.as('tenantA');
+    const B = w.as('tenantB');
+    fx.assistantA = await assistantFixture(w, A, 'xtenant-a');
+    fx.assistantB = await assistantFixture(w, B, 'xtenant-b');
+    const control = w.control;
+    const noControl = (what: string) => ({ why: switchReason('control', `not applicable to this target: ${what}`) });
+    // No DELETE is shown for tools or prompts: on a live tenant they are fixtures found or made once
+    // (helpers/fixtures.ts); B's tool is PUT back and its overrides on B's assistant cleared at the end.
+    await fixture('toolB', async () => {
+      const made = await toolFixture(w, B, 'xtenant-b-tool', { instruction: toolBody('xtenant-b-tool').instruction, textInstructions: null }, () => [
+        fx.assistantB.id,
+      ]);
+      fx.toolBName = made.body.name;
+      return { value: made.id };
+    });
+    await fixture('promptB', async () => {
+      const made = await promptFixture(w, B, 'xtenant-b-prompt', 'chat', 'conformance isolation fixture');
+      return { value: made.id as string };
+    });
+    await fixture('callBLive', async () => {
+      if (!control) return noControl('a live call of tenant B needs the control API');
+      return { value: await control.startCall({ tenantId: w.tenantB.id, assistantId: fx.assistantB.id, customerNumber: fictionalNumber() }) };
+    });
+    await fixture('callBDone', async () => {
+      if (!control) {
+        const id = w.target.live?.otherCallId;
+        return id ? { value: { id } } : { why: missingFixtureReason('otherCallId') };
+      }
+      const call = await control.startCall({ tenantId: w.tenantB.id, assistantId: fx.assistantB.id, customerNumber: fictionalNumber() });
+      await control.endCall(call.id, { supervisorAnswered: false });
+      // Insights land after the call ends (§4.5); wait for them with a deadline so the foreign call is
+      // as "existing" as it can be. A target without the route simply answers NOT_FOUND.
+      await vi
+        .waitFor(
+          async () => {
+            const res = await B.get(`/calls/${call.id}/insights`);
+            if (res.status === 404 && res.json?.error?.code !== 'NOT_FOUND') throw new Error('insights not landed yet');
+          },
+          { timeout: 5_000, interval: 100 },
+        )
+        .catch(() => undefined);
+      return { value: call };
+    });
+    await fixture('callADeleted', async () => {
+      if (!control) return noControl('deleting a call needs a control API');
+      const call = await control.startCall({ tenantId: w.tenantA.id, assistantId: fx.assistantA.id, customerNumber: fictionalNumber() });
+      // Not in control-api.md: neither §4 nor the contract can delete a call. A simulator that offers
+      // DELETE /__control/calls/{id} lets §7 exception 2's "deleted" case run; elsewhere it is skipped.
+      try {
+        await control.send('DELETE', `/calls/${call.id}`);
+      } catch (e) {
+        await control.endCall(call.id).catch(() => undefined);
+        return {
+          why: `not testable on this target: its control API cannot delete a call (DELETE /__control/calls/{id} is not in the control contract: ${(e as Error).message.slice(0, 120)})`,
+        };
+      }
+      return { value: call.id };
+    });
+    await fixture('numberB', async () => {
+      if (!control) {
+        const n = w.target.live?.otherSmsFromNumber;
+        return n ? { value: n } : { why: missingFixtureReason('otherSmsFromNumber') };
+      }
+      const n = await control.phoneNumber({ tenantId: w.tenantB.id, number: fictionalNumber(), smsEnabled: true });
+      return { value: n.number };
+    });
+    await fixture('numberADeleted', async () => {
+      if (!control) return noControl('deleting a number needs the control API (a live number is released, and billed, only by its owner)');
+      const n = await control.phoneNumber({ tenantId: w.tenantA.id, number: fictionalNumber(), smsEnabled: true });
+      await control.deletePhoneNumber(n.id);
+      return { value: n.number };
+    });
+    await fixture('conversationB', async () => {
+      if (!control) return noControl('a conversation of tenant B needs the control API');
+      const c = await control.conversation({
+        tenantId: w.tenantB.id,
+        assistantId: fx.assistantB.id,
+        channel: 'web',
+        customerIdentifier: `${w.runPrefix}visitor`,
+      });
+      return { value: c.id };
+    });
+  }
+
+  beforeAll(async () => {
+    await makeFixtures(world());
+  }, 60_000);
+  return { world, fx };
+}
