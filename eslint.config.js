@@ -17,16 +17,42 @@ import { defineConfig } from 'eslint/config';
  * check functions are no longer exported (the names stay listed so a re-export is caught too), and
  * `verifier(ids)`, which builds a `Verify` outside a clause test, is for unit tests.
  */
-const NOT_FOR_SUITES = ['check', 'checkEqual', 'checkError', 'checkSuccess', 'checkSchema', 'softCheck', 'continueOnFailure', 'inform', 'nonStrict', 'verifier'];
+const NOT_FOR_SUITES = [
+  'check',
+  'checkEqual',
+  'checkError',
+  'checkSuccess',
+  'checkSchema',
+  'softCheck',
+  'continueOnFailure',
+  'inform',
+  'nonStrict',
+  'verifier',
+];
 
 /** Node's globals for the few plain JavaScript files (a TypeScript file gets them from @types/node through tsc). */
 const NODE_GLOBALS = Object.fromEntries(
-  ['process', 'console', 'Buffer', 'URL', 'URLSearchParams', 'fetch', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'AbortController', 'AbortSignal', 'TextEncoder', 'TextDecoder', 'structuredClone'].map(
-    (name) => [name, 'readonly'],
-  ),
+  [
+    'process',
+    'console',
+    'Buffer',
+    'URL',
+    'URLSearchParams',
+    'fetch',
+    'setTimeout',
+    'clearTimeout',
+    'setInterval',
+    'clearInterval',
+    'AbortController',
+    'AbortSignal',
+    'TextEncoder',
+    'TextDecoder',
+    'structuredClone',
+  ].map((name) => [name, 'readonly']),
 );
 
 export default defineConfig(
+  // Run output, report fixtures, and `*.tmp.*` scratch files a developer keeps beside the code and never commits.
   { ignores: ['node_modules/', 'reports/', 'test/fixtures/', '**/*.tmp.*'] },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   js.configs.recommended,
@@ -64,10 +90,10 @@ export default defineConfig(
       'no-lonely-if': 'error',
       'prefer-object-spread': 'error',
       'logical-assignment-operators': 'error',
-      // `import type` for what is only a type (the code base's style), so an import never runs a module for a type;
-      // `import('…').T` in a type position stays allowed (one-off references to a module's type).
       // A no-op callback (`() => {}` for a log nobody reads) is an idiom, not a forgotten body.
       '@typescript-eslint/no-empty-function': ['error', { allow: ['arrowFunctions'] }],
+      // `import type` for what is only a type (the code base's style), so an import never runs a module for a type;
+      // `import('…').T` in a type position stays allowed (one-off references to a module's type).
       '@typescript-eslint/consistent-type-imports': ['error', { disallowTypeAnnotations: false }],
       // A name that starts with `_` is unused on purpose (a destructured field left out, a callback's position).
       '@typescript-eslint/no-unused-vars': [
@@ -98,7 +124,8 @@ export default defineConfig(
             {
               regex: '(^|/)helpers/clause(\\.[cm]?[jt]s)?$',
               importNames: NOT_FOR_SUITES,
-              message: 'A suite checks through the `verify` its test receives (verify.on(ids), verify.soft, verify.inform, verify.nonStrict; docs/writing-suites.md).',
+              message:
+                'A suite checks through the `verify` its test receives (verify.on(ids), verify.soft, verify.inform, verify.nonStrict; docs/writing-suites.md).',
             },
           ],
         },

@@ -2,7 +2,7 @@
  * Five projects share one run (`npm test`; `npm run test:quick` runs `unit` and `conformance`):
  * - `unit`: the project's own in-process tests (type check, helpers, schemas, simulator, report writers);
  * - `probes`: the simulator's fault probes (each fault changes what its probe observes);
- * - `tooling`: the project's own tests that start other programs (child vitest runs, browsers, linters);
+ * - `tooling`: the project's own tests that start other programs (child vitest runs, browsers, linters, ESLint and Prettier);
  * - `integration`: checks of the suite as a whole (pipeline rehearsal, live mode, chaos, reaching a target);
  * - `conformance`: the suites, run against the target the environment chooses
  *   (embedded simulator by default; see helpers/target.ts and docs/control-api.md).

@@ -20,7 +20,9 @@ import { parseArgs } from 'node:util';
 import { median } from 'simple-statistics';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { fresh: { type: 'boolean', default: false }, command: { type: 'string', default: 'test' }, runs: { type: 'string', default: '1' } } });
+const { values } = parseArgs({
+  options: { fresh: { type: 'boolean', default: false }, command: { type: 'string', default: 'test' }, runs: { type: 'string', default: '1' } },
+});
 const runs = Math.max(1, Number(values.runs) || 1);
 const npmArgs = values.command === 'test' ? ['test'] : ['run', String(values.command)];
 
@@ -45,7 +47,11 @@ function timed(cmd: string, args: string[], cwd: string): Promise<{ wallS: numbe
     child.stdout.on('data', (d) => (out = (out + d).slice(-20_000)));
     child.stderr.on('data', (d) => (out = (out + d).slice(-20_000)));
     child.on('close', (code) => {
-      const lines = out.trimEnd().split('\n').filter((l) => /passed|failed|Duration/.test(l)).slice(-4);
+      const lines = out
+        .trimEnd()
+        .split('\n')
+        .filter((l) => /passed|failed|Duration/.test(l))
+        .slice(-4);
       done({ wallS: (performance.now() - t0) / 1000, cpuS: childrenCpuS() - cpu0, code: code ?? 1, tail: lines.join('\n    ') });
     });
   });
@@ -60,7 +66,9 @@ if (values.fresh) {
   const ci = await timed('npm', ['ci', '--no-audit', '--no-fund'], cwd);
   console.log(`npm ci (fresh clone): ${ci.wallS.toFixed(1)} s wall, exit ${ci.code}`);
 }
-console.log(`npm ${npmArgs.join(' ')}: ${runs} run(s) in ${values.fresh ? 'a fresh clone' : 'this checkout'}, ${availableParallelism()} cores, Node ${process.version}`);
+console.log(
+  `npm ${npmArgs.join(' ')}: ${runs} run(s) in ${values.fresh ? 'a fresh clone' : 'this checkout'}, ${availableParallelism()} cores, Node ${process.version}`,
+);
 const walls: number[] = [];
 for (let i = 1; i <= runs; i++) {
   const r = await timed('npm', npmArgs, cwd);

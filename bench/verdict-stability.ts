@@ -18,18 +18,39 @@ const shuffles = Math.max(1, Number(values.shuffles) || 10);
 /** Test name → verdict of a run. */
 const verdicts = (r: ConformanceRunResult) => new Map(r.record.tests.map((t) => [t.name, t.status]));
 
-const reference = await runConformance({ projectRoot: root, files: [], runDir: join(root, 'reports', 'bench', 'stability-ref'), extraEnv: { CORE_API_CONCURRENCY: '1' } });
+const reference = await runConformance({
+  projectRoot: root,
+  files: [],
+  runDir: join(root, 'reports', 'bench', 'stability-ref'),
+  extraEnv: { CORE_API_CONCURRENCY: '1' },
+});
 const ref = verdicts(reference);
 const s = reference.record.summary;
-console.log(`stability: reference (concurrency 1): ${(reference.wallMs / 1000).toFixed(1)} s, ${s.total} tests (${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped)`);
+console.log(
+  `stability: reference (concurrency 1): ${(reference.wallMs / 1000).toFixed(1)} s, ${s.total} tests (${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped)`,
+);
 let differing = 0;
 for (let i = 1; i <= shuffles; i++) {
   const seed = 1000 + i;
-  const r = await runConformance({ projectRoot: root, files: [], runDir: join(root, 'reports', 'bench', `stability-${i}`), extraArgs: ['--sequence.shuffle', `--sequence.seed=${seed}`] });
+  const r = await runConformance({
+    projectRoot: root,
+    files: [],
+    runDir: join(root, 'reports', 'bench', `stability-${i}`),
+    extraArgs: ['--sequence.shuffle', `--sequence.seed=${seed}`],
+  });
   const v = verdicts(r);
   const diff = [...new Set([...ref.keys(), ...v.keys()])].filter((n) => ref.get(n) !== v.get(n));
   differing += diff.length;
-  console.log(`stability: shuffled run ${i} (seed ${seed}, default concurrency): ${(r.wallMs / 1000).toFixed(1)} s, ${diff.length} verdicts differ from the reference${diff.length ? `: ${diff.slice(0, 5).map((n) => `${n.slice(0, 100)} (${ref.get(n) ?? 'absent'} → ${v.get(n) ?? 'absent'})`).join('; ')}` : ''}`);
+  console.log(
+    `stability: shuffled run ${i} (seed ${seed}, default concurrency): ${(r.wallMs / 1000).toFixed(1)} s, ${diff.length} verdicts differ from the reference${
+      diff.length
+        ? `: ${diff
+            .slice(0, 5)
+            .map((n) => `${n.slice(0, 100)} (${ref.get(n) ?? 'absent'} → ${v.get(n) ?? 'absent'})`)
+            .join('; ')}`
+        : ''
+    }`,
+  );
 }
 console.log(`stability: ${shuffles} shuffled runs, ${differing} verdicts differing from the concurrency-1 reference`);
 process.exit(differing ? 1 : 0);

@@ -16,7 +16,9 @@ if (pending.length === 0) {
   process.exit(0);
 }
 if (target.mode !== 'live' || !target.live) {
-  console.log(`cleanup: ${pending.length} snapshot(s) pending, but the target is a ${target.mode} simulator; simulator state is thrown away with it. Clearing the journal.`);
+  console.log(
+    `cleanup: ${pending.length} snapshot(s) pending, but the target is a ${target.mode} simulator; simulator state is thrown away with it. Clearing the journal.`,
+  );
   clearJournal();
   process.exit(0);
 }

@@ -26,7 +26,17 @@ import { registerEnvironmentSecrets } from '../helpers/report/record-io';
 
 /** Runs the gate with command-line arguments; returns the exit status (0 pass, 1 blocked, 2 bad input). */
 export function gateMain(argv: string[], log: (line: string) => void = console.log): number {
-  let values: { run?: string; baseline?: string; allow?: string; today?: string; 'allow-errors'?: boolean; 'allow-partial'?: boolean; 'baseline-optional'?: boolean; 'max-checked-drop'?: string; strict?: boolean };
+  let values: {
+    run?: string;
+    baseline?: string;
+    allow?: string;
+    today?: string;
+    'allow-errors'?: boolean;
+    'allow-partial'?: boolean;
+    'baseline-optional'?: boolean;
+    'max-checked-drop'?: string;
+    strict?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args: argv,
@@ -61,9 +71,20 @@ export function gateMain(argv: string[], log: (line: string) => void = console.l
     if (values.today && !/^\d{4}-\d{2}-\d{2}$/.test(values.today)) throw new Error(`--today must be YYYY-MM-DD, got ${values.today}`);
     const now = values.today ? new Date(`${values.today}T12:00:00Z`) : new Date();
     const drop = values['max-checked-drop'];
-    if (drop !== undefined && !(/^\d+(\.\d+)?$/.test(drop) && Number(drop) <= 100)) throw new Error(`--max-checked-drop must be a number of percentage points from 0 to 100, got ${drop}`);
+    if (drop !== undefined && !(/^\d+(\.\d+)?$/.test(drop) && Number(drop) <= 100))
+      throw new Error(`--max-checked-drop must be a number of percentage points from 0 to 100, got ${drop}`);
     const maxCheckedDrop = drop === undefined ? DEFAULT_MAX_CHECKED_DROP : Number(drop);
-    const result = evaluateGate({ run, baseline, baselineFile: values.baseline, deviations, now, allowErrors: values['allow-errors'], allowPartial: values['allow-partial'], maxCheckedDrop, strict: values.strict });
+    const result = evaluateGate({
+      run,
+      baseline,
+      baselineFile: values.baseline,
+      deviations,
+      now,
+      allowErrors: values['allow-errors'],
+      allowPartial: values['allow-partial'],
+      maxCheckedDrop,
+      strict: values.strict,
+    });
     for (const r of result.reasons) log(redact(`gate: BLOCK ${r}`));
     for (const n of result.notes) log(redact(`gate: note ${n}`));
     const cs = run.clauseSummary;

@@ -25,7 +25,9 @@ try {
   );
   console.log(`openapi: ${Object.keys(document.paths).length} paths, ${ops} operations, ${components.length} schemas → ${values.out}`);
   if (missing.length) {
-    console.error(`openapi: ${missing.length} table entr${missing.length === 1 ? 'y names a schema' : 'ies name schemas'} that do not exist (left open):\n  ${missing.join('\n  ')}`);
+    console.error(
+      `openapi: ${missing.length} table entr${missing.length === 1 ? 'y names a schema' : 'ies name schemas'} that do not exist (left open):\n  ${missing.join('\n  ')}`,
+    );
     process.exitCode = 1;
   }
 } catch (e) {

@@ -31,7 +31,9 @@ export function buildAllureReport(results: string, out: string): string {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const dir = process.env[REPORT_DIR_VAR] ?? 'reports';
-  const { values } = parseArgs({ options: { results: { type: 'string', default: join(dir, 'allure-results') }, out: { type: 'string', default: join(dir, 'allure-report') } } });
+  const { values } = parseArgs({
+    options: { results: { type: 'string', default: join(dir, 'allure-results') }, out: { type: 'string', default: join(dir, 'allure-report') } },
+  });
   try {
     console.log(`report:allure: ${buildAllureReport(resolve(values.results!), resolve(values.out!))}`);
   } catch (e) {

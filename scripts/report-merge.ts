@@ -24,7 +24,10 @@ export async function mergeMain(inputs: string[], out: string, baseline?: string
   registerEnvironmentSecrets();
   const outFile = join(out, 'conformance.json');
   const { records, files } = readShardRecords(inputs, outFile);
-  const merged = mergeRuns(records, files.map((f) => relative(process.cwd(), f)));
+  const merged = mergeRuns(
+    records,
+    files.map((f) => relative(process.cwd(), f)),
+  );
   if (baseline) merged.comparison = compareRuns(readRunRecord(baseline), merged, baseline);
   writeRunRecord(merged, out);
   await writeReports(merged, out);

@@ -59,7 +59,7 @@ describe('verify', () => {
       const verify = verifier('4.1/rejected-patch-changes-nothing');
       expect(() => verify.unchanged('nothing changed', stored, { ...stored, revision: 2 }, documented('assistant'))).not.toThrow();
       expect(() => verify.unchanged('nothing changed', stored, { ...stored, updatedAt: '2026-01-02T00:00:00Z' }, documented('assistant'))).toThrow(
-        /expected: the documented fields of assistant as before\n  actual: {3}moved: updatedAt: "2026-01-01T00:00:00Z" → "2026-01-02T00:00:00Z"/,
+        /expected: the documented fields of assistant as before\n {2}actual: {3}moved: updatedAt: "2026-01-01T00:00:00Z" → "2026-01-02T00:00:00Z"/,
       );
     });
     it('across a write, the named write stamps are left out, and so is the field the write set', () => {
