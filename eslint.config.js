@@ -14,7 +14,7 @@ import { defineConfig } from 'eslint/config';
  * What a suite may not import from helpers/clause.ts. A suite writes every check through the `verify`
  * its test receives (`verify.on(ids)`, `verify.soft`, `verify.inform`, `verify.nonStrict`, the typed
  * checks), so a check's clause ids are said once, by the test (docs/writing-suites.md). The free
- * check functions are no longer exported (the names stay listed so a re-export is caught too), and
+ * check functions are not exported (the names stay listed so a re-export is caught too), and
  * `verifier(ids)`, which builds a `Verify` outside a clause test, is for unit tests.
  */
 const NOT_FOR_SUITES = [

@@ -1,5 +1,5 @@
 /**
- * Client of the simulator control API (../shared/design/control-api.md). Plain JSON, no envelope,
+ * Client of the simulator control API (docs/control-api.md). Plain JSON, no envelope,
  * no authentication. Only used when the target has the `control` capability.
  */
 import { request, type Dispatcher } from 'undici';

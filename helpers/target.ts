@@ -1,6 +1,6 @@
 /**
  * Target configuration: the only module that knows the three target modes of
- * ../shared/design/control-api.md ("Targets and environment variables").
+ * docs/control-api.md ("Targets and environment variables").
  *
  * Everything downstream asks for a capability (`hasCapability('control')`), never for a mode.
  */

@@ -16,7 +16,7 @@ import * as prettier from 'prettier';
 const ROOT = resolve(import.meta.dirname, '..');
 
 /**
- * Folders whose code is being restructured (issue #26) while the rules land, each with the rules
+ * Folders whose code is being restructured while the rules land, each with the rules
  * enforced there already (a suite imports no free check function of helpers/clause.ts); their
  * other findings are not counted yet, and a folder with none enforced is not linted at all.
  * Remove an entry once its folder is clean under both tools (`npx eslint <folder>`,

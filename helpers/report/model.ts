@@ -50,7 +50,7 @@ export interface TestRecord {
   durationMs: number;
   /** Failure or skip message, redacted. */
   message?: string;
-  /** For `skip`: the kind of reason (added in format 1.1). */
+  /** For `skip`: the kind of reason (absent from records older than format 1.1). */
   skipKind?: SkipKind;
   /** For `skip`: the switches that would lift it (helpers/target.ts `Switch` names; format 1.4). */
   needs?: string[];
@@ -78,7 +78,7 @@ export interface ClauseRecord extends Clause {
   tests: string[];
   /** Why it failed / errored / was skipped, from the first relevant test. */
   message?: string;
-  /** For `skip`: the kind of reason (added in format 1.1). */
+  /** For `skip`: the kind of reason (absent from records older than format 1.1). */
   skipKind?: SkipKind;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Reads the spec document (`../shared/spec/core-api.md`) into numbered sections and statements:
+ * Reads the spec document (`core-api.md`, an input found at {@link SPEC_PATH}) into numbered sections and statements:
  * table rows, list items and paragraph sentences. Serves the clause catalogue check (every section
  * has a clause), section titles and links in the reports, and the spec diff.
  */
