@@ -30,27 +30,6 @@ export const FAMILY_FAULTS: readonly FaultInfo[] = [
       'error.details lists one entry per failed rule instead of one per invalid field: an "integer or integer string" field given neither lists both branches of the union.',
   },
   {
-    name: 'monitoring.end-route-no-report',
-    clauses: ['6/end-of-call-every-end'],
-    description: 'A call ended through POST /calls/{id}/end sends no end-of-call report (only the telephony hang-up path emits it).',
-  },
-  {
-    name: 'monitoring.rate-per-key',
-    clauses: ['4.5/monitor-session-per-tenant'],
-    description:
-      "The monitor-session mint rate is counted per API key type instead of per tenant: an organization key acting for the tenant (X-Tenant-Id) has a budget of its own beside the tenant key's.",
-  },
-  {
-    name: 'monitoring.delete-closes-all',
-    clauses: ['4.5/monitor-session-delete'],
-    description: 'DELETE /calls/{id}/monitor-session closes every open session of the call instead of one.',
-  },
-  {
-    name: 'sms.counts-utf8-bytes',
-    clauses: ['4.4/sms-message-length', '8/limit-sms-message'],
-    description: 'The SMS message limit counts UTF-8 bytes: 1,600 characters that take two bytes each (U+00E9) are refused.',
-  },
-  {
     name: 'bounds.warm-return-counts-bytes',
     clauses: ['2.2/warm-return-message-length', '8/warm-return-message-2000'],
     description: 'The warmReturnMessage limit counts UTF-8 bytes: 2,000 characters of U+00E9 are refused.',
@@ -160,50 +139,5 @@ export const FAMILY_FAULTS: readonly FaultInfo[] = [
     clauses: ['2.7/omitted-unchanged'],
     description: "A PATCH without ivrSettings clears the stored document.",
   },
-  {
-    name: 'webhooks.report-without-type',
-    clauses: ['6/type-field'],
-    description: "The end-of-call report body carries no type field.",
-  },
-  {
-    name: 'webhooks.sign-with-host',
-    clauses: ['6/b-host-independent'],
-    description: "The model B signature covers the host name with the body, so it fails when the delivery arrives through another host name (a tunnel).",
-  },
-  {
-    name: 'webhooks.onboarding-failed-dropped',
-    clauses: ['6/onboarding-events'],
-    description: "The chatapp.onboarding.failed event is never delivered.",
-  },
-  {
-    name: 'monitoring.rate-per-organization',
-    clauses: ['4.5/monitor-session-per-tenant'],
-    description: 'The monitor-session mint rate is counted per organization: one tenant spending it throttles the other tenants of its organization.',
-  },
 
-  {
-    name: 'xtenant.sms-org-key-org-numbers',
-    clauses: ['4.4/from-number-not-found'],
-    description: "With an organization key, POST /sms finds fromNumber among every tenant of the organization, so tenant A's request sends from tenant B's number.",
-  },
-  {
-    name: 'monitoring.slots-per-tenant',
-    clauses: ['4.5/monitor-session-slots'],
-    description: 'Monitor slots are counted per tenant instead of per call: a full call stops minting on every other call of the tenant.',
-  },
-  {
-    name: 'xtenant.live-list-leaks',
-    clauses: ['5.7/lists-own-tenant-only'],
-    description: "GET /calls/live lists every tenant's calls in progress (the tenant filter kept on GET /calls only).",
-  },
-  {
-    name: 'xtenant.conversations-list-leaks',
-    clauses: ['5.7/lists-own-tenant-only'],
-    description: "GET /conversations lists every tenant's conversations (the tenant filter kept on GET /calls only).",
-  },
-  {
-    name: 'webhooks.no-conversation-report-chatapp',
-    clauses: ['6/end-of-conversation-every-channel'],
-    description: 'A finished messaging-app thread delivers no end-of-conversation report (web chat and SMS threads do).',
-  },
 ];

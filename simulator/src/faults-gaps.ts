@@ -8,7 +8,6 @@
  * - Both sides of every integer bound of §2.2 (refusing the bound itself, accepting past it), and
  *   type coercions a lenient reader makes ("true" for a boolean, 1 for a string, any string for a
  *   uuid, null for a non-nullable string).
- * - Model B retries every non-2xx (§6 B.3), model A none (§6 A.3).
  */
 import type { FaultInfo } from './faults.ts';
 
@@ -155,20 +154,5 @@ export const GAP_FAULTS: readonly FaultInfo[] = [
     name: 'bounds.timezone-region-city-only',
     clauses: ['2.2/timezone-zone-name'],
     description: 'Over-blocking: only Region/City zone names are accepted, so UTC and three-part names such as America/Argentina/Buenos_Aires are refused.',
-  },
-  {
-    name: 'webhooks.retry-5xx-only',
-    clauses: ['6/b-retry-every-non-2xx'],
-    description: 'Model B retries only 5xx answers and timeouts; a 4xx answer (400, 401, 404, 409, 429) ends the delivery.',
-  },
-  {
-    name: 'webhooks.no-retry-on-refused',
-    clauses: ['6/b-retry-every-non-2xx'],
-    description: 'Model B does not retry a refused connection (no answer at all); only answers and timeouts are retried.',
-  },
-  {
-    name: 'webhooks.model-a-retries-429',
-    clauses: ['6/a-no-retry'],
-    description: 'Model A retries a 429 answer once (it must retry nothing).',
   },
 ];

@@ -30,11 +30,6 @@ export const SYSTEMATIC_FAULTS: readonly FaultInfo[] = [
   bound('bounds.interruption-min-words-refuses-10', INTERRUPTION, 'interruptionPlan.minWords refuses 10, its upper bound.'),
   bound('bounds.warm-return-refuses-2000', ['2.2/warm-return-message-length', '8/warm-return-message-2000'], 'warmReturnMessage refuses 2000 characters, its limit (over-blocking by one).'),
   bound('bounds.instructions-append-refuses-2000', ['2.4/instructions-append-length', '8/instructions-append-2000'], 'expressiveOptions.instructionsAppend refuses 2000 characters, its limit.'),
-  bound('sms.refuses-1600', SMS_LENGTH, 'POST /sms refuses a 1,600-character message, its limit.'),
-  bound('sms.refuses-one-character', SMS_LENGTH, 'POST /sms refuses a 1-character message (non-empty read as "at least 2").'),
-  bound('sms.unknown-from-400', ['4.4/from-number-not-found', '4.4/sms-from-number-indistinguishable'], 'POST /sms with a fromNumber that never existed answers 400 VALIDATION_ERROR; deleted and other-tenant numbers still answer 404.'),
-  bound('insights.batch-refuses-25', INSIGHTS_BATCH, 'GET /calls/insights refuses 25 ids, its limit.'),
-  bound('insights.batch-refuses-single', INSIGHTS_BATCH, 'GET /calls/insights refuses a batch of one id ("1 to 25" read as "2 to 25").'),
   bound('assistants.list-without-name', ['4.5/assistants-list'], 'GET /assistants rows carry id but not name.'),
   bound('assistants.create-ignores-transfer-settings', ['4.5/assistant-create-transfer-settings'], 'POST /assistants accepts transferSettings but does not store it (the created assistant reads null).'),
 ];

@@ -39,14 +39,18 @@
  * reading's routes stay as they are.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Override } from './seam.ts';
+import { override, type Override } from './seam.ts';
 import type { SimState } from './state.ts';
+import { deliveryPolicy, MODEL_B_RETRIES } from './webhooks/policy.ts';
 
 /**
  * The alt reading's choices that live inside the simulator's logic rather than in its answers'
  * form: overrides of seams (seam.ts), applied before any fault's.
  */
-export const ALT_READING: readonly Override[] = [];
+export const ALT_READING: readonly Override[] = [
+  // "retried up to 5 times" (§6 Model B rule 3) as 5 attempts in all (§8 limit table): 4 retries.
+  override(deliveryPolicy, (next) => (model) => (model === 'B' ? { ...next(model), retries: MODEL_B_RETRIES - 1 } : next(model))),
+];
 
 /** Whether the running simulator takes the alternative reading. */
 export function isAlt(state: SimState): boolean {

@@ -6,6 +6,7 @@
  */
 import { ApiError, forbidden, notFound } from './envelope.ts';
 import { faultOn } from './faults.ts';
+import { seam } from './seam.ts';
 import type { SimState } from './state.ts';
 
 /**
@@ -35,3 +36,10 @@ export function findOwned<T extends { tenantId: string }>(
 export function listOwned<T extends { tenantId: string }>(map: Map<string, T>, tenantId: string): T[] {
   return [...map.values()].filter((r) => r.tenantId === tenantId);
 }
+
+/**
+ * §5.7: the extra wait, in ms, before answering a request about another tenant's resource: none,
+ * so the answer comes as fast as one about an unknown id and timing reveals nothing. `resource`
+ * names the kind, `form` the form of the answer (the envelope, or the bare JSON of §7 exception 2).
+ */
+export const foreignAnswerDelay = seam('xtenant.answer-delay', (_resource: 'assistant' | 'call', _form: 'envelope' | 'bare'): number => 0);

@@ -51,9 +51,8 @@ describe('faults', () => {
       'xtenant.foreign-message-differs': async () => st(await w.req('GET', `/assistants/${b.id}`, { key: w.A.apiKey })),
     };
     // The legacy catalogue only: a seam fault is probed beside its area (faults/<area>.test.ts).
-    // webhooks.* faults need a receiver: probed in webhooks-faults.test.ts.
-    // Faults of the surface areas are probed in faults-surface.test.ts (webhooks in their own file).
-    for (const f of FAULTS.filter((x) => !x.name.startsWith('webhooks.') && !isSurfaceFault(x.name))) {
+    // Faults of the surface areas are probed in faults-surface.test.ts.
+    for (const f of FAULTS.filter((x) => !isSurfaceFault(x.name))) {
       const probe = probes[f.name];
       if (!probe && /^(bounds|merge|validation)\./.test(f.name)) continue; // probed in assistant-faults.test.ts
       expect(probe, `probe for ${f.name}`).toBeDefined();

@@ -6,24 +6,11 @@
 
 /** Cross-tenant and auth faults added with the surface routes (the first assistant ones stay in faults.test.ts). */
 export const SURFACE_XTENANT_FAULTS = [
-  'xtenant.foreign-call-403',
-  'xtenant.foreign-call-message-differs',
-  'xtenant.foreign-call-header',
-  'xtenant.foreign-bare-body',
-  'xtenant.deleted-call-gone',
   'xtenant.foreign-tool-write-through',
-  'xtenant.calls-list-leaks',
   'xtenant.foreign-tool-403',
   'xtenant.foreign-override-message',
   'xtenant.foreign-assistant-write',
-  'xtenant.foreign-call-end',
   'xtenant.list-leak',
-  'xtenant.foreign-slow',
-  'xtenant.insights-batch-foreign-metrics',
-  'xtenant.sms-foreign-number-403',
-  'xtenant.sms-org-key-org-numbers',
-  'xtenant.live-list-leaks',
-  'xtenant.conversations-list-leaks',
   'xtenant.foreign-override-write-through',
 ] as const;
 

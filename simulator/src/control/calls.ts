@@ -26,9 +26,8 @@ import { randomUUID } from 'node:crypto';
 import { store, type CallRecord, type ConversationRecord, type SimState } from '../state.ts';
 import { isE164 } from '../validation/formats.ts';
 import { tenantTool } from '../routes/tools.ts';
-import { faultOn } from '../faults.ts';
-import { DROPPED_ON_EMPTY_ANSWER, dropCallOnEmptyAnswer, emitEvent } from '../webhooks/emit.ts';
-import { assistantServerUrl } from '../webhooks/routing.ts';
+import { DROPPED_ON_EMPTY_ANSWER, dropCallOnEmptyAnswer, emitEvent, eventSent } from '../webhooks/emit.ts';
+import { assistantServerUrl, callEventRoute } from '../webhooks/routing.ts';
 import { bodyObject, ControlError, optionalBoolean, optionalString, requiredString } from './common.ts';
 
 /** Builds and stores a live call of `assistantId` (already known to belong to `tenantId`). */
@@ -66,9 +65,9 @@ export function startCall(state: SimState, tenantId: string, assistantId: string
   return call;
 }
 
-/** The snapshot routing of a call's events (§1): its start-time serverUrl, else the tenant URL. */
-function callRoute(call: CallRecord): { url?: string } {
-  return call.serverUrl ? { url: call.serverUrl } : {};
+/** The routing of a call's event of `type` (§1: its start-time serverUrl, else the tenant URL). */
+function callRoute(state: SimState, call: CallRecord, type: string): { url?: string; assistantId?: string } {
+  return state.behaviour.of(callEventRoute)(call, type);
 }
 
 /** Emits the voice `assistant-request` of a call that just started (model A). */
@@ -78,7 +77,7 @@ export function emitCallStarted(state: SimState, call: CallRecord): string {
     callId: call.id,
     type: 'assistant-request',
     model: 'A',
-    ...callRoute(call),
+    ...callRoute(state, call, 'assistant-request'),
     onAnswer: dropCallOnEmptyAnswer(state, call),
     body: {
       type: 'assistant-request',
@@ -93,7 +92,7 @@ export function emitCallStarted(state: SimState, call: CallRecord): string {
 /**
  * Ends a live call: closes its open monitor sessions, appends the closing line (or nothing when a
  * supervisor ended it), schedules insights (`insightsDelayMs` from now) and emits the
- * end-of-call report to the call's snapshot URL (unless `report` is false: a fault's switch).
+ * end-of-call report to the call's snapshot URL (unless `report` is false).
  * Returns the delivery id ('' when no report was sent). The caller checks the call is live first.
  */
 export function endCall(
@@ -104,9 +103,10 @@ export function endCall(
   const now = Date.now();
   const endedAt = new Date(now).toISOString();
   if (opts.reason !== 'ended-by-supervisor') {
-    const closing = typeof call.config.endOfCallMessage === 'string' && call.config.endOfCallMessage !== ''
-      ? call.config.endOfCallMessage
-      : 'Thank you for calling. Goodbye!';
+    const closing =
+      typeof call.config.endOfCallMessage === 'string' && call.config.endOfCallMessage !== ''
+        ? call.config.endOfCallMessage
+        : 'Thank you for calling. Goodbye!';
     call.transcript.push({ role: 'assistant', text: closing, at: endedAt });
   }
   for (const a of call.audit) if (a.action === 'monitor' && a.closedAt === null) a.closedAt = endedAt;
@@ -122,7 +122,7 @@ export function endCall(
     callId: call.id,
     type: 'end-of-call-report',
     model: 'A',
-    ...(faultOn(state, 'webhooks.server-url-at-delivery') ? { assistantId: call.assistantId } : callRoute(call)),
+    ...callRoute(state, call, 'end-of-call-report'),
     body: {
       type: 'end-of-call-report',
       call_id: call.id,
@@ -191,7 +191,7 @@ export const callsControl: FastifyPluginAsync = async (app) => {
     const supervisorAnswered = optionalBoolean(body, 'supervisorAnswered', false);
     const customerNumber = optionalString(body, 'customerNumber');
     if (customerNumber !== undefined && !isE164(customerNumber)) throw new ControlError(400, 'customerNumber must be E.164');
-    if (call.endedReason === DROPPED_ON_EMPTY_ANSWER) return { id: call.id, endedAt: call.endedAt, deliveryId: null }; // fault: no report
+    if (call.endedReason === DROPPED_ON_EMPTY_ANSWER) return { id: call.id, endedAt: call.endedAt, deliveryId: null }; // a call an empty answer ended sends no report
     if (call.endedAt) throw new ControlError(400, 'call already ended');
     const deliveryId = endCall(state, call, { reason: 'customer-ended-call', supervisorAnswered, customerNumber });
     return { id: call.id, endedAt: call.endedAt, deliveryId };
@@ -253,8 +253,7 @@ export const callsControl: FastifyPluginAsync = async (app) => {
     if (!conv) throw new ControlError(404, 'unknown conversation');
     if (conv.endedAt) throw new ControlError(400, 'conversation already ended');
     conv.endedAt = new Date().toISOString();
-    // Fault: the report is built for the web and SMS threads only, not for the messaging app.
-    if (conv.channel === 'chatapp' && faultOn(state, 'webhooks.no-conversation-report-chatapp')) return { id: conv.id, endedAt: conv.endedAt, deliveryId: null };
+    if (!state.behaviour.of(eventSent)('end-of-conversation-report', conv.channel)) return { id: conv.id, endedAt: conv.endedAt, deliveryId: null };
     const { deliveryId } = emitEvent(state, {
       tenantId: conv.tenantId,
       assistantId: conv.assistantId,
@@ -289,7 +288,7 @@ export const callsControl: FastifyPluginAsync = async (app) => {
       callId: call.id,
       type: 'tool-invocation',
       model: 'A',
-      ...callRoute(call),
+      ...callRoute(state, call, 'tool-invocation'),
       body: {
         type: 'tool-invocation',
         call_id: call.id,

@@ -8,8 +8,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { emitEvent } from '../webhooks/emit.ts';
-import { faultOn } from '../faults.ts';
+import { emitEvent, eventSent } from '../webhooks/emit.ts';
 import { bodyObject, ControlError, requiredString } from './common.ts';
 
 /** The onboarding lifecycle event types of §6 (model B). */
@@ -31,8 +30,7 @@ export const onboardingControl: FastifyPluginAsync = async (app) => {
     }
     const tenant = app.sim.tenants.get(tenantId);
     if (!tenant) throw new ControlError(404, 'unknown tenant');
-    // Fault: the failure event of the lifecycle is never delivered.
-    if (type === 'chatapp.onboarding.failed' && faultOn(app.sim, 'webhooks.onboarding-failed-dropped')) return reply.code(202).send({ deliveryId: randomUUID() });
+    if (!app.sim.behaviour.of(eventSent)(type)) return reply.code(202).send({ deliveryId: randomUUID() });
     const { deliveryId } = emitEvent(app.sim, {
       tenantId,
       type,

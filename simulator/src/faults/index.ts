@@ -24,11 +24,32 @@ import { ROUTES_FAULTS } from './routes.ts';
 import { SERVER_URL_FAULTS } from './server-url.ts';
 import { TEXTTESTS_FAULTS } from './texttests.ts';
 import type { Fault, FaultInfo } from './define.ts';
+import { CALL_FAULTS } from './calls.ts';
+import { INSIGHTS_FAULTS } from './insights.ts';
+import { MONITORING_FAULTS } from './monitoring.ts';
+import { SMS_FAULTS } from './sms.ts';
+import { WEBHOOK_FAULTS } from './webhooks.ts';
 
 export type { Fault, FaultInfo } from './define.ts';
 
 /** Every fault that is an override of a seam, in catalogue order. */
-export const SEAM_FAULTS = [...AUTH_FAULTS, ...ENVELOPE_FAULTS, ...ROUTES_FAULTS, ...ROBUSTNESS_FAULTS, ...SERVER_URL_FAULTS, ...ORG_FAULTS, ...CATALOG_FAULTS, ...PROMPTS_FAULTS, ...CHATAPP_FAULTS, ...TEXTTESTS_FAULTS] as const satisfies readonly Fault[];
+export const SEAM_FAULTS = [
+  ...AUTH_FAULTS,
+  ...ENVELOPE_FAULTS,
+  ...ROUTES_FAULTS,
+  ...ROBUSTNESS_FAULTS,
+  ...SERVER_URL_FAULTS,
+  ...ORG_FAULTS,
+  ...CATALOG_FAULTS,
+  ...PROMPTS_FAULTS,
+  ...CHATAPP_FAULTS,
+  ...TEXTTESTS_FAULTS,
+  ...WEBHOOK_FAULTS,
+  ...CALL_FAULTS,
+  ...MONITORING_FAULTS,
+  ...INSIGHTS_FAULTS,
+  ...SMS_FAULTS,
+] as const satisfies readonly Fault[];
 
 /** The name of a fault (typed from the catalogue). */
 export type FaultName = (typeof SEAM_FAULTS)[number]['name'];

@@ -10,7 +10,7 @@ import { principalOf, tenantOf } from '../auth.ts';
 import { faultOn } from '../faults.ts';
 import { forbidden, ok } from '../envelope.ts';
 import { applyAssistantInput, assistantResponse, defaultAssistant } from '../model/assistant.ts';
-import { findOwned, listOwned } from '../resources.ts';
+import { findOwned, foreignAnswerDelay, listOwned } from '../resources.ts';
 import { afterServerUrlPatch } from '../webhooks/emit.ts';
 
 type IdParams = { Params: { id: string } };
@@ -45,9 +45,8 @@ export const assistantsRoutes: FastifyPluginAsync = async (app) => {
 
   app.get<IdParams>('/assistants/:id', async (request, reply) => {
     const other = state.assistants.get(request.params.id);
-    if (other && other.tenantId !== tenantOf(request) && faultOn(state, 'xtenant.foreign-slow')) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const delayMs = other && other.tenantId !== tenantOf(request) ? state.behaviour.of(foreignAnswerDelay)('assistant', 'envelope') : 0;
+    if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
     const rec = findOwned(state, state.assistants, tenantOf(request), request.params.id, 'assistant');
     return ok(reply, shown(rec.data));
   });

@@ -25,14 +25,18 @@
  * `data: { insights: [<one call's insights>...], missing: [{ id, reason }] }` in request order,
  * `reason` `call_not_found` (unknown or another tenant's, identically; also a malformed id) or
  * `metrics_not_found` (own call, metrics not landed yet). A miss never fails the request.
+ *
+ * Seams: when metrics have landed ({@link metricsLanded}), the per-turn list
+ * ({@link performanceList}), the 404 ({@link insightsNotFound}), the batch's rule
+ * ({@link batchRule}) and its entry for an id that names no call of the caller ({@link batchMiss}).
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { createHash } from 'node:crypto';
 import { tenantOf } from '../auth.ts';
-import { ApiError, notFound, ok, validationError } from '../envelope.ts';
-import { faultOn } from '../faults.ts';
-import { store, type CallRecord, type SimState } from '../state.ts';
-import { callNotFound, isForeignCall, ownedCall } from './calls.ts';
+import { ApiError, ok, validationError } from '../envelope.ts';
+import { seam } from '../seam.ts';
+import type { CallRecord, SimState } from '../state.ts';
+import { ownedCall, sendUnowned } from './calls.ts';
 import { MODELS, modelById } from './models.ts';
 import { TRANSCRIBERS } from './transcribers.ts';
 
@@ -42,11 +46,54 @@ export const BATCH_MAX = 25;
 /** The 404 message while metrics have not landed (§4.5, verbatim). */
 export const INSIGHTS_NOT_FOUND_MESSAGE = 'Call insights not found';
 
-/** True when the call's metrics have landed (ended and `insightsDelayMs` passed). */
+/** §4.5: whether the call's metrics have landed at `nowMs`: it ended, and `insightsDelayMs` passed since. */
+export const metricsLanded = seam(
+  'insights.metrics-landed',
+  (call: CallRecord, nowMs: number): boolean => call.metricsReadyAtMs !== null && nowMs >= call.metricsReadyAtMs,
+);
+
+/** True when the call's metrics have landed now (see {@link metricsLanded}). */
 export function metricsReady(state: SimState, call: CallRecord): boolean {
-  if (call.metricsReadyAtMs === null) return faultOn(state, 'insights.live-call-has-insights');
-  return faultOn(state, 'insights.available-early') || Date.now() >= call.metricsReadyAtMs;
+  return state.behaviour.of(metricsLanded)(call, Date.now());
 }
+
+/** One entry of the per-turn `performance` list. */
+export interface TurnPerformance {
+  turn: number;
+  at: string;
+  endToEndLatencyMs: number;
+  llmTimeToFirstTokenMs: number;
+  ttsTimeToFirstByteMs: number;
+  transcriptionDelayMs: number;
+  endOfUtteranceDelayMs: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** §4.5: the per-turn performance list: one entry per assistant turn (`turns`, in order). */
+export const performanceList = seam('insights.performance', (turns: TurnPerformance[]): TurnPerformance[] => turns);
+
+/** §4.5: the 404 of a call's insights before its metrics landed, with the message the spec states word for word. */
+export const insightsNotFound = seam('insights.not-found', (): ApiError => new ApiError(404, 'RESOURCE_NOT_FOUND', INSIGHTS_NOT_FOUND_MESSAGE));
+
+/** The rule of a batch: how many ids (`min` to `max`), and whether each must be unique. */
+export interface BatchRule {
+  min: number;
+  max: number;
+  unique: boolean;
+}
+
+/** §4.5, §8: a batch holds 1 to {@link BATCH_MAX} unique ids. */
+export const batchRule = seam('insights.batch-rule', (): BatchRule => ({ min: 1, max: BATCH_MAX, unique: true }));
+
+/** One id's entry in a batch answer: its insights, or why there are none. */
+export type BatchEntry = { insights: Record<string, unknown> } | { missing: string };
+
+/**
+ * §4.5: the batch entry of an id that names no call of the caller (unknown, malformed, another
+ * tenant's or deleted): `call_not_found`, the same for all of them; a miss never fails the request.
+ */
+export const batchMiss = seam('insights.batch-miss', (_state: SimState, _tenantId: string, _id: string): BatchEntry => ({ missing: 'call_not_found' }));
 
 /** Deterministic integer in [lo, hi] from a seed string. */
 function pick(seed: string, lo: number, hi: number): number {
@@ -67,7 +114,7 @@ export function buildInsights(state: SimState, call: CallRecord): Record<string,
   ];
   const start = Date.parse(call.startedAt);
   const assistantLines = call.transcript.filter((l) => l.role === 'assistant');
-  let performance = assistantLines.map((l, i) => {
+  const turns = assistantLines.map((l, i): TurnPerformance => {
     const s = `${call.id}:${i}`;
     const transcriptionDelayMs = pick(`${s}:stt`, 80, 320);
     const endOfUtteranceDelayMs = pick(`${s}:eou`, 150, 700);
@@ -85,7 +132,7 @@ export function buildInsights(state: SimState, call: CallRecord): Record<string,
       completionTokens: pick(`${s}:ct`, 12, 120),
     };
   });
-  if (faultOn(state, 'insights.missing-turn')) performance = performance.slice(0, -1);
+  const performance = state.behaviour.of(performanceList)(turns);
   const avg = (k: keyof (typeof performance)[number]) => mean(performance.map((p) => p[k] as number));
   const sum = (k: 'promptTokens' | 'completionTokens') => performance.reduce((a, p) => a + p[k], 0);
   const summary = {
@@ -100,7 +147,7 @@ export function buildInsights(state: SimState, call: CallRecord): Record<string,
     totalPromptTokens: sum('promptTokens'),
     totalCompletionTokens: sum('completionTokens'),
   };
-  const timeline: Array<Record<string, unknown>> = [];
+  const timeline: Record<string, unknown>[] = [];
   for (const l of call.transcript) {
     if (l.role === 'marker') continue;
     timeline.push({ type: l.role === 'customer' ? 'caller_speech' : 'assistant_reply', at: l.at, text: l.text });
@@ -112,11 +159,6 @@ export function buildInsights(state: SimState, call: CallRecord): Record<string,
   timeline.sort((a, b) => Date.parse(a.at as string) - Date.parse(b.at as string));
   for (const e of timeline) e.offsetMs = Math.max(0, Date.parse(e.at as string) - start);
   return { callId: call.id, models, performance, summary, timeline };
-}
-
-function insightsNotFound(state: SimState): ApiError {
-  const message = faultOn(state, 'insights.not-found-message') ? 'Insights not available' : INSIGHTS_NOT_FOUND_MESSAGE;
-  return new ApiError(404, 'RESOURCE_NOT_FOUND', message);
 }
 
 /** The query value of `ids` as one comma-separated string, or undefined when absent. */
@@ -138,32 +180,21 @@ export const insightsRoutes: FastifyPluginAsync = async (app) => {
     }
     const ids = raw.split(',').map((s) => s.trim());
     if (ids.some((s) => s === '')) throw validationError([{ field: 'ids', message: 'must not contain empty entries' }]);
-    const max = faultOn(state, 'insights.batch-26-accepted') ? BATCH_MAX + 1 : faultOn(state, 'insights.batch-refuses-25') ? BATCH_MAX - 1 : BATCH_MAX;
-    if (ids.length === 1 && faultOn(state, 'insights.batch-refuses-single')) {
-      throw validationError([{ field: 'ids', message: 'a batch needs at least 2 ids' }]);
-    }
-    if (ids.length > max) throw validationError([{ field: 'ids', message: `must hold at most ${BATCH_MAX} ids (got ${ids.length})` }]);
-    if (new Set(ids).size !== ids.length && !faultOn(state, 'insights.batch-duplicates-accepted')) {
-      throw validationError([{ field: 'ids', message: 'must not repeat an id' }]);
-    }
+    const rule = state.behaviour.of(batchRule)();
+    if (ids.length < rule.min) throw validationError([{ field: 'ids', message: `a batch needs at least ${rule.min} ids` }]);
+    if (ids.length > rule.max) throw validationError([{ field: 'ids', message: `must hold at most ${BATCH_MAX} ids (got ${ids.length})` }]);
+    if (rule.unique && new Set(ids).size !== ids.length) throw validationError([{ field: 'ids', message: 'must not repeat an id' }]);
     const insights: Record<string, unknown>[] = [];
-    const missing: Array<{ id: string; reason: string }> = [];
+    const missing: { id: string; reason: string }[] = [];
     for (const id of ids) {
       const call = ownedCall(state, tenantId, id);
-      if (!call) {
-        if (faultOn(state, 'insights.batch-unknown-fails')) throw notFound();
-        if (isForeignCall(state, tenantId, id) && faultOn(state, 'xtenant.insights-batch-foreign-metrics')) {
-          const foreign = store.calls(state).get(id)!;
-          if (metricsReady(state, foreign)) insights.push(buildInsights(state, foreign));
-          else missing.push({ id, reason: 'metrics_not_found' });
-          continue;
-        }
-        missing.push({ id, reason: 'call_not_found' });
-      } else if (!metricsReady(state, call)) {
-        missing.push({ id, reason: 'metrics_not_found' });
-      } else {
-        insights.push(buildInsights(state, call));
-      }
+      const entry: BatchEntry = !call
+        ? state.behaviour.of(batchMiss)(state, tenantId, id)
+        : metricsReady(state, call)
+          ? { insights: buildInsights(state, call) }
+          : { missing: 'metrics_not_found' };
+      if ('insights' in entry) insights.push(entry.insights);
+      else missing.push({ id, reason: entry.missing });
     }
     return ok(reply, { insights, missing });
   });
@@ -171,12 +202,9 @@ export const insightsRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { id: string } }>('/calls/:id/insights', async (request, reply: FastifyReply) => {
     const tenantId = tenantOf(request);
     const call = ownedCall(state, tenantId, request.params.id);
-    if (!call) {
-      const err = callNotFound(reply, tenantId, request.params.id);
-      // Without a cross-tenant fault, unknown/foreign/deleted read exactly like "no metrics yet".
-      throw err.message === notFound().message && err.status === 404 ? insightsNotFound(state) : err;
-    }
-    if (!metricsReady(state, call)) throw insightsNotFound(state);
+    // Unknown, another tenant's and deleted calls read exactly like "no metrics yet".
+    if (!call) return sendUnowned(reply, tenantId, request.params.id, { kind: 'error', error: state.behaviour.of(insightsNotFound)() });
+    if (!metricsReady(state, call)) throw state.behaviour.of(insightsNotFound)();
     return ok(reply, buildInsights(state, call));
   });
 };

@@ -30,16 +30,22 @@
  *   `{ error: "conflict", reason: "slots_full" }` (§7 leaves the reason set open).
  * - `actorLabel`: string or null, at most {@link ACTOR_LABEL_MAX} characters (code points);
  *   longer, or another type → 400 VALIDATION_ERROR in the envelope (§7 exception 2).
+ *
+ * Seams: the refusal of an action by the call's state ({@link stateRefusal}), the 409, 400 and 429
+ * answers ({@link conflictAnswer}, {@link invalidBodyAnswer}, {@link rateLimitedAnswer}), the
+ * mint's budget, slots and answer ({@link mintBudget}, {@link slotsFull}, {@link mintAnswer}), the
+ * stored label ({@link storedLabel}), and what closing a session and a supervisor's end do
+ * ({@link closeSession}, {@link supervisorEnd}).
  */
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { principalOf, tenantOf } from '../auth.ts';
 import { endCall } from '../control/calls.ts';
-import { ApiError, errorBody, notFound, ok, requestPath, validationError } from '../envelope.ts';
-import { faultOn } from '../faults.ts';
-import { store, type CallRecord, type SimState } from '../state.ts';
+import { notFound, ok, requestPath, validationError, type FieldError } from '../envelope.ts';
+import { seam } from '../seam.ts';
+import { store, type CallRecord, type MonitorAuditRecord, type SimState } from '../state.ts';
 import { isPlainObject } from '../validation/formats.ts';
-import { callNotFound, isForeignCall, ownedCall } from './calls.ts';
+import { ownedCall, sendAnswer, sendUnowned, unknownCall, type CallAnswer } from './calls.ts';
 
 /** Longest accepted `actorLabel`, in characters (Unicode code points). The spec names no limit. */
 export const ACTOR_LABEL_MAX = 200;
@@ -47,40 +53,83 @@ export const ACTOR_LABEL_MAX = 200;
 /** Rate window of the per-tenant mint limit, in ms. */
 const MINT_WINDOW_MS = 60_000;
 
-type IdParams = { Params: { id: string } };
-
-const BARE_NOT_FOUND = '{"error":"not_found"}';
-
-/** Sends a bare JSON body (§7 exception 2) with `status`. */
-function bare(reply: FastifyReply, status: number, body: unknown): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send(typeof body === 'string' ? body : JSON.stringify(body));
+interface IdParams {
+  Params: { id: string };
 }
+
+/** §7 exception 2: the bare 404 of the monitoring actions, byte for byte. */
+const BARE_NOT_FOUND: CallAnswer = { kind: 'bare', status: 404, body: '{"error":"not_found"}' };
+
+/** A monitoring action: minting a listen-only session, taking the call over, ending it. */
+export type MonitorAction = 'monitor' | 'takeover' | 'end';
 
 /**
- * The bare 404 of §7 exception 2 for a call id `ownedCall` refused: byte-identical for unknown,
- * foreign and deleted calls, apart from the cross-tenant fault switches.
+ * §3, §7 exception 3: the 409 reason that refuses `action` on `call`, or null when it may go on:
+ * a finished call is `not_live` (final); takeover and end need the assistant in the room
+ * (`agent_absent` while it is away); a listen-only session does not.
  */
-async function bareNotFound(reply: FastifyReply, tenantId: string, id: string): Promise<FastifyReply> {
-  const state = reply.server.sim;
-  if (isForeignCall(state, tenantId, id)) {
-    if (faultOn(state, 'xtenant.foreign-slow')) await new Promise((r) => setTimeout(r, 20));
-    if (faultOn(state, 'xtenant.foreign-call-header')) reply.header('x-resource-owner', 'another-tenant');
-    if (faultOn(state, 'xtenant.foreign-call-403')) return bare(reply, 403, { error: 'forbidden' });
-    if (faultOn(state, 'xtenant.foreign-bare-body')) return bare(reply, 404, { error: 'not_found', reason: 'other_tenant' });
-  }
-  if (faultOn(state, 'monitoring.unknown-call-envelope')) throw notFound();
-  const rec = store.calls(state).get(id);
-  if (rec?.deleted && rec.tenantId === tenantId && faultOn(state, 'xtenant.deleted-call-gone')) {
-    return bare(reply, 410, { error: 'gone' });
-  }
-  return bare(reply, 404, BARE_NOT_FOUND);
-}
+export const stateRefusal = seam('monitoring.state-refusal', (call: CallRecord, action: MonitorAction): string | null => {
+  if (call.endedAt !== null) return 'not_live';
+  if (action !== 'monitor' && call.agentAbsent) return 'agent_absent';
+  return null;
+});
 
-/** The §7 bare 409, or the envelope under the `monitoring.conflict-in-envelope` fault. */
-function conflict(reply: FastifyReply, reason: string): FastifyReply {
-  const state = reply.server.sim;
-  if (faultOn(state, 'monitoring.conflict-in-envelope')) throw new ApiError(409, 'CONFLICT', `Call action refused: ${reason}`);
-  return bare(reply, 409, { error: 'conflict', reason });
+/** §7 exception 3: the 409 of a monitoring action, bare `{ error: "conflict", reason }`. */
+export const conflictAnswer = seam('monitoring.conflict', (reason: string): CallAnswer => ({ kind: 'bare', status: 409, body: { error: 'conflict', reason } }));
+
+/** §7 exception 2: a monitoring action's body that fails validation answers 400 VALIDATION_ERROR in the envelope. */
+export const invalidBodyAnswer = seam('monitoring.invalid-body', (errors: FieldError[]): CallAnswer => ({ kind: 'error', error: validationError(errors) }));
+
+/** §4.5: the `actorLabel` stored and shown for a sent label: verbatim. */
+export const storedLabel = seam('monitoring.actor-label', (label: string): string => label);
+
+/**
+ * §4.5: the budget a mint attempt of tenant `tenantId` (with a key of `keyType`) counts against:
+ * one per tenant, `monitorMintsPerMinute` attempts in any 60 s window; null for no budget at all.
+ */
+export const mintBudget = seam('monitoring.mint-budget', (_state: SimState, tenantId: string, _keyType: string): string | null => tenantId);
+
+/**
+ * §4.5, §7 exception 3: the 429 of a mint over its budget, `wait` seconds before a mint would
+ * count again: bare `{ error: "rate_limited", retryAfterSeconds }` with `Retry-After`. `path` is
+ * the request path (for a reading that answers an envelope).
+ */
+export const rateLimitedAnswer = seam('monitoring.rate-limited', (_state: SimState, _path: string, wait: number): CallAnswer => ({
+  kind: 'bare',
+  status: 429,
+  body: { error: 'rate_limited', retryAfterSeconds: wait },
+  headers: { 'retry-after': String(wait) },
+}));
+
+/** §4.5: whether the monitor sessions open on `call` fill its slots (`monitorSlotsPerCall`), so a further mint is refused. */
+export const slotsFull = seam(
+  'monitoring.slots-full',
+  (state: SimState, call: CallRecord): boolean => openSessions(call.audit) >= state.config.monitorSlotsPerCall,
+);
+
+/** §7 exception 2, §4.5: a minted credential is answered as bare JSON, 201. */
+export const mintAnswer = seam('monitoring.mint-answer', (credential: Record<string, unknown>): CallAnswer => ({
+  kind: 'bare',
+  status: 201,
+  body: credential,
+}));
+
+/**
+ * §4.5: DELETE monitor-session closes ONE session (`session`, or none) and never ends the call;
+ * an already closed session stays as it was.
+ */
+export const closeSession = seam('monitoring.close-session', (_state: SimState, _call: CallRecord, session: MonitorAuditRecord | undefined): void => {
+  if (session && session.closedAt === null) session.closedAt = new Date().toISOString();
+});
+
+/** §4.5: POST /calls/{id}/end finishes the call like any end: end-of-call report, insights later. */
+export const supervisorEnd = seam('monitoring.supervisor-end', (state: SimState, call: CallRecord): void => {
+  endCall(state, call, { reason: 'ended-by-supervisor', supervisorAnswered: false });
+});
+
+/** Open monitor sessions among `audit` entries. */
+export function openSessions(audit: readonly MonitorAuditRecord[]): number {
+  return audit.filter((a) => a.action === 'monitor' && a.closedAt === null).length;
 }
 
 interface ActionBody {
@@ -88,15 +137,11 @@ interface ActionBody {
   sessionId: string | null;
 }
 
-/**
- * Validates `{ actorLabel?, sessionId? }`. Throws ApiError 400 VALIDATION_ERROR (envelope), or
- * sends a bare 400 under the `monitoring.over-length-bare` fault (returns null then).
- */
-function actionBody(reply: FastifyReply, body: unknown): ActionBody | null {
-  const state = reply.server.sim;
+/** Validates `{ actorLabel?, sessionId? }`: the body, or the failing fields. */
+function actionBody(state: SimState, body: unknown): ActionBody | { errors: FieldError[] } {
   if (body === undefined || body === null) return { actorLabel: null, sessionId: null };
   if (!isPlainObject(body)) throw validationError([{ field: 'body', message: 'must be a JSON object' }]);
-  const errors: { field: string; message: string }[] = [];
+  const errors: FieldError[] = [];
   const label = body.actorLabel;
   if (label !== undefined && label !== null) {
     if (typeof label !== 'string') errors.push({ field: 'actorLabel', message: 'must be a string' });
@@ -106,39 +151,16 @@ function actionBody(reply: FastifyReply, body: unknown): ActionBody | null {
   }
   const sid = body.sessionId;
   if (sid !== undefined && sid !== null && typeof sid !== 'string') errors.push({ field: 'sessionId', message: 'must be a string' });
-  if (errors.length) {
-    if (faultOn(state, 'monitoring.over-length-bare')) {
-      bare(reply, 400, { error: 'invalid_request', field: errors[0].field });
-      return null;
-    }
-    throw validationError(errors);
-  }
-  let actorLabel = typeof label === 'string' ? label : null;
-  if (actorLabel !== null && faultOn(state, 'monitoring.actor-label-altered')) {
-    actorLabel = actorLabel.trim().replace(/[<>"'&]/g, '');
-  }
-  return { actorLabel, sessionId: typeof sid === 'string' ? sid : null };
+  if (errors.length) return { errors };
+  return { actorLabel: typeof label === 'string' ? state.behaviour.of(storedLabel)(label) : null, sessionId: typeof sid === 'string' ? sid : null };
 }
 
-/** 409 reason for an action on `call`, or null when it may proceed. */
-function refusal(state: SimState, call: CallRecord, needsAgent: boolean): string | null {
-  if (call.endedAt !== null) return faultOn(state, 'monitoring.not-live-as-agent-absent') ? 'agent_absent' : 'not_live';
-  if (needsAgent && call.agentAbsent && !faultOn(state, 'monitoring.agent-absent-ignored')) return 'agent_absent';
-  return null;
-}
-
-/** Records a mint attempt; returns seconds to wait when the tenant is over its rate, else 0. */
+/** Records a mint attempt; returns seconds to wait when its budget is spent, else 0. */
 function mintRateWait(state: SimState, tenantId: string, keyType: string): number {
-  if (faultOn(state, 'monitoring.no-rate-limit')) return 0;
+  const bucket = state.behaviour.of(mintBudget)(state, tenantId, keyType);
+  if (bucket === null) return 0;
   const now = Date.now();
   const mints = store.monitorMints(state);
-  // Faults: the budget is kept per key type (another credential of the tenant starts afresh), or
-  // per organization (one tenant throttles its siblings).
-  const bucket = faultOn(state, 'monitoring.rate-per-key')
-    ? `${tenantId}:${keyType}`
-    : faultOn(state, 'monitoring.rate-per-organization')
-      ? `org:${state.tenants.get(tenantId)?.organizationId ?? tenantId}`
-      : tenantId;
   const recent = (mints.get(bucket) ?? []).filter((t) => now - t < MINT_WINDOW_MS);
   if (recent.length >= state.config.monitorMintsPerMinute) {
     mints.set(bucket, recent);
@@ -157,57 +179,39 @@ export const monitoringRoutes: FastifyPluginAsync = async (app) => {
   app.post<IdParams>('/calls/:id/monitor-session', async (request, reply) => {
     const tenantId = tenantOf(request);
     const call = ownedCall(state, tenantId, request.params.id);
-    if (!call) return bareNotFound(reply, tenantId, request.params.id);
-    const body = actionBody(reply, request.body);
-    if (!body) return reply;
-    const reason = refusal(state, call, false);
-    if (reason) return conflict(reply, reason);
+    if (!call) return sendUnowned(reply, tenantId, request.params.id, BARE_NOT_FOUND, 'monitor');
+    const body = actionBody(state, request.body);
+    if ('errors' in body) return sendAnswer(reply, state.behaviour.of(invalidBodyAnswer)(body.errors));
+    const reason = state.behaviour.of(stateRefusal)(call, 'monitor');
+    if (reason) return sendAnswer(reply, state.behaviour.of(conflictAnswer)(reason));
     const wait = mintRateWait(state, tenantId, principalOf(request).keyType);
-    if (wait > 0) {
-      reply.header('retry-after', String(wait));
-      if (faultOn(state, 'monitoring.retry-after-in-error')) {
-        const env = errorBody(state, requestPath(request), new ApiError(429, 'RATE_LIMITED', 'Too many monitor sessions minted'));
-        (env.error as Record<string, unknown>).retryAfterSeconds = wait;
-        return bare(reply, 429, env);
-      }
-      return bare(reply, 429, { error: 'rate_limited', retryAfterSeconds: wait });
-    }
-    // Fault monitoring.slots-per-tenant: the open sessions of every call of the tenant share the slots.
-    const audits = faultOn(state, 'monitoring.slots-per-tenant') ? [...store.calls(state).values()].filter((c) => c.tenantId === tenantId).flatMap((c) => c.audit) : call.audit;
-    const open = audits.filter((a) => a.action === 'monitor' && a.closedAt === null).length;
-    if (open >= state.config.monitorSlotsPerCall && !faultOn(state, 'monitoring.no-slot-limit')) {
-      return conflict(reply, 'slots_full');
-    }
+    if (wait > 0) return sendAnswer(reply, state.behaviour.of(rateLimitedAnswer)(state, requestPath(request), wait));
+    if (state.behaviour.of(slotsFull)(state, call)) return sendAnswer(reply, state.behaviour.of(conflictAnswer)('slots_full'));
     const now = new Date();
     const sessionId = randomUUID();
     call.audit.push({ action: 'monitor', sessionId, actorLabel: body.actorLabel, at: now.toISOString(), closedAt: null });
-    const credential = {
-      sessionId,
-      callId: call.id,
-      token: `mon_${randomBytes(24).toString('base64url')}`,
-      joinUrl: `https://monitor.simulator.invalid/join/${sessionId}`,
-      expiresAt: new Date(now.getTime() + 15 * 60_000).toISOString(),
-    };
-    if (faultOn(state, 'monitoring.mint-in-envelope')) return ok(reply, credential, 201);
-    return bare(reply, 201, credential);
+    return sendAnswer(
+      reply,
+      state.behaviour.of(mintAnswer)({
+        sessionId,
+        callId: call.id,
+        token: `mon_${randomBytes(24).toString('base64url')}`,
+        joinUrl: `https://monitor.simulator.invalid/join/${sessionId}`,
+        expiresAt: new Date(now.getTime() + 15 * 60_000).toISOString(),
+      }),
+    );
   });
 
   app.delete<IdParams & { Querystring: { sessionId?: string } }>('/calls/:id/monitor-session', async (request, reply) => {
     const tenantId = tenantOf(request);
     const call = ownedCall(state, tenantId, request.params.id);
-    if (!call) throw callNotFound(reply, tenantId, request.params.id);
+    if (!call) return sendUnowned(reply, tenantId, request.params.id, unknownCall());
     const fromBody = isPlainObject(request.body) && typeof request.body.sessionId === 'string' ? request.body.sessionId : undefined;
     const wanted = typeof request.query.sessionId === 'string' && request.query.sessionId !== '' ? request.query.sessionId : fromBody;
     const sessions = call.audit.filter((a) => a.action === 'monitor');
-    let session = wanted === undefined ? sessions.filter((a) => a.closedAt === null).at(-1) : sessions.find((a) => a.sessionId === wanted);
+    const session = wanted === undefined ? sessions.filter((a) => a.closedAt === null).at(-1) : sessions.find((a) => a.sessionId === wanted);
     if (wanted !== undefined && !session) throw notFound();
-    if (session && session.closedAt === null) session.closedAt = new Date().toISOString();
-    if (session && faultOn(state, 'monitoring.delete-closes-all')) {
-      for (const a of sessions) if (a.closedAt === null) a.closedAt = session.closedAt;
-    }
-    if (faultOn(state, 'monitoring.delete-ends-call') && call.endedAt === null) {
-      endCall(state, call, { reason: 'ended-by-supervisor', supervisorAnswered: false });
-    }
+    state.behaviour.of(closeSession)(state, call, session);
     return ok(reply, {
       callId: call.id,
       sessionId: session?.sessionId ?? null,
@@ -220,33 +224,30 @@ export const monitoringRoutes: FastifyPluginAsync = async (app) => {
     app.post<IdParams>(`/calls/:id/${action}`, async (request, reply) => {
       const tenantId = tenantOf(request);
       const call = ownedCall(state, tenantId, request.params.id);
-      if (!call) {
-        const foreign = store.calls(state).get(request.params.id);
-        if (action === 'end' && foreign && !foreign.endedAt && isForeignCall(state, tenantId, foreign.id) && faultOn(state, 'xtenant.foreign-call-end')) {
-          endCall(state, foreign, { reason: 'ended-by-supervisor', supervisorAnswered: false });
-        }
-        return bareNotFound(reply, tenantId, request.params.id);
-      }
-      const body = actionBody(reply, request.body);
-      if (!body) return reply;
-      const reason = refusal(state, call, true);
-      if (reason) return conflict(reply, reason);
+      if (!call) return sendUnowned(reply, tenantId, request.params.id, BARE_NOT_FOUND, action);
+      const body = actionBody(state, request.body);
+      if ('errors' in body) return sendAnswer(reply, state.behaviour.of(invalidBodyAnswer)(body.errors));
+      const reason = state.behaviour.of(stateRefusal)(call, action);
+      if (reason) return sendAnswer(reply, state.behaviour.of(conflictAnswer)(reason));
       const at = new Date().toISOString();
       call.audit.push({ action, sessionId: body.sessionId, actorLabel: body.actorLabel, at, closedAt: null });
       if (action === 'takeover') {
         const label = body.actorLabel ?? 'a supervisor';
         call.transcript.push({ role: 'marker', text: `[Call taken over by ${label}; their speech is not transcribed]`, at });
       } else {
-        endCall(state, call, { reason: 'ended-by-supervisor', supervisorAnswered: false, report: !faultOn(state, 'monitoring.end-route-no-report') });
+        state.behaviour.of(supervisorEnd)(state, call);
       }
-      return bare(reply, 200, { callId: call.id, action, actorLabel: body.actorLabel, at });
+      return sendAnswer(reply, { kind: 'bare', status: 200, body: { callId: call.id, action, actorLabel: body.actorLabel, at } });
     });
   }
 
   app.get<IdParams>('/calls/:id/monitor-sessions', async (request, reply) => {
     const tenantId = tenantOf(request);
     const call = ownedCall(state, tenantId, request.params.id);
-    if (!call) throw callNotFound(reply, tenantId, request.params.id);
-    return ok(reply, call.audit.map((a) => ({ ...a })));
+    if (!call) return sendUnowned(reply, tenantId, request.params.id, unknownCall());
+    return ok(
+      reply,
+      call.audit.map((a) => ({ ...a })),
+    );
   });
 };

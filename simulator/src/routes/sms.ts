@@ -19,14 +19,20 @@
  * (`smsEnabled: false` in the control API) → 400 VALIDATION_ERROR on field `fromNumber`
  * ("SMS is not enabled on this number"): the number exists and is the caller's, so 404 would be
  * wrong, and nothing is revealed about other tenants since ownership is checked first.
+ *
+ * Seams: the fields a reason requires ({@link reasonRequirements}), the answer to a reason
+ * ({@link reasonView}), the message's length rule ({@link messageLength}), the refusal of a bad
+ * body ({@link smsRefusal}), the sender lookup ({@link smsSender}) and the answer to a sent
+ * message ({@link sentView}).
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { principalOf, tenantOf } from '../auth.ts';
-import { ApiError, forbidden, notFound, ok, validationError } from '../envelope.ts';
-import { faultOn } from '../faults.ts';
+import { ApiError, notFound, ok, validationError, type FieldError } from '../envelope.ts';
 import { findOwned } from '../resources.ts';
+import { seam } from '../seam.ts';
 import type { PhoneNumberRecord, SimState } from '../state.ts';
+import type { Principal } from '../types.ts';
 import { Checker } from '../validation/checker.ts';
 import { isE164, isPlainObject } from '../validation/formats.ts';
 
@@ -34,7 +40,7 @@ import { isE164, isPlainObject } from '../validation/formats.ts';
 export const SMS_MESSAGE_MAX = 1600;
 
 /** A sent message as stored (not served by any public route). */
-interface SmsRecord {
+export interface SmsRecord {
   tenantId: string;
   messageSid: string;
   fromNumber: string;
@@ -50,6 +56,45 @@ export function liveNumberOf(state: SimState, tenantId: string, number: string, 
   return [...state.phoneNumbers.values()].find((p) => p.tenantId === tenantId && p.number === number && (includeDeleted || !p.deleted));
 }
 
+/** §2.9: the fields a POST /sms-reasons body must hold, as the failing fields of `body`: none, every field is optional. */
+export const reasonRequirements = seam('sms.reason-requirements', (_body: Record<string, unknown>): FieldError[] => []);
+
+/** §2.9, §4.3: a created reason is answered with all nine fields, `properties` included. */
+export const reasonView = seam('sms.reason-view', (data: Record<string, unknown>): Record<string, unknown> => structuredClone(data));
+
+/** The length rule of an SMS `message`: `min` to `max` as counted by `count`. */
+export interface LengthRule {
+  min: number;
+  max: number;
+  count: (message: string) => number;
+}
+
+/** §4.4, §8: an SMS `message` is 1 to {@link SMS_MESSAGE_MAX} characters (Unicode code points). */
+export const messageLength = seam('sms.message-length', (): LengthRule => ({ min: 1, max: SMS_MESSAGE_MAX, count: (m) => [...m].length }));
+
+/** §7: a refused POST /sms body answers 400 VALIDATION_ERROR with one detail per failing field. */
+export const smsRefusal = seam('sms.refusal', (errors: FieldError[]): ApiError => validationError(errors));
+
+/**
+ * §4.4, §5.7: the number a message is sent from: a live number `from` of the caller's tenant;
+ * anything else (unknown, deleted, another tenant's, not a number at all) is 404
+ * RESOURCE_NOT_FOUND, one answer for all of them.
+ */
+export const smsSender = seam(
+  'sms.sender',
+  (state: SimState, principal: Principal & { tenantId: string }, from: string): PhoneNumberRecord | ApiError =>
+    liveNumberOf(state, principal.tenantId, from) ?? notFound(),
+);
+
+/** §4.4: a sent message is answered with its `messageSid`, the numbers, `status` and `createdAt`. */
+export const sentView = seam('sms.sent-view', (sms: SmsRecord): Record<string, unknown> => ({
+  messageSid: sms.messageSid,
+  fromNumber: sms.fromNumber,
+  toNumber: sms.toNumber,
+  status: 'queued',
+  createdAt: sms.createdAt,
+}));
+
 /** Plugin with the SMS routes. */
 export const smsRoutes: FastifyPluginAsync = async (app) => {
   const state = app.sim;
@@ -58,9 +103,8 @@ export const smsRoutes: FastifyPluginAsync = async (app) => {
     const tenantId = tenantOf(request);
     const body = request.body === undefined ? {} : request.body;
     if (!isPlainObject(body)) throw validationError([{ field: 'body', message: 'must be a JSON object' }]);
-    if (Object.keys(body).length === 0 && faultOn(state, 'sms.reason-empty-body-rejected')) {
-      throw validationError([{ field: 'name', message: 'is required' }]);
-    }
+    const required = state.behaviour.of(reasonRequirements)(body);
+    if (required.length) throw validationError(required);
     const c = new Checker();
     for (const k of TEXT_FIELDS) {
       const v = body[k];
@@ -84,9 +128,7 @@ export const smsRoutes: FastifyPluginAsync = async (app) => {
       updatedAt: now,
     };
     state.collection<{ tenantId: string; data: Record<string, unknown> }>('smsReasons').set(data.id as string, { tenantId, data });
-    const out = structuredClone(data);
-    if (faultOn(state, 'sms.reason-drops-properties')) delete out.properties;
-    return ok(reply, out, 201);
+    return ok(reply, state.behaviour.of(reasonView)(data), 201);
   });
 
   app.post('/sms', async (request, reply) => {
@@ -97,26 +139,13 @@ export const smsRoutes: FastifyPluginAsync = async (app) => {
     const { fromNumber, toNumber, message } = body;
     c.check('fromNumber', typeof fromNumber === 'string' && fromNumber !== '', 'is required: an E.164 number of your tenant');
     c.check('toNumber', isE164(toNumber), 'is required: an E.164 number such as +14155550123');
-    const max = faultOn(state, 'sms.accept-1601') ? SMS_MESSAGE_MAX + 1 : faultOn(state, 'sms.refuses-1600') ? SMS_MESSAGE_MAX - 1 : SMS_MESSAGE_MAX;
-    const min = faultOn(state, 'sms.accept-empty-message') ? 0 : faultOn(state, 'sms.refuses-one-character') ? 2 : 1;
-    const len = typeof message !== 'string' ? -1 : faultOn(state, 'sms.counts-utf8-bytes') ? Buffer.byteLength(message, 'utf8') : [...message].length;
-    c.check('message', len >= min && len <= max, `is required: a string of 1 to ${SMS_MESSAGE_MAX} characters`);
-    if (!c.ok && faultOn(state, 'sms.no-details')) throw new ApiError(400, 'VALIDATION_ERROR', 'Validation failed');
-    c.throwIfAny();
+    const rule = state.behaviour.of(messageLength)();
+    const len = typeof message === 'string' ? rule.count(message) : -1;
+    c.check('message', len >= rule.min && len <= rule.max, `is required: a string of 1 to ${SMS_MESSAGE_MAX} characters`);
+    if (!c.ok) throw state.behaviour.of(smsRefusal)(c.errors);
     const from = fromNumber as string;
-    let rec = liveNumberOf(state, tenantId, from, faultOn(state, 'sms.deleted-from-accepted'));
-    const p = principalOf(request);
-    if (!rec && p.keyType === 'organization' && faultOn(state, 'xtenant.sms-org-key-org-numbers')) {
-      // Fault: with an organization key the sender is looked up across the organization.
-      rec = [...state.phoneNumbers.values()].find((n) => n.number === from && !n.deleted && state.tenants.get(n.tenantId)?.organizationId === p.organizationId);
-    }
-    if (!rec) {
-      const foreign = [...state.phoneNumbers.values()].some((p) => p.number === from && !p.deleted && p.tenantId !== tenantId);
-      if (foreign && faultOn(state, 'xtenant.sms-foreign-number-403')) throw forbidden('This number belongs to another tenant');
-      const known = [...state.phoneNumbers.values()].some((p) => p.number === from);
-      if (!known && faultOn(state, 'sms.unknown-from-400')) throw validationError([{ field: 'fromNumber', message: 'unknown number' }]);
-      throw notFound();
-    }
+    const rec = state.behaviour.of(smsSender)(state, { ...principalOf(request), tenantId }, from);
+    if (rec instanceof ApiError) throw rec;
     if (!rec.smsEnabled) throw validationError([{ field: 'fromNumber', message: 'SMS is not enabled on this number' }]);
     const sms: SmsRecord = {
       tenantId,
@@ -127,7 +156,6 @@ export const smsRoutes: FastifyPluginAsync = async (app) => {
       createdAt: new Date().toISOString(),
     };
     state.collection<SmsRecord>('smsMessages').set(sms.messageSid, sms);
-    if (faultOn(state, 'sms.no-message-sid')) return ok(reply, {}, 201);
-    return ok(reply, { messageSid: sms.messageSid, fromNumber: sms.fromNumber, toNumber: sms.toNumber, status: 'queued', createdAt: sms.createdAt }, 201);
+    return ok(reply, state.behaviour.of(sentView)(sms), 201);
   });
 };

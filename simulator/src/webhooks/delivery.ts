@@ -2,12 +2,10 @@
  * Sending a delivery: attempts over undici, the model-B retry schedule (§6 Model B rule 3), and
  * cancellation of everything pending when the state is reset or the server closes.
  *
- * Schedule: attempt 1 at once; on a non-2xx answer, a timeout (`webhookTimeoutMs`) or a
- * connection error, model B retries up to 5 times, waiting `webhookRetryBaseMs` × 1, 2, 4, 8, 16
- * before retries 1..5 (config read when each retry is scheduled). Model A makes one attempt
- * (§6 Model A rule 3). Faults: `webhooks.retry-model-a`, `webhooks.retries-3`,
- * `webhooks.retries-8`, `webhooks.constant-delay`, `webhooks.no-retry-on-timeout` (a timed-out
- * attempt ends the delivery).
+ * Schedule: attempt 1 at once; after a non-2xx answer, a timeout (`webhookTimeoutMs`) or a
+ * connection error, the delivery policy (policy.ts, a seam) says whether and after what wait the
+ * next attempt goes: model B up to 5 retries, waiting `webhookRetryBaseMs` × 1, 2, 4, 8, 16
+ * (config read when each retry is scheduled); model A none (§6 Model A rule 3).
  *
  * An emitter that needs the answer (e.g. the call lifecycle reading an assistant-request answer)
  * passes `onAnswer`; it is called with the status and raw body bytes of every 2xx..5xx answer,
@@ -16,18 +14,14 @@
  * Hostnames are resolved through the control DNS table only (no real DNS query; `localhost`
  * aside); a name that does not resolve is an attempt with no answer (`status: null`).
  */
-import { isAlt } from '../personality.ts';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
-import { faultOn } from '../faults.ts';
 import type { SimState } from '../state.ts';
+import { deliveryPolicy, type DeliveryModel } from './policy.ts';
 import { deliveryTarget } from './routing.ts';
 import { buildAttempt } from './signing.ts';
 import { deliveries, type DeliveryRecord } from './store.ts';
-
-/** Retries of model B after the first attempt (§6 Model B rule 3: "up to 5 times"). */
-export const MODEL_B_RETRIES = 5;
 
 /** Timers, in-flight requests and the HTTP agent of one simulator state. */
 interface Runtime {
@@ -76,19 +70,9 @@ function runtime(state: SimState): Runtime {
   return rt;
 }
 
-/** How many retries follow a failed first attempt under the current config and faults. */
-export function maxRetries(state: SimState, model: 'A' | 'B'): number {
-  if (model === 'A' && !faultOn(state, 'webhooks.retry-model-a')) return 0;
-  if (faultOn(state, 'webhooks.retries-3')) return 3;
-  if (faultOn(state, 'webhooks.retries-8')) return 8;
-  // The alt reading of "up to 5 times": 5 attempts in all (§8 limit table), so 4 retries.
-  return isAlt(state) ? MODEL_B_RETRIES - 1 : MODEL_B_RETRIES;
-}
-
-/** Delay in ms before retry `n` (1-based): base × 2^(n-1), or base with `webhooks.constant-delay`. */
-export function retryDelayMs(state: SimState, n: number): number {
-  const base = state.config.webhookRetryBaseMs;
-  return faultOn(state, 'webhooks.constant-delay') ? base : base * 2 ** (n - 1);
+/** How many retries follow a failed first attempt of a `model` delivery under the behaviour in force. */
+export function maxRetries(state: SimState, model: DeliveryModel): number {
+  return state.behaviour.of(deliveryPolicy)(model).retries;
 }
 
 /** Everything needed to (re)send one delivery. */
@@ -96,7 +80,7 @@ export interface PendingDelivery {
   record: DeliveryRecord;
   /** Configured URL (non-null: a delivery without one is never started). */
   url: string;
-  /** URL actually requested when it differs from `url` (fault `webhooks.path-dropped`). */
+  /** URL actually requested when it differs from `url` (the request URL seam of emit.ts). */
   sendTo?: string;
   secret: string;
   body: Record<string, unknown>;
@@ -162,16 +146,12 @@ async function attempt(state: SimState, rt: Runtime, d: PendingDelivery, n: numb
     d.record.state = 'delivered';
     return;
   }
-  const endsHere =
-    (timedOut && faultOn(state, 'webhooks.no-retry-on-timeout')) ||
-    (status !== null && status >= 400 && status < 500 && d.record.model === 'B' && faultOn(state, 'webhooks.retry-5xx-only')) ||
-    (status === null && !timedOut && d.record.model === 'B' && faultOn(state, 'webhooks.no-retry-on-refused'));
-  const model429Retry = d.record.model === 'A' && status === 429 && n === 1 && faultOn(state, 'webhooks.model-a-retries-429');
-  if (!model429Retry && (n > maxRetries(state, d.record.model) || endsHere)) {
+  const policy = state.behaviour.of(deliveryPolicy)(d.record.model);
+  if (n > policy.retries || !policy.retried({ status, timedOut })) {
     d.record.state = 'failed';
     return;
   }
-  schedule(state, rt, retryDelayMs(state, n), () => void attempt(state, rt, d, n + 1));
+  schedule(state, rt, policy.delayMs(n, state.config.webhookRetryBaseMs), () => void attempt(state, rt, d, n + 1));
 }
 
 /** Starts a delivery in the background (first attempt on the next turn of the event loop). */

@@ -8,18 +8,16 @@
  *   event was emitted and had nowhere to go (§6 names no behaviour for this case).
  * - The `url` of the log is the configured URL as written (before `webhookConnectTo`).
  *
- * Faults switched here (each breaks one rule; see faults.ts): `webhooks.shared-delivery-id`,
- * `webhooks.delivery-id-not-uuid` (delivery ids); `webhooks.supervisor-answered-string`,
- * `webhooks.no-call-id`, `webhooks.no-customer-identifier` (payload fields, applied to a copy of
- * the body); `webhooks.tool-event-model-b` (delivery model); `webhooks.path-dropped` (an
- * assistant serverUrl — any URL other than the tenant-level one — is requested at `/`); `webhooks.test-request-on-patch`
- * ({@link afterServerUrlPatch}); `webhooks.empty-2xx-drops-call` ({@link dropCallOnEmptyAnswer}).
+ * Seams: the delivery id of an event ({@link eventDeliveryId}), its delivery model
+ * ({@link deliveryModel}), its payload ({@link payload}), whether it is sent at all
+ * ({@link eventSent}), whether a serverUrl write sends a test request ({@link testRequestOnSet}),
+ * and what an empty 2xx answer to a voice assistant-request does ({@link emptyAnswer}).
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { faultOn } from '../faults.ts';
+import { randomUUID } from 'node:crypto';
+import { seam } from '../seam.ts';
 import type { CallRecord, SimState } from '../state.ts';
 import { startDelivery } from './delivery.ts';
-import { rememberServerUrl, routeUrl } from './routing.ts';
+import { rememberServerUrl, requestUrl, routeUrl } from './routing.ts';
 import { deliveries, type DeliveryModel, type DeliveryRecord } from './store.ts';
 
 /** One event to deliver. */
@@ -38,7 +36,7 @@ export interface WebhookEvent {
   model: DeliveryModel;
   /**
    * Overrides routing: e.g. the URL snapshotted when a call started, so a call keeps the
-   * configuration it began with (§1). Ignored under the `webhooks.ignore-server-url` fault.
+   * configuration it began with (§1).
    */
   url?: string;
   /** Called with the status and raw body bytes of each answer (see `PendingDelivery.onAnswer`). */
@@ -46,51 +44,46 @@ export interface WebhookEvent {
 }
 
 /**
- * Delivery id of a new event: a fresh UUID. Faults: `webhooks.delivery-id-not-uuid` gives a
- * `dlv_<24 hex>` token; `webhooks.shared-delivery-id` reuses the id of the tenant's latest
- * logged event of the same model (a fresh one when there is none).
+ * §6 Model B rules 1 and 3: the delivery id of a new event of `tenantId` under `model`: a fresh
+ * UUID, one per event (receivers dedupe on it).
  */
-function newDeliveryId(state: SimState, tenantId: string, model: DeliveryModel): string {
-  if (faultOn(state, 'webhooks.shared-delivery-id')) {
-    const previous = [...deliveries(state).values()].reverse().find((d) => d.tenantId === tenantId && d.model === model);
-    if (previous) return previous.deliveryId;
-  }
-  return faultOn(state, 'webhooks.delivery-id-not-uuid') ? `dlv_${randomBytes(12).toString('hex')}` : randomUUID();
-}
+export const eventDeliveryId = seam('webhooks.delivery-id', (_state: SimState, _tenantId: string, _model: DeliveryModel): string => randomUUID());
+
+/** §6 table: the delivery model of an event of `type`, as its emitter states it (`model`). */
+export const deliveryModel = seam('webhooks.delivery-model', (_type: string, model: DeliveryModel): DeliveryModel => model);
 
 /**
- * Where to send a delivery routed to `url`: `url` itself, or under the `webhooks.path-dropped`
- * fault `/` of its origin when `url` is not the tenant-level URL (§2.3 rule 5 concerns serverUrl).
+ * §6: the body sent for an event, the emitter's fields as they are (a copy: the emitter's object
+ * is left as is). Every body carries `type`; voice events carry `call_id`; messaging events
+ * `conversation_id`, `channel`, `customer_identifier`; the end-of-call report a boolean
+ * `supervisor_answered` (Model A rule 6).
  */
-function sendUrl(state: SimState, url: string, tenantUrl: string | null): string | undefined {
-  if (!faultOn(state, 'webhooks.path-dropped') || url === tenantUrl) return undefined;
-  try {
-    return new URL('/', url).href;
-  } catch {
-    return undefined;
-  }
-}
+export const payload = seam('webhooks.payload', (body: Record<string, unknown>): Record<string, unknown> => ({ ...body }));
 
-/** A copy of `body` with the payload faults applied (the emitter's object is left as is). */
-function payloadWithFaults(state: SimState, body: Record<string, unknown>): Record<string, unknown> {
-  const out = { ...body };
-  if (faultOn(state, 'webhooks.no-call-id')) delete out.call_id;
-  if (faultOn(state, 'webhooks.report-without-type') && out.type === 'end-of-call-report') delete out.type;
-  if (faultOn(state, 'webhooks.no-customer-identifier')) delete out.customer_identifier;
-  if (faultOn(state, 'webhooks.supervisor-answered-string') && typeof out.supervisor_answered === 'boolean') {
-    out.supervisor_answered = String(out.supervisor_answered);
-  }
-  return out;
-}
+/**
+ * §6 table, §1: whether an event of `type` (on a messaging `channel`, for conversation events)
+ * is sent: every event in the table is.
+ */
+export const eventSent = seam('webhooks.event-sent', (_type: string, _channel?: string): boolean => true);
+
+/** §2.3 rule 3: whether setting an assistant's serverUrl sends a test request to it: no. */
+export const testRequestOnSet = seam('webhooks.test-request', (): boolean => false);
+
+/**
+ * §6 Model A rule 4: what a 2xx answer with an empty body to a voice assistant-request does: it
+ * is safe, the call proceeds.
+ */
+export const emptyAnswer = seam('webhooks.empty-answer', (): 'proceed' | 'end-call' => 'proceed');
 
 /**
  * Logs a delivery of `ev` and starts sending it in the background (fire-and-forget; never throws,
- * never waits for the network). Returns the delivery id at once (a UUID unless a fault says
- * otherwise); under model B it is the `X-Service-Delivery` of every attempt.
+ * never waits for the network). Returns the delivery id at once (a UUID in the spec's
+ * reading); under model B it is the `X-Service-Delivery` of every attempt.
  */
 export function emitEvent(state: SimState, ev: WebhookEvent): { deliveryId: string } {
-  const model: DeliveryModel = ev.type === 'tool-invocation' && faultOn(state, 'webhooks.tool-event-model-b') ? 'B' : ev.model;
-  const deliveryId = newDeliveryId(state, ev.tenantId, model);
+  const seams = state.behaviour;
+  const model = seams.of(deliveryModel)(ev.type, ev.model);
+  const deliveryId = seams.of(eventDeliveryId)(state, ev.tenantId, model);
   const tenant = state.tenants.get(ev.tenantId);
   const url = tenant ? routeUrl(state, ev) : null;
   const record: DeliveryRecord = {
@@ -102,17 +95,16 @@ export function emitEvent(state: SimState, ev: WebhookEvent): { deliveryId: stri
     state: url && tenant ? 'pending' : 'failed',
     attempts: [],
   };
-  // Keyed by a private id, so records sharing a delivery id (a fault) all stay in the log.
+  // Keyed by a private id, so records sharing a delivery id (a reading that reuses ids) all stay in the log.
   deliveries(state).set(randomUUID(), record);
   if (url && tenant) {
-    const body = payloadWithFaults(state, ev.body);
-    const sendTo = sendUrl(state, url, tenant.serverUrl);
+    const sendTo = seams.of(requestUrl)(url, tenant.serverUrl);
     startDelivery(state, {
       record,
       url,
       secret: tenant.clientServerSecret,
-      body,
-      ...(sendTo ? { sendTo } : {}),
+      body: seams.of(payload)(ev.body),
+      ...(sendTo !== url ? { sendTo } : {}),
       ...(ev.onAnswer ? { onAnswer: ev.onAnswer } : {}),
     });
   }
@@ -121,14 +113,14 @@ export function emitEvent(state: SimState, ev: WebhookEvent): { deliveryId: stri
 
 /**
  * Hook for `PATCH /assistants/{id}` after a successful write: remembers the serverUrl the
- * assistant had before (`before`, see `rememberServerUrl`), and under the
- * `webhooks.test-request-on-patch` fault (a violation of §2.3 rule 3) sends one unlogged model-A
- * POST `{ "type": "test-request", "assistant_id" }` to the URL when the request body (`patch`)
- * set `serverUrl` to a string. Never throws; the POST runs in the background.
+ * assistant had before (`before`, see `rememberServerUrl`), and, in a reading that sends a test
+ * request ({@link testRequestOnSet}), sends one unlogged model-A POST
+ * `{ "type": "test-request", "assistant_id" }` to the URL when the request body (`patch`) set
+ * `serverUrl` to a string. Never throws; the POST runs in the background.
  */
 export function afterServerUrlPatch(state: SimState, tenantId: string, assistantId: string, before: unknown, patch: unknown): void {
   rememberServerUrl(state, assistantId, before);
-  if (!faultOn(state, 'webhooks.test-request-on-patch')) return;
+  if (!state.behaviour.of(testRequestOnSet)()) return;
   const url = (patch as { serverUrl?: unknown } | null)?.serverUrl;
   const tenant = state.tenants.get(tenantId);
   if (typeof url !== 'string' || url === '' || !tenant) return;
@@ -136,20 +128,19 @@ export function afterServerUrlPatch(state: SimState, tenantId: string, assistant
   startDelivery(state, { record, url, secret: tenant.clientServerSecret, body: { type: 'test-request', assistant_id: assistantId } });
 }
 
-/** `endedReason` of a call ended by the `webhooks.empty-2xx-drops-call` fault. */
+/** `endedReason` of a call that an empty answer ended ({@link emptyAnswer} `end-call`). */
 export const DROPPED_ON_EMPTY_ANSWER = 'assistant-request-empty-answer';
 
 /**
- * `onAnswer` hook for a call's voice assistant-request. Normally it does nothing: §6 Model A
- * rule 4 says an empty 2xx is safe and the call proceeds. Under the `webhooks.empty-2xx-drops-call`
- * fault, a 2xx with an empty body ends the call at once (`endedAt` set, reason
- * {@link DROPPED_ON_EMPTY_ANSWER}): it is no longer live, and no end-of-call report is sent (the
- * control end of such a call answers 200 and emits nothing).
+ * `onAnswer` hook for a call's voice assistant-request: a 2xx with an empty body does what
+ * {@link emptyAnswer} says. The call proceeds (§6 Model A rule 4), or, in a reading that ends it,
+ * it ends at once (`endedAt` set, reason {@link DROPPED_ON_EMPTY_ANSWER}): it is no longer live,
+ * and no end-of-call report is sent (the control end of such a call answers 200 and emits nothing).
  */
 export function dropCallOnEmptyAnswer(state: SimState, call: CallRecord): (status: number, body: Buffer) => void {
   return (status, body) => {
-    if (!faultOn(state, 'webhooks.empty-2xx-drops-call')) return;
     if (status < 200 || status >= 300 || body.length > 0 || call.endedAt) return;
+    if (state.behaviour.of(emptyAnswer)() !== 'end-call') return;
     call.endedAt = new Date().toISOString();
     call.endedReason = DROPPED_ON_EMPTY_ANSWER;
     call.agentAbsent = false;

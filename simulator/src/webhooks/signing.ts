@@ -7,12 +7,11 @@
  * the bytes; `X-Service-Signature: sha256=<lowercase hex HMAC-SHA256 of exactly those bytes,
  * keyed by the client server secret>`, `X-Service-Delivery: <delivery id>`.
  *
- * Faults (each breaks one §6 rule): `webhooks.sign-reserialised`, `webhooks.wrong-secret`,
- * `webhooks.drop-sha256-prefix`, `webhooks.new-delivery-id-on-retry`,
- * `webhooks.model-a-secret-missing`, `webhooks.text-plain` (§6: events are JSON bodies).
+ * Two seams: the signature of the bytes ({@link signature}) and the headers of an attempt
+ * ({@link attemptHeaders}).
  */
-import { createHmac, randomUUID } from 'node:crypto';
-import { faultOn } from '../faults.ts';
+import { createHmac } from 'node:crypto';
+import { seam } from '../seam.ts';
 import type { SimState } from '../state.ts';
 import type { DeliveryModel } from './store.ts';
 
@@ -49,25 +48,52 @@ export interface AttemptInput {
   body: Record<string, unknown>;
   /** 1 for the first attempt, 2 for the first retry, ... */
   attempt: number;
-  /** Configured delivery URL (read only by the fault `webhooks.sign-with-host`). */
+  /** Configured delivery URL (no part of the spec's signature; see {@link signature}). */
   url?: string;
 }
 
-/** Body and headers of one attempt, with the switched-on faults applied. */
-export function buildAttempt(state: SimState, input: AttemptInput): AttemptRequest {
-  const headers: Record<string, string> = { 'content-type': faultOn(state, 'webhooks.text-plain') ? 'text/plain' : 'application/json' };
-  if (input.model === 'A') {
-    if (!faultOn(state, 'webhooks.model-a-secret-missing')) headers['x-service-core-secret'] = input.secret;
-    return { body: modelABody(input.body), headers };
+/**
+ * §6 Model B rules 1, 2 and 4: the `X-Service-Signature` value for `body`, the exact bytes sent:
+ * `sha256=` and the lowercase hex HMAC-SHA256 of those bytes keyed by the client server secret
+ * `secret`. `url` (the configured delivery URL) takes no part: verification is independent of
+ * host and URL.
+ */
+export const signature = seam('webhooks.signature', (secret: string, body: Buffer, _url: string | undefined): string => `sha256=${hmacHex(secret, body)}`);
+
+/** The inputs of an attempt's headers. */
+export interface HeaderInput {
+  model: DeliveryModel;
+  /** Client server secret of the tenant (§5.5). */
+  secret: string;
+  deliveryId: string;
+  /** 1 for the first attempt, 2 for the first retry, ... */
+  attempt: number;
+  /** The signature value (model B only). */
+  signature?: string;
+}
+
+/**
+ * §6: the headers (lower-case names, `host` aside) of one attempt. Every event is JSON
+ * (`Content-Type: application/json`); model A carries `x-service-core-secret`, the client server
+ * secret verbatim (rule A1); model B carries the signature and `X-Service-Delivery`, the delivery
+ * id, the same on every retry (rules B1, B3).
+ */
+export const attemptHeaders = seam('webhooks.headers', (input: HeaderInput): Record<string, string> => {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (input.model === 'A') headers['x-service-core-secret'] = input.secret;
+  else {
+    headers['x-service-signature'] = input.signature ?? '';
+    headers['x-service-delivery'] = input.deliveryId;
   }
-  const retry = input.attempt > 1;
+  return headers;
+});
+
+/** Body and headers of one attempt under the behaviour in force. */
+export function buildAttempt(state: SimState, input: AttemptInput): AttemptRequest {
+  const seams = state.behaviour;
+  const { model, secret, deliveryId, attempt } = input;
+  if (model === 'A') return { body: modelABody(input.body), headers: seams.of(attemptHeaders)({ model, secret, deliveryId, attempt }) };
   const body = modelBBody(input.body);
-  const signed = faultOn(state, 'webhooks.sign-reserialised') ? Buffer.from(JSON.stringify(JSON.parse(body.toString('utf8'))), 'utf8') : body;
-  const key = faultOn(state, 'webhooks.wrong-secret') ? `${input.secret}x` : input.secret;
-  // Fault: the host name is signed with the body, so verification breaks behind a tunnel.
-  const withHost = faultOn(state, 'webhooks.sign-with-host') && input.url ? Buffer.concat([Buffer.from(new URL(input.url).host, 'utf8'), signed]) : signed;
-  const hex = hmacHex(key, withHost);
-  headers['x-service-signature'] = faultOn(state, 'webhooks.drop-sha256-prefix') ? hex : `sha256=${hex}`;
-  headers['x-service-delivery'] = retry && faultOn(state, 'webhooks.new-delivery-id-on-retry') ? randomUUID() : input.deliveryId;
-  return { body, headers };
+  const signed = seams.of(signature)(secret, body, input.url);
+  return { body, headers: seams.of(attemptHeaders)({ model, secret, deliveryId, attempt, signature: signed }) };
 }

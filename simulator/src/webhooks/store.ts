@@ -4,9 +4,9 @@
  * the state. Records are in emission order (a Map keeps insertion order).
  */
 import type { SimState } from '../state.ts';
+import type { DeliveryModel } from './policy.ts';
 
-/** Delivery model of §6: A = shared-secret header, no retry; B = HMAC signature, retried. */
-export type DeliveryModel = 'A' | 'B';
+export type { DeliveryModel } from './policy.ts';
 
 /** One attempt as the contract lists it: when it was sent and the HTTP status answered. */
 export interface DeliveryAttempt {
