@@ -226,21 +226,6 @@ export const FAULTS: readonly FaultInfo[] = [
   },
   // cross-tenant (§5.7): routes/assistants.ts, routes/tools.ts
   {
-    name: 'xtenant.foreign-tool-write-through',
-    clauses: ['5.7/no-cross-tenant-write'],
-    description: "PUT /tools/{id} on another tenant's tool answers 404 but applies the write.",
-  },
-  {
-    name: 'xtenant.foreign-tool-403',
-    clauses: ['5.7/isolation-tool-update', '5.7/foreign-resource-not-found', '5.7/isolation-tool-instruction'],
-    description: "PUT /tools/{id} and PUT /tools/{id}/instruction on another tenant's tool answer 403 FORBIDDEN instead of 404.",
-  },
-  {
-    name: 'xtenant.foreign-override-message',
-    clauses: ['5.7/isolation-text-override', '5.7/foreign-indistinguishable'],
-    description: "On the per-assistant tool override routes, another tenant's assistant or tool answers 404 with a different message.",
-  },
-  {
     name: 'xtenant.foreign-assistant-write',
     clauses: ['5.7/no-cross-tenant-write'],
     description: "PATCH /assistants/{id} on another tenant's assistant applies the change and answers 200.",
@@ -250,33 +235,8 @@ export const FAULTS: readonly FaultInfo[] = [
     clauses: ['5.7/lists-own-tenant-only'],
     description: "GET /assistants with an organization key lists every tenant's assistants of the organization.",
   },
-  {
-    name: 'xtenant.foreign-override-write-through',
-    clauses: ['5.7/no-cross-tenant-write', '5.7/isolation-text-override'],
-    description: "DELETE /assistants/{id}/tools/{toolId}/text-override with another tenant's assistant answers 404 but deletes its text overrides.",
-  },
   // organization routes (§4.5, §5.3, §5.6): auth.ts
   // tools (§4.5): routes/tools.ts
-  {
-    name: 'tools.put-clears-text-instructions',
-    clauses: ['4.5/tool-put-keeps-text-instructions'],
-    description: 'PUT /tools/{id} (and /instruction) without textInstructions clears it.',
-  },
-  {
-    name: 'tools.null-keeps-text-instructions',
-    clauses: ['4.5/tool-put-null-removes-text-instructions'],
-    description: 'PUT /tools/{id} with textInstructions: null keeps the stored value.',
-  },
-  {
-    name: 'tools.empty-description-stored',
-    clauses: ['4.5/tool-empty-description-restores'],
-    description: "An empty description override is stored as '' instead of restoring the default.",
-  },
-  {
-    name: 'tools.voice-text-coupled',
-    clauses: ['4.5/tool-overrides-independent'],
-    description: 'PUT text-description-override also overrides the voice description.',
-  },
   // text test suites (§3, §4.5, §8): routes/test-suites.ts
   // catalogues, prompts, channels (§2.10, §4.5): routes/models.ts, routes/prompts.ts, routes/chatapp.ts
   // task overrides (§2.8), calls and live monitoring (§4.5)

@@ -16,24 +16,6 @@ const U = '0d9c3a5e-1111-4222-8333-444455556666';
 type Probe = (w: World) => Promise<unknown>;
 
 const PROBES: Record<string, Probe> = {
-  'xtenant.foreign-tool-write-through': async (w) => {
-    const t = await tool(w, w.B, { name: 'b', instruction: INSTRUCTION });
-    await w.req('PUT', `/tools/${t.id}`, { key: w.A.apiKey, body: { name: 'stolen' } });
-    return (await w.req('GET', `/tools/${t.id}`, { key: w.B.apiKey })).body.data.name;
-  },
-  'xtenant.foreign-tool-403': async (w) => st(await w.req('PUT', `/tools/${(await tool(w, w.B)).id}`, { key: w.A.apiKey, body: {} })),
-  'xtenant.foreign-override-message': async (w) => {
-    const b = await w.assistant(w.B.apiKey);
-    const t = await tool(w, w.A);
-    return st(await w.req('GET', `/assistants/${b.id}/tools/${t.id}/text-override`, { key: w.A.apiKey }));
-  },
-  'xtenant.foreign-override-write-through': async (w) => {
-    const b = await w.assistant(w.B.apiKey);
-    const t = await tool(w, w.B, { name: 't', instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTION });
-    await w.req('PUT', `/assistants/${b.id}/tools/${t.id}/text-description-override`, { key: w.B.apiKey, body: { description: 'b text' } });
-    await w.req('DELETE', `/assistants/${b.id}/tools/${t.id}/text-override`, { key: w.A.apiKey });
-    return (await w.req('GET', `/assistants/${b.id}/tools/${t.id}/text-override`, { key: w.B.apiKey })).body.data.text.descriptionOverride;
-  },
   'xtenant.foreign-assistant-write': async (w) => {
     const b = await w.assistant(w.B.apiKey, { name: 'mine' });
     await w.req('PATCH', `/assistants/${b.id}`, { key: w.A.apiKey, body: { name: 'stolen' } });
@@ -68,25 +50,6 @@ const PROBES: Record<string, Probe> = {
     const p = (await w.req('POST', '/prompts', { key: w.A.apiKey, body: { type: 'chat' } })).body.data;
     const a = await w.assistant(w.A.apiKey, { chatPromptId: p.id });
     return (await w.req('PATCH', `/assistants/${a.id}`, { key: w.A.apiKey, body: { chatPromptId: null } })).body.data.chatPromptId;
-  },
-  'tools.put-clears-text-instructions': async (w) => {
-    const t = await tool(w, w.A, { name: 't', instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTION });
-    return (await w.req('PUT', `/tools/${t.id}`, { key: w.A.apiKey, body: { name: 'u' } })).body.data.textInstructions;
-  },
-  'tools.null-keeps-text-instructions': async (w) => {
-    const t = await tool(w, w.A, { name: 't', instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTION });
-    return (await w.req('PUT', `/tools/${t.id}`, { key: w.A.apiKey, body: { textInstructions: null } })).body.data.textInstructions;
-  },
-  'tools.empty-description-stored': async (w) => {
-    const a = await w.assistant(w.A.apiKey);
-    const t = await tool(w, w.A);
-    await w.req('PUT', `/assistants/${a.id}/tools/${t.id}/description-override`, { key: w.A.apiKey, body: { description: 'v' } });
-    return (await w.req('PUT', `/assistants/${a.id}/tools/${t.id}/description-override`, { key: w.A.apiKey, body: { description: '' } })).body.data.voice;
-  },
-  'tools.voice-text-coupled': async (w) => {
-    const a = await w.assistant(w.A.apiKey);
-    const t = await tool(w, w.A, { name: 't', instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTION });
-    return (await w.req('PUT', `/assistants/${a.id}/tools/${t.id}/text-description-override`, { key: w.A.apiKey, body: { description: 'txt' } })).body.data.voice;
   },
   'assistants.list-without-name': async (w) => {
     await w.assistant(w.A.apiKey, { name: 'Listed' });

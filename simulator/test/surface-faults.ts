@@ -6,12 +6,8 @@
 
 /** Cross-tenant and auth faults added with the surface routes (the first assistant ones stay in faults.test.ts). */
 export const SURFACE_XTENANT_FAULTS = [
-  'xtenant.foreign-tool-write-through',
-  'xtenant.foreign-tool-403',
-  'xtenant.foreign-override-message',
   'xtenant.foreign-assistant-write',
   'xtenant.list-leak',
-  'xtenant.foreign-override-write-through',
 ] as const;
 
 const AREAS = /^(monitoring|insights|sms|org|tools|texttests|catalog|prompts|chatapp|calls|taskoverrides|assistants)\./;

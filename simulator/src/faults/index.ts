@@ -23,6 +23,7 @@ import { ROBUSTNESS_FAULTS } from './robustness.ts';
 import { ROUTES_FAULTS } from './routes.ts';
 import { SERVER_URL_FAULTS } from './server-url.ts';
 import { TEXTTESTS_FAULTS } from './texttests.ts';
+import { TOOLS_FAULTS } from './tools.ts';
 import type { Fault, FaultInfo } from './define.ts';
 import { CALL_FAULTS } from './calls.ts';
 import { INSIGHTS_FAULTS } from './insights.ts';
@@ -44,6 +45,7 @@ export const SEAM_FAULTS = [
   ...PROMPTS_FAULTS,
   ...CHATAPP_FAULTS,
   ...TEXTTESTS_FAULTS,
+  ...TOOLS_FAULTS,
   ...WEBHOOK_FAULTS,
   ...CALL_FAULTS,
   ...MONITORING_FAULTS,

@@ -40,12 +40,45 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { tenantOf } from '../auth.ts';
-import { ApiError, forbidden, notFound, ok, validationError } from '../envelope.ts';
-import { faultOn } from '../faults.ts';
+import { type ApiError, notFound, ok, validationError } from '../envelope.ts';
 import { findOwned } from '../resources.ts';
+import { seam } from '../seam.ts';
 import { store, type SimState, type ToolInstruction, type ToolOverrideRecord, type ToolRecord } from '../state.ts';
 import { Checker } from '../validation/checker.ts';
 import { isPlainObject } from '../validation/formats.ts';
+
+/**
+ * §4.5: what a PUT that sends no textInstructions leaves of the stored ones (`stored`): omitted
+ * (`absent`) keeps them, `null` removes them.
+ */
+export const unsentTextInstructions = seam(
+  'tools.unsent-text-instructions',
+  (sent: 'absent' | 'null', stored: ToolInstruction | null): ToolInstruction | null => (sent === 'absent' ? stored : null),
+);
+
+/** §4.5: an override text as stored: an empty one restores the default (null). */
+export const storedOverrideText = seam('tools.override-text', (v: string | null): string | null => (v === '' ? null : v));
+
+/** §4.5: voice and text overrides are independent: a text description override sets the text description only. */
+export const setTextDescription = seam('tools.text-description-override', (o: ToolOverrideRecord, v: string | null): void => {
+  o.textDescription = v;
+});
+
+/** §5.7: what a write to another tenant's tool answers: 404 RESOURCE_NOT_FOUND, as for an unknown id. */
+export const foreignToolAnswer = seam('tools.foreign-tool-answer', (): ApiError => notFound());
+
+/**
+ * §5.7: a write aimed at another tenant's tool (`tool`: PUT /tools/{id}) or at the overrides of
+ * another tenant's assistant (`text-overrides`: DELETE …/text-override) changes nothing: `write`,
+ * what the request would do there, is not run.
+ */
+export const foreignWrite = seam('tools.foreign-write', (_target: 'tool' | 'text-overrides', _write: () => void): void => undefined);
+
+/**
+ * §5.7: on the per-assistant override routes, another tenant's assistant or tool answers as an
+ * unknown one, through the lookups themselves: nothing to refuse beforehand (null).
+ */
+export const foreignOverrideRefusal = seam('tools.foreign-override-refusal', (): ApiError | null => null);
 
 /** Id of the built-in Knowledge Base tool, the same for every tenant. */
 export const KNOWLEDGE_BASE_TOOL_ID = '0b5e1c2d-4a6f-4e8b-9c1d-2e3f4a5b6c7d';
@@ -131,17 +164,10 @@ export function toolView(t: ToolRecord): Record<string, unknown> {
   };
 }
 
-/**
- * Applies `textInstructions` of a write body to `next`: absent keeps, null removes, an object
- * replaces (faults `tools.put-clears-text-instructions`, `tools.null-keeps-text-instructions`).
- */
+/** Applies `textInstructions` of a write body to `next`: an object replaces; absent or null as {@link unsentTextInstructions} says. */
 function applyTextInstructions(state: SimState, c: Checker, body: Record<string, unknown>, next: ToolRecord): void {
-  if (!('textInstructions' in body) || body.textInstructions === undefined) {
-    if (faultOn(state, 'tools.put-clears-text-instructions')) next.textInstructions = null;
-    return;
-  }
-  if (body.textInstructions === null) {
-    if (!faultOn(state, 'tools.null-keeps-text-instructions')) next.textInstructions = null;
+  if (body.textInstructions === undefined || body.textInstructions === null) {
+    next.textInstructions = state.behaviour.of(unsentTextInstructions)(body.textInstructions === null ? 'null' : 'absent', next.textInstructions);
     return;
   }
   const ti = parseInstruction(c, 'textInstructions', body.textInstructions);
@@ -199,20 +225,36 @@ function overrideText(body: Record<string, unknown>, keys: string[]): string | n
   return v;
 }
 
-/** `''` restores the default (null), unless the `tools.empty-description-stored` fault is on. */
-function normalised(state: SimState, v: string | null): string | null {
-  if (v === '' && !faultOn(state, 'tools.empty-description-stored')) return null;
-  return v;
-}
-
-/** The 404 for a tool id the caller cannot write (403 for another tenant's under `xtenant.foreign-tool-403`). */
+/** The answer to a write of a tool id the caller cannot write: another tenant's tool as {@link foreignToolAnswer} says, else 404. */
 function foreignToolError(state: SimState, tenantId: string, id: string): ApiError {
   const t = store.tools(state).get(id);
-  if (t && t.tenantId !== tenantId && faultOn(state, 'xtenant.foreign-tool-403')) return forbidden();
-  return notFound();
+  return t && t.tenantId !== tenantId ? state.behaviour.of(foreignToolAnswer)() : notFound();
 }
 
-type OverrideParams = { Params: { id: string; toolId: string; stepId?: string } };
+/** Applies a `PUT /tools/{id}` body to `tool` (validated first: a 400 changes nothing) and answers the tool. */
+function putTool(state: SimState, tool: ToolRecord, body: Record<string, unknown>): ToolRecord {
+  const c = new Checker();
+  const next: ToolRecord = structuredClone(tool);
+  if (body.name !== undefined) {
+    if (c.check('name', typeof body.name === 'string', 'must be a string')) next.name = body.name as string;
+  }
+  if (body.instruction !== undefined) {
+    const ins = parseInstruction(c, 'instruction', body.instruction);
+    if (ins) next.instruction = ins;
+  }
+  applyTextInstructions(state, c, body, next);
+  c.throwIfAny();
+  next.updatedAt = new Date().toISOString();
+  return Object.assign(tool, next);
+}
+
+/** Removes every text override (description and steps) of one assistant and tool; the voice override stays. */
+function clearTextOverrides(o: ToolOverrideRecord): void {
+  o.textDescription = null;
+  o.textSteps = {};
+}
+
+interface OverrideParams { Params: { id: string; toolId: string; stepId?: string } }
 
 /** Plugin with the tool and tool-override routes. */
 export const toolsRoutes: FastifyPluginAsync = async (app) => {
@@ -235,7 +277,10 @@ export const toolsRoutes: FastifyPluginAsync = async (app) => {
     const body = bodyOf(request.body);
     const c = new Checker();
     c.check('name', body.name === undefined || typeof body.name === 'string', 'must be a string');
-    const instruction = 'instruction' in body ? parseInstruction(c, 'instruction', body.instruction) : (c.fail('instruction', 'is required: { title, description, steps }'), undefined);
+    const instruction =
+      'instruction' in body
+        ? parseInstruction(c, 'instruction', body.instruction)
+        : (c.fail('instruction', 'is required: { title, description, steps }'), undefined);
     const now = new Date().toISOString();
     const tool: ToolRecord = {
       tenantId,
@@ -258,27 +303,13 @@ export const toolsRoutes: FastifyPluginAsync = async (app) => {
 
   app.put<{ Params: { id: string } }>('/tools/:id', async (request, reply) => {
     const tenantId = tenantOf(request);
-    let tool = writableTool(state, tenantId, request.params.id);
-    const foreign = store.tools(state).get(request.params.id);
-    const writeThrough = !tool && !!foreign && faultOn(state, 'xtenant.foreign-tool-write-through');
-    if (writeThrough) tool = foreign!;
-    if (!tool) throw foreignToolError(state, tenantId, request.params.id);
-    const body = bodyOf(request.body);
-    const c = new Checker();
-    const next: ToolRecord = structuredClone(tool);
-    if (body.name !== undefined) {
-      if (c.check('name', typeof body.name === 'string', 'must be a string')) next.name = body.name as string;
+    const tool = writableTool(state, tenantId, request.params.id);
+    if (!tool) {
+      const foreign = store.tools(state).get(request.params.id);
+      if (foreign) state.behaviour.of(foreignWrite)('tool', () => putTool(state, foreign, bodyOf(request.body)));
+      throw foreignToolError(state, tenantId, request.params.id);
     }
-    if (body.instruction !== undefined) {
-      const ins = parseInstruction(c, 'instruction', body.instruction);
-      if (ins) next.instruction = ins;
-    }
-    applyTextInstructions(state, c, body, next);
-    c.throwIfAny();
-    next.updatedAt = new Date().toISOString();
-    Object.assign(tool, next);
-    if (writeThrough) throw notFound();
-    return ok(reply, toolView(tool));
+    return ok(reply, toolView(putTool(state, tool, bodyOf(request.body))));
   });
 
   app.put<{ Params: { id: string } }>('/tools/:id/instruction', async (request, reply) => {
@@ -297,17 +328,25 @@ export const toolsRoutes: FastifyPluginAsync = async (app) => {
     return ok(reply, toolView(tool));
   });
 
-  /** Resolves assistant + tool of an override route (404 otherwise) and the stored overrides. */
-  const resolve = (request: { params: OverrideParams['Params'] } & Parameters<typeof tenantOf>[0]) => {
+  /**
+   * Resolves assistant + tool of an override route (404 otherwise) and the stored overrides. A
+   * route that writes passes its `write`, which another tenant's assistant hands to §5.7's
+   * {@link foreignWrite} instead.
+   */
+  const resolve = (request: { params: OverrideParams['Params'] } & Parameters<typeof tenantOf>[0], write?: (o: ToolOverrideRecord) => void) => {
     const tenantId = tenantOf(request);
-    const foreignAssistant = state.assistants.get(request.params.id);
-    const foreignTool = store.tools(state).get(request.params.toolId);
-    if (
-      faultOn(state, 'xtenant.foreign-override-message') &&
-      ((foreignAssistant && foreignAssistant.tenantId !== tenantId) || (foreignTool && foreignTool.tenantId !== tenantId))
-    ) {
-      throw new ApiError(404, 'RESOURCE_NOT_FOUND', 'Assistant or tool belongs to another tenant');
+    const seams = state.behaviour;
+    const otherAssistant = state.assistants.get(request.params.id);
+    const otherTool = store.tools(state).get(request.params.toolId);
+    const foreignAssistant = otherAssistant !== undefined && otherAssistant.tenantId !== tenantId;
+    if (foreignAssistant && write) {
+      seams.of(foreignWrite)('text-overrides', () => {
+        const o = store.toolOverrides(state).get(`${request.params.id}:${request.params.toolId}`);
+        if (o) write(o);
+      });
     }
+    const refusal = foreignAssistant || (otherTool !== undefined && otherTool.tenantId !== tenantId) ? seams.of(foreignOverrideRefusal)() : null;
+    if (refusal) throw refusal;
     const assistant = findOwned(state, state.assistants, tenantId, request.params.id, 'assistant');
     const tool = tenantTool(state, tenantId, request.params.toolId);
     if (!tool) throw notFound();
@@ -330,17 +369,15 @@ export const toolsRoutes: FastifyPluginAsync = async (app) => {
 
   app.put<OverrideParams>(`${base}/description-override`, async (request, reply) => {
     const r = resolve(request);
-    const v = normalised(state, overrideText(bodyOf(request.body), ['description']));
+    const v = state.behaviour.of(storedOverrideText)(overrideText(bodyOf(request.body), ['description']));
     r.upsert().description = v;
     return ok(reply, r.view());
   });
 
   app.put<OverrideParams>(`${base}/text-description-override`, async (request, reply) => {
     const r = resolve(request);
-    const v = normalised(state, overrideText(bodyOf(request.body), ['description']));
-    const o = r.upsert();
-    o.textDescription = v;
-    if (faultOn(state, 'tools.voice-text-coupled')) o.description = v;
+    const v = state.behaviour.of(storedOverrideText)(overrideText(bodyOf(request.body), ['description']));
+    state.behaviour.of(setTextDescription)(r.upsert(), v);
     return ok(reply, r.view());
   });
 
@@ -349,7 +386,7 @@ export const toolsRoutes: FastifyPluginAsync = async (app) => {
     const stepId = request.params.stepId!;
     const known = [...r.tool.instruction.steps, ...(r.tool.textInstructions?.steps ?? [])].some((s) => s.id === stepId);
     if (!known) throw notFound();
-    const v = normalised(state, overrideText(bodyOf(request.body), ['text', 'description', 'instruction']));
+    const v = state.behaviour.of(storedOverrideText)(overrideText(bodyOf(request.body), ['text', 'description', 'instruction']));
     const o = r.upsert();
     if (v === null) delete o.textSteps[stepId];
     else o.textSteps[stepId] = v;
@@ -366,20 +403,9 @@ export const toolsRoutes: FastifyPluginAsync = async (app) => {
   app.get<OverrideParams>(`${base}/text-override`, async (request, reply) => ok(reply, resolve(request).view()));
 
   app.delete<OverrideParams>(`${base}/text-override`, async (request, reply) => {
-    const other = state.assistants.get(request.params.id);
-    if (other && other.tenantId !== tenantOf(request) && faultOn(state, 'xtenant.foreign-override-write-through')) {
-      const o = store.toolOverrides(state).get(`${request.params.id}:${request.params.toolId}`);
-      if (o) {
-        o.textDescription = null;
-        o.textSteps = {};
-      }
-    }
-    const r = resolve(request);
+    const r = resolve(request, clearTextOverrides);
     const o = r.get();
-    if (o) {
-      o.textDescription = null;
-      o.textSteps = {};
-    }
+    if (o) clearTextOverrides(o);
     return ok(reply, r.view());
   });
 };

@@ -1,0 +1,45 @@
+/** Probes of the tool faults (simulator/src/faults/tools.ts). */
+import { TOOLS_FAULTS } from '../../src/faults/tools.ts';
+import { INSTRUCTION, TEXT_INSTRUCTION, tool } from '../surface-world.ts';
+import { probeArea, st } from './probe.ts';
+
+probeArea('tools', TOOLS_FAULTS, {
+  'tools.put-clears-text-instructions': async (w) => {
+    const t = await tool(w, w.A, { name: 't', instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTION });
+    return (await w.req('PUT', `/tools/${t.id}`, { key: w.A.apiKey, body: { name: 'u' } })).body.data.textInstructions;
+  },
+  'tools.null-keeps-text-instructions': async (w) => {
+    const t = await tool(w, w.A, { name: 't', instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTION });
+    return (await w.req('PUT', `/tools/${t.id}`, { key: w.A.apiKey, body: { textInstructions: null } })).body.data.textInstructions;
+  },
+  'tools.empty-description-stored': async (w) => {
+    const a = await w.assistant(w.A.apiKey);
+    const t = await tool(w, w.A);
+    await w.req('PUT', `/assistants/${a.id}/tools/${t.id}/description-override`, { key: w.A.apiKey, body: { description: 'v' } });
+    return (await w.req('PUT', `/assistants/${a.id}/tools/${t.id}/description-override`, { key: w.A.apiKey, body: { description: '' } })).body.data.voice;
+  },
+  'tools.voice-text-coupled': async (w) => {
+    const a = await w.assistant(w.A.apiKey);
+    const t = await tool(w, w.A, { name: 't', instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTION });
+    return (await w.req('PUT', `/assistants/${a.id}/tools/${t.id}/text-description-override`, { key: w.A.apiKey, body: { description: 'txt' } })).body.data
+      .voice;
+  },
+  'xtenant.foreign-tool-403': async (w) => st(await w.req('PUT', `/tools/${(await tool(w, w.B)).id}`, { key: w.A.apiKey, body: {} })),
+  'xtenant.foreign-tool-write-through': async (w) => {
+    const t = await tool(w, w.B, { name: 'b', instruction: INSTRUCTION });
+    await w.req('PUT', `/tools/${t.id}`, { key: w.A.apiKey, body: { name: 'stolen' } });
+    return (await w.req('GET', `/tools/${t.id}`, { key: w.B.apiKey })).body.data.name;
+  },
+  'xtenant.foreign-override-message': async (w) => {
+    const b = await w.assistant(w.B.apiKey);
+    const t = await tool(w, w.A);
+    return st(await w.req('GET', `/assistants/${b.id}/tools/${t.id}/text-override`, { key: w.A.apiKey }));
+  },
+  'xtenant.foreign-override-write-through': async (w) => {
+    const b = await w.assistant(w.B.apiKey);
+    const t = await tool(w, w.B, { name: 't', instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTION });
+    await w.req('PUT', `/assistants/${b.id}/tools/${t.id}/text-description-override`, { key: w.B.apiKey, body: { description: 'b text' } });
+    await w.req('DELETE', `/assistants/${b.id}/tools/${t.id}/text-override`, { key: w.A.apiKey });
+    return (await w.req('GET', `/assistants/${b.id}/tools/${t.id}/text-override`, { key: w.B.apiKey })).body.data.text.descriptionOverride;
+  },
+});
