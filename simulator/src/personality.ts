@@ -35,8 +35,9 @@
  *
  * Selected by `buildSimulator({ personality })` / `startSimulator({ personality })`, the CLI's
  * `--personality alt`, or the control config key `personality` (an addition to the control
- * contract). Implemented as one `onSend` transformation of public JSON answers, so the default
- * reading's routes stay as they are.
+ * contract). The choices of an answer's form are one `onSend` transformation of public JSON
+ * answers ({@link altOnSend}); the choices inside the simulator's logic are overrides of seams
+ * ({@link ALT_READING}), applied before any fault's. Either way no route mentions a personality.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { override, type Override } from './seam.ts';
