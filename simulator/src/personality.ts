@@ -40,6 +40,7 @@
  * ({@link ALT_READING}), applied before any fault's. Either way no route mentions a personality.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { patchOrder } from './model/assistant.ts';
 import { override, type Override } from './seam.ts';
 import type { SimState } from './state.ts';
 import { deliveryPolicy, MODEL_B_RETRIES } from './webhooks/policy.ts';
@@ -51,6 +52,11 @@ import { deliveryPolicy, MODEL_B_RETRIES } from './webhooks/policy.ts';
 export const ALT_READING: readonly Override[] = [
   // "retried up to 5 times" (§6 Model B rule 3) as 5 attempts in all (§8 limit table): 4 retries.
   override(deliveryPolicy, (next) => (model) => (model === 'B' ? { ...next(model), retries: MODEL_B_RETRIES - 1 } : next(model))),
+  // PATCH /assistants/{id} validates the body before looking the id up.
+  override(patchOrder, () => (lookUp, validate) => {
+    validate();
+    return lookUp();
+  }),
 ];
 
 /** Whether the running simulator takes the alternative reading. */

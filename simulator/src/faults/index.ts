@@ -13,17 +13,22 @@ import { FAULTS as LEGACY } from '../faults.ts';
 import type { Personality } from '../config.ts';
 import { ALT_READING } from '../personality.ts';
 import { Behaviour, type Override } from '../seam.ts';
+import { ASSISTANTS_FAULTS } from './assistants.ts';
 import { AUTH_FAULTS } from './auth.ts';
+import { BOUNDS_FAULTS } from './bounds.ts';
 import { CATALOG_FAULTS } from './catalog.ts';
 import { CHATAPP_FAULTS } from './chatapp.ts';
 import { ENVELOPE_FAULTS } from './envelope.ts';
+import { MERGE_FAULTS } from './merge.ts';
 import { ORG_FAULTS } from './org.ts';
 import { PROMPTS_FAULTS } from './prompts.ts';
 import { ROBUSTNESS_FAULTS } from './robustness.ts';
 import { ROUTES_FAULTS } from './routes.ts';
 import { SERVER_URL_FAULTS } from './server-url.ts';
+import { TASKOVERRIDES_FAULTS } from './taskoverrides.ts';
 import { TEXTTESTS_FAULTS } from './texttests.ts';
 import { TOOLS_FAULTS } from './tools.ts';
+import { VALIDATION_FAULTS } from './validation.ts';
 import type { Fault, FaultInfo } from './define.ts';
 import { CALL_FAULTS } from './calls.ts';
 import { INSIGHTS_FAULTS } from './insights.ts';
@@ -51,6 +56,11 @@ export const SEAM_FAULTS = [
   ...MONITORING_FAULTS,
   ...INSIGHTS_FAULTS,
   ...SMS_FAULTS,
+  ...BOUNDS_FAULTS,
+  ...MERGE_FAULTS,
+  ...VALIDATION_FAULTS,
+  ...ASSISTANTS_FAULTS,
+  ...TASKOVERRIDES_FAULTS,
 ] as const satisfies readonly Fault[];
 
 /** The name of a fault (typed from the catalogue). */

@@ -1,7 +1,9 @@
 /**
- * Faults of the prompts (§4.5): each overrides one seam of routes/prompts.ts. Probes:
+ * Faults of the prompts (§4.5, and the §2.2 prompt links of an assistant): each overrides one
+ * seam of routes/prompts.ts or model/merge.ts. Probes:
  * simulator/test/faults/prompts.test.ts.
  */
+import { merge } from '../model/merge.ts';
 import { creatableTypes, listedByType } from '../routes/prompts.ts';
 import { override } from '../seam.ts';
 import { defineFaults } from './define.ts';
@@ -25,5 +27,15 @@ export const PROMPTS_FAULTS = defineFaults([
     clauses: ['4.5/prompt-filter-by-type'],
     description: 'GET /prompts?type= ignores the filter and lists every type.',
     override: override(listedByType, () => () => true),
+  },
+  {
+    name: 'prompts.link-null-ignored',
+    clauses: ['2.2/prompt-link-fields'],
+    description: 'PATCH /assistants/{id} with chatPromptId (or whisperSummaryPromptId, voicePersonaPromptId) null leaves the stored id.',
+    // The three nullable links (chatPromptId, whisperSummaryPromptId, voicePersonaPromptId) keep their prompt.
+    override: override(
+      merge,
+      (next) => (state, field, stored, sent) => (sent === null && field.endsWith('PromptId') ? stored : next(state, field, stored, sent)),
+    ),
   },
 ]);

@@ -1,73 +1,81 @@
 /**
  * The assistant resource (§2.2–§2.7, §8): defaults for a new one, and `applyAssistantInput`,
  * which validates a POST/PATCH body by hand and computes the next stored object. A rejected body
- * changes nothing and lists every failing field.
+ * changes nothing and lists every failing field. Each rule, bound and merge is a seam
+ * (validation/rules.ts, validation/settings.ts, model/merge.ts and the ones below).
  */
-import { COERCION_FAULTS, EDGE_FAULTS } from '../faults-gaps.ts';
-import { faultOn } from '../faults.ts';
-import type { SimState } from '../state.ts';
-import { Checker } from '../validation/checker.ts';
-import { isE164, isPlainObject, isUuid, readIntegerLike } from '../validation/formats.ts';
+import { seam } from '../seam.ts';
+import type { AssistantRecord, SimState } from '../state.ts';
+import { Checker, unionRefusal, validationDetails } from '../validation/checker.ts';
+import { isE164, isPlainObject, isUuid } from '../validation/formats.ts';
+import { bound, enumValue, integerReading, SPEC_BOUNDS, textLength, type IntegerField } from '../validation/rules.ts';
 import { serverUrlProblem } from '../validation/server-url.ts';
-import {
-  mergeConversationConfig,
-  mergeIvrSettings,
-  mergeTransferSettings,
-  replaceDictionarySettings,
-} from '../validation/settings.ts';
+import { mergeConversationConfig, readDictionarySettings, readIvrSettings, readTransferSettings } from '../validation/settings.ts';
+import { merge, settingsFields } from './merge.ts';
 
 type Obj = Record<string, unknown>;
 
 /** The 42 response properties of §2.2, in spec order. */
 export const ASSISTANT_PROPERTIES = [
-  'id', 'name', 'firstMessage', 'voiceId', 'transcriberId', 'modelId', 'developerPrompt', 'parameters',
-  'recordingEnabled', 'failoverNumber', 'failoverMode', 'phoneNumberId', 'createdAt', 'updatedAt', 'toolIds',
-  'timezone', 'address', 'endOfCallMessage', 'phoneNumberPassThrough', 'summaryPrompt', 'structuredDataPrompt',
-  'categories', 'promptId', 'chatPromptId', 'whisperSummaryPromptId', 'voicePersonaPromptId', 'backgroundSound',
-  'serverUrl', 'notifications', 'csatFeedback', 'idleMessages', 'transferMode', 'callTimeLimitSeconds',
-  'idleTimeoutSeconds', 'idleMessageMaxSpokenCount', 'settings', 'taskDrivenMode', 'transferSettings',
-  'dictionaryIds', 'dictionarySettings', 'ivrSettings', 'featureFlags',
+  'id',
+  'name',
+  'firstMessage',
+  'voiceId',
+  'transcriberId',
+  'modelId',
+  'developerPrompt',
+  'parameters',
+  'recordingEnabled',
+  'failoverNumber',
+  'failoverMode',
+  'phoneNumberId',
+  'createdAt',
+  'updatedAt',
+  'toolIds',
+  'timezone',
+  'address',
+  'endOfCallMessage',
+  'phoneNumberPassThrough',
+  'summaryPrompt',
+  'structuredDataPrompt',
+  'categories',
+  'promptId',
+  'chatPromptId',
+  'whisperSummaryPromptId',
+  'voicePersonaPromptId',
+  'backgroundSound',
+  'serverUrl',
+  'notifications',
+  'csatFeedback',
+  'idleMessages',
+  'transferMode',
+  'callTimeLimitSeconds',
+  'idleTimeoutSeconds',
+  'idleMessageMaxSpokenCount',
+  'settings',
+  'taskDrivenMode',
+  'transferSettings',
+  'dictionaryIds',
+  'dictionarySettings',
+  'ivrSettings',
+  'featureFlags',
 ] as const;
 
-/** transferMode values (§2.2), matched exactly and case-sensitively. */
+/** transferMode values (§2.2), matched exactly and case-sensitively ({@link enumValue}). */
 export const TRANSFER_MODES = ['cold-transfer', 'smart-summary', 'warm-return'] as const;
 
 /** Maximum length of warmReturnMessage (§2.2, §8). */
-export const WARM_RETURN_MESSAGE_MAX = 2000;
+export const WARM_RETURN_MESSAGE_MAX = SPEC_BOUNDS.warmReturnMessage.max;
 
-/**
- * Fault switch points that move one end of an integer bound (§2.2, §8): field → faults, each with
- * the bound it puts in place of the spec's.
- */
-const BOUND_FAULTS: Record<string, { fault: string; min?: number; max?: number }[]> = {
-  callTimeLimitSeconds: [
-    { fault: 'bounds.call-time-limit-9', min: 9 },
-    { fault: 'bounds.call-time-limit-43201', max: 43201 },
-  ],
-  idleTimeoutSeconds: [
-    { fault: 'bounds.idle-timeout-61', max: 61 },
-    { fault: 'bounds.idle-timeout-minus-1', min: -1 },
-  ],
-  idleMessageMaxSpokenCount: [{ fault: 'bounds.idle-message-count-11', max: 11 }],
-  transferDialTimeout: [
-    { fault: 'bounds.transfer-dial-timeout-0', min: 0 },
-    { fault: 'bounds.transfer-dial-timeout-61', max: 61 },
-  ],
-  warmWhisperDelaySeconds: [{ fault: 'bounds.warm-whisper-31', max: 31 }],
+/** Integer fields with bounds (§2.2, §8) and whether each takes null (no limit). */
+const INTEGER_FIELDS: Partial<Record<IntegerField, { nullable: boolean }>> = {
+  callTimeLimitSeconds: { nullable: true },
+  idleTimeoutSeconds: { nullable: false },
+  idleMessageMaxSpokenCount: { nullable: false },
 };
 
-/** Integer fields with bounds (§2.2, §8): [min, max, nullable]. */
-const INTEGER_FIELDS: Record<string, [number, number, boolean]> = {
-  callTimeLimitSeconds: [10, 43200, true],
-  idleTimeoutSeconds: [0, 60, false],
-  idleMessageMaxSpokenCount: [0, 10, false],
-};
-
-/** Integer fields merged into `settings` (§2.2): [min, max]. */
-const SETTINGS_INTEGER_FIELDS: Record<string, [number, number]> = {
-  transferDialTimeout: [1, 60],
-  warmWhisperDelaySeconds: [0, 30],
-};
+/** Integer fields merged into `settings` (§2.2). */
+const SETTINGS_INTEGER_FIELDS: readonly IntegerField[] = ['transferDialTimeout', 'warmWhisperDelaySeconds'];
 
 /**
  * A new assistant with every one of the 42 properties: required nullable ones null, booleans
@@ -121,37 +129,6 @@ export function defaultAssistant(id: string, now: string): Obj {
   };
 }
 
-/** Whether a coercion fault of faults-gaps.ts makes `field` accept `v` although its rule refuses it. */
-function coercionAccepts(state: SimState, field: string, v: unknown): boolean {
-  for (const [fault, f] of Object.entries(COERCION_FAULTS)) {
-    if (f !== field || !faultOn(state, fault)) continue;
-    switch (fault) {
-      case 'bounds.boolean-string-accepted':
-        return v === 'true' || v === 'false';
-      case 'bounds.boolean-number-accepted':
-        return v === 0 || v === 1;
-      case 'bounds.number-for-string-accepted':
-        return typeof v === 'number';
-      case 'bounds.uuid-any-string':
-        return typeof v === 'string';
-      case 'bounds.e164-without-plus':
-        return typeof v === 'string' && /^[1-9]\d{6,14}$/.test(v);
-      case 'bounds.categories-non-strings':
-        return Array.isArray(v);
-      case 'bounds.null-for-string-accepted':
-        return v === null;
-    }
-  }
-  return false;
-}
-
-/** The timezone rule under the faults of faults-gaps.ts: any string accepted, or only Region/City names. */
-function timezoneProblem(state: SimState, v: unknown, problem: string | null): string | null {
-  if (faultOn(state, 'bounds.timezone-any-string') && typeof v === 'string') return null;
-  if (!problem && faultOn(state, 'bounds.timezone-region-city-only') && !/^[A-Za-z]+\/[A-Za-z_-]+$/.test(String(v))) return 'must be a Region/City zone name';
-  return problem;
-}
-
 function isTimeZone(v: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: v });
@@ -182,12 +159,13 @@ const arrayOf =
     Array.isArray(v) && v.every(ok) ? null : `must be an array of ${what}`;
 
 /**
- * Plain fields: stored as sent once their rule passes. The request types are read literally:
- * `null` is accepted only where §2.2 says "or null" (chatPromptId, whisperSummaryPromptId,
- * voicePersonaPromptId; serverUrl, callTimeLimitSeconds and the three documents are handled
- * separately).
+ * Plain fields and the replace-the-set lists: stored as sent (merged, {@link merge}) once their
+ * rule passes. The request types are read literally: `null` is accepted only where §2.2 says "or
+ * null" (chatPromptId, whisperSummaryPromptId, voicePersonaPromptId; serverUrl,
+ * callTimeLimitSeconds and the three documents are handled separately). In this order the
+ * failures are listed.
  */
-const PLAIN: Record<string, Rule> = {
+const RULES: Record<string, Rule> = {
   name: str,
   firstMessage: str,
   voiceId: uuid,
@@ -200,7 +178,6 @@ const PLAIN: Record<string, Rule> = {
   failoverMode: bool,
   phoneNumberId: uuid,
   timezone: (v) => (typeof v === 'string' && isTimeZone(v) ? null : 'must be a time zone name such as Europe/Paris'),
-  // (faults bounds.timezone-* are applied in applyAssistantInput, which knows the state)
   address: str,
   endOfCallMessage: str,
   phoneNumberPassThrough: bool,
@@ -216,79 +193,51 @@ const PLAIN: Record<string, Rule> = {
   csatFeedback: bool,
   idleMessages: arrayOf((x) => typeof x === 'string', 'strings'),
   taskDrivenMode: bool,
+  // Replace-the-set lists (§2.2): toolIds and dictionaryIds; [] unlinks all.
+  toolIds: arrayOf(isUuid, 'uuid strings'),
+  dictionaryIds: arrayOf(isUuid, 'uuid strings'),
 };
 
+/** §2.2: the rule of a plain field or list (`RULES`): answers the refusal of `v`, or null. */
+export const fieldRule = seam('bounds.field-rule', (field: string, v: unknown): string | null => RULES[field](v));
+
 /**
- * Reads an "integer or integer string" field (§2.2) bounded by [min, max] (the spec's bounds,
- * moved by any BOUND_FAULTS entry switched on). Records a failure on `c` under `path` and returns
- * undefined when the value is refused; otherwise returns the number to store. Faults:
- * `bounds.integer-string-unbounded` (a string skips the bounds), `bounds.non-integer-accepted`
- * (a finite non-integer number is read as itself).
+ * Reads an "integer or integer string" field (§2.2) within its bound ({@link bound}). Records a
+ * failure on `c` under `path` and returns undefined when the value is refused; otherwise returns
+ * the number to store. The refusal states the spec's bound.
  */
-function readBoundedInteger(
-  state: SimState,
-  c: Checker,
-  path: string,
-  field: string,
-  v: unknown,
-  min: number,
-  max: number,
-  suffix = '',
-): number | undefined {
-  const specMin = min;
-  const specMax = max;
-  for (const b of [...(BOUND_FAULTS[field] ?? []), ...(EDGE_FAULTS[field] ?? [])]) {
-    if (!faultOn(state, b.fault)) continue;
-    if (b.min !== undefined) min = b.min;
-    if (b.max !== undefined) max = b.max;
-  }
-  let n = readIntegerLike(v);
-  if (n === null && typeof v === 'number' && Number.isFinite(v) && faultOn(state, 'bounds.non-integer-accepted')) n = v;
+function readBoundedInteger(state: SimState, c: Checker, path: string, field: IntegerField, v: unknown, suffix = ''): number | undefined {
+  const seams = state.behaviour;
+  const spec = SPEC_BOUNDS[field];
+  const n = seams.of(integerReading)(v);
   if (n === null) {
-    if (faultOn(state, 'validation.details-per-rule')) {
-      // Fault: a union validator with every error on reports each failed branch as an entry.
-      c.errors.push({ field: path, message: `must be an integer from ${specMin} to ${specMax}` }, { field: path, message: 'must be a string of digits' });
-      return undefined;
-    }
-    c.fail(path, `must be an integer or an integer string from ${specMin} to ${specMax}${suffix}`);
+    const branches = [`must be an integer from ${spec.min} to ${spec.max}`, 'must be a string of digits'];
+    c.failWith(seams.of(unionRefusal)(path, branches, `must be an integer or an integer string from ${spec.min} to ${spec.max}${suffix}`));
     return undefined;
   }
-  if (typeof v === 'string' && faultOn(state, 'bounds.integer-string-unbounded')) return n;
+  const { min, max } = seams.of(bound)(field, v);
   if (n < min || n > max) {
-    c.fail(path, `must be from ${specMin} to ${specMax}${suffix}`);
+    c.fail(path, `must be from ${spec.min} to ${spec.max}${suffix}`);
     return undefined;
   }
   return n;
 }
 
-/**
- * Length of a text limited in characters (§8): UTF-16 code units, which equal characters for the
- * texts the limits are judged on; in UTF-8 bytes under the fault `fault` (a units mistake).
- */
-export function textLength(state: SimState, fault: string, v: string): number {
-  return faultOn(state, fault) ? Buffer.byteLength(v, 'utf8') : v.length;
+/** §2.2, §8: reads warmReturnMessage (at most 2000 characters; '' means the built-in wording). */
+function readWarmReturnMessage(state: SimState, c: Checker, path: string, v: unknown): string | undefined {
+  const seams = state.behaviour;
+  if (typeof v === 'string' && seams.of(textLength)('warmReturnMessage', v) <= seams.of(bound)('warmReturnMessage', v).max) return v;
+  c.fail(path, `must be a string of at most ${WARM_RETURN_MESSAGE_MAX} characters`);
+  return undefined;
 }
 
-/**
- * Longest accepted warmReturnMessage: §8's 2000, or 2001 with fault `bounds.warm-return-2001`, or
- * 1999 with `bounds.warm-return-refuses-2000`.
- */
-function warmReturnMax(state: SimState): number {
-  if (faultOn(state, 'bounds.warm-return-refuses-2000')) return WARM_RETURN_MESSAGE_MAX - 1;
-  return faultOn(state, 'bounds.warm-return-2001') ? WARM_RETURN_MESSAGE_MAX + 1 : WARM_RETURN_MESSAGE_MAX;
-}
-
-/** Fields merged into `settings` (§2.2) and the fault that makes each one clobber the container. */
-const SETTINGS_CLOBBER_FAULTS: Record<string, string> = {
-  transferDialTimeout: 'merge.settings-clobbered',
-  warmWhisperDelaySeconds: 'merge.warm-whisper-clobbers',
-  warmReturnMessage: 'merge.warm-return-clobbers',
-};
+/** The fields §2.2 merges into `settings` when sent at the top level. */
+const SETTINGS_FIELDS = ['transferDialTimeout', 'warmWhisperDelaySeconds', 'warmReturnMessage'];
 
 /** Top-level property that a failing `details[].field` belongs to (fields merged into settings → settings). */
 function propertyOfField(field: string): string {
   const top = field.split(/[.[]/)[0];
-  return top in SETTINGS_CLOBBER_FAULTS ? 'settings' : top;
+  return SETTINGS_FIELDS.includes(top) ? 'settings' : top;
 }
 
 /**
@@ -306,14 +255,12 @@ function mergeSettings(state: SimState, c: Checker, stored: unknown, patch: Obj)
     } else if (k === 'conversationConfig') {
       const cc = mergeConversationConfig(state, c, p, next[k], v);
       if (cc) next[k] = cc;
-    } else if (k in SETTINGS_INTEGER_FIELDS) {
-      const [min, max] = SETTINGS_INTEGER_FIELDS[k];
-      const n = readBoundedInteger(state, c, p, k, v, min, max);
+    } else if ((SETTINGS_INTEGER_FIELDS as readonly string[]).includes(k)) {
+      const n = readBoundedInteger(state, c, p, k as IntegerField, v);
       if (n !== undefined) next[k] = n;
     } else if (k === 'warmReturnMessage') {
-      if (typeof v !== 'string' || textLength(state, 'bounds.warm-return-counts-bytes', v) > warmReturnMax(state)) {
-        c.fail(p, `must be a string of at most ${WARM_RETURN_MESSAGE_MAX} characters`);
-      } else next[k] = v;
+      const text = readWarmReturnMessage(state, c, p, v);
+      if (text !== undefined) next[k] = text;
     } else {
       next[k] = v;
     }
@@ -322,82 +269,69 @@ function mergeSettings(state: SimState, c: Checker, stored: unknown, patch: Obj)
 }
 
 /**
+ * §4.1: a refused request changes nothing. Called with the stored object (`current`), the object
+ * the request would have stored (`next`), the top-level properties its failures name
+ * (`failed`) and the time of the request; the spec's reading leaves `current` as it is.
+ */
+export const refusedWrite = seam('validation.refused-write', (_current: Obj, _next: Obj, _failed: ReadonlySet<string>, _now: string): void => {});
+
+/**
  * Validates a POST/PATCH body against §2.2–§2.7 and §8 and returns the next stored object built
- * from `current` (which is not modified, except under fault `validation.partial-apply`). Unknown
- * and read-only fields (id, createdAt, updatedAt, featureFlags) are ignored; omitted fields stay
- * unchanged. Fault switch points of the bounds/merge/validation areas are marked `faultOn`.
+ * from `current` (which is not modified, see {@link refusedWrite}). Unknown and read-only fields
+ * (id, createdAt, updatedAt, featureFlags) are ignored; omitted fields stay as {@link merge} says
+ * (unchanged).
  *
  * Throws ApiError 400 VALIDATION_ERROR listing every failing field (field `body` when the body is
  * not a JSON object).
  */
 export function applyAssistantInput(state: SimState, current: Obj, body: unknown, now: string): Obj {
+  const seams = state.behaviour;
   const c = new Checker();
-  if (body === undefined) body = {};
-  if (!isPlainObject(body)) {
+  const sent = body === undefined ? {} : body;
+  if (!isPlainObject(sent)) {
     c.fail('body', 'must be a JSON object');
     c.throwIfAny();
   }
-  const input = body as Obj;
+  const input = sent as Obj;
   const next: Obj = structuredClone(current);
   const has = (k: string) => Object.prototype.hasOwnProperty.call(input, k) && input[k] !== undefined;
+  // A valid value (undefined: the field was omitted) goes into `next` as the merge of its field says.
+  const store = (k: string, valid: unknown) => {
+    const merged = seams.of(merge)(state, k, next[k], valid);
+    if (merged !== next[k]) next[k] = merged;
+  };
 
-  for (const [k, rule] of Object.entries(PLAIN)) {
+  // Omitted fields (§4.1).
+  for (const k of ASSISTANT_PROPERTIES) if (!has(k)) store(k, undefined);
+
+  for (const k of Object.keys(RULES)) {
     if (!has(k)) continue;
-    if (input[k] === null && k.endsWith('PromptId') && faultOn(state, 'prompts.link-null-ignored')) continue;
-    let problem = rule(input[k]);
-    if (k === 'timezone') problem = timezoneProblem(state, input[k], problem);
-    if (problem && coercionAccepts(state, k, input[k])) problem = null;
+    const problem = seams.of(fieldRule)(k, input[k]);
     if (problem) c.fail(k, problem);
-    else if (k === 'categories' && Array.isArray(next.categories) && faultOn(state, 'merge.replay-drift')) {
-      next.categories = [...next.categories, ...(input.categories as string[])];
-    } else next[k] = structuredClone(input[k]);
-  }
-  if (!has('idleMessages') && faultOn(state, 'merge.omitted-reset')) next.idleMessages = [];
-
-  // Replace-the-set lists (§2.2): toolIds and dictionaryIds; [] unlinks all.
-  for (const k of ['toolIds', 'dictionaryIds']) {
-    if (!has(k)) continue;
-    const v = input[k];
-    // Fault: only the first toolIds item is checked to be a uuid.
-    const checked = Array.isArray(v) && k === 'toolIds' && faultOn(state, 'bounds.tool-ids-first-item-only') ? v.slice(0, 1) : v;
-    if (!Array.isArray(v) || !(checked as unknown[]).every(isUuid)) {
-      c.fail(k, 'must be an array of uuid strings');
-      continue;
-    }
-    if (k === 'toolIds' && v.length === 0 && faultOn(state, 'merge.tool-ids-empty-ignored')) continue;
-    if (k === 'dictionaryIds' && v.length === 0 && faultOn(state, 'merge.dictionary-ids-empty-ignored')) continue;
-    const union = k === 'toolIds' && v.length > 0 && Array.isArray(next.toolIds) && faultOn(state, 'merge.tool-ids-union');
-    next[k] = [...new Set([...(union ? (next.toolIds as string[]) : []), ...(v as string[])])];
+    else store(k, structuredClone(input[k]));
   }
 
   if (has('transferMode')) {
-    const v = input.transferMode;
-    let mode: string | undefined;
-    if (typeof v === 'string') {
-      if ((TRANSFER_MODES as readonly string[]).includes(v)) mode = v;
-      else if (faultOn(state, 'bounds.transfer-mode-case-insensitive')) {
-        mode = TRANSFER_MODES.find((m) => m === v.toLowerCase());
-      }
-    }
+    const mode = seams.of(enumValue)('transferMode', input.transferMode, TRANSFER_MODES);
     if (mode === undefined) c.fail('transferMode', `must be exactly one of ${TRANSFER_MODES.join(', ')}`);
-    else next.transferMode = mode;
+    else store('transferMode', mode);
   }
 
-  for (const [k, [min, max, nullable]] of Object.entries(INTEGER_FIELDS)) {
+  for (const [k, { nullable }] of Object.entries(INTEGER_FIELDS) as [IntegerField, { nullable: boolean }][]) {
     if (!has(k)) continue;
     const v = input[k];
     if (v === null && nullable) {
-      next[k] = null;
+      store(k, null);
       continue;
     }
-    const n = readBoundedInteger(state, c, k, k, v, min, max, nullable ? ' (or null for no limit)' : '');
-    if (n !== undefined) next[k] = n;
+    const n = readBoundedInteger(state, c, k, k, v, nullable ? ' (or null for no limit)' : '');
+    if (n !== undefined) store(k, n);
   }
 
   if (has('serverUrl')) {
     const problem = serverUrlProblem(state, input.serverUrl);
     if (problem) c.fail('serverUrl', problem);
-    else next.serverUrl = input.serverUrl;
+    else store('serverUrl', input.serverUrl);
   }
 
   // settings container and the fields merged into it.
@@ -406,55 +340,42 @@ export function applyAssistantInput(state: SimState, current: Obj, body: unknown
     if (!isPlainObject(v)) c.fail('settings', 'must be an object');
     else next.settings = mergeSettings(state, c, next.settings, v);
   }
-  const settingsAdds: Obj = {};
-  for (const [k, [min, max]] of Object.entries(SETTINGS_INTEGER_FIELDS)) {
+  const fields: Obj = {};
+  for (const k of SETTINGS_INTEGER_FIELDS) {
     if (!has(k)) continue;
-    const n = readBoundedInteger(state, c, k, k, input[k], min, max);
-    if (n !== undefined) settingsAdds[k] = n;
+    const n = readBoundedInteger(state, c, k, k, input[k]);
+    if (n !== undefined) fields[k] = n;
   }
   if (has('warmReturnMessage')) {
-    const v = input.warmReturnMessage;
-    // '' is stored as '' and means "use the built-in wording" (§2.2).
-    if (typeof v !== 'string' || textLength(state, 'bounds.warm-return-counts-bytes', v) > warmReturnMax(state)) {
-      c.fail('warmReturnMessage', `must be a string of at most ${WARM_RETURN_MESSAGE_MAX} characters`);
-    } else settingsAdds.warmReturnMessage = v;
+    const text = readWarmReturnMessage(state, c, 'warmReturnMessage', input.warmReturnMessage);
+    if (text !== undefined) fields.warmReturnMessage = text;
   }
-  if (Object.keys(settingsAdds).length) {
-    const clobber = Object.entries(SETTINGS_CLOBBER_FAULTS).some(([k, f]) => k in settingsAdds && faultOn(state, f));
-    if (clobber) {
-      next.settings = { ...settingsAdds };
-    } else {
-      next.settings = { ...(isPlainObject(next.settings) ? next.settings : {}), ...settingsAdds };
-    }
+  if (Object.keys(fields).length) next.settings = seams.of(settingsFields)(next.settings, fields);
+
+  // The documents of §2.5–§2.7: checked, then merged.
+  const documents = [
+    ['transferSettings', readTransferSettings],
+    ['dictionarySettings', readDictionarySettings],
+    ['ivrSettings', readIvrSettings],
+  ] as const;
+  for (const [k, read] of documents) {
+    if (!has(k)) continue;
+    const value = read(state, c, input[k]);
+    if (value !== undefined) store(k, value);
   }
 
-  if (has('transferSettings')) {
-    next.transferSettings = mergeTransferSettings(state, c, next.transferSettings, input.transferSettings);
-  }
-  if (has('dictionarySettings')) {
-    next.dictionarySettings = replaceDictionarySettings(state, c, next.dictionarySettings, input.dictionarySettings);
-  }
-  if (!has('ivrSettings') && faultOn(state, 'merge.ivr-omitted-cleared')) next.ivrSettings = null;
-  if (has('ivrSettings')) {
-    next.ivrSettings = mergeIvrSettings(state, c, next.ivrSettings, input.ivrSettings);
-  }
-
-  if (!c.ok && faultOn(state, 'validation.partial-apply')) {
-    // Fault: the refused request still stores every property none of its failing fields touch.
-    const failed = new Set(c.errors.map((e) => propertyOfField(e.field)));
-    let changed = false;
-    for (const k of ASSISTANT_PROPERTIES) {
-      if (failed.has(k) || JSON.stringify(current[k]) === JSON.stringify(next[k])) continue;
-      current[k] = next[k];
-      changed = true;
-    }
-    if (changed) current.updatedAt = now;
-  }
-  if (faultOn(state, 'validation.details-first-only')) c.errors.splice(1);
-  c.throwIfAny();
+  if (!c.ok) seams.of(refusedWrite)(current, next, new Set(c.errors.map((e) => propertyOfField(e.field))), now);
+  c.throwIfAny(seams.of(validationDetails));
   next.updatedAt = now;
   return next;
 }
+
+/**
+ * §4.1: a PATCH of an assistant looks its id up (`lookUp`: the record, or throws 404) and
+ * validates its body (`validate`: throws 400); the spec orders neither. The default reading
+ * looks the id up first, so an unknown or foreign id answers 404 whatever the body.
+ */
+export const patchOrder = seam('assistants.patch-order', (lookUp: () => AssistantRecord, _validate: () => void): AssistantRecord => lookUp());
 
 /** The response object of an assistant: a deep copy of exactly the 42 §2.2 properties. */
 export function assistantResponse(data: Obj): Obj {

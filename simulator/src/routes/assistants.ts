@@ -1,108 +1,117 @@
 /**
  * Assistant routes (§4.1, §4.2, §4.5): `GET /assistants`, `GET /assistants/{id}`,
  * `POST /assistants`, `PATCH /assistants/{id}`, `GET /assistants/{id}/tasks/overrides`.
- * Tenant-scoped (§5.7).
+ * Tenant-scoped (§5.7). What each route shows and acts on is a seam below, with the spec's
+ * reading as its default; the order of a PATCH's checks is `patchOrder` (model/assistant.ts).
  */
-import { isAlt } from '../personality.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { principalOf, tenantOf } from '../auth.ts';
-import { faultOn } from '../faults.ts';
-import { forbidden, ok } from '../envelope.ts';
-import { applyAssistantInput, assistantResponse, defaultAssistant } from '../model/assistant.ts';
-import { findOwned, foreignAnswerDelay, listOwned } from '../resources.ts';
+import { ok } from '../envelope.ts';
+import { applyAssistantInput, assistantResponse, defaultAssistant, patchOrder } from '../model/assistant.ts';
+import { findOwned, listOwned, lookUpOwned } from '../resources.ts';
+import { seam } from '../seam.ts';
+import type { AssistantRecord, SimState } from '../state.ts';
+import type { Principal } from '../types.ts';
 import { afterServerUrlPatch } from '../webhooks/emit.ts';
 
-type IdParams = { Params: { id: string } };
+type Obj = Record<string, unknown>;
+interface IdParams {
+  Params: { id: string };
+}
+
+/** Where an assistant is shown: a GET of one, a row of the list, a create's or a PATCH's answer. */
+export type ShownIn = 'read' | 'list' | 'create' | 'patch';
+
+/** §2.2: the assistant as an answer shows it (`where`): exactly the 42 response properties. */
+export const shown = seam('assistants.shown', (data: Obj, _where: ShownIn): Obj => assistantResponse(data));
+
+/**
+ * §4.5, §5.7: the assistants `GET /assistants` lists for `principal` acting on `tenantId`: that
+ * tenant's own, whatever the key (an organization key names its tenant in X-Tenant-Id).
+ */
+export const listed = seam('assistants.listed', (state: SimState, _principal: Principal, tenantId: string): AssistantRecord[] =>
+  listOwned(state.assistants, tenantId),
+);
+
+/**
+ * §4.5: the assistant `POST /assistants` makes from `body`: the PATCH fields of §2.2 with the
+ * same rules, omitted ones at their defaults. Throws ApiError 400 VALIDATION_ERROR.
+ */
+export const created = seam('assistants.created', (state: SimState, body: unknown, id: string, now: string): Obj => {
+  const data = applyAssistantInput(state, defaultAssistant(id, now), body, now);
+  data.createdAt = now;
+  return data;
+});
+
+/**
+ * §4.1, §5.7: the stored assistant a PATCH of `id` writes: the tenant's own; an unknown id and
+ * another tenant's answer the same 404 RESOURCE_NOT_FOUND.
+ */
+export const written = seam('assistants.written', (state: SimState, tenantId: string, id: string): AssistantRecord =>
+  findOwned(state, state.assistants, tenantId, id, 'assistant'),
+);
+
+/** §4.1: what a PATCH answers, given the stored data before and after the write: the updated assistant. */
+export const patchAnswer = seam('assistants.patch-answer', (_before: Obj, after: Obj): Obj => after);
+
+/**
+ * §4.2, §2.8: what `GET /assistants/{id}/tasks/overrides` answers for the tenant's assistant
+ * `id`: an array of its task overrides (each with `instructionOverride`, null included). Throws
+ * ApiError 404 RESOURCE_NOT_FOUND for an id the tenant does not own.
+ */
+export const taskOverridesOf = seam('assistants.task-overrides', (state: SimState, tenantId: string, id: string): unknown => {
+  const rec = findOwned(state, state.assistants, tenantId, id, 'assistant');
+  return [...state.taskOverrides.values()]
+    .filter((o) => o.tenantId === tenantId && o.assistantId === rec.data.id)
+    .map(({ tenantId: _t, ...o }): Obj => ({ ...o }));
+});
 
 /** Plugin with the assistant routes. */
 export const assistantsRoutes: FastifyPluginAsync = async (app) => {
   const state = app.sim;
-
-  /** The §2.2 response column of `data`, bent by the response-shape faults. */
-  const shown = (data: Record<string, unknown>): Record<string, unknown> => {
-    const out = assistantResponse(data);
-    if (faultOn(state, 'assistants.updated-at-missing')) delete out.updatedAt;
-    if (faultOn(state, 'assistants.created-at-text')) out.createdAt = 'recently';
-    if (faultOn(state, 'assistants.feature-flags-strings')) out.featureFlags = { betaVoice: 'true' };
-    if (faultOn(state, 'assistants.transfer-settings-as-string') && out.transferSettings !== null) out.transferSettings = JSON.stringify(out.transferSettings);
-    return out;
-  };
+  const seams = () => state.behaviour;
 
   // List parameters (pagination, filters) are not shown (§4.5): none are read; order is not
   // guaranteed; every item is the full object.
   app.get('/assistants', async (request, reply) => {
-    const tenantId = tenantOf(request);
-    const p = principalOf(request);
-    const leak = p.keyType === 'organization' && faultOn(state, 'xtenant.list-leak');
-    const owned = leak
-      ? [...state.assistants.values()].filter((r) => state.tenants.get(r.tenantId)?.organizationId === p.organizationId)
-      : listOwned(state.assistants, tenantId);
-    const assistants = owned.map((r) => assistantResponse(r.data));
-    if (faultOn(state, 'assistants.list-without-name')) for (const a of assistants) delete (a as Record<string, unknown>).name;
-    return ok(reply, { assistants });
+    const owned = seams().of(listed)(state, principalOf(request), tenantOf(request));
+    return ok(reply, { assistants: owned.map((r) => seams().of(shown)(r.data, 'list')) });
   });
 
   app.get<IdParams>('/assistants/:id', async (request, reply) => {
-    const other = state.assistants.get(request.params.id);
-    const delayMs = other && other.tenantId !== tenantOf(request) ? state.behaviour.of(foreignAnswerDelay)('assistant', 'envelope') : 0;
-    if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
-    const rec = findOwned(state, state.assistants, tenantOf(request), request.params.id, 'assistant');
-    return ok(reply, shown(rec.data));
+    const rec = await lookUpOwned(state, state.assistants, tenantOf(request), request.params.id, 'assistant');
+    return ok(reply, seams().of(shown)(rec.data, 'read'));
   });
 
   // The POST body is not shown (§4.5): it accepts the PATCH fields of §2.2 with the same rules;
   // omitted ones take defaults. Answers 201 with the full object.
   app.post('/assistants', async (request, reply) => {
     const tenantId = tenantOf(request);
-    const now = new Date().toISOString();
     const id = randomUUID();
-    const body = request.body;
-    let input = body;
-    if (faultOn(state, 'assistants.create-ignores-transfer-settings') && body && typeof body === 'object') {
-      const { transferSettings: _dropped, ...rest } = body as Record<string, unknown>;
-      input = rest;
-    }
-    const data = applyAssistantInput(state, defaultAssistant(id, now), input, now);
-    data.createdAt = now;
+    const data = seams().of(created)(state, request.body, id, new Date().toISOString());
     state.assistants.set(id, { tenantId, data });
-    return ok(reply, assistantResponse(data), 201);
+    return ok(reply, seams().of(shown)(data, 'create'), 201);
   });
 
-  // The id is looked up before the body is validated: an unknown or foreign id answers 404 even
-  // with an invalid body, so validation never reveals another tenant's assistant.
-  // The alt personality validates first (the spec orders neither way): an invalid body answers 400
-  // for every id, so it still reveals nothing about another tenant's assistant.
+  // §4.1: an unknown or foreign id answers 404 and an invalid body 400, and neither changes
+  // anything; which is checked first is the reading's choice (patchOrder), and either way nothing
+  // about another tenant's assistant shows. The answer is the updated assistant.
   app.patch<IdParams>('/assistants/:id', async (request, reply) => {
-    if (isAlt(state)) applyAssistantInput(state, defaultAssistant(request.params.id, new Date().toISOString()), request.body, new Date().toISOString());
-    const other = state.assistants.get(request.params.id);
-    if (other && other.tenantId !== tenantOf(request) && faultOn(state, 'xtenant.foreign-assistant-write')) {
-      other.data = applyAssistantInput(state, other.data, request.body, new Date().toISOString());
-      return ok(reply, assistantResponse(other.data));
-    }
-    if (!other && faultOn(state, 'assistants.unknown-patch-403')) throw forbidden();
-    const rec = findOwned(state, state.assistants, tenantOf(request), request.params.id, 'assistant');
-    const before = rec.data.serverUrl;
-    const stale = shown(rec.data);
-    rec.data = applyAssistantInput(state, rec.data, request.body, new Date().toISOString());
-    afterServerUrlPatch(state, rec.tenantId, request.params.id, before, request.body);
-    // Faults: the answer is the assistant as it was before the write, or lacks serverUrl.
-    const answer = faultOn(state, 'assistants.patch-returns-stale') ? stale : shown(rec.data);
-    if (faultOn(state, 'assistants.patch-omits-server-url')) delete answer.serverUrl;
-    return ok(reply, answer);
+    const tenantId = tenantOf(request);
+    const { id } = request.params;
+    const now = new Date().toISOString();
+    const rec = seams().of(patchOrder)(
+      () => seams().of(written)(state, tenantId, id),
+      () => applyAssistantInput(state, defaultAssistant(id, now), request.body, now),
+    );
+    const before = rec.data;
+    rec.data = applyAssistantInput(state, rec.data, request.body, now);
+    afterServerUrlPatch(state, rec.tenantId, id, before.serverUrl, request.body);
+    return ok(reply, seams().of(shown)(seams().of(patchAnswer)(before, rec.data), 'patch'));
   });
 
   app.get<IdParams>('/assistants/:id/tasks/overrides', async (request, reply) => {
-    const tenantId = tenantOf(request);
-    if (!state.assistants.has(request.params.id) && faultOn(state, 'taskoverrides.unknown-assistant-empty')) return ok(reply, []);
-    const rec = findOwned(state, state.assistants, tenantId, request.params.id, 'assistant');
-    const overrides = [...state.taskOverrides.values()]
-      .filter((o) => o.tenantId === tenantId && o.assistantId === rec.data.id)
-      .map(({ tenantId: _t, ...o }) => {
-        const out: Record<string, unknown> = { ...o };
-        if (o.instructionOverride === null && faultOn(state, 'taskoverrides.null-dropped')) delete out.instructionOverride;
-        return out;
-      });
-    return ok(reply, faultOn(state, 'taskoverrides.object-not-array') ? { overrides } : overrides);
+    return ok(reply, seams().of(taskOverridesOf)(state, tenantOf(request), request.params.id));
   });
 };
