@@ -10,7 +10,7 @@
  */
 import { describe } from 'vitest';
 import { clauseTest, skipWith } from '../helpers/clause';
-import { verifyPostJson, verifyModelASecret, verifyTypeField, verifyNoRetry, verifyLoggedOnce } from '../helpers/webhooks/checks';
+import { verifyLoggedOnce, verifyModelADelivery, verifyModelASecret, verifyNoRetry, verifyTypeField } from '../helpers/webhooks/checks';
 import { downEndpoint, isRefusing, jsonOf, type ReceivedRequest } from '../helpers/webhooks/receiver';
 import { retryScheduleMs } from '../helpers/webhooks/timing';
 import { useWebhookFixture, NEEDS, REACH, aboutCall, typeOf, testNumber } from './webhooks.fixture';
@@ -40,9 +40,7 @@ describe.concurrent('model A: shared-secret header', () => {
             },
           },
         );
-        verifyPostJson(ctx.verify, req, 'assistant-request');
-        verifyModelASecret(ctx.verify, req, wh.secret(), 'assistant-request');
-        verifyTypeField(ctx.verify, req, 'assistant-request');
+        verifyModelADelivery(ctx.verify, req, wh.secret(), 'assistant-request');
         ctx.verify.on('6/voice-call-id').schema('assistant-request carries call_id', 'events/assistant-request', jsonOf(req));
         ctx.verify
           .on('6/type-field')
@@ -61,9 +59,7 @@ describe.concurrent('model A: shared-secret header', () => {
           `the end-of-call report of call ${call.id} reaches the assistant's serverUrl`,
           (all) => all.filter((r) => r.path === path && aboutCall(r, call) && r.seq > req.seq),
         );
-        verifyPostJson(ctx.verify, eoc, 'end-of-call-report');
-        verifyModelASecret(ctx.verify, eoc, wh.secret(), 'end-of-call-report');
-        const body = verifyTypeField(ctx.verify, eoc, 'end-of-call-report');
+        const body = verifyModelADelivery(ctx.verify, eoc, wh.secret(), 'end-of-call-report');
         ctx.verify
           .on(['6/a-end-of-call-fields', '6/voice-call-id'])
           .schema('end-of-call-report carries call_id, customer_number and a boolean supervisor_answered', 'events/end-of-call-report', body);
@@ -220,9 +216,7 @@ describe.concurrent('model A: shared-secret header', () => {
       const [ev] = await arrival(ctx.verify.on('6/tool-invocation-event'), 'the tool invocation event arrives for the call', (all) =>
         all.filter((r) => r.path === path && aboutCall(r, call) && r.seq > start.seq),
       );
-      verifyPostJson(ctx.verify, ev, 'tool invocation');
-      verifyModelASecret(ctx.verify, ev, wh.secret(), 'tool invocation');
-      verifyTypeField(ctx.verify, ev, 'tool invocation');
+      verifyModelADelivery(ctx.verify, ev, wh.secret(), 'tool invocation');
       ctx.verify.schema('the tool invocation carries type and call_id', 'events/tool-invocation', jsonOf(ev));
       ctx.verify
         .on('6/tool-invocation-event')
@@ -247,9 +241,7 @@ describe.concurrent('model A: shared-secret header', () => {
           `the ${channel} conversation's assistant-request arrives carrying its conversation_id`,
           (all) => all.filter((r) => r.path === path && about(r)),
         );
-        verifyPostJson(ctx.verify, start, `${channel} assistant-request`);
-        verifyModelASecret(ctx.verify, start, wh.secret(), `${channel} assistant-request`);
-        verifyTypeField(ctx.verify, start, `${channel} assistant-request`);
+        verifyModelADelivery(ctx.verify, start, wh.secret(), `${channel} assistant-request`);
         ctx.verify
           .on('6/messaging-fields')
           .schema(`${channel} assistant-request carries conversation_id, channel, customer_identifier`, 'events/assistant-request.messaging', jsonOf(start));

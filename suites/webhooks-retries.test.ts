@@ -11,19 +11,18 @@
  * suites/webhooks.fixture.ts.
  */
 import { describe, vi } from 'vitest';
-import { isDeepStrictEqual } from 'node:util';
 import { clauseTest } from '../helpers/clause';
-import { verifyNoRetry, verifyRetried, verifyModelBSigned, attemptWords } from '../helpers/webhooks/checks';
-import { downEndpoint, isRefusing, jsonOf } from '../helpers/webhooks/receiver';
+import { attemptWords, verifyBackoff, verifyModelBSigned, verifyNoRetry, verifyRetried, verifyRetryCount, verifySameEvent } from '../helpers/webhooks/checks';
+import { downEndpoint, isRefusing } from '../helpers/webhooks/receiver';
 import { deliveryIdOf } from '../helpers/webhooks/verify';
 import { Deduper } from '../helpers/webhooks/dedupe';
-import { analyseBackoff, nextRetryWindowMs, retryReading, retryScheduleMs } from '../helpers/webhooks/timing';
+import { retryScheduleMs } from '../helpers/webhooks/timing';
 import type { ControlDelivery } from '../helpers/control';
-import { useWebhookFixture, NEEDS, REACH, RETRIES, LIVE_QUIET_MS, LIVE_RETRY_WAIT_MS, aboutCall, isOnboarding } from './webhooks.fixture';
+import { useWebhookFixture, NEEDS, REACH, RETRIES, LIVE_QUIET_MS, aboutCall, isOnboarding } from './webhooks.fixture';
 
 /** This file's webhook fixture (suites/webhooks.fixture.ts): receiver, events, per-test worlds. */
 const wh = useWebhookFixture();
-const { world, arrival, tenantUrl, onboardingAt, beginCall, finishCall, hookedAssistant, onboardingTo, needSecret, deliveriesTo } = wh;
+const { world, arrival, tenantUrl, onboardingAt, followRetries, beginCall, finishCall, hookedAssistant, onboardingTo, needSecret, deliveriesTo } = wh;
 
 describe.concurrent('model B: HMAC signature', () => {
   clauseTest(
@@ -206,80 +205,17 @@ describe('model B: retry schedule', () => {
       const secret = world().tenantA.clientServerSecret!;
       const { deliveryId } = await wh.events!.onboarding(world().tenantA.id, 'chatapp.onboarding.completed', deliverTo);
       await arrival(ctx.verify.on('6/b-retry-count'), 'the first attempt arrives', () => onboardingAt(path));
-      // Follow the attempts until none comes within the window the next exponential step needs.
-      let seen = onboardingAt(path);
-      for (;;) {
-        const n = seen.length;
-        if (n >= 8) break; // 7 retries already: too many, no need to wait for the rest
-        const lastGap = n >= 2 ? seen[n - 1].arrivedAtMs - seen[n - 2].arrivedAtMs : 0;
-        // The first retry's delay is read from a simulator's config; a live target's is not known, so it is waited for generously.
-        const window = n < 2 && !wh.control ? LIVE_RETRY_WAIT_MS : nextRetryWindowMs(lastGap, wh.control ? wh.retryBaseMs : 0);
-        const more = await wh.rx.holdsOff(() => onboardingAt(path).length > n, window);
-        seen = onboardingAt(path);
-        if (!more.violated) break;
-      }
-      const attempts = seen;
-      const reading = retryReading(attempts.length);
-      ctx.verify
-        .on('6/b-retry-count')
-        .soft.that(
-          'a failing model B delivery is retried up to 5 times (5 or 6 attempts in all, never fewer or more)',
-          reading === 'five-retries' || reading === 'five-attempts',
-          {
-            expected: '6 attempts (1 + 5 retries) or 5 attempts in all (§8 "5 attempts")',
-            actual: `${attempts.length} attempts${attempts.length >= 8 ? ' or more' : ''} (${attempts.length - 1} retries)`,
-          },
-        );
-      ctx.verify
-        .on('6/b-retry-count')
-        .inform(
-          'reading of "up to 5 retries" the target takes',
-          true,
-          reading === 'five-retries' ? '1 + 5 retries (6 attempts)' : '5 attempts in all (1 + 4 retries, §8 limit table)',
-        );
-
-      const ids = attempts.map((r) => deliveryIdOf(r.headers));
-      ctx.verify.on('6/b-same-delivery-id').soft.that(
-        'every retry reuses the delivery id of the first attempt',
-        ids.every((id) => id && id === ids[0]),
-        {
-          expected: `all ${ids[0]}`,
-          actual: ids.join(', '),
-        },
-      );
-      if (deliveryId)
+      const attempts = await followRetries(path);
+      verifyRetryCount(ctx.verify, attempts);
+      verifySameEvent(ctx.verify, attempts);
+      const headerId = deliveryIdOf(attempts[0].headers);
+      if (deliveryId) {
+        const source = wh.events!.source;
         ctx.verify
           .on('6/b-same-delivery-id')
-          .inform(
-            `the delivery id is the one the ${wh.events!.source} returned`,
-            ids[0] === deliveryId,
-            `header ${ids[0]}, ${wh.events!.source} ${deliveryId}`,
-          );
-      const first = jsonOf(attempts[0]);
-      ctx.verify.on('6/b-dedupe').soft.that(
-        'every attempt carries the same event (same parsed body), so deduplicating on the id loses nothing',
-        attempts.every((r) => isDeepStrictEqual(jsonOf(r), first)),
-        {
-          expected: 'equal JSON bodies',
-          actual: attempts.map((r) => `#${r.seq}: ${r.body.length} bytes`).join(', '),
-        },
-      );
-      ctx.verify.on('6/b-same-bytes').inform(
-        'retries are byte-identical to the first attempt',
-        attempts.every((r) => r.body.equals(attempts[0].body)),
-        attempts.map((r) => `${r.body.length} bytes`).join(', '),
-      );
-
-      const backoff = analyseBackoff(attempts.map((r) => r.arrivedAtMs));
-      const gaps = backoff.gapsMs.map((g) => g.toFixed(0)).join(', ');
-      const ratioText = backoff.ratios.map((r) => r.toFixed(2)).join(', ');
-      ctx.verify
-        .on('6/b-backoff-exponential')
-        .soft.that('each retry comes later than the one before, the waits growing about geometrically', attempts.length < 4 || backoff.exponential, {
-          expected: `median growth ≥ 1.4× per retry (the larger of two), and at most one wait growing less than 1.3× with 10 ms slack (first retry delay configured: ${wh.retryBaseMs} ms)`,
-          actual: `waits ${gaps} ms; ${backoff.problems.join('; ')}`,
-        });
-      ctx.verify.on('6/b-backoff-exponential').inform('measured retry waits (ms) and growth', true, `waits ${gaps}; ratios ${ratioText}`);
+          .inform(`the delivery id is the one the ${source} returned`, headerId === deliveryId, `header ${headerId}, ${source} ${deliveryId}`);
+      }
+      verifyBackoff(ctx.verify, attempts, wh.retryBaseMs);
 
       // Last, so that a signing fault (proved by the signature test) does not hide the retry verdicts.
       attempts.forEach((r, i) =>

@@ -35,7 +35,7 @@ import { RUN_CONFIG } from '../helpers/global-setup';
 import type { ControlClient, ControlDelivery } from '../helpers/control';
 import { WebhookReceiver, jsonOf, type ReceivedRequest } from '../helpers/webhooks/receiver';
 import { verifyArrival, type ArrivalOptions } from '../helpers/webhooks/checks';
-import { retryScheduleMs } from '../helpers/webhooks/timing';
+import { nextRetryWindowMs, retryScheduleMs } from '../helpers/webhooks/timing';
 import { ensureConnectTo, routeHostTo } from '../helpers/webhooks/connect-to';
 
 /** Options of a test that needs the control API. */
@@ -132,6 +132,14 @@ export interface WebhookFixture {
   hook(path: string): { url: string; seen: string };
   /** The onboarding events received at `path` (without query), in arrival order. */
   onboardingAt(path: string): ReceivedRequest[];
+  /**
+   * Follows the attempts of a failing model B event at `path` (onboarding events) until none comes
+   * within the window the next exponential step needs (helpers/webhooks/timing.ts
+   * `nextRetryWindowMs`; a live target's first retry, whose delay is not known, is waited for
+   * {@link LIVE_RETRY_WAIT_MS}), or 8 came (7 retries: too many already, no need to wait for more).
+   * @returns the attempts, in arrival order
+   */
+  followRetries(path: string): Promise<ReceivedRequest[]>;
   /** Starts a call on tenant A through the target's event source (assistant-request is delivered); tracked until {@link finishCall}. */
   beginCall(assistantId: string): Promise<StartedCall>;
   /**
@@ -245,6 +253,7 @@ export function useWebhookFixture(): WebhookFixture {
     return url;
   };
   const hook = (path: string) => ({ url: hookBase + path, seen: seenPrefix + path });
+  const onboardingAt = (path: string) => rx.at(path).filter(isOnboarding);
   const assistant = async (purpose: string, body: Record<string, unknown> = {}, tenant: TenantName = 'tenantA') => {
     const w: World = world();
     return assistantFixture(w, w.as(tenant), `webhooks-${purpose}`, body);
@@ -282,7 +291,19 @@ export function useWebhookFixture(): WebhookFixture {
     arrival: (checks, requirement, pick, opts = {}) => verifyArrival(checks, rx, requirement, pick, { ...opts, timeoutMs: opts.timeoutMs ?? arrivalMs }),
     tenantUrl,
     hook,
-    onboardingAt: (path) => rx.at(path).filter(isOnboarding),
+    onboardingAt,
+    async followRetries(path) {
+      let seen = onboardingAt(path);
+      while (seen.length < 8) {
+        const n = seen.length;
+        const lastGap = n >= 2 ? seen[n - 1].arrivedAtMs - seen[n - 2].arrivedAtMs : 0;
+        const window = n < 2 && !control ? LIVE_RETRY_WAIT_MS : nextRetryWindowMs(lastGap, control ? retryBaseMs : 0);
+        const more = await rx.holdsOff(() => onboardingAt(path).length > n, window);
+        seen = onboardingAt(path);
+        if (!more.violated) break;
+      }
+      return seen;
+    },
     async beginCall(assistantId) {
       const tenantId = world().tenantA.id;
       const call = await events!.startCall(tenantId, assistantId);

@@ -1,17 +1,20 @@
 /**
  * Named checks of §6 deliveries, as the webhook suites say them: a delivery arrived (and not
- * elsewhere), a lost model A event was not retried, a failed model B event was, a delivery is a
- * JSON POST with a `type`, carries the model A secret, or is signed under model B. Each states its
+ * elsewhere), a lost model A event was not retried, a failed model B event was (as often as §6
+ * says, with growing waits, the same delivery id and the same event), a delivery is a JSON POST
+ * with a `type`, carries the model A secret, or is signed under model B over its raw bytes. Each states its
  * requirement and, on failure, expected against actual (h2spec's named verifiers), and records on
  * the clauses of the `verify` (or `Checks`) it is given, so a suite never restates them.
  *
  * The receiver (helpers/webhooks/receiver.ts) observes; these judge. Secrets are never printed:
  * a failed secret or signature check says why it failed (helpers/webhooks/verify.ts), not what.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { Checks, Verify } from '../clause';
 import type { ControlDelivery } from '../control';
 import { WaitTimeoutError, jsonOf, type ReceivedRequest, type WebhookReceiver } from './receiver';
-import { getHeader, HEADER_SIGNATURE, verifyModelA, verifyModelB } from './verify';
+import { deliveryIdOf, getHeader, HEADER_SIGNATURE, verifyModelA, verifyModelB } from './verify';
+import { analyseBackoff, retryReading } from './timing';
 
 /** How {@link verifyArrival} waits and what it calls a wrong delivery. */
 export interface ArrivalOptions {
@@ -177,4 +180,119 @@ export function verifyModelBSigned(checks: Checks, requirement: string, r: Recei
     expected: 'sha256= followed by the 64-digit hex HMAC of the bytes received',
     actual: v.ok ? 'verified' : `${v.reason}: ${v.message} (header starts ${JSON.stringify(sig?.slice(0, 14) ?? null)})`,
   });
+}
+
+/**
+ * §6 Model A, every delivery: a JSON POST ({@link verifyPostJson}) carrying the client server
+ * secret ({@link verifyModelASecret}) and a string `type` ({@link verifyTypeField}); soft.
+ * @returns the parsed body, as `jsonOf` reads it
+ */
+export function verifyModelADelivery(verify: Verify, r: ReceivedRequest, secret: string, what: string): ReturnType<typeof jsonOf> {
+  verifyPostJson(verify, r, what);
+  verifyModelASecret(verify, r, secret, what);
+  return verifyTypeField(verify, r, what);
+}
+
+/**
+ * §6 Model B rule 2: the signature covers the raw bytes only, so the body re-serialised or
+ * reformatted no longer verifies; soft, on 6/b-raw-bytes. A body sent exactly as JSON.stringify
+ * writes it proves nothing for that form (reported, informational).
+ */
+export function verifySignedOverRawBytes(verify: Verify, r: ReceivedRequest, secret: string, what: string): void {
+  const rawBytes = verify.on('6/b-raw-bytes');
+  const parsed = JSON.parse(r.body.toString('utf8'));
+  for (const [how, text] of [
+    ['re-serialised', JSON.stringify(parsed)],
+    ['reformatted', JSON.stringify(parsed, null, 2)],
+  ] as const) {
+    const changed = Buffer.from(text, 'utf8');
+    if (changed.equals(r.body)) {
+      rawBytes.inform(
+        `${what}: the ${how} body differs from the bytes sent`,
+        false,
+        `the body was sent exactly as JSON.stringify writes it, so ${how} bytes are identical and prove nothing`,
+      );
+      continue;
+    }
+    rawBytes.soft.that(
+      `${what}: the signature does not verify once the body is ${how} (it covers the raw bytes only)`,
+      !verifyModelB(changed, r.headers, secret).ok,
+      {
+        expected: 'mismatch',
+        actual: 'the signature verified over the changed bytes: it was computed over a re-serialised body, not the bytes sent',
+      },
+    );
+  }
+}
+
+/**
+ * §6 "retried up to 5 times" against §8 "5 attempts": the attempts of one failing model B event
+ * number 6 or 5, never fewer or more (helpers/webhooks/timing.ts `retryReading`), and the reading
+ * the target takes is reported; soft, on 6/b-retry-count. `atLeast` is the count at which the
+ * observer stopped waiting (the actual count may be higher).
+ */
+export function verifyRetryCount(verify: Verify, attempts: ReceivedRequest[], atLeast = 8): void {
+  const count = verify.on('6/b-retry-count');
+  const reading = retryReading(attempts.length);
+  count.soft.that(
+    'a failing model B delivery is retried up to 5 times (5 or 6 attempts in all, never fewer or more)',
+    reading === 'five-retries' || reading === 'five-attempts',
+    {
+      expected: '6 attempts (1 + 5 retries) or 5 attempts in all (§8 "5 attempts")',
+      actual: `${attempts.length} attempts${attempts.length >= atLeast ? ' or more' : ''} (${attempts.length - 1} retries)`,
+    },
+  );
+  count.inform(
+    'reading of "up to 5 retries" the target takes',
+    true,
+    reading === 'five-retries' ? '1 + 5 retries (6 attempts)' : '5 attempts in all (1 + 4 retries, §8 limit table)',
+  );
+}
+
+/**
+ * §6 Model B, the attempts of one event: every retry reuses the first attempt's delivery id (on
+ * 6/b-same-delivery-id) and carries the same event, equal parsed bodies (on 6/b-dedupe), so
+ * deduplicating on the id loses nothing; byte identity is reported only (6/b-same-bytes). Soft.
+ */
+export function verifySameEvent(verify: Verify, attempts: ReceivedRequest[]): void {
+  const ids = attempts.map((r) => deliveryIdOf(r.headers));
+  verify.on('6/b-same-delivery-id').soft.that(
+    'every retry reuses the delivery id of the first attempt',
+    ids.every((id) => id && id === ids[0]),
+    {
+      expected: `all ${ids[0]}`,
+      actual: ids.join(', '),
+    },
+  );
+  const first = jsonOf(attempts[0]);
+  verify.on('6/b-dedupe').soft.that(
+    'every attempt carries the same event (same parsed body), so deduplicating on the id loses nothing',
+    attempts.every((r) => isDeepStrictEqual(jsonOf(r), first)),
+    {
+      expected: 'equal JSON bodies',
+      actual: attempts.map((r) => `#${r.seq}: ${r.body.length} bytes`).join(', '),
+    },
+  );
+  verify.on('6/b-same-bytes').inform(
+    'retries are byte-identical to the first attempt',
+    attempts.every((r) => r.body.equals(attempts[0].body)),
+    attempts.map((r) => `${r.body.length} bytes`).join(', '),
+  );
+}
+
+/**
+ * §6 Model B "exponential backoff", judged by the ratios between successive waits only
+ * (helpers/webhooks/timing.ts `analyseBackoff`), never by absolute times; the measured waits are
+ * reported. Fewer than 4 attempts give too few ratios to judge. Soft, on 6/b-backoff-exponential.
+ * `retryBaseMs` is the configured first delay, for the message.
+ */
+export function verifyBackoff(verify: Verify, attempts: ReceivedRequest[], retryBaseMs: number): void {
+  const backoff = analyseBackoff(attempts.map((r) => r.arrivedAtMs));
+  const gaps = backoff.gapsMs.map((g) => g.toFixed(0)).join(', ');
+  const exponential = verify.on('6/b-backoff-exponential');
+  exponential.soft.that('each retry comes later than the one before, the waits growing about geometrically', attempts.length < 4 || backoff.exponential, {
+    expected: `median growth ≥ 1.4× per retry (the larger of two), and at most one wait growing less than 1.3× with 10 ms slack (first retry delay configured: ${retryBaseMs} ms)`,
+    actual: `waits ${gaps} ms; ${backoff.problems.join('; ')}`,
+  });
+  exponential.inform('measured retry waits (ms) and growth', true, `waits ${gaps}; ratios ${backoff.ratios.map((r) => r.toFixed(2)).join(', ')}`);
 }
