@@ -83,7 +83,7 @@ async function compare(model: MergeModel, after: string): Promise<void> {
   }
 }
 
-type Holder = { model: MergeModel };
+interface Holder { model: MergeModel }
 
 /** One PATCH of the sequence, applied to the target and to the model, then compared. */
 class PatchCommand implements fc.AsyncCommand<Holder, null> {

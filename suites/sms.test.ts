@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { useWorld } from '../helpers/world';
 import { clauseTest, skipWith, type Verify } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
-import { hasCapability, missingFixtureReason } from '../helpers/target';
+import { missingFixtureReason } from '../helpers/target';
 import type { ApiResponse } from '../helpers/client';
 
 /** Seed of faker and fast-check in this file; printed when a test fails (CORE_API_SEED reproduces a run). */
