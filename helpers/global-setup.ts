@@ -15,8 +15,8 @@ import { ControlClient } from './control';
 import { describeProxy } from './proxy';
 import { connectionCause, probeTarget, unreachableLine } from './probe';
 
-/** Simulator config applied once per run: short webhook retry delays and timeouts keep suites fast. */
-export const RUN_CONFIG = { webhookRetryBaseMs: 20, webhookTimeoutMs: 1_000, insightsDelayMs: 300 };
+/** Simulator config applied once per run: short webhook retry delays and timeouts keep suites fast; a 50 ms base (50…800 ms waits) keeps the backoff's ratios readable when a busy machine delays a timer by tens of ms. */
+export const RUN_CONFIG = { webhookRetryBaseMs: 50, webhookTimeoutMs: 1_000, insightsDelayMs: 300 };
 
 /**
  * Environment variable choosing the embedded simulator's personality (`default` or `alt`: the

@@ -19,14 +19,14 @@ export interface BackoffTolerance {
    * with ±20 % jitter still grows).
    */
   minStepRatio: number;
-  /** Absolute slack per step in ms for timer jitter on tiny delays (default 10 ms). */
+  /** Absolute slack per step in ms for timer jitter on tiny delays (default 20 ms: a busy 2-core machine delays a timer by tens of ms). */
   jitterMs: number;
   /** Steps allowed not to grow when there are two or more steps (default 1: one outlier). */
   allowedOutliers: number;
 }
 
 /** Defaults of {@link BackoffTolerance}. */
-export const DEFAULT_BACKOFF_TOLERANCE: BackoffTolerance = { minMedianRatio: 1.4, minStepRatio: 1.3, jitterMs: 10, allowedOutliers: 1 };
+export const DEFAULT_BACKOFF_TOLERANCE: BackoffTolerance = { minMedianRatio: 1.4, minStepRatio: 1.3, jitterMs: 20, allowedOutliers: 1 };
 
 /** What {@link analyseBackoff} found. Times in ms. */
 export interface BackoffAnalysis {

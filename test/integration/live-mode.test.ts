@@ -152,7 +152,7 @@ beforeAll(async () => {
   // none), in its URL form so that no process starts per request (test/unit/events.test.ts covers the command form).
   env.CORE_API_EVENT_TRIGGER = await startTrigger(sim.controlUrl);
   // Short webhook retry delays and insight delays, as a simulator run uses, keep the rehearsal fast.
-  await control('PUT', '/config', { webhookRetryBaseMs: 20, webhookTimeoutMs: 1_000, insightsDelayMs: 300 });
+  await control('PUT', '/config', { webhookRetryBaseMs: 50, webhookTimeoutMs: 1_000, insightsDelayMs: 300 });
   // A finished call of A, as an operator gives one (CORE_API_CALL_ID): dialled and ended before the run.
   const made = await request(`${sim.baseUrl}/assistants`, {
     method: 'POST',

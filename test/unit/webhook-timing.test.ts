@@ -52,7 +52,7 @@ describe('analyseBackoff', () => {
   });
 
   test('two flat steps out of four fail even when the median grows', () => {
-    const a = analyseBackoff([0, 20, 60, 100, 140, 300]);
+    const a = analyseBackoff([0, 50, 150, 250, 350, 750]);
     expect(a.flatSteps.length).toBeGreaterThanOrEqual(2);
     expect(a.exponential).toBe(false);
   });
