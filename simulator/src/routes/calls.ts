@@ -219,16 +219,3 @@ export const callsRoutes: FastifyPluginAsync = async (app) => {
 
   app.get('/conversations', async (request, reply) => ok(reply, state.behaviour.of(conversationList)(state, tenantOf(request))));
 };
-
-/**
- * Fault `calls.outbound-accepted` only (§1 "no endpoint places an outbound call"): answers
- * `POST /calls` 201 with a new live call of the caller's first assistant (or 404 NOT_FOUND when
- * it has none or no tenant is named). Called from server.ts's not-found handler.
- */
-export async function outboundCallFault(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const state = reply.server.sim;
-  const tenantId = request.principal?.tenantId ?? null;
-  const assistant = tenantId ? [...state.assistants.values()].find((a) => a.tenantId === tenantId) : undefined;
-  if (!tenantId || !assistant) return sendError(reply, new ApiError(404, 'NOT_FOUND', 'Route not found'));
-  return ok(reply, callView(startCall(state, tenantId, assistant.data.id as string, null)), 201);
-}
