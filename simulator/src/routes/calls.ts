@@ -23,10 +23,10 @@
  * ({@link callReadable}), and the three lists ({@link callList}, {@link liveList},
  * {@link conversationList}).
  */
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { tenantOf } from '../auth.ts';
-import { callSummary, recordingUrl, startCall } from '../control/calls.ts';
-import { ApiError, notFound, ok, sendError } from '../envelope.ts';
+import { callSummary, recordingUrl } from '../control/calls.ts';
+import { notFound, ok, type ApiError } from '../envelope.ts';
 import { foreignAnswerDelay } from '../resources.ts';
 import { seam } from '../seam.ts';
 import { store, type CallRecord, type ConversationRecord, type SimState } from '../state.ts';
