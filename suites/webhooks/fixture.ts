@@ -1,7 +1,9 @@
 /**
- * What every webhook suite file (suites/webhooks-*.test.ts, §6 events) stands on: a receiver the
- * target reaches, events made to happen, and a fresh organization per test. A file calls
- * {@link useWebhookFixture} once at its top and gets its own receiver, host names and helpers.
+ * What the webhook suite (suites/webhooks.test.ts, §6 events; its tests by concern in
+ * suites/webhooks/) stands on: a receiver the target reaches, events made to happen, and a fresh
+ * organization per test. The test file calls {@link useWebhookFixture} once and hands the fixture
+ * to each concern: one receiver per run, because on a live tenant the public URL's tunnel forwards
+ * to one port (`CORE_API_WEBHOOK_PORT`), which one listener alone can hold.
  *
  * Events are made to happen through helpers/events.ts: the control API on a simulator, the
  * operator's trigger (`CORE_API_EVENT_TRIGGER`, docs/event-trigger.md) on a live tenant. Tests that
@@ -26,17 +28,17 @@
  * file's own host names (helpers/webhooks/connect-to.ts).
  */
 import { afterAll, beforeAll } from 'vitest';
-import { usePerTestWorld, useWorld, type World } from '../helpers/world';
-import { skipWith, type Checks } from '../helpers/clause';
-import { assistantFixture } from '../helpers/fixtures';
-import { eventsFor, type Events, type StartedCall } from '../helpers/events';
-import { getTarget, hasCapability } from '../helpers/target';
-import { RUN_CONFIG } from '../helpers/global-setup';
-import type { ControlClient, ControlDelivery } from '../helpers/control';
-import { WebhookReceiver, jsonOf, type ReceivedRequest } from '../helpers/webhooks/receiver';
-import { verifyArrival, type ArrivalOptions } from '../helpers/webhooks/checks';
-import { nextRetryWindowMs, retryScheduleMs } from '../helpers/webhooks/timing';
-import { ensureConnectTo, routeHostTo } from '../helpers/webhooks/connect-to';
+import { usePerTestWorld, useWorld, type World } from '../../helpers/world';
+import { skipWith, type Checks } from '../../helpers/clause';
+import { assistantFixture } from '../../helpers/fixtures';
+import { eventsFor, type Events, type StartedCall } from '../../helpers/events';
+import { getTarget, hasCapability } from '../../helpers/target';
+import { RUN_CONFIG } from '../../helpers/global-setup';
+import type { ControlClient, ControlDelivery } from '../../helpers/control';
+import { WebhookReceiver, jsonOf, type ReceivedRequest } from '../../helpers/webhooks/receiver';
+import { verifyArrival, type ArrivalOptions } from '../../helpers/webhooks/checks';
+import { nextRetryWindowMs, retryScheduleMs } from '../../helpers/webhooks/timing';
+import { ensureConnectTo, routeHostTo } from '../../helpers/webhooks/connect-to';
 
 /** Options of a test that needs the control API. */
 export const NEEDS = { requires: ['control' as const] };

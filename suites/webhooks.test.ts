@@ -1,0 +1,19 @@
+/**
+ * §6 webhooks (and §2.3's routing rules, §1's missed calls): one test file, one receiver. The
+ * tests are written by concern in suites/webhooks/ — model A's shared-secret header
+ * (model-a.ts), model B's HMAC signature (model-b.ts), retries and what a failed delivery leaves
+ * (retries.ts), where events go (routing.ts) — and registered here on one fixture
+ * (suites/webhooks/fixture.ts): on a live tenant the public URL forwards to one port, so the
+ * receiver cannot be split across files that run at once.
+ */
+import { useWebhookFixture } from './webhooks/fixture';
+import { modelATests } from './webhooks/model-a';
+import { modelBTests } from './webhooks/model-b';
+import { retryTests } from './webhooks/retries';
+import { routingTests } from './webhooks/routing';
+
+const wh = useWebhookFixture();
+modelATests(wh);
+modelBTests(wh);
+retryTests(wh);
+routingTests(wh);

@@ -1,0 +1,98 @@
+/**
+ * §6 model B, the HMAC signature: onboarding events are signed over the raw bytes with the client
+ * server secret (a re-serialised body no longer verifies), carry a UUID delivery id each, and the
+ * signature verifies whatever host name the delivery came through (a tunnel).
+ *
+ * How these tests reach a receiver, make events happen and stay isolated on each target:
+ * suites/webhooks/fixture.ts.
+ */
+import { describe } from 'vitest';
+import { clauseTest } from '../../helpers/clause';
+import { verifyModelBSigned, verifyPostJson, verifySignedOverRawBytes, verifyTypeField } from '../../helpers/webhooks/checks';
+import { jsonOf } from '../../helpers/webhooks/receiver';
+import { deliveryIdOf, getHeader, HEADER_SIGNATURE, UUID_PATTERN } from '../../helpers/webhooks/verify';
+import { type WebhookFixture, REACH, typeOf } from './fixture';
+
+/** Registers this concern's tests on the webhook file's fixture (suites/webhooks.test.ts: one receiver per run). */
+export function modelBTests(wh: WebhookFixture): void {
+  const { world, arrival, hook, onboardingAt, onboardingTo, needSecret } = wh;
+
+  /** The onboarding event types of §6, all delivered under model B. */
+  const ONBOARDING_TYPES = ['chatapp.onboarding.tier_pending', 'chatapp.onboarding.completed', 'chatapp.onboarding.failed', 'chatapp.calling.live'];
+
+  describe.concurrent('model B: HMAC signature', () => {
+    clauseTest(
+      ['6/b-signature', '6/b-delivery-id-uuid', '6/b-raw-bytes', '6/onboarding-events', '6/events-post-json', '6/type-field'],
+      'onboarding events are signed over the raw bytes with the client server secret and carry a UUID delivery id',
+      async (ctx) => {
+        needSecret(ctx);
+        const { deliverTo, seen: path } = await onboardingTo('/b-signed');
+        const secret = world().tenantA.clientServerSecret!;
+        for (const type of ONBOARDING_TYPES) await wh.events!.onboarding(world().tenantA.id, type, deliverTo);
+        const got = await arrival(ctx.verify.on('6/onboarding-events'), 'all four onboarding events arrive', () => {
+          const mine = onboardingAt(path);
+          return ONBOARDING_TYPES.every((t) => mine.some((r) => typeOf(r) === t)) && mine;
+        });
+        const ids = new Set<string>();
+        for (const type of ONBOARDING_TYPES) {
+          const r = got.find((x) => typeOf(x) === type)!;
+          verifyPostJson(ctx.verify, r, type);
+          verifyTypeField(ctx.verify, r, type);
+          ctx.verify.on('6/onboarding-events').soft.schema(`${type} body`, 'events/chatapp-onboarding', jsonOf(r));
+          const sig = getHeader(r.headers, HEADER_SIGNATURE);
+          verifyModelBSigned(
+            ctx.verify.on(['6/b-signature', '6/delivery-model-per-event']).soft,
+            `${type} (model B): X-Service-Signature is sha256=<hex> HMAC-SHA256 of the raw body keyed by the client server secret`,
+            r,
+            secret,
+          );
+          const upper = !!sig && /[A-F]/.test(sig.slice(7));
+          ctx.verify
+            .on('6/b-signature')
+            .inform(
+              `${type}: the hex digest is lower case`,
+              !upper,
+              upper
+                ? 'upper-case hex digits: accepted (hex case carries no meaning), but receivers comparing strings literally would refuse them'
+                : 'lower-case hex digits',
+            );
+          const id = deliveryIdOf(r.headers);
+          ctx.verify
+            .on('6/b-delivery-id-uuid')
+            .soft.that(`${type}: X-Service-Delivery is a UUID`, !!id && UUID_PATTERN.test(id), { expected: 'a UUID', actual: id ?? '(absent)' });
+          if (id) ids.add(id);
+          // Re-serialising or reformatting the body must invalidate the signature (rule 2).
+          verifySignedOverRawBytes(ctx.verify, r, secret, type);
+        }
+        ctx.verify
+          .on('6/b-dedupe')
+          .soft.that('distinct events carry distinct delivery ids (otherwise deduplication would drop events)', ids.size === ONBOARDING_TYPES.length, {
+            expected: `${ONBOARDING_TYPES.length} distinct ids`,
+            actual: `${ids.size}`,
+          });
+      },
+      REACH,
+    );
+
+    clauseTest(
+      '6/b-host-independent',
+      'the signature verifies when the delivery reaches the receiver through another host name (a tunnel)',
+      async (ctx) => {
+        needSecret(ctx);
+        // A simulator routes this file's tunnel host name to the receiver; a live target reaches it through the operator's real tunnel.
+        let deliverTo: string;
+        let path: string;
+        if (wh.control) {
+          path = '/t/b-tunnel';
+          deliverTo = `https://${wh.hosts.tunnel}${path}`;
+          await wh.routeHosts();
+          await wh.control.tenantServerUrl(world().tenantA.id, deliverTo);
+        } else ({ url: deliverTo, seen: path } = hook('/b-tunnel'));
+        await wh.events!.onboarding(world().tenantA.id, 'chatapp.calling.live', deliverTo);
+        const [r] = await arrival(ctx.verify, 'the event arrives through the tunnel host', () => onboardingAt(path));
+        verifyModelBSigned(ctx.verify, 'the signature verifies on a receiver whose own address differs from the URL the sender used', r, wh.secret());
+      },
+      REACH,
+    );
+  });
+}

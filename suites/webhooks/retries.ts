@@ -1,0 +1,238 @@
+/**
+ * §6 retries: a model B event not answered 2xx (every non-2xx status, a timeout, a refused
+ * connection) is retried with the same delivery id, up to 5 times with exponential backoff, and a
+ * receiver deduplicating on that id processes it once; a model A event is never retried (4xx,
+ * 429 included), and its call stays readable.
+ *
+ * The tests keep the describe names they had before the webhook suite was split by concern, so
+ * run records compare test by test.
+ *
+ * How these tests reach a receiver, make events happen and stay isolated on each target:
+ * suites/webhooks/fixture.ts.
+ */
+import { describe, vi } from 'vitest';
+import { clauseTest } from '../../helpers/clause';
+import { attemptWords, verifyBackoff, verifyModelBSigned, verifyNoRetry, verifyRetried, verifyRetryCount, verifySameEvent } from '../../helpers/webhooks/checks';
+import { downEndpoint, isRefusing } from '../../helpers/webhooks/receiver';
+import { deliveryIdOf } from '../../helpers/webhooks/verify';
+import { Deduper } from '../../helpers/webhooks/dedupe';
+import { retryScheduleMs } from '../../helpers/webhooks/timing';
+import type { ControlDelivery } from '../../helpers/control';
+import { type WebhookFixture, NEEDS, REACH, RETRIES, LIVE_QUIET_MS, aboutCall, isOnboarding } from './fixture';
+
+/** Registers this concern's tests on the webhook file's fixture (suites/webhooks.test.ts: one receiver per run). */
+export function retryTests(wh: WebhookFixture): void {
+  const { world, arrival, tenantUrl, onboardingAt, followRetries, beginCall, finishCall, hookedAssistant, onboardingTo, needSecret, deliveriesTo } = wh;
+
+  describe.concurrent('model B: HMAC signature', () => {
+    clauseTest(
+      ['6/b-dedupe', '6/b-retry-on-failure'],
+      'a receiver that deduplicates on the delivery id processes a retried event once',
+      async ({ verify }) => {
+        const { deliverTo, seen: path } = await onboardingTo('/b-dedupe');
+        const dedupe = new Deduper();
+        let processed = 0;
+        // The integrator's handler: claim the id, process; it fails (500) on the first two tries after
+        // processing, as a crash after the work would. (A real receiver verifies first; signatures are
+        // proved by the other model B tests, so a signing fault does not blur this verdict.)
+        let n = 0;
+        wh.rx.route(path, (r) => {
+          if (!isOnboarding(r)) return 200;
+          const id = deliveryIdOf(r.headers);
+          if (id && dedupe.claim(id) === 'process') processed += 1;
+          return n++ < 2 ? 500 : 200;
+        });
+        await wh.events!.onboarding(world().tenantA.id, 'chatapp.onboarding.tier_pending', deliverTo);
+        const got = await arrival(
+          verify.on('6/b-retry-on-failure'),
+          'the event is retried after two 500 answers',
+          () => {
+            const mine = onboardingAt(path);
+            return mine.length >= 3 && mine;
+          },
+          { timeoutMs: wh.retryWaitMs(3) },
+        );
+        verify
+          .on('6/b-retry-on-failure')
+          .that('two 500 answers were each followed by a retry', got.length >= 3 && got[0].answeredStatus === 500 && got[1].answeredStatus === 500, {
+            expected: '500, 500, then a third attempt',
+            actual: attemptWords(got),
+          });
+        verify.on('6/b-dedupe').soft.that('the event was processed exactly once over all attempts', processed === 1, {
+          expected: 1,
+          actual: `${processed} times over ${got.length} attempts with delivery ids ${got.map((r) => deliveryIdOf(r.headers)).join(', ')}`,
+        });
+      },
+      RETRIES,
+    );
+
+    clauseTest(
+      '6/b-retry-on-failure',
+      'a model B attempt that times out is retried with the same delivery id',
+      async ({ verify }) => {
+        const path = '/t/b-timeout';
+        await tenantUrl(path);
+        // Hold the first attempt well past the target's attempt timeout, then answer 200 to the rest.
+        wh.rx.route(path, (_r, n) => (n === 0 ? { hang: true, holdMs: wh.timeoutMs + 1_500 } : 200));
+        await wh.control.onboardingEvent({ tenantId: world().tenantA.id, type: 'chatapp.onboarding.failed' });
+        const got = await arrival(
+          verify,
+          'a second attempt follows the unanswered first one',
+          (all) => {
+            const mine = all.filter((r) => r.path === path);
+            return mine.length >= 2 && mine;
+          },
+          { timeoutMs: wh.timeoutMs + retryScheduleMs(wh.retryBaseMs, 2) + wh.arrivalMs },
+        );
+        verify.that('the unanswered first attempt was followed by a retry', got.length >= 2 && got[0].answeredStatus === undefined, {
+          expected: 'attempt 1 unanswered (held past the timeout), then attempt 2',
+          actual: attemptWords(got),
+        });
+        verify
+          .on('6/b-same-delivery-id')
+          .that('the retry after a timeout reuses the delivery id', deliveryIdOf(got[0].headers) === deliveryIdOf(got[1].headers), {
+            expected: deliveryIdOf(got[0].headers),
+            actual: deliveryIdOf(got[1].headers),
+          });
+      },
+      { ...NEEDS, timeout: 20_000 },
+    );
+
+    clauseTest(
+      ['6/b-retry-every-non-2xx', '6/b-same-delivery-id'],
+      'every non-2xx answer (400, 401, 404, 409, 429, 503) and a refused connection are retried, with the same delivery id',
+      async ({ verify }) => {
+        const w = world();
+        const { deliverTo, seen: path } = await onboardingTo('/b-every-non-2xx');
+        // The first attempt of each event is answered with its own status, every later one with 200.
+        const STATUSES = [400, 401, 404, 409, 429, 503];
+        const statusOf = new Map<string, number>();
+        wh.rx.route(path, (r) => {
+          if (!isOnboarding(r)) return 200;
+          const id = deliveryIdOf(r.headers) ?? '';
+          if (statusOf.has(id)) return 200;
+          statusOf.set(id, STATUSES[statusOf.size] ?? 200);
+          return statusOf.get(id)!;
+        });
+        // On a simulator, tenant B's URL is a port nothing listens on: a refused connection, seen in the
+        // deliveries log (a live target's log is not readable, so there only the statuses are proved).
+        const down = wh.control ? await downEndpoint() : undefined;
+        const downUrl = down && `${down.origin}/t/b-refused`;
+        if (wh.control) await wh.control.tenantServerUrl(w.tenantB.id, downUrl!);
+        for (const _status of STATUSES) await wh.events!.onboarding(w.tenantA.id, 'chatapp.onboarding.tier_pending', deliverTo);
+        const refused = wh.control ? await wh.control.onboardingEvent({ tenantId: w.tenantB.id, type: 'chatapp.onboarding.tier_pending' }) : undefined;
+        const got = await arrival(
+          verify.on('6/b-retry-every-non-2xx'),
+          'each event is attempted again after its non-2xx answer',
+          () => {
+            const mine = onboardingAt(path);
+            const byId = new Map<string, number>();
+            for (const r of mine) byId.set(deliveryIdOf(r.headers) ?? '', (byId.get(deliveryIdOf(r.headers) ?? '') ?? 0) + 1);
+            return byId.size >= STATUSES.length && [...byId.values()].every((n) => n >= 2) && mine;
+          },
+          { timeoutMs: wh.retryWaitMs(2) },
+        );
+        for (const [id, status] of statusOf) {
+          if (status === 200) continue;
+          const attempts = got.filter((r) => deliveryIdOf(r.headers) === id);
+          verifyRetried(verify.soft, `after a ${status} answer the event is sent again with the same delivery id`, attempts, id);
+        }
+        if (!wh.control || !down || !refused) return;
+        const refusing = await isRefusing(down.port);
+        if (!refusing)
+          verify.on('6/b-retry-every-non-2xx').inform('the down endpoint really refuses connections (precondition)', false, 'something answers on that port');
+        let log: ControlDelivery[] = [];
+        await vi
+          .waitFor(
+            async () => {
+              log = await deliveriesTo(downUrl!, 'tenantB');
+              if (!log.some((d) => d.deliveryId === refused.deliveryId && d.attempts.length >= 2)) throw new Error('no second attempt yet');
+            },
+            { timeout: retryScheduleMs(wh.retryBaseMs, 2) + wh.arrivalMs, interval: 50 },
+          )
+          .catch(() => undefined);
+        const entry = log.find((d) => d.deliveryId === refused.deliveryId);
+        verify
+          .on('6/b-retry-every-non-2xx')
+          .soft.that('an event whose connection is refused is attempted again (deliveries log)', !!entry && entry.attempts.length >= 2, {
+            expected: '2 or more attempts of the refused delivery',
+            actual: entry ? `${entry.attempts.length} attempt(s), ${entry.state}` : 'no delivery logged',
+          });
+        await wh.control.tenantServerUrl(w.tenantB.id, null);
+      },
+      RETRIES,
+    );
+
+    clauseTest(
+      ['6/a-no-retry', '6/missed-calls-readable'],
+      'a model A event answered 4xx (429 included) is not retried; the call whose events were lost stays readable',
+      async ({ verify }) => {
+        const { a, seen: path } = await hookedAssistant('a-429', '/a-4xx');
+        wh.rx.route(path, () => 429);
+        const call = await beginCall(a.id);
+        await arrival(verify.on('6/a-no-retry'), 'the first attempt reaches the receiver', (all) => all.filter((r) => r.path === path && aboutCall(r, call)));
+        // Longer than a whole model B retry schedule of the target (a live target's is not known: a fixed quiet window).
+        const window = wh.control ? retryScheduleMs(wh.retryBaseMs) + 250 : LIVE_QUIET_MS;
+        await verifyNoRetry(
+          verify,
+          wh.rx,
+          'after a 429 answer the model A event is not retried',
+          (all) => all.filter((r) => r.path === path && aboutCall(r, call)),
+          window,
+        );
+        await finishCall(call);
+        // §6: calls missed by a webhook remain readable through the calls API.
+        verify
+          .on('6/missed-calls-readable')
+          .success(await world().as('tenantA').get(`/calls/${call.id}`), 200, 'the call whose events were all answered 429 is readable with GET /calls/{id}');
+      },
+      REACH,
+    );
+  });
+
+  /**
+   * The retry schedule is judged by the gaps between attempts, so this test runs on its own within
+   * the file (the other webhook tests, concurrent, would add their deliveries to the same moments).
+   */
+  describe('model B: retry schedule', () => {
+    clauseTest(
+      ['6/b-retry-count', '6/b-backoff-exponential', '6/b-same-delivery-id', '6/b-dedupe', '6/b-same-bytes', '6/b-signature'],
+      'after non-2xx answers a model B event is retried 5 times with exponential backoff, same delivery id, same event',
+      async (ctx) => {
+        needSecret(ctx);
+        const { deliverTo, seen: path } = await onboardingTo('/b-retry');
+        wh.rx.route(path, () => 500);
+        const secret = world().tenantA.clientServerSecret!;
+        const { deliveryId } = await wh.events!.onboarding(world().tenantA.id, 'chatapp.onboarding.completed', deliverTo);
+        await arrival(ctx.verify.on('6/b-retry-count'), 'the first attempt arrives', () => onboardingAt(path));
+        const attempts = await followRetries(path);
+        verifyRetryCount(ctx.verify, attempts);
+        verifySameEvent(ctx.verify, attempts);
+        const headerId = deliveryIdOf(attempts[0].headers);
+        if (deliveryId) {
+          const source = wh.events!.source;
+          ctx.verify
+            .on('6/b-same-delivery-id')
+            .inform(`the delivery id is the one the ${source} returned`, headerId === deliveryId, `header ${headerId}, ${source} ${deliveryId}`);
+        }
+        verifyBackoff(ctx.verify, attempts, wh.retryBaseMs);
+
+        // Last, so that a signing fault (proved by the signature test) does not hide the retry verdicts.
+        attempts.forEach((r, i) =>
+          verifyModelBSigned(ctx.verify.on('6/b-signature').soft, `attempt ${i + 1}: the signature verifies over its raw body`, r, secret),
+        );
+        if (wh.control) {
+          const log = (await wh.control.deliveries(world().tenantA.id)).find((d) => d.deliveryId === deliveryId);
+          ctx.verify
+            .on('6/b-retry-count')
+            .inform(
+              'the deliveries log agrees with the receiver',
+              log?.attempts.length === attempts.length && log?.url === deliverTo,
+              `log: ${log ? `${log.attempts.length} attempts, ${log.state}` : 'no entry'}; receiver: ${attempts.length}`,
+            );
+        }
+      },
+      RETRIES,
+    );
+  });
+}

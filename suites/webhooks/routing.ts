@@ -1,0 +1,156 @@
+/**
+ * §6 routing, §2.3 rules 3–5 and §1: with serverUrl set, events go there (path kept, a bare host
+ * to `/`) and not to the tenant-level URL; after serverUrl is cleared they go to the tenant-level
+ * URL; setting serverUrl sends no test request; a call keeps the serverUrl it began with.
+ *
+ * How these tests reach a receiver, make events happen and stay isolated on each target:
+ * suites/webhooks/fixture.ts.
+ */
+import { describe } from 'vitest';
+import { clauseTest } from '../../helpers/clause';
+import { verifyModelASecret } from '../../helpers/webhooks/checks';
+import { describeRequest } from '../../helpers/webhooks/receiver';
+import { hasCapability } from '../../helpers/target';
+import { type WebhookFixture, NEEDS, REACH, aboutCall, testNumber } from './fixture';
+
+/** Registers this concern's tests on the webhook file's fixture (suites/webhooks.test.ts: one receiver per run). */
+export function routingTests(wh: WebhookFixture): void {
+  const { arrival, hook, beginCall, finishCall, startCall, hookedAssistant, assistant, setServerUrl, routedAssistant, deliveriesTo } = wh;
+
+  describe.concurrent('routing (§6, §2.3 rules 3–5, §1)', () => {
+    clauseTest(
+      '2.3/patch-no-test-request',
+      'a PATCH that sets serverUrl validates it and sends no test request to it',
+      async ({ verify }) => {
+        const { url, seen } = hook('/r-no-test-request');
+        if (wh.control) await wh.routeHosts();
+        const a = await assistant('no-test-request');
+        await setServerUrl(a.id, url);
+        // A test request would follow the PATCH at once; a live target's path through the tunnel is slower.
+        const window = hasCapability('control') ? 250 : 2_000;
+        const probe = await wh.rx.holdsOff(() => wh.rx.at(seen).length > 0, window);
+        verify.that('setting serverUrl sends no request to it', !probe.violated, {
+          expected: `no request at ${seen} within ${window} ms of the PATCH`,
+          actual: probe.violated ? wh.rx.at(seen).map(describeRequest).join('; ') : 'none',
+        });
+      },
+      { requires: ['receiver'] },
+    );
+
+    clauseTest(
+      ['6/route-server-url', '2.3/path-kept'],
+      'with serverUrl set, events go to that URL (path kept) and not to the tenant-level URL',
+      async ({ verify }) => {
+        const tenantPath = '/t/r-set';
+        const path = '/integrations/core-api/r-set';
+        const a = await routedAssistant('r-set', tenantPath, `https://${wh.hosts.hooks}${path}`);
+        const call = await startCall(a.id, testNumber());
+        const [req] = await arrival(
+          verify,
+          "assistant-request goes to the assistant's serverUrl, path kept",
+          (all) => all.filter((r) => r.path === path && aboutCall(r, call)),
+          {
+            expected: `a POST to ${path} on the serverUrl host`,
+            wrong: (all) => {
+              const elsewhere = all.find((r) => r.path !== path && aboutCall(r, call));
+              return elsewhere && `delivered to ${elsewhere.path}${elsewhere.path === tenantPath ? ' (the tenant-level URL)' : ''}`;
+            },
+          },
+        );
+        verifyModelASecret(verify, req, wh.secret(), 'assistant-request via serverUrl');
+        await wh.control.endCall(call.id, {});
+        await arrival(verify.on('6/route-server-url'), "the end-of-call report goes to the assistant's serverUrl", (all) =>
+          all.filter((r) => r.path === path && aboutCall(r, call) && r.seq > req.seq),
+        );
+        const toTenant = await deliveriesTo(wh.rx.url(tenantPath));
+        verify
+          .on('6/route-server-url')
+          .that(
+            'no delivery of this call went to the tenant-level URL',
+            wh.rx.at(tenantPath).filter((r) => aboutCall(r, call)).length === 0 && toTenant.length === 0,
+            {
+              expected: 'none',
+              actual: `${toTenant.length} logged deliveries to the tenant-level URL`,
+            },
+          );
+      },
+      NEEDS,
+    );
+
+    clauseTest(
+      '1/call-keeps-server-url',
+      'a call keeps the serverUrl it began with: changing it mid-call does not move that call’s end-of-call report',
+      async ({ verify }) => {
+        const before = hook('/r-keep/before');
+        const after = hook('/r-keep/after');
+        const { a } = await hookedAssistant('r-keep', '/r-keep/before');
+        const first = await beginCall(a.id);
+        const [start1] = await arrival(
+          verify.on('6/route-server-url'),
+          'the first call’s assistant-request reaches the serverUrl',
+          (all) => all.filter((r) => r.path === before.seen && aboutCall(r, first)),
+          {
+            wrong: (all) => (all.some((r) => r.path !== before.seen && aboutCall(r, first)) ? 'delivered elsewhere than the serverUrl' : undefined),
+          },
+        );
+        await setServerUrl(a.id, after.url);
+        await finishCall(first);
+        const [eoc] = await arrival(verify, 'the first call’s end-of-call report arrives', (all) =>
+          all.filter((r) => (r.path === before.seen || r.path === after.seen) && aboutCall(r, first) && r.seq > start1.seq),
+        );
+        verify.that('the end-of-call report of a call in progress goes to the serverUrl the call began with', eoc.path === before.seen, {
+          expected: before.seen,
+          actual: eoc.path,
+        });
+        // A call started after the change must use the new URL: proves the change took effect (one call at a time, as a single test line allows).
+        const second = await beginCall(a.id);
+        await arrival(verify.on('6/route-server-url'), 'a call started after the change delivers to the new URL', (all) =>
+          all.filter((r) => r.path === after.seen && aboutCall(r, second)),
+        );
+        await finishCall(second);
+      },
+      REACH,
+    );
+
+    clauseTest(
+      ['2.3/unset-tenant-url', '6/route-tenant-url'],
+      'after serverUrl is set to null, events go to the tenant-level URL',
+      async ({ verify }) => {
+        const tenantPath = '/t/r-null';
+        const path = '/r-null/assistant';
+        const a = await routedAssistant('r-null', tenantPath, `https://${wh.hosts.hooks}${path}`);
+        await setServerUrl(a.id, null);
+        const call = await startCall(a.id, testNumber());
+        await arrival(verify, 'assistant-request reaches the tenant-level URL', (all) => all.filter((r) => r.path === tenantPath && aboutCall(r, call)), {
+          expected: tenantPath,
+          wrong: (all) => (all.some((r) => r.path === path && aboutCall(r, call)) ? `delivered to the cleared serverUrl (${path})` : undefined),
+        });
+        await wh.control.endCall(call.id, {});
+      },
+      NEEDS,
+    );
+
+    clauseTest(
+      '2.3/bare-host-root',
+      'a serverUrl that is a bare hostname delivers to /',
+      async ({ verify }) => {
+        // A simulator routes this file's bare host name to the receiver; a live target's public URL's
+        // host is bare once its path is dropped, and a tunnel forwards every path, `/` included.
+        const bare = wh.control ? wh.hosts.bare : new URL(wh.hook('').url).host;
+        if (wh.control) await wh.routeHosts();
+        const a = await assistant('r-bare');
+        await setServerUrl(a.id, `https://${bare}`);
+        const call = await beginCall(a.id);
+        const [req] = await arrival(verify, 'assistant-request arrives for the call', (all) => all.filter((r) => aboutCall(r, call)));
+        verify.inform(
+          'the request came through the bare host name',
+          String(req.headers.host ?? '').startsWith(bare),
+          `host header ${JSON.stringify(req.headers.host)}`,
+        );
+        verify.that('the request path is /', req.path === '/', { expected: '/', actual: req.path });
+        await finishCall(call);
+      },
+      REACH,
+    );
+  });
+}
