@@ -125,7 +125,7 @@ function verdict(route: string, s: Samples, ctx: ClauseContext): void {
   const neverLines = new Set(kinds.filter((k) => k.startsWith('never')).map((k) => k.slice(7)));
   const otherLines = new Set(kinds.filter((k) => k.startsWith('other')).map((k) => k.slice(7)));
   if (neverLines.size !== 1 || otherLines.size !== 1 || [...neverLines][0] !== [...otherLines][0]) {
-    skipWith(ctx, `precondition failed: the two lookups do not answer alike (${kinds.join('; ')}); suites/cross-tenant-indistinguishable reports that, timing is moot`);
+    skipWith(ctx, `precondition failed: the two lookups do not answer alike (${kinds.join('; ')}); suites/cross-tenant.test.ts reports that, timing is moot`);
   }
   const t = mannWhitney(s.never, s.other);
   const ms = (v: number) => `${v.toFixed(3)} ms`;

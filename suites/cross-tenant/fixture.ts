@@ -1,7 +1,10 @@
 /**
- * What every cross-tenant suite file (suites/cross-tenant-*.test.ts, §5.7) stands on: tenant B's
- * (and A's) resources, made once per file before its tests, and the principals that ask on behalf
- * of tenant A. A file calls {@link useCrossTenantFixture} once at its top.
+ * What the cross-tenant suite (suites/cross-tenant.test.ts, §5.7; its tests by concern in
+ * suites/cross-tenant/) stands on: tenant B's (and A's) resources, made once per run before its
+ * tests, and the principals that ask on behalf of tenant A. The test file calls
+ * {@link useCrossTenantFixture} once and hands it to each concern: on a live tenant these are
+ * found-or-created named fixtures, restored at the end, and a second file restoring the same
+ * assistant while the first compares it before and after a refused write would read a change.
  *
  * Tenant B's resources come from B's own API calls (assistants, tools, prompts) or from the control
  * API (calls, conversations, phone numbers). On a live tenant: B's assistant is a found-or-created
@@ -10,9 +13,9 @@
  */
 import { beforeAll, vi } from 'vitest';
 import { randomInt, randomUUID } from 'node:crypto';
-import { useWorld, type PrincipalName, type World } from '../helpers/world';
-import { assistantFixture, promptFixture, toolFixture } from '../helpers/fixtures';
-import { missingFixtureReason, switchReason } from '../helpers/target';
+import { useWorld, type PrincipalName, type World } from '../../helpers/world';
+import { assistantFixture, promptFixture, toolFixture } from '../../helpers/fixtures';
+import { missingFixtureReason, switchReason } from '../../helpers/target';
 
 /** Tenant B's (and A's) resources used by a cross-tenant file; a missing one has its reason in `why`. */
 export interface Fixtures {
@@ -60,6 +63,12 @@ export const STEP = randomUUID();
 /** The path suffix of the step text-override route for {@link STEP}. */
 export const stepSuffix = () => `/steps/${STEP}/text-override`;
 
+/** The world of the cross-tenant test file and tenant B's (and A's) resources, filled in before its tests. */
+export interface CrossTenantFixture {
+  world: () => World;
+  fx: Fixtures;
+}
+
 /** A fixture value, or why it could not be made on this target. */
 type Made<T> = { value: T } | { why: string };
 
@@ -68,7 +77,7 @@ type Made<T> = { value: T } | { why: string };
  * ({@link Fixtures}; one that cannot be made on this target has its reason in `why`). `fx` is
  * filled in then: read its fields inside tests and row closures, never at the file's top.
  */
-export function useCrossTenantFixture(): { world: () => World; fx: Fixtures } {
+export function useCrossTenantFixture(): CrossTenantFixture {
   const world = useWorld();
   const fx = { why: {} } as Fixtures;
 

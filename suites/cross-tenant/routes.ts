@@ -1,12 +1,12 @@
 /**
- * The tenant-scoped routes with an id that §4 names, as data (suites/cross-tenant-indistinguishable.test.ts
+ * The tenant-scoped routes with an id that §4 names, as data (suites/cross-tenant/indistinguishable.ts
  * runs one comparison per row, pair and asker): what the never-existed answer must be (§7, §5.7,
  * §4.1, §4.4, §4.5), and which case of tenant B (or deleted, §7 exception 2) is compared with it.
  */
 import { randomUUID } from 'node:crypto';
-import type { BodyComparison } from '../helpers/indistinguishable';
-import type { Capability } from '../helpers/target';
-import { ACTOR, fictionalNumber, stepSuffix, toolBody, type Fixtures } from './cross-tenant.fixture';
+import type { BodyComparison } from '../../helpers/indistinguishable';
+import type { Capability } from '../../helpers/target';
+import { ACTOR, fictionalNumber, stepSuffix, toolBody, type Fixtures } from './fixture';
 
 /** One request of a comparison, or the reason it cannot be formed on this target. */
 export type Req = { method: string; path: string; body?: unknown; query?: Record<string, string>; subject?: string } | { skip: string };

@@ -1,0 +1,181 @@
+/**
+ * §5.7 no cross-tenant effect, §7 exception 2: writes on tenant B's resources with tenant A's
+ * credentials (PATCH, PUT, DELETE of assistants, tools, text overrides, monitor sessions; ending or
+ * taking over B's call) answer 404 and change nothing B reads.
+ *
+ * How these files' fixtures are made on each target: suites/cross-tenant/fixture.ts.
+ */
+import { describe } from 'vitest';
+import { isDeepStrictEqual } from 'node:util';
+import { answerOf, documented, WHOLE } from '../../helpers/documented';
+import { clauseTest, skipWith, type Verify } from '../../helpers/clause';
+import type { ApiResponse } from '../../helpers/client';
+import { routeNotServed as routeMissing, statusLine } from '../../helpers/exchange';
+import { ACTOR, ASKERS, fictionalNumber, STEP, stepSuffix, toolBody, type CrossTenantFixture } from './fixture';
+
+/** Registers this concern's tests on the cross-tenant fixture (suites/cross-tenant.test.ts: tenant B's resources made once per run). */
+export function writeTests({ world, fx }: CrossTenantFixture): void {
+
+  /** Reads a resource as tenant B; `undefined` when the read itself is not served. */
+  async function readAsB(path: string): Promise<ApiResponse> {
+    return world().as('tenantB').get(path);
+  }
+
+  /**
+   * Checks that tenant B reads the resource as before. For an assistant the documented fields are
+   * compared (§2.2 response column; undocumented ones may change on every read, §9.4); other
+   * resources, whose answers the spec shows only in part, are compared whole.
+   */
+  function checkUnchanged(verify: Verify, what: string, before: ApiResponse, after: ApiResponse, schema?: 'assistant'): void {
+    verify.unchanged(`${what} is unchanged, as tenant B reads it`, before, after, answerOf(schema ? documented(schema) : WHOLE), after);
+  }
+
+  /** Refused means: not 2xx, and not a route-level NOT_FOUND (which proves nothing). */
+  function checkRefused(verify: Verify, what: string, res: ApiResponse, ctx: any, exact404 = false): void {
+    if (routeMissing(res)) skipWith(ctx, `precondition failed: ${what.split(' on ')[0]} is not served by the target (${statusLine(res)})`);
+    if (exact404) verify.error(res, 404, 'RESOURCE_NOT_FOUND', `${what} answers 404 RESOURCE_NOT_FOUND`);
+    else verify.that(`${what} is refused with 404`, res.status === 404, { expected: '404', actual: statusLine(res), res });
+  }
+
+  /**
+   * Gives B's tool textInstructions and B's assistant a text override of it, so a write by another
+   * tenant (a DELETE above all) would have something to change. Idempotent (PUT, §8). A target that
+   * refuses leaves the read-back comparing whatever is stored.
+   */
+  async function giveBATextOverride(): Promise<void> {
+    const B = world().as('tenantB');
+    const text = { title: 'B text', description: 'tenant B text instructions', steps: [] };
+    await B.put(`/tools/${fx.toolB}`, { ...toolBody(fx.toolBName!), textInstructions: text });
+    await B.put(`/assistants/${fx.assistantB.id}/tools/${fx.toolB}/text-description-override`, { description: "tenant B's own text description" });
+  }
+
+  describe("writes on another tenant's resources answer 404 and change nothing (§5.7)", () => {
+    const C = ['5.7/no-cross-tenant-write'];
+    for (const asker of ASKERS) {
+      clauseTest(C, `${asker.words}: PATCH of B's assistant answers 404 RESOURCE_NOT_FOUND and B's assistant is unchanged`, async (ctx) => {
+        const before = await readAsB(`/assistants/${fx.assistantB.id}`);
+        const res = await world()
+          .as(asker.principal)
+          .patch(`/assistants/${fx.assistantB.id}`, { name: `${world().runPrefix}must-not-apply`, recordingEnabled: !before.json?.data?.recordingEnabled });
+        checkRefused(ctx.verify, "PATCH /assistants/{id} on B's assistant", res, ctx, true);
+        checkUnchanged(ctx.verify, "B's assistant", before, await readAsB(`/assistants/${fx.assistantB.id}`), 'assistant');
+      });
+
+      clauseTest(C, `${asker.words}: PATCH chatapp-enabled on B's assistant is refused and B's assistant is unchanged`, async (ctx) => {
+        const before = await readAsB(`/assistants/${fx.assistantB.id}`);
+        const res = await world().as(asker.principal).patch(`/assistants/${fx.assistantB.id}/chatapp-enabled`, { enabled: true });
+        checkRefused(ctx.verify, "PATCH /assistants/{id}/chatapp-enabled on B's assistant", res, ctx);
+        checkUnchanged(ctx.verify, "B's assistant", before, await readAsB(`/assistants/${fx.assistantB.id}`), 'assistant');
+      });
+
+      clauseTest(C, `${asker.words}: PUT of B's tool is refused with 404 and B's tool keeps its textInstructions`, async (ctx) => {
+        if (!fx.toolB) skipWith(ctx, fx.why.toolB);
+        const marker = { title: `${world().runPrefix}must-not-apply`, description: 'written by another tenant', steps: [] };
+        const res = await world()
+          .as(asker.principal)
+          .put(`/tools/${fx.toolB}`, { ...toolBody(`${world().runPrefix}must-not-apply`), textInstructions: marker });
+        checkRefused(ctx.verify, "PUT /tools/{id} on B's tool", res, ctx);
+        // §4.5 names no read of a single tool. Read-back through the owner's own PUT instead: "on PUT
+        // omitting textInstructions keeps the stored value", so B's PUT without it shows what is stored.
+        const own = await world().as('tenantB').put(`/tools/${fx.toolB}`, toolBody(fx.toolBName!));
+        if (own.status >= 300 || own.json?.data === undefined) {
+          return ctx.verify.inform(
+            "read-back of B's tool not possible",
+            true,
+            `tenant B's own PUT /tools/{id} answered ${statusLine(own)} without a tool in data`,
+          );
+        }
+        ctx.verify.that("B's tool does not carry the textInstructions another tenant tried to write", !JSON.stringify(own.json.data).includes(marker.title), {
+          expected: `textInstructions without ${JSON.stringify(marker.title)}`,
+          actual: JSON.stringify(own.json.data.textInstructions ?? null).slice(0, 300),
+          res: own,
+        });
+      });
+
+      for (const [method, suffix, body] of [
+        ['PUT', '/text-description-override', { description: 'must not apply' }],
+        ['DELETE', '/text-override', undefined],
+        ['PUT', stepSuffix(), { text: 'must not apply' }],
+        ['DELETE', stepSuffix(), undefined],
+        ['PUT', '/description-override', { description: '' }],
+      ] as const) {
+        clauseTest(
+          C,
+          `${asker.words}: ${method} /assistants/{id}/tools/{toolId}${suffix.replace(STEP, '{stepId}')} on B's assistant and tool is refused and B's text override is unchanged`,
+          async (ctx) => {
+            if (!fx.toolB) skipWith(ctx, fx.why.toolB);
+            const overridePath = `/assistants/${fx.assistantB.id}/tools/${fx.toolB}/text-override`;
+            await giveBATextOverride();
+            const before = await readAsB(overridePath);
+            const res = await world().as(asker.principal).request(method, `/assistants/${fx.assistantB.id}/tools/${fx.toolB}${suffix}`, { body });
+            checkRefused(ctx.verify, `${method} ${suffix} on B's assistant`, res, ctx);
+            if (routeMissing(before))
+              return ctx.verify.inform(
+                'read-back of the text override not possible',
+                true,
+                `GET /assistants/{id}/tools/{toolId}/text-override answered ${statusLine(before)}`,
+              );
+            checkUnchanged(ctx.verify, "B's text override", before, await readAsB(overridePath));
+          },
+        );
+      }
+
+      clauseTest(
+        C,
+        `${asker.words}: DELETE /calls/{id}/monitor-session on B's live call is refused and B's monitor audit is unchanged`,
+        async (ctx) => {
+          if (!fx.callBLive) skipWith(ctx, fx.why.callBLive);
+          const audit = `/calls/${fx.callBLive.id}/monitor-sessions`;
+          const before = await readAsB(audit);
+          const res = await world().as(asker.principal).delete(`/calls/${fx.callBLive.id}/monitor-session`);
+          checkRefused(ctx.verify, "DELETE /calls/{id}/monitor-session on B's call", res, ctx);
+          checkUnchanged(ctx.verify, "B's monitor-session audit", before, await readAsB(audit));
+        },
+        { requires: ['destructive'] },
+      );
+
+      for (const action of ['end', 'takeover'] as const) {
+        clauseTest(
+          [...C, `7/bare-404-${action}`],
+          `${asker.words}: POST /calls/{id}/${action} on B's live call answers the bare 404 and the call stays live`,
+          async (ctx) => {
+            const w = world();
+            let call: { id: string };
+            try {
+              call = await w.control!.startCall({ tenantId: w.tenantB.id, assistantId: fx.assistantB.id, customerNumber: fictionalNumber() });
+            } catch (e) {
+              skipWith(ctx, `precondition failed: a live call of tenant B could not be made (${(e as Error).message.slice(0, 200)})`);
+            }
+            w.cleanup.add(`end B's call ${call.id}`, () => w.control!.endCall(call.id).catch(() => undefined));
+            const liveBefore = await readAsB('/calls/live');
+            const auditBefore = await readAsB(`/calls/${call.id}/monitor-sessions`);
+            const res = await w.as(asker.principal).post(`/calls/${call.id}/${action}`, ACTOR);
+            if (routeMissing(res)) skipWith(ctx, `precondition failed: POST /calls/{id}/${action} is not served by the target (${statusLine(res)})`);
+            ctx.verify.that(
+              `POST /calls/{id}/${action} on B's call answers 404 { "error": "not_found" }`,
+              res.status === 404 && isDeepStrictEqual(res.json, { error: 'not_found' }),
+              {
+                expected: '404 {"error":"not_found"}',
+                actual: `${res.status} ${res.text.slice(0, 200)}`,
+                res,
+              },
+            );
+            if (!routeMissing(liveBefore) && liveBefore.text.includes(call.id)) {
+              const liveAfter = await readAsB('/calls/live');
+              ctx.verify
+                .on(C)
+                .that("B's call is still listed in B's GET /calls/live", liveAfter.text.includes(call.id), {
+                  expected: `a row with ${call.id}`,
+                  actual: liveAfter.text.slice(0, 300),
+                  res: liveAfter,
+                });
+            }
+            if (!routeMissing(auditBefore))
+              checkUnchanged(ctx.verify.on(C), "B's monitor-session audit", auditBefore, await readAsB(`/calls/${call.id}/monitor-sessions`));
+          },
+          { requires: ['destructive', 'control'] },
+        );
+      }
+    }
+  });
+}
