@@ -16,15 +16,6 @@ import * as prettier from 'prettier';
 const ROOT = resolve(import.meta.dirname, '..');
 
 /**
- * Folders whose code is being restructured while the rules land, each with the rules
- * enforced there already (a suite imports no free check function of helpers/clause.ts); their
- * other findings are not counted yet, and a folder with none enforced is not linted at all.
- * Remove an entry once its folder is clean under both tools (`npx eslint <folder>`,
- * `npx prettier --check <folder>`).
- */
-export const PENDING: Record<string, string[]> = { 'simulator/': [] };
-
-/**
  * What Prettier's layout is checked on. The rest of the code base is reformatted in one commit once
  * the work on it has landed (one commit, which `git blame --ignore-rev` can skip); then this
  * becomes every file ESLint lints.
@@ -32,12 +23,6 @@ export const PENDING: Record<string, string[]> = { 'simulator/': [] };
 export const FORMATTED = ['scripts/', 'bench/', 'test/tooling/lint.test.ts', 'vitest.config.ts', 'eslint.config.js'];
 
 const CODE = /\.(ts|js|mjs)$/;
-
-/** Whether a finding of `rule` in `file` counts: everywhere but in {@link PENDING} folders, there only for the rules they enforce. */
-function counted(file: string, rule: string | null): boolean {
-  const folder = Object.keys(PENDING).find((p) => file.startsWith(p));
-  return folder === undefined || PENDING[folder].includes(rule ?? '');
-}
 
 /**
  * Lints the repository.
@@ -49,12 +34,11 @@ export async function eslintFindings(): Promise<{ files: number; findings: strin
     cache: true,
     cacheLocation: join(ROOT, 'node_modules/.cache/conformance/eslint/'),
     cacheStrategy: 'content',
-    overrideConfig: { ignores: Object.entries(PENDING).flatMap(([folder, rules]) => (rules.length ? [] : [folder])) },
   });
   const results = await eslint.lintFiles(['.']);
   const findings = results.flatMap((r) => {
     const file = relative(ROOT, r.filePath);
-    return r.messages.filter((m) => counted(file, m.ruleId)).map((m) => `${file}:${m.line}:${m.column} ${m.ruleId ?? 'parse error'}: ${m.message}`);
+    return r.messages.map((m) => `${file}:${m.line}:${m.column} ${m.ruleId ?? 'parse error'}: ${m.message}`);
   });
   return { files: results.length, findings };
 }

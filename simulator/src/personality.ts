@@ -60,7 +60,7 @@ export const ALT_READING: readonly Override[] = [
 ];
 
 /** Whether the running simulator takes the alternative reading. */
-export function isAlt(state: SimState): boolean {
+function isAlt(state: SimState): boolean {
   return state.config.personality === 'alt';
 }
 
@@ -92,8 +92,15 @@ function asEpochMs(v: unknown): unknown {
   return Number.isNaN(t) ? v : t;
 }
 
+/**
+ * A public answer's JSON as the routes wrote it: the alt transform rewrites whatever shape each
+ * route answers (assistants, lists, insights, test runs), so it reads the body untyped.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the transform serves every route's shape
+type AnswerJson = any;
+
 /** Alt's form of one assistant object. */
-function altAssistant(state: SimState, a: any): any {
+function altAssistant(state: SimState, a: AnswerJson): AnswerJson {
   if (!a || typeof a !== 'object' || typeof a.id !== 'string') return a;
   reads += 1;
   const out = { ...a, createdAt: asDate(a.createdAt), updatedAt: asEpochMs(a.updatedAt), revision: revisionsOf(state).get(a.id) ?? 1, servedAt: `${new Date().toISOString()}#${reads}` };
@@ -102,7 +109,7 @@ function altAssistant(state: SimState, a: any): any {
   return out;
 }
 
-function renameKey(o: any, from: string, to: string): void {
+function renameKey(o: AnswerJson, from: string, to: string): void {
   if (o && typeof o === 'object' && from in o) {
     o[to] = o[from];
     delete o[from];
@@ -127,7 +134,7 @@ export function altOnSend(state: SimState, request: FastifyRequest, reply: Fasti
   const type = String(reply.getHeader('content-type') ?? '');
   if (type.startsWith('application/json')) reply.header('content-type', 'application/json');
   if (status === 429 && reply.getHeader('retry-after') === undefined) reply.header('retry-after', new Date(Date.now() + 1_000).toUTCString());
-  let body: any;
+  let body: AnswerJson;
   try {
     body = JSON.parse(payload);
   } catch {
@@ -142,7 +149,7 @@ export function altOnSend(state: SimState, request: FastifyRequest, reply: Fasti
   if (request.method === 'POST' && status === 201) reply.code(200);
   else if (request.method === 'POST' && status === 200 && typeof data.id === 'string') reply.code(201);
   if (route === '/assistants' && request.method === 'GET' && Array.isArray(data.assistants)) {
-    data = { ...data, assistants: [...data.assistants].reverse().map((a: any) => reversedKeys(altAssistant(state, a))) };
+    data = { ...data, assistants: [...data.assistants].reverse().map((a: AnswerJson) => reversedKeys(altAssistant(state, a))) };
   } else if (route.startsWith('/assistants') && !route.includes('/chatapp') && typeof data.id === 'string' && 'name' in data) {
     data = altAssistant(state, data);
   }
@@ -153,15 +160,15 @@ export function altOnSend(state: SimState, request: FastifyRequest, reply: Fasti
   if (/^\/test-(suites\/:id\/run|runs)/.test(route)) {
     data = { ...data };
     renameKey(data, 'outcome', 'result');
-    if (Array.isArray(data.cases)) data.cases = data.cases.map((c: any) => {
+    if (Array.isArray(data.cases)) data.cases = data.cases.map((c: AnswerJson) => {
       const copy = { ...c };
       renameKey(copy, 'outcome', 'result');
-      if (Array.isArray(copy.iterations)) copy.iterations = copy.iterations.map((it: any) => { const i2 = { ...it }; renameKey(i2, 'outcome', 'result'); return i2; });
+      if (Array.isArray(copy.iterations)) copy.iterations = copy.iterations.map((it: AnswerJson) => { const i2 = { ...it }; renameKey(i2, 'outcome', 'result'); return i2; });
       return copy;
     });
   }
   if (route === '/calls/live' && request.method === 'GET') {
-    const rename = (rows: any[]) => rows.map((row: any) => { const r = { ...row }; renameKey(r, 'id', 'callUuid'); return r; });
+    const rename = (rows: AnswerJson[]) => rows.map((row: AnswerJson) => { const r = { ...row }; renameKey(r, 'id', 'callUuid'); return r; });
     data = Array.isArray(data) ? rename(data) : Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Array.isArray(v) ? rename(v) : v]));
   }
   const arrays = Array.isArray(data) ? [] : Object.entries(data).filter(([, v]) => Array.isArray(v));

@@ -311,14 +311,14 @@ export interface ConversationRecord {
   customerIdentifier: string;
   startedAt: string;
   endedAt: string | null;
-  messages: Array<{ role: 'assistant' | 'customer'; text: string; at: string }>;
+  messages: { role: 'assistant' | 'customer'; text: string; at: string }[];
 }
 
 /** The instruction shape of a tool (§4.5): title, description, steps (each step with an `id`). */
 export interface ToolInstruction {
   title: string;
   description: string;
-  steps: Array<Record<string, unknown> & { id: string }>;
+  steps: (Record<string, unknown> & { id: string })[];
 }
 
 /** A tenant tool (§4.5 `POST /tools`), or a tenant's copy of the Knowledge Base tool. */

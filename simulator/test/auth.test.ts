@@ -46,7 +46,7 @@ describe('§5 authentication', () => {
 
   it('organization-only routes', async () => {
     w = await makeWorld();
-    const routes: Array<[string, string]> = [
+    const routes: [string, string][] = [
       ['POST', '/v1/retention/audits'],
       ['POST', '/v1/churn/audits'],
       ['GET', '/turn-flags'],

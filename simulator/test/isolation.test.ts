@@ -29,7 +29,7 @@ describe('unknown, foreign and deleted ids answer alike', () => {
     const bRun = (await w.req('POST', `/test-suites/${bSuite.id}/run`, { key: w.B.apiKey })).body.data;
     const myTool = await tool(w, w.A);
 
-    type Row = { method: string; path: (id: string) => string; body?: unknown; ids: string[] };
+    interface Row { method: string; path: (id: string) => string; body?: unknown; ids: string[] }
     const calls = [bCall.id, bEnded.id, deleted.id];
     const rows: Row[] = [
       { method: 'GET', path: (id) => `/calls/${id}`, ids: calls },

@@ -46,7 +46,7 @@ export interface World {
 
 async function send(app: FastifyInstance, opts: InjectOptions): Promise<Res> {
   const r = await app.inject(opts);
-  let body: unknown = undefined;
+  let body: unknown;
   try {
     body = r.body ? JSON.parse(r.body) : undefined;
   } catch {

@@ -16,15 +16,6 @@ const root = resolve(__dirname, '..', '..');
 const helpers = join(root, 'helpers');
 const simulator = join(root, 'simulator', 'src');
 
-/**
- * The legacy fault catalogue of the simulator (faults.ts and the files it gathers), read through
- * `faultOn` by the areas not yet moved to seams. Its files import one another, a cycle that goes
- * when the last area moves and these files are deleted; until then the graph leaves them out.
- */
-const LEGACY_FAULT_CATALOGUE = ['faults.ts', 'faults-gaps.ts', 'faults-systematic.ts', 'faults-families.ts'].map((f) =>
-  join(simulator, f),
-);
-
 function walk(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
@@ -38,16 +29,15 @@ function walk(dir: string, out: string[] = []): string[] {
  * Module → the modules under `dir` it imports (relative specifiers resolved as TypeScript would),
  * leaving out the files of `skip`.
  */
-function importGraph(dir: string, skip: readonly string[] = []): Map<string, string[]> {
+function importGraph(dir: string): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of walk(dir)) {
-    if (skip.includes(file)) continue;
     const deps: string[] = [];
     for (const { fileName } of ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles) {
       if (!fileName.startsWith('.')) continue;
       const base = resolve(dirname(file), fileName);
       const hit = [base, `${base}.ts`, base.replace(/\.js$/, '.ts'), join(base, 'index.ts')].find((c) => existsSync(c) && statSync(c).isFile());
-      if (hit && hit.startsWith(dir) && !skip.includes(hit)) deps.push(hit);
+      if (hit && hit.startsWith(dir)) deps.push(hit);
     }
     graph.set(file, deps);
   }
@@ -101,8 +91,8 @@ describe('import graphs', () => {
     expect(cycles(graph, helpers)).toEqual([]);
   });
 
-  it('simulator/src/ has no import cycle (the legacy fault catalogue left out)', () => {
-    const graph = importGraph(simulator, LEGACY_FAULT_CATALOGUE);
+  it('simulator/src/ has no import cycle', () => {
+    const graph = importGraph(simulator);
     expect(graph.size).toBeGreaterThan(20);
     expect(cycles(graph, simulator)).toEqual([]);
   });

@@ -6,10 +6,9 @@
  * Clause ids are `<spec section>/<short-slug>`, the ids of the suite's clause catalogue
  * (spec/clauses/*.json); test/unit/fault-clauses.test.ts checks that each one exists there.
  *
- * Areas not yet moved to seams are listed by the legacy catalogue (../faults.ts) and read with
- * `faultOn`; `LEGACY` shrinks to nothing as each area moves.
+ * No route handler mentions a fault: the simulator reads seams (seam.ts), and `behaviourFor`
+ * puts the overrides of the faults a config switches on into the behaviour in force.
  */
-import { FAULTS as LEGACY } from '../faults.ts';
 import type { Personality } from '../config.ts';
 import { ALT_READING } from '../personality.ts';
 import { Behaviour, type Override } from '../seam.ts';
@@ -69,7 +68,6 @@ export type FaultName = (typeof SEAM_FAULTS)[number]['name'];
 /** Every known fault as the control API lists it (name, clauses, description). */
 export const FAULTS: readonly FaultInfo[] = [
   ...SEAM_FAULTS.map(({ name, clauses, description }) => ({ name, clauses: [...clauses], description })),
-  ...LEGACY,
 ];
 
 const KNOWN = new Set(FAULTS.map((f) => f.name));

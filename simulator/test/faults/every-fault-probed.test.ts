@@ -1,14 +1,11 @@
 /**
  * Every fault of the catalogue has a probe. A seam fault is defined in one area file
  * (simulator/src/faults/<area>.ts) and probed in the file of the same name here, through
- * probe.ts `probeArea`, which also checks the area's probes name exactly its faults. The legacy
- * catalogue (simulator/src/faults*.ts, shrinking as areas move) is probed by the older files
- * simulator/test/*faults*.test.ts, each checking its own share.
+ * probe.ts `probeArea`, which also checks the area's probes name exactly its faults.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FAULTS as LEGACY } from '../../src/faults.ts';
 import { FAULTS, SEAM_FAULTS, type Fault } from '../../src/faults/index.ts';
 
 const srcDir = resolve(__dirname, '..', '..', 'src', 'faults');
@@ -51,9 +48,7 @@ describe('every fault has a probe', () => {
     }
   });
 
-  it('a fault is either a seam fault or a legacy one, never both', () => {
-    const seam = new Set<string>(SEAM_FAULTS.map((f) => f.name));
-    expect(LEGACY.filter((f) => seam.has(f.name)).map((f) => f.name)).toEqual([]);
-    expect(FAULTS.length).toBe(SEAM_FAULTS.length + LEGACY.length);
+  it('the catalogue lists exactly the seam faults', () => {
+    expect(FAULTS.map((f) => f.name)).toEqual(SEAM_FAULTS.map((f) => f.name));
   });
 });
