@@ -41,7 +41,9 @@ export const CATALOGUE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..',
  */
 export function loadCatalogue(dir: string = CATALOGUE_DIR): Map<string, Clause> {
   const out = new Map<string, Clause>();
-  for (const name of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const doc = JSON.parse(readFileSync(join(dir, name), 'utf8'));
     if (!Array.isArray(doc.clauses)) throw new Error(`${name}: expected { "clauses": [...] }`);
     for (const c of doc.clauses as Clause[]) {

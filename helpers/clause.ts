@@ -45,7 +45,10 @@ import { attachFailureEvidence, clauseLabels } from './report/allure';
  * marks it as an assertion for report tools (Allure counts it "failed", not "broken").
  */
 export class ConformanceFailure extends Error {
-  constructor(message: string, readonly clauses: string[]) {
+  constructor(
+    message: string,
+    readonly clauses: string[],
+  ) {
     super(message);
     this.name = CONFORMANCE_FAILURE_NAME;
   }
@@ -122,7 +125,11 @@ export function clauseTest(
         await fn(Object.assign(ctx, { verify: verifier(ids) }));
         // Soft failures recorded along the way (the envelope audit) fail the test now.
         const soft = recordedChecks().filter((c) => !c.ok && c.level !== 'informational');
-        if (soft.length) throw new ConformanceFailure(soft.map((c) => c.detail ?? c.requirement).join('\n\n'), soft.flatMap((c) => c.clauses));
+        if (soft.length)
+          throw new ConformanceFailure(
+            soft.map((c) => c.detail ?? c.requirement).join('\n\n'),
+            soft.flatMap((c) => c.clauses),
+          );
       },
       async (e) => {
         // The event trigger cannot cause what the test needs: a skip with the trigger's reason, not a failure.
@@ -142,35 +149,46 @@ export function clauseTest(
  * shared fixture afterwards. `onFailure` runs in the test's scope before the failure is rethrown.
  * @throws what the body throws, or OutOfTimeError
  */
-export function runJudged<T>(task: Test, limits: { budgetMs: number; wallMs: number }, body: () => Promise<T>, onFailure?: (e: unknown) => Promise<void>): Promise<T> {
+export function runJudged<T>(
+  task: Test,
+  limits: { budgetMs: number; wallMs: number },
+  body: () => Promise<T>,
+  onFailure?: (e: unknown) => Promise<void>,
+): Promise<T> {
   const judged = new AbortController();
-  return runAsTest(task, async () => {
-    const scope = currentScope()!;
-    let cutOff!: (e: OutOfTimeError) => void;
-    const outOfTime = new Promise<never>((_, reject) => (cutOff = reject));
-    const stop = (why: string) => {
-      const e = new OutOfTimeError(`ran out of time (${why}); ${waitingWords(scope)}. The target was slow, hung or kept the test queued: no verdict on the clauses`);
-      recordTargetTrouble(e.message);
-      judged.abort(e);
-      cutOff(e);
-    };
-    const budget = new Budget(limits.budgetMs, () => stop(`${seconds(limits.budgetMs)} of its budget charged, time queued for shared fixtures not counted`));
-    scope.budget = budget;
-    const wall = setTimeout(() => stop(`${seconds(limits.wallMs)} on the wall clock, queued time included`), limits.wallMs);
-    try {
-      const run = Promise.resolve().then(body);
-      // A body cut off goes on in the background until its cancelled requests throw; that is not this test's outcome.
-      run.catch(() => undefined);
-      return await Promise.race([run, outOfTime]);
-    } catch (e) {
-      await onFailure?.(e);
-      throw e;
-    } finally {
-      budget.stop();
-      clearTimeout(wall);
-      judged.abort(new Error('the test was judged'));
-    }
-  }, { signal: judged.signal });
+  return runAsTest(
+    task,
+    async () => {
+      const scope = currentScope()!;
+      let cutOff!: (e: OutOfTimeError) => void;
+      const outOfTime = new Promise<never>((_, reject) => (cutOff = reject));
+      const stop = (why: string) => {
+        const e = new OutOfTimeError(
+          `ran out of time (${why}); ${waitingWords(scope)}. The target was slow, hung or kept the test queued: no verdict on the clauses`,
+        );
+        recordTargetTrouble(e.message);
+        judged.abort(e);
+        cutOff(e);
+      };
+      const budget = new Budget(limits.budgetMs, () => stop(`${seconds(limits.budgetMs)} of its budget charged, time queued for shared fixtures not counted`));
+      scope.budget = budget;
+      const wall = setTimeout(() => stop(`${seconds(limits.wallMs)} on the wall clock, queued time included`), limits.wallMs);
+      try {
+        const run = Promise.resolve().then(body);
+        // A body cut off goes on in the background until its cancelled requests throw; that is not this test's outcome.
+        run.catch(() => undefined);
+        return await Promise.race([run, outOfTime]);
+      } catch (e) {
+        await onFailure?.(e);
+        throw e;
+      } finally {
+        budget.stop();
+        clearTimeout(wall);
+        judged.abort(new Error('the test was judged'));
+      }
+    },
+    { signal: judged.signal },
+  );
 }
 
 /**
@@ -208,12 +226,7 @@ function show(v: unknown): string {
  * The core check behind every {@link Checks} method: `ok` must hold. Records the outcome on the
  * clause(s) and throws {@link ConformanceFailure} with expected against actual when it does not.
  */
-function check(
-  clauses: string | string[],
-  requirement: string,
-  ok: boolean,
-  detail: { expected: unknown; actual: unknown; res?: ApiResponse },
-): void {
+function check(clauses: string | string[], requirement: string, ok: boolean, detail: { expected: unknown; actual: unknown; res?: ApiResponse }): void {
   const ids = asList(clauses);
   if (ok) {
     recordCheck({ clauses: ids, requirement, ok: true });
@@ -222,15 +235,21 @@ function check(
   // A 2xx body that is not JSON fails §2.1 once; what else fails in the test was judged on nothing.
   if ((detail.res && notJson(detail.res)) || receivedNotJson()) {
     if (detail.res && notJson(detail.res) && !recordedChecks().some((c) => !c.ok && c.clauses.includes(JSON_ENVELOPE))) {
-      recordCheck({ clauses: [JSON_ENVELOPE], requirement: 'every answer of a JSON endpoint is a JSON envelope', ok: false, detail: redact(`[${JSON_ENVELOPE}] expected a JSON body, got ${JSON.stringify(detail.res.text.slice(0, 200))}`) + describeExchange(detail.res) });
+      recordCheck({
+        clauses: [JSON_ENVELOPE],
+        requirement: 'every answer of a JSON endpoint is a JSON envelope',
+        ok: false,
+        detail: redact(`[${JSON_ENVELOPE}] expected a JSON body, got ${JSON.stringify(detail.res.text.slice(0, 200))}`) + describeExchange(detail.res),
+      });
     }
     const text = redact(`[${ids.join(' ')}] ${requirement}\n  not evaluated: ${NOT_JSON} (${JSON_ENVELOPE} fails)`) + describeExchange(detail.res);
     recordCheck({ clauses: ids, requirement, ok: false, detail: text, unevaluated: NOT_JSON });
     throw new ConformanceFailure(text, ids);
   }
-  const text = redact(
-    `[${ids.join(' ')}] ${requirement}\n  expected: ${typeof detail.expected === 'string' ? detail.expected : show(detail.expected)}\n  actual:   ${typeof detail.actual === 'string' ? detail.actual : show(detail.actual)}`,
-  ) + describeExchange(detail.res);
+  const text =
+    redact(
+      `[${ids.join(' ')}] ${requirement}\n  expected: ${typeof detail.expected === 'string' ? detail.expected : show(detail.expected)}\n  actual:   ${typeof detail.actual === 'string' ? detail.actual : show(detail.actual)}`,
+    ) + describeExchange(detail.res);
   recordCheck({ clauses: ids, requirement, ok: false, detail: text });
   throw new ConformanceFailure(text, ids);
 }

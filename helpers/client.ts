@@ -106,7 +106,12 @@ export class TargetError extends Error {
    * @param kind why no answer of the API was obtained
    * @param response for `not-api`: the last answer that came back instead (a gateway's page)
    */
-  constructor(message: string, readonly request: RequestSummary, readonly kind: TroubleKind = 'lost', readonly response?: ApiResponse) {
+  constructor(
+    message: string,
+    readonly request: RequestSummary,
+    readonly kind: TroubleKind = 'lost',
+    readonly response?: ApiResponse,
+  ) {
     super(redact(message));
     this.name = TARGET_ERROR_NAME;
   }

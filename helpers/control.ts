@@ -13,7 +13,10 @@ const dispatcher = suiteDispatcher();
 
 /** Thrown when a control request answers other than expected; the message carries the path and status. */
 export class ControlError extends Error {
-  constructor(message: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
     super(redact(message));
     this.name = CONTROL_ERROR_NAME;
   }
@@ -36,7 +39,6 @@ export interface ControlDelivery {
   state: 'pending' | 'delivered' | 'failed';
   attempts: { at: string; status: number | null }[];
 }
-
 
 /** Typed wrapper over every endpoint of the control contract. */
 export class ControlClient {

@@ -57,7 +57,11 @@ export class Budget {
   private timer: NodeJS.Timeout | undefined;
   private done = false;
 
-  constructor(readonly budgetMs: number, private readonly onExpired: () => void, private readonly now: () => number = Date.now) {
+  constructor(
+    readonly budgetMs: number,
+    private readonly onExpired: () => void,
+    private readonly now: () => number = Date.now,
+  ) {
     this.run();
   }
 

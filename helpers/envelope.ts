@@ -52,9 +52,7 @@ export function envelopeProblems(res: ApiResponse, receivedAt = Date.now()): Che
   const clause = success ? '2.1/success-envelope' : '7/error-envelope';
   const result = validate(schema, res.json);
   if (!result.ok) {
-    const fixed = result.issues.some((i) => i.path.startsWith('/metadata'))
-      ? [clause, '2.1/metadata-required']
-      : [clause];
+    const fixed = result.issues.some((i) => i.path.startsWith('/metadata')) ? [clause, '2.1/metadata-required'] : [clause];
     problems.push({
       clauses: fixed,
       requirement: success
@@ -91,11 +89,15 @@ function status(res: ApiResponse): string {
 export function auditEnvelope(res: ApiResponse): void {
   let problems = envelopeProblems(res);
   // A body that is not JSON fails §2.1 once per test, however many such answers it met.
-  if (res.json === undefined && recordedChecks().some((c) => !c.ok && c.clauses[0] === '2.1/json-envelope')) problems = problems.filter((p) => p.clauses[0] !== '2.1/json-envelope');
+  if (res.json === undefined && recordedChecks().some((c) => !c.ok && c.clauses[0] === '2.1/json-envelope'))
+    problems = problems.filter((p) => p.clauses[0] !== '2.1/json-envelope');
   for (const p of problems) recordCheck({ ...p, level: 'must' });
   if (problems.length === 0 && !isBareRoute(res.request.method, res.request.path) && res.json !== undefined) {
     const clause = res.status < 300 ? '2.1/success-envelope' : '7/error-envelope';
-    for (const [id, requirement] of [[clause, 'answer uses the envelope'], ['2.1/json-envelope', 'answer has a JSON body']] as const) {
+    for (const [id, requirement] of [
+      [clause, 'answer uses the envelope'],
+      ['2.1/json-envelope', 'answer has a JSON body'],
+    ] as const) {
       if (!recordedChecks().some((c) => c.ok && c.clauses[0] === id)) recordCheck({ clauses: [id], requirement, ok: true });
     }
     const code = res.json?.error?.code;

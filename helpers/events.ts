@@ -56,7 +56,10 @@ export interface StartedConversation {
 
 /** Thrown when the event source cannot cause a kind of event; the test skips with `message`. */
 export class EventUnsupportedError extends Error {
-  constructor(readonly kind: EventKind, reason: string) {
+  constructor(
+    readonly kind: EventKind,
+    reason: string,
+  ) {
     super(redact(`not applicable to this target: the event trigger cannot cause ${kind}: ${reason}`));
     this.name = EVENT_UNSUPPORTED_NAME;
   }
@@ -130,7 +133,10 @@ export class TriggerEvents implements Events {
   private onboardingQueue: Promise<unknown> = Promise.resolve();
 
   /** @param trigger a shell command (JSON request on stdin, JSON answer on stdout), or an https URL or a loopback http URL (JSON POST). */
-  constructor(readonly trigger: string, private readonly timeoutMs = TRIGGER_TIMEOUT_MS) {}
+  constructor(
+    readonly trigger: string,
+    private readonly timeoutMs = TRIGGER_TIMEOUT_MS,
+  ) {}
 
   async startCall(tenantId: string, assistantId: string): Promise<StartedCall> {
     const a = await this.ask({ kind: 'start-call', tenantId, assistantId });
@@ -230,7 +236,8 @@ export class TriggerEvents implements Events {
 
 function idField(a: Record<string, unknown>, field: string, kind: EventKind): string {
   const v = a[field];
-  if (typeof v !== 'string' || v.length === 0) throw new ControlError(`event trigger (${kind}) answered without a string \`${field}\`: ${JSON.stringify(a).slice(0, 300)}`);
+  if (typeof v !== 'string' || v.length === 0)
+    throw new ControlError(`event trigger (${kind}) answered without a string \`${field}\`: ${JSON.stringify(a).slice(0, 300)}`);
   return v;
 }
 

@@ -122,6 +122,9 @@ export function curlReproduction(
     .filter((e): e is [string, string] => e[1] !== undefined)
     .map(([k, v]) => ` -H ${shellWord(`${k}: ${v.length > 60 ? `${v.slice(0, 20)}…(${v.length} characters)` : v}`)}`)
     .join('');
-  const body = req.body === undefined ? '' : ` --data-binary ${shellWord(req.body.length > 200 ? `${req.body.slice(0, 200)}… (${req.body.length} characters)` : req.body)}`;
+  const body =
+    req.body === undefined
+      ? ''
+      : ` --data-binary ${shellWord(req.body.length > 200 ? `${req.body.slice(0, 200)}… (${req.body.length} characters)` : req.body)}`;
   return `curl -X ${req.method} "$CORE_API_BASE_URL${req.path}"${auth}${tenant}${headers}${body}`;
 }

@@ -27,7 +27,10 @@ export class UnfindableFixture extends Error {
 
 /** Thrown when a fixture could not be made; the message names the request and answer. */
 export class FixtureError extends Error {
-  constructor(what: string, readonly res: ApiResponse) {
+  constructor(
+    what: string,
+    readonly res: ApiResponse,
+  ) {
     super(`fixture ${what}: ${res.request.method} ${res.request.path} answered ${res.status} ${res.text.slice(0, 300)}`);
     this.name = 'FixtureError';
   }
@@ -35,10 +38,30 @@ export class FixtureError extends Error {
 
 /** Fields of the §2.2 request column that a restore may write back, with their response keys. */
 const RESTORABLE = [
-  'name', 'firstMessage', 'developerPrompt', 'recordingEnabled', 'failoverMode', 'timezone', 'address',
-  'endOfCallMessage', 'phoneNumberPassThrough', 'summaryPrompt', 'structuredDataPrompt', 'categories',
-  'backgroundSound', 'serverUrl', 'csatFeedback', 'transferMode', 'callTimeLimitSeconds', 'idleTimeoutSeconds',
-  'idleMessageMaxSpokenCount', 'transferSettings', 'dictionarySettings', 'ivrSettings', 'toolIds', 'dictionaryIds',
+  'name',
+  'firstMessage',
+  'developerPrompt',
+  'recordingEnabled',
+  'failoverMode',
+  'timezone',
+  'address',
+  'endOfCallMessage',
+  'phoneNumberPassThrough',
+  'summaryPrompt',
+  'structuredDataPrompt',
+  'categories',
+  'backgroundSound',
+  'serverUrl',
+  'csatFeedback',
+  'transferMode',
+  'callTimeLimitSeconds',
+  'idleTimeoutSeconds',
+  'idleMessageMaxSpokenCount',
+  'transferSettings',
+  'dictionarySettings',
+  'ivrSettings',
+  'toolIds',
+  'dictionaryIds',
 ] as const;
 
 /**
@@ -175,7 +198,13 @@ async function ownAssistant(client: ApiClient, name: string): Promise<UncheckedJ
  * @throws FixtureError when the target refuses; TargetError when it cannot be reached (a POST /tools
  *   is never resent, §8).
  */
-export async function toolFixture(world: World, client: ApiClient, purpose: string, state: ToolState, overridesOn: () => string[] = () => []): Promise<ToolFixture> {
+export async function toolFixture(
+  world: World,
+  client: ApiClient,
+  purpose: string,
+  state: ToolState,
+  overridesOn: () => string[] = () => [],
+): Promise<ToolFixture> {
   // A POST leaves out a null textInstructions (it is optional, §4.5); a PUT names it to remove it.
   const created = (b: ToolState & { name: string }) => (b.textInstructions === null ? { name: b.name, instruction: b.instruction } : b);
   if (world.target.capabilities.control) {
@@ -247,7 +276,9 @@ export async function promptFixture(world: World, client: ApiClient, purpose: st
     const found = rows.find((r) => r?.name === name && r?.type === type);
     if (found) return found;
     if (rows.length > 0 && !rows.some((r) => r && typeof r === 'object' && 'name' in r))
-      throw new UnfindableFixture(`GET /prompts?type=${type} shows no prompt names (not shown, §4.5), so prompt ${name} could not be found again and none is created`);
+      throw new UnfindableFixture(
+        `GET /prompts?type=${type} shows no prompt names (not shown, §4.5), so prompt ${name} could not be found again and none is created`,
+      );
   }
   const res = await client.post('/prompts', { name, type, content });
   if (res.status >= 300 || typeof res.json?.data?.id !== 'string') throw new FixtureError(`prompt ${purpose}`, res);
@@ -273,7 +304,8 @@ export async function suiteFixture(world: World, client: ApiClient, purpose: str
   const name = `${live ? LIVE_PREFIX : world.runPrefix}${purpose}`;
   if (live) {
     const list = await client.get('/test-suites');
-    if (list.status !== 200) throw new UnfindableFixture(`GET /test-suites answered ${list.status}: a suite made now could not be found again, so none is made`);
+    if (list.status !== 200)
+      throw new UnfindableFixture(`GET /test-suites answered ${list.status}: a suite made now could not be found again, so none is made`);
     const rows = rowsOf(list.json?.data);
     const found = rows.find((r) => r?.name === name);
     if (found) return found;

@@ -73,7 +73,10 @@ export default async function setup(project?: TestProject): Promise<() => Promis
       await stop(
         status === undefined
           ? connectionCause(e, controlUrl)
-          : { cause: `the control API at ${controlUrl} answered ${status} to GET /health`, fix: 'check CORE_API_CONTROL_URL (a simulator serves it at <base URL>/__control)' },
+          : {
+              cause: `the control API at ${controlUrl} answered ${status} to GET /health`,
+              fix: 'check CORE_API_CONTROL_URL (a simulator serves it at <base URL>/__control)',
+            },
       );
     }
     await control.config(RUN_CONFIG);

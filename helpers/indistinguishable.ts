@@ -122,7 +122,7 @@ export interface Comparison {
 
 function show(v: unknown): string {
   if (v === undefined) return 'absent';
-  const s = typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
+  const s = typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
   return s.length > 200 ? `${s.slice(0, 200)}…` : s;
 }
 
@@ -217,7 +217,8 @@ export function compareAnswers(first: ComparableAnswer, second: ComparableAnswer
   if (mode === 'bytes' || first.json === undefined || second.json === undefined) {
     if (first.text !== second.text) {
       const d = diffLine('body', first.text, second.text, labels);
-      if (first.text === '' || second.text === '') d.explanation = redact(`body: ${show(first.text)} in ${labels[0]} answer, ${show(second.text)} in ${labels[1]} answer`);
+      if (first.text === '' || second.text === '')
+        d.explanation = redact(`body: ${show(first.text)} in ${labels[0]} answer, ${show(second.text)} in ${labels[1]} answer`);
       differences.push(d);
     }
   } else {

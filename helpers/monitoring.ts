@@ -49,7 +49,10 @@ export interface MonitorRetryOptions {
 }
 
 /** The final answer and how many attempts produced it (1 to 3). */
-export interface MonitorRetryResult<T extends MonitorAnswer> { res: T; attempts: number }
+export interface MonitorRetryResult<T extends MonitorAnswer> {
+  res: T;
+  attempts: number;
+}
 
 class AgentAbsent<T> extends Error {
   constructor(readonly res: T) {
@@ -65,10 +68,7 @@ class AgentAbsent<T> extends Error {
  * @returns the final answer (the last `agent_absent` answer when every retry was refused) and the attempt count
  * @throws RangeError for `retries` outside 1..2 or a negative/over-long `delayMs`; whatever `send` or `onRetry` throws.
  */
-export async function withAgentAbsentRetry<T extends MonitorAnswer>(
-  send: () => Promise<T>,
-  opts: MonitorRetryOptions = {},
-): Promise<MonitorRetryResult<T>> {
+export async function withAgentAbsentRetry<T extends MonitorAnswer>(send: () => Promise<T>, opts: MonitorRetryOptions = {}): Promise<MonitorRetryResult<T>> {
   const retries = opts.retries ?? 2;
   const delayMs = opts.delayMs ?? 500;
   if (retries !== 1 && retries !== 2) throw new RangeError(`retries must be 1 or 2 (§3 "once or twice"), got ${retries}`);

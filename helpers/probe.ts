@@ -15,9 +15,7 @@ import { proxyFor, proxyLabel, suiteDispatcher } from './proxy';
 import { redact } from './redact';
 
 /** Outcome of {@link probeTarget}: reachable, or the cause and the fix in one line. */
-export type ProbeResult =
-  | { ok: true; status: number; attempts: number }
-  | { ok: false; cause: string; fix: string; attempts: number };
+export type ProbeResult = { ok: true; status: number; attempts: number } | { ok: false; cause: string; fix: string; attempts: number };
 
 /** Options of {@link probeTarget}. */
 export interface ProbeOptions {
@@ -43,7 +41,17 @@ const UNTRUSTED = new Set([
 ]);
 
 /** Error codes worth another attempt (the network or the target had a bad moment). */
-const TRANSIENT = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_SOCKET', 'UND_ERR_ABORTED']);
+const TRANSIENT = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_ABORTED',
+]);
 
 /** The first `code` along an error's `cause` chain, and the deepest message. */
 function codeOf(e: unknown): { code?: string; message: string } {
@@ -72,7 +80,10 @@ export function connectionCause(e: unknown, url: string, env: NodeJS.ProcessEnv 
   if (proxyStatus) {
     return {
       cause: `the proxy ${proxy ? proxyLabel(proxy) : ''} refused the tunnel to ${u.host} (${proxyStatus})`.replace('proxy  ', 'proxy '),
-      fix: proxyStatus === '407' ? 'check the user and password in HTTPS_PROXY / HTTP_PROXY' : 'check that the proxy may reach that host, or exempt it with NO_PROXY',
+      fix:
+        proxyStatus === '407'
+          ? 'check the user and password in HTTPS_PROXY / HTTP_PROXY'
+          : 'check that the proxy may reach that host, or exempt it with NO_PROXY',
       transient: proxyStatus === '502' || proxyStatus === '503' || proxyStatus === '504',
     };
   }
@@ -84,13 +95,25 @@ export function connectionCause(e: unknown, url: string, env: NodeJS.ProcessEnv 
     };
   }
   if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
-    return { cause: `the TLS certificate of ${u.host} is ${code === 'CERT_HAS_EXPIRED' ? 'expired' : 'not yet valid'} (${code})`, fix: 'renew the certificate of the target (or check this machine\'s clock)', transient: false };
+    return {
+      cause: `the TLS certificate of ${u.host} is ${code === 'CERT_HAS_EXPIRED' ? 'expired' : 'not yet valid'} (${code})`,
+      fix: "renew the certificate of the target (or check this machine's clock)",
+      transient: false,
+    };
   }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
-    return { cause: `the TLS certificate of ${u.host} does not name ${u.hostname} (${code})`, fix: 'use the host name the certificate was issued for in CORE_API_BASE_URL', transient: false };
+    return {
+      cause: `the TLS certificate of ${u.host} does not name ${u.hostname} (${code})`,
+      fix: 'use the host name the certificate was issued for in CORE_API_BASE_URL',
+      transient: false,
+    };
   }
   if (code === 'ECONNREFUSED') {
-    return { cause: `connection refused by ${proxy ? proxyLabel(proxy) : u.host}: nothing listens there`, fix: proxy ? 'check that the proxy in HTTPS_PROXY / HTTP_PROXY is up' : 'check that the target is up and that CORE_API_BASE_URL names its host and port', transient: false };
+    return {
+      cause: `connection refused by ${proxy ? proxyLabel(proxy) : u.host}: nothing listens there`,
+      fix: proxy ? 'check that the proxy in HTTPS_PROXY / HTTP_PROXY is up' : 'check that the target is up and that CORE_API_BASE_URL names its host and port',
+      transient: false,
+    };
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     return {
@@ -100,10 +123,18 @@ export function connectionCause(e: unknown, url: string, env: NodeJS.ProcessEnv 
     };
   }
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') {
-    return { cause: `no route to ${u.host} (${code})`, fix: 'if this runner reaches the target only through a proxy, set HTTPS_PROXY (and NO_PROXY for what stays direct)', transient: false };
+    return {
+      cause: `no route to ${u.host} (${code})`,
+      fix: 'if this runner reaches the target only through a proxy, set HTTPS_PROXY (and NO_PROXY for what stays direct)',
+      transient: false,
+    };
   }
   if (code && /^ERR_SSL_|^ERR_TLS_|^EPROTO$/.test(code)) {
-    return { cause: `TLS handshake with ${u.host} failed (${code}: ${message})${via}`, fix: 'check that CORE_API_BASE_URL uses the scheme and port the target serves (https on a TLS port)', transient: false };
+    return {
+      cause: `TLS handshake with ${u.host} failed (${code}: ${message})${via}`,
+      fix: 'check that CORE_API_BASE_URL uses the scheme and port the target serves (https on a TLS port)',
+      transient: false,
+    };
   }
   return {
     cause: `no answer from ${u.host}${via} (${code ? `${code}: ` : ''}${message})`,
@@ -144,10 +175,11 @@ export async function probeTarget(baseUrl: string, opts: ProbeOptions = {}): Pro
         if (isApiAnswer(type, text) || res.statusCode === 429) return { ok: true, status: res.statusCode, attempts: attempt };
         seen.push(`${res.statusCode} ${type}`);
         last = {
-          cause: `${url} answers, but not as the Core API: ${seen.join(', ')}${res.statusCode >= 500 ? ' (a gateway\'s page: the API behind it is down or unreachable)' : ''}`,
-          fix: res.statusCode === 404 || res.statusCode === 403 || res.statusCode < 400
-            ? 'check CORE_API_BASE_URL, its path prefix above all (e.g. https://host/core)'
-            : 'check the API behind the gateway, then run again',
+          cause: `${url} answers, but not as the Core API: ${seen.join(', ')}${res.statusCode >= 500 ? " (a gateway's page: the API behind it is down or unreachable)" : ''}`,
+          fix:
+            res.statusCode === 404 || res.statusCode === 403 || res.statusCode < 400
+              ? 'check CORE_API_BASE_URL, its path prefix above all (e.g. https://host/core)'
+              : 'check the API behind the gateway, then run again',
         };
       } catch (e) {
         const c = connectionCause(e, url);

@@ -142,11 +142,13 @@ export function suiteDispatcher(options: Agent.Options = {}, env: NodeJS.Process
  */
 export async function openTunnel(proxy: string, target: URL, timeoutMs: number): Promise<Duplex> {
   const p = new URL(proxy);
-  if (p.protocol !== 'http:' && p.protocol !== 'https:') throw new Error(`raw requests cannot go through a ${p.protocol.slice(0, -1)} proxy (${proxyLabel(proxy)})`);
+  if (p.protocol !== 'http:' && p.protocol !== 'https:')
+    throw new Error(`raw requests cannot go through a ${p.protocol.slice(0, -1)} proxy (${proxyLabel(proxy)})`);
   registerProxySecrets(proxy);
   const authority = target.port ? target.host : `${target.host}:${target.protocol === 'https:' ? 443 : 80}`;
   const headers: Record<string, string> = { host: authority };
-  if (p.username) headers['proxy-authorization'] = `Basic ${Buffer.from(`${decodeURIComponent(p.username)}:${decodeURIComponent(p.password)}`).toString('base64')}`;
+  if (p.username)
+    headers['proxy-authorization'] = `Basic ${Buffer.from(`${decodeURIComponent(p.username)}:${decodeURIComponent(p.password)}`).toString('base64')}`;
   const client = new Client(p.origin);
   try {
     const { socket, statusCode } = await client.connect({ path: authority, headers, signal: AbortSignal.timeout(timeoutMs) });

@@ -89,7 +89,10 @@ export interface TargetConfig {
 
 /** Thrown when the environment does not describe a usable target; the message lists every problem at once. */
 export class TargetConfigError extends Error {
-  constructor(readonly missing: string[], detail?: string) {
+  constructor(
+    readonly missing: string[],
+    detail?: string,
+  ) {
     super(
       detail ??
         `live-tenant target is missing required variable${missing.length > 1 ? 's' : ''}: ${missing.join(', ')} ` +
@@ -147,10 +150,23 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
       mode: 'embedded',
       baseUrl: trimSlash(embedded),
       controlUrl: embedded ? `${trimSlash(embedded)}/__control` : undefined,
-      capabilities: { control: true, sms: true, billable: true, destructive: true, fuzzWrites: true, receiver: true, modelUsage: true, events: true, smsReasons: true },
+      capabilities: {
+        control: true,
+        sms: true,
+        billable: true,
+        destructive: true,
+        fuzzWrites: true,
+        receiver: true,
+        modelUsage: true,
+        events: true,
+        smsReasons: true,
+      },
     };
   }
-  for (const [name, value] of [['CORE_API_BASE_URL', base], ['CORE_API_CONTROL_URL', control]] as const) {
+  for (const [name, value] of [
+    ['CORE_API_BASE_URL', base],
+    ['CORE_API_CONTROL_URL', control],
+  ] as const) {
     if (value && !/^https?:\/\//.test(value)) {
       throw new TargetConfigError([], `${name} must be an http(s) URL, got ${JSON.stringify(value.slice(0, 80))}`);
     }
@@ -160,7 +176,17 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
       mode: 'external',
       baseUrl: trimSlash(base),
       controlUrl: trimSlash(control),
-      capabilities: { control: true, sms: true, billable: true, destructive: true, fuzzWrites: true, receiver: true, modelUsage: true, events: true, smsReasons: true },
+      capabilities: {
+        control: true,
+        sms: true,
+        billable: true,
+        destructive: true,
+        fuzzWrites: true,
+        receiver: true,
+        modelUsage: true,
+        events: true,
+        smsReasons: true,
+      },
     };
   }
   const missing = Object.values(REQUIRED_LIVE).filter((name) => !env[name]?.trim());
@@ -179,7 +205,10 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
   const webhook = readWebhookReach(env);
   const trigger = env.CORE_API_EVENT_TRIGGER?.trim() || undefined;
   if (trigger && /^[a-z][a-z0-9+.-]*:\/\//i.test(trigger) && !isTriggerUrl(trigger)) {
-    throw new TargetConfigError([], `CORE_API_EVENT_TRIGGER must be a command, an https URL or an http URL on loopback, got ${JSON.stringify(trigger.slice(0, 80))}`);
+    throw new TargetConfigError(
+      [],
+      `CORE_API_EVENT_TRIGGER must be a command, an https URL or an http URL on loopback, got ${JSON.stringify(trigger.slice(0, 80))}`,
+    );
   }
   return {
     mode: 'live',
@@ -294,7 +323,10 @@ export function readWebhookReach(env: NodeJS.ProcessEnv): WebhookReach | undefin
     throw new TargetConfigError([], `${WEBHOOK_VARIABLES.publicUrl} is not a URL: ${JSON.stringify(raw.slice(0, 80))}`);
   }
   if (url.protocol !== 'https:' || url.search || url.hash) {
-    throw new TargetConfigError([], `${WEBHOOK_VARIABLES.publicUrl} must be an https URL without query or fragment (a serverUrl must be https, §2.3 rule 1), got ${JSON.stringify(raw.slice(0, 80))}`);
+    throw new TargetConfigError(
+      [],
+      `${WEBHOOK_VARIABLES.publicUrl} must be an https URL without query or fragment (a serverUrl must be https, §2.3 rule 1), got ${JSON.stringify(raw.slice(0, 80))}`,
+    );
   }
   return { publicUrl: trimSlash(url.href), ...(port !== undefined ? { port } : {}) };
 }
@@ -344,13 +376,25 @@ export function capabilityReason(cap: Capability): string {
     case 'fuzzWrites':
       return switchReason('fuzzWrites', 'opt-in not given: hostile writes with valid credentials need CORE_API_ALLOW_FUZZ_WRITES=1 on a live tenant');
     case 'modelUsage':
-      return switchReason('modelUsage', 'opt-in not given: a text test run uses the model (billed as model usage) and needs CORE_API_ALLOW_MODEL_USAGE=1 on a live tenant');
+      return switchReason(
+        'modelUsage',
+        'opt-in not given: a text test run uses the model (billed as model usage) and needs CORE_API_ALLOW_MODEL_USAGE=1 on a live tenant',
+      );
     case 'events':
-      return switchReason('trigger', 'missing optional fixture: set CORE_API_EVENT_TRIGGER, the operator\'s trigger that makes calls, conversations and onboarding events happen (docs/event-trigger.md)');
+      return switchReason(
+        'trigger',
+        "missing optional fixture: set CORE_API_EVENT_TRIGGER, the operator's trigger that makes calls, conversations and onboarding events happen (docs/event-trigger.md)",
+      );
     case 'smsReasons':
-      return switchReason('smsReasons', 'opt-in not given: SMS reasons can be neither listed nor deleted (§4.5: not shown), so each live run would leave the ones it makes; CORE_API_ALLOW_SMS_REASONS=1 accepts that');
+      return switchReason(
+        'smsReasons',
+        'opt-in not given: SMS reasons can be neither listed nor deleted (§4.5: not shown), so each live run would leave the ones it makes; CORE_API_ALLOW_SMS_REASONS=1 accepts that',
+      );
     case 'receiver':
-      return switchReason('publicUrl', 'missing optional fixture: set CORE_API_WEBHOOK_PUBLIC_URL, an https URL a tunnel forwards to the suite\'s webhook receiver (docs/webhooks.md)');
+      return switchReason(
+        'publicUrl',
+        "missing optional fixture: set CORE_API_WEBHOOK_PUBLIC_URL, an https URL a tunnel forwards to the suite's webhook receiver (docs/webhooks.md)",
+      );
   }
 }
 
@@ -370,17 +414,7 @@ export function capabilitySwitch(cap: Capability): Switch {
  * exactly which clauses each would turn on, without reading the reason's words.
  */
 export type Switch =
-  | 'control'
-  | 'publicUrl'
-  | 'trigger'
-  | 'wildcardDns'
-  | 'callId'
-  | 'modelUsage'
-  | 'sms'
-  | 'billable'
-  | 'fuzzWrites'
-  | 'smsReasons'
-  | keyof typeof OPTIONAL_LIVE;
+  'control' | 'publicUrl' | 'trigger' | 'wildcardDns' | 'callId' | 'modelUsage' | 'sms' | 'billable' | 'fuzzWrites' | 'smsReasons' | keyof typeof OPTIONAL_LIVE;
 
 /** What a {@link Switch} is called in reports and how it is turned on. */
 export interface SwitchInfo {
@@ -394,20 +428,60 @@ export interface SwitchInfo {
 
 /** Every {@link Switch}, in the order reports list them. */
 export const SWITCHES: Readonly<Record<Switch, SwitchInfo>> = {
-  publicUrl: { label: 'public webhook URL', variable: 'CORE_API_WEBHOOK_PUBLIC_URL=<https URL forwarded to the receiver>', howTo: 'set CORE_API_WEBHOOK_PUBLIC_URL (and CORE_API_WEBHOOK_PORT) to a tunnel or ingress that reaches the suite\'s receiver' },
-  trigger: { label: 'event trigger', variable: 'CORE_API_EVENT_TRIGGER=<command or https URL>', howTo: 'set CORE_API_EVENT_TRIGGER to a command or URL that makes calls, conversations and events happen' },
-  wildcardDns: { label: 'wildcard DNS', variable: 'CORE_API_WILDCARD_DNS=<domain>', howTo: 'set CORE_API_WILDCARD_DNS to a wildcard DNS domain (sslip.io style: 10-0-0-1.<domain> resolves to 10.0.0.1)' },
+  publicUrl: {
+    label: 'public webhook URL',
+    variable: 'CORE_API_WEBHOOK_PUBLIC_URL=<https URL forwarded to the receiver>',
+    howTo: "set CORE_API_WEBHOOK_PUBLIC_URL (and CORE_API_WEBHOOK_PORT) to a tunnel or ingress that reaches the suite's receiver",
+  },
+  trigger: {
+    label: 'event trigger',
+    variable: 'CORE_API_EVENT_TRIGGER=<command or https URL>',
+    howTo: 'set CORE_API_EVENT_TRIGGER to a command or URL that makes calls, conversations and events happen',
+  },
+  wildcardDns: {
+    label: 'wildcard DNS',
+    variable: 'CORE_API_WILDCARD_DNS=<domain>',
+    howTo: 'set CORE_API_WILDCARD_DNS to a wildcard DNS domain (sslip.io style: 10-0-0-1.<domain> resolves to 10.0.0.1)',
+  },
   callId: { label: 'finished call', variable: 'CORE_API_CALL_ID=<call id>', howTo: 'set CORE_API_CALL_ID to a finished call of tenant A' },
-  modelUsage: { label: 'model usage', variable: 'CORE_API_ALLOW_MODEL_USAGE=1', howTo: 'set CORE_API_ALLOW_MODEL_USAGE=1 to run text test runs (billed as model usage)' },
-  sms: { label: 'real SMS', variable: 'CORE_API_ALLOW_SMS=1', howTo: 'set CORE_API_ALLOW_SMS=1 to send texts to the operator\'s own numbers' },
+  modelUsage: {
+    label: 'model usage',
+    variable: 'CORE_API_ALLOW_MODEL_USAGE=1',
+    howTo: 'set CORE_API_ALLOW_MODEL_USAGE=1 to run text test runs (billed as model usage)',
+  },
+  sms: { label: 'real SMS', variable: 'CORE_API_ALLOW_SMS=1', howTo: "set CORE_API_ALLOW_SMS=1 to send texts to the operator's own numbers" },
   billable: { label: 'billable work', variable: 'CORE_API_ALLOW_BILLABLE=1', howTo: 'set CORE_API_ALLOW_BILLABLE=1 to allow number purchase' },
-  fuzzWrites: { label: 'hostile writes', variable: 'CORE_API_ALLOW_FUZZ_WRITES=1', howTo: 'set CORE_API_ALLOW_FUZZ_WRITES=1 to let the robustness phase write with valid credentials' },
-  smsReasons: { label: 'SMS reasons', variable: 'CORE_API_ALLOW_SMS_REASONS=1', howTo: 'set CORE_API_ALLOW_SMS_REASONS=1 to create SMS reasons (they can be neither listed nor deleted: §4.5)' },
-  foreignTenantId: { label: 'foreign tenant', variable: 'CORE_API_FOREIGN_TENANT_ID=<tenant id>', howTo: 'set CORE_API_FOREIGN_TENANT_ID to a tenant of another organization' },
-  clientServerSecret: { label: 'client server secret', variable: 'CORE_API_CLIENT_SERVER_SECRET=<secret>', howTo: 'set CORE_API_CLIENT_SERVER_SECRET to tenant A\'s client server secret' },
+  fuzzWrites: {
+    label: 'hostile writes',
+    variable: 'CORE_API_ALLOW_FUZZ_WRITES=1',
+    howTo: 'set CORE_API_ALLOW_FUZZ_WRITES=1 to let the robustness phase write with valid credentials',
+  },
+  smsReasons: {
+    label: 'SMS reasons',
+    variable: 'CORE_API_ALLOW_SMS_REASONS=1',
+    howTo: 'set CORE_API_ALLOW_SMS_REASONS=1 to create SMS reasons (they can be neither listed nor deleted: §4.5)',
+  },
+  foreignTenantId: {
+    label: 'foreign tenant',
+    variable: 'CORE_API_FOREIGN_TENANT_ID=<tenant id>',
+    howTo: 'set CORE_API_FOREIGN_TENANT_ID to a tenant of another organization',
+  },
+  clientServerSecret: {
+    label: 'client server secret',
+    variable: 'CORE_API_CLIENT_SERVER_SECRET=<secret>',
+    howTo: "set CORE_API_CLIENT_SERVER_SECRET to tenant A's client server secret",
+  },
   rotatedKey: { label: 'rotated key', variable: 'CORE_API_ROTATED_KEY=<key>', howTo: 'set CORE_API_ROTATED_KEY to a key of tenant A that was rotated away' },
-  smsFromNumber: { label: 'SMS number of A', variable: 'CORE_API_SMS_FROM_NUMBER=<E.164>', howTo: 'set CORE_API_SMS_FROM_NUMBER to a number of tenant A with SMS' },
-  otherSmsFromNumber: { label: 'SMS number of B', variable: 'CORE_API_OTHER_SMS_FROM_NUMBER=<E.164>', howTo: 'set CORE_API_OTHER_SMS_FROM_NUMBER to a number of tenant B with SMS' },
+  smsFromNumber: {
+    label: 'SMS number of A',
+    variable: 'CORE_API_SMS_FROM_NUMBER=<E.164>',
+    howTo: 'set CORE_API_SMS_FROM_NUMBER to a number of tenant A with SMS',
+  },
+  otherSmsFromNumber: {
+    label: 'SMS number of B',
+    variable: 'CORE_API_OTHER_SMS_FROM_NUMBER=<E.164>',
+    howTo: 'set CORE_API_OTHER_SMS_FROM_NUMBER to a number of tenant B with SMS',
+  },
   otherCallId: { label: 'call of B', variable: 'CORE_API_OTHER_CALL_ID=<call id>', howTo: 'set CORE_API_OTHER_CALL_ID to a finished call of tenant B' },
   control: { label: 'simulator control API', howTo: 'run against the simulator: a live tenant cannot be made to do this' },
 };

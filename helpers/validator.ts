@@ -15,7 +15,6 @@ import Ajv2020, { type ErrorObject, type SchemaObject, type ValidateFunction } f
 import addFormats from 'ajv-formats';
 import type { DriftRecord } from './meta';
 
-
 /** Folder of the schema files. */
 export const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'schemas');
 /** Base of every schema `$id`. */
@@ -57,7 +56,13 @@ function strictTwin(node: unknown): unknown {
     else if (k === 'enum' || k === 'const' || k === 'examples' || k === 'default') out[k] = v;
     else out[k] = strictTwin(v);
   }
-  if (src.properties && typeof src.properties === 'object' && !('additionalProperties' in src) && !('unevaluatedProperties' in src) && !('patternProperties' in src)) {
+  if (
+    src.properties &&
+    typeof src.properties === 'object' &&
+    !('additionalProperties' in src) &&
+    !('unevaluatedProperties' in src) &&
+    !('patternProperties' in src)
+  ) {
     out.additionalProperties = false;
   }
   return out;
@@ -77,7 +82,9 @@ function build() {
   addFormats(ajv);
   for (const file of listSchemaFiles(SCHEMA_DIR)) {
     const doc = JSON.parse(readFileSync(file, 'utf8'));
-    const name = relative(SCHEMA_DIR, file).replace(/\\/g, '/').replace(/\.json$/, '');
+    const name = relative(SCHEMA_DIR, file)
+      .replace(/\\/g, '/')
+      .replace(/\.json$/, '');
     if (doc.$id !== SCHEMA_BASE + name + '.json') {
       throw new Error(`schema ${file}: $id must be ${SCHEMA_BASE}${name}.json (got ${doc.$id})`);
     }

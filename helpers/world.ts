@@ -39,18 +39,7 @@ export interface TenantFixture {
  * - `unknownKey`: a well-formed key nobody issued
  */
 export type PrincipalName =
-  | 'tenantA'
-  | 'tenantB'
-  | 'orgA'
-  | 'orgB'
-  | 'org'
-  | 'orgForeign'
-  | 'tenantAasB'
-  | 'tenantAasSelf'
-  | 'anonymous'
-  | 'rotated'
-  | 'secretAsKey'
-  | 'unknownKey';
+  'tenantA' | 'tenantB' | 'orgA' | 'orgB' | 'org' | 'orgForeign' | 'tenantAasB' | 'tenantAasSelf' | 'anonymous' | 'rotated' | 'secretAsKey' | 'unknownKey';
 
 /** Everything a suite file needs to talk to the target. */
 export interface World {

@@ -21,7 +21,11 @@ describe('§4.5 GET /assistants', () => {
     const res = await world().as('tenantA').get('/assistants');
     verify.success(res, 200);
     const rows: any[] = Array.isArray(res.json?.data?.assistants) ? res.json.data.assistants : [];
-    verify.that('data.assistants is an array', Array.isArray(res.json?.data?.assistants), { expected: 'an array', actual: res.json?.data?.assistants === undefined ? 'absent' : typeof res.json.data.assistants, res });
+    verify.that('data.assistants is an array', Array.isArray(res.json?.data?.assistants), {
+      expected: 'an array',
+      actual: res.json?.data?.assistants === undefined ? 'absent' : typeof res.json.data.assistants,
+      res,
+    });
     const without = rows.filter((r) => typeof r?.id !== 'string' || typeof r?.name !== 'string');
     verify.that('every row carries id and name', without.length === 0, {
       expected: 'a string id and a string name on every row',
@@ -30,23 +34,37 @@ describe('§4.5 GET /assistants', () => {
     });
     // Order is not guaranteed (§4.5): the assistant is looked up, wherever it stands.
     const row = rows.find((r) => r?.id === mine.id);
-    verify.that("the tenant's assistant is among the rows", row !== undefined, { expected: `a row with id ${mine.id}`, actual: `${rows.length} rows, none with that id`, res });
+    verify.that("the tenant's assistant is among the rows", row !== undefined, {
+      expected: `a row with id ${mine.id}`,
+      actual: `${rows.length} rows, none with that id`,
+      res,
+    });
     verify.equal('its row carries the name it was given', row?.name, mine.name, res);
   });
 });
 
 describe('§4.5 POST /assistants', () => {
-  clauseTest('4.5/assistant-create-transfer-settings', 'creates an assistant with transferSettings, and the assistant reads them back', async ({ verify }) => {
-    const w = world();
-    const client = w.as('tenantA');
-    const sent = { amd_detection: false, use_assistant_number: true };
-    const res = await client.post('/assistants', { name: `${w.runPrefix}assistant-routes-transfer`, transferSettings: sent });
-    verify.success(res);
-    const id = res.json?.data?.id;
-    verify.that('the answer carries the new assistant id', typeof id === 'string', { expected: 'data.id, a string', actual: id, res });
-    const read = await client.get(`/assistants/${id}`);
-    verify.success(read, 200);
-    const stored = read.json?.data?.transferSettings ?? {};
-    verify.equal('GET shows the transferSettings keys sent', { amd_detection: stored.amd_detection, use_assistant_number: stored.use_assistant_number }, sent, read);
-  }, { requires: ['control'] });
+  clauseTest(
+    '4.5/assistant-create-transfer-settings',
+    'creates an assistant with transferSettings, and the assistant reads them back',
+    async ({ verify }) => {
+      const w = world();
+      const client = w.as('tenantA');
+      const sent = { amd_detection: false, use_assistant_number: true };
+      const res = await client.post('/assistants', { name: `${w.runPrefix}assistant-routes-transfer`, transferSettings: sent });
+      verify.success(res);
+      const id = res.json?.data?.id;
+      verify.that('the answer carries the new assistant id', typeof id === 'string', { expected: 'data.id, a string', actual: id, res });
+      const read = await client.get(`/assistants/${id}`);
+      verify.success(read, 200);
+      const stored = read.json?.data?.transferSettings ?? {};
+      verify.equal(
+        'GET shows the transferSettings keys sent',
+        { amd_detection: stored.amd_detection, use_assistant_number: stored.use_assistant_number },
+        sent,
+        read,
+      );
+    },
+    { requires: ['control'] },
+  );
 });

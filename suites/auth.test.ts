@@ -58,8 +58,12 @@ describe.each(TENANT_ROUTES)('$route', ({ route, write, send }) => {
     // Every malformed credential form of §5.1 / §5.6, from the one table of helpers/auth-variants.ts.
     for (const m of MALFORMED_AUTH_VARIANTS) {
       clauseTest([...m.clauses], `${m.words} is rejected with 401 UNAUTHORIZED`, async ({ verify }) => {
-        await sendChecked(verify, write, () => send(world().as(principal).withVariant(m.variant)), (res) =>
-          verify.error(res, 401, 'UNAUTHORIZED', `${route} with ${m.words} answers 401 UNAUTHORIZED`));
+        await sendChecked(
+          verify,
+          write,
+          () => send(world().as(principal).withVariant(m.variant)),
+          (res) => verify.error(res, 401, 'UNAUTHORIZED', `${route} with ${m.words} answers 401 UNAUTHORIZED`),
+        );
       });
     }
   });
@@ -73,14 +77,22 @@ describe.each(TENANT_ROUTES)('$route', ({ route, write, send }) => {
     clauseTest(k.clause, `${k.words} is rejected with 401 UNAUTHORIZED`, async (ctx) => {
       const why = world().missing(k.principal);
       if (why) skipWith(ctx, why);
-      await sendChecked(ctx.verify, write, () => send(world().as(k.principal)), (res) =>
-        ctx.verify.error(res, 401, 'UNAUTHORIZED', `${route} with ${k.words} answers 401 UNAUTHORIZED`));
+      await sendChecked(
+        ctx.verify,
+        write,
+        () => send(world().as(k.principal)),
+        (res) => ctx.verify.error(res, 401, 'UNAUTHORIZED', `${route} with ${k.words} answers 401 UNAUTHORIZED`),
+      );
     });
   }
 
   clauseTest('5.6/400-org-key-without-tenant', 'an organization key without X-Tenant-Id answers 400 VALIDATION_ERROR', async ({ verify }) => {
-    await sendChecked(verify, write, () => send(world().as('org')), (res) =>
-      verify.error(res, 400, 'VALIDATION_ERROR', `${route} with an organization key and no X-Tenant-Id`));
+    await sendChecked(
+      verify,
+      write,
+      () => send(world().as('org')),
+      (res) => verify.error(res, 400, 'VALIDATION_ERROR', `${route} with an organization key and no X-Tenant-Id`),
+    );
   });
 
   clauseTest('5.6/403-foreign-org-tenant', "an organization key naming another organization's tenant answers 403 FORBIDDEN", async (ctx) => {
@@ -96,8 +108,12 @@ describe.each(TENANT_ROUTES)('$route', ({ route, write, send }) => {
   });
 
   clauseTest('5.6/403-tenant-key-other-tenant', "a tenant key with another tenant's X-Tenant-Id answers 403 FORBIDDEN", async ({ verify }) => {
-    await sendChecked(verify, write, () => send(world().as('tenantAasB')), (res) =>
-      verify.error(res, 403, 'FORBIDDEN', `${route} with tenant key A and X-Tenant-Id of B`));
+    await sendChecked(
+      verify,
+      write,
+      () => send(world().as('tenantAasB')),
+      (res) => verify.error(res, 403, 'FORBIDDEN', `${route} with tenant key A and X-Tenant-Id of B`),
+    );
   });
 
   const ACCEPTED: { principal: PrincipalName; clause: string[]; words: string }[] = [
@@ -107,9 +123,7 @@ describe.each(TENANT_ROUTES)('$route', ({ route, write, send }) => {
   ];
   for (const a of ACCEPTED) {
     clauseTest(a.clause, `${a.words} is accepted`, async ({ verify }) => {
-      const send2 = write
-        ? (c: ApiClient) => c.patch(`/assistants/${assistant.id}`, { name: assistant.name })
-        : send;
+      const send2 = write ? (c: ApiClient) => c.patch(`/assistants/${assistant.id}`, { name: assistant.name }) : send;
       const res = await send2(world().as(a.principal));
       verify.success(res, undefined, `${route} with ${a.words} answers 2xx`);
     });
@@ -117,14 +131,18 @@ describe.each(TENANT_ROUTES)('$route', ({ route, write, send }) => {
 });
 
 describe('the acting tenant', () => {
-  clauseTest(['5.2/tenant-key-no-tenant-header', '5.2/org-key-with-tenant-header'], 'a tenant key and the organization key with that tenant see the same assistant', async ({ verify }) => {
-    const viaTenant = await world().as('tenantA').get(`/assistants/${assistant.id}`);
-    const viaOrg = await world().as('orgA').get(`/assistants/${assistant.id}`);
-    verify.on('5.2/tenant-key-no-tenant-header').success(viaTenant, 200, 'tenant key A reads its assistant');
-    const org = verify.on('5.2/org-key-with-tenant-header');
-    org.success(viaOrg, 200, 'organization key with X-Tenant-Id A reads the same assistant');
-    org.equal('both principals act on tenant A', viaOrg.json?.data?.id, viaTenant.json?.data?.id, viaOrg);
-  });
+  clauseTest(
+    ['5.2/tenant-key-no-tenant-header', '5.2/org-key-with-tenant-header'],
+    'a tenant key and the organization key with that tenant see the same assistant',
+    async ({ verify }) => {
+      const viaTenant = await world().as('tenantA').get(`/assistants/${assistant.id}`);
+      const viaOrg = await world().as('orgA').get(`/assistants/${assistant.id}`);
+      verify.on('5.2/tenant-key-no-tenant-header').success(viaTenant, 200, 'tenant key A reads its assistant');
+      const org = verify.on('5.2/org-key-with-tenant-header');
+      org.success(viaOrg, 200, 'organization key with X-Tenant-Id A reads the same assistant');
+      org.equal('both principals act on tenant A', viaOrg.json?.data?.id, viaTenant.json?.data?.id, viaOrg);
+    },
+  );
 });
 
 /**
@@ -156,29 +174,38 @@ describe('organization-only routes', () => {
     });
   }
 
-  clauseTest('5.3/org-routes-without-tenant-header', 'GET /transcribers and GET /transcribers/{id} accept an organization key without X-Tenant-Id', async ({ verify }) => {
-    const list = await world().as('org').get('/transcribers');
-    verify.success(list, undefined, 'GET /transcribers with the organization key alone answers 2xx');
-    const data = list.json?.data;
-    const rows: any[] = Array.isArray(data) ? data : Array.isArray(data?.transcribers) ? data.transcribers : [];
-    const first = rows.find((r) => typeof r?.id === 'string');
-    if (!first) return;
-    const one = await world().as('org').get(`/transcribers/${first.id}`);
-    verify.success(one, undefined, 'GET /transcribers/{id} with the organization key alone answers 2xx');
-  });
+  clauseTest(
+    '5.3/org-routes-without-tenant-header',
+    'GET /transcribers and GET /transcribers/{id} accept an organization key without X-Tenant-Id',
+    async ({ verify }) => {
+      const list = await world().as('org').get('/transcribers');
+      verify.success(list, undefined, 'GET /transcribers with the organization key alone answers 2xx');
+      const data = list.json?.data;
+      const rows: any[] = Array.isArray(data) ? data : Array.isArray(data?.transcribers) ? data.transcribers : [];
+      const first = rows.find((r) => typeof r?.id === 'string');
+      if (!first) return;
+      const one = await world().as('org').get(`/transcribers/${first.id}`);
+      verify.success(one, undefined, 'GET /transcribers/{id} with the organization key alone answers 2xx');
+    },
+  );
 
   for (const path of ['/v1/retention/audits', '/v1/churn/audits']) {
-    clauseTest('5.3/org-routes-without-tenant-header', `POST ${path} accepts an organization key without X-Tenant-Id`, async ({ verify }) => {
-      const res = await world().as('org').post(path, {});
-      // The request body is not shown (§4.5): a body the target finds invalid is still "accepted"
-      // by authentication; only an authentication outcome fails this clause.
-      const authOutcome = res.status === 401 || res.status === 403 || (res.status === 400 && /tenant/i.test(JSON.stringify(res.json?.error?.details ?? '')));
-      verify.that(`POST ${path} with the organization key alone passes authentication`, !authOutcome, {
-        expected: 'an answer other than 401, 403 or a missing-X-Tenant-Id 400',
-        actual: `${res.status} ${res.json?.error?.code ?? ''}`,
-        res,
-      });
-    }, { requires: ['control'] });
+    clauseTest(
+      '5.3/org-routes-without-tenant-header',
+      `POST ${path} accepts an organization key without X-Tenant-Id`,
+      async ({ verify }) => {
+        const res = await world().as('org').post(path, {});
+        // The request body is not shown (§4.5): a body the target finds invalid is still "accepted"
+        // by authentication; only an authentication outcome fails this clause.
+        const authOutcome = res.status === 401 || res.status === 403 || (res.status === 400 && /tenant/i.test(JSON.stringify(res.json?.error?.details ?? '')));
+        verify.that(`POST ${path} with the organization key alone passes authentication`, !authOutcome, {
+          expected: 'an answer other than 401, 403 or a missing-X-Tenant-Id 400',
+          actual: `${res.status} ${res.json?.error?.code ?? ''}`,
+          res,
+        });
+      },
+      { requires: ['control'] },
+    );
   }
 });
 
@@ -203,9 +230,17 @@ describe('a key with a trailing newline, as raw header bytes', () => {
       const res = await rawRequest(w.target.baseUrl, raw);
       const what = `GET ${path} with ${v.name}`;
       if (res.status === 401) {
-        verify.that(`${what} answers 401 UNAUTHORIZED`, /"code"\s*:\s*"UNAUTHORIZED"/.test(res.body), { expected: '401 UNAUTHORIZED', actual: `401 ${res.body.slice(0, 200)}` });
+        verify.that(`${what} answers 401 UNAUTHORIZED`, /"code"\s*:\s*"UNAUTHORIZED"/.test(res.body), {
+          expected: '401 UNAUTHORIZED',
+          actual: `401 ${res.body.slice(0, 200)}`,
+        });
       } else if (res.status === 400 || res.status === undefined) {
-        verify.nonStrict(`${what} is refused`, res.status === 400 ? 'answered 400 (the HTTP layer refused the header bytes) where §5.6 states 401 UNAUTHORIZED' : `no answer (${res.error}): the connection was refused at the transport`);
+        verify.nonStrict(
+          `${what} is refused`,
+          res.status === 400
+            ? 'answered 400 (the HTTP layer refused the header bytes) where §5.6 states 401 UNAUTHORIZED'
+            : `no answer (${res.error}): the connection was refused at the transport`,
+        );
       } else {
         verify.that(`${what} is refused with 401 UNAUTHORIZED`, false, {
           expected: '401 UNAUTHORIZED (or a 400 from the HTTP layer)',

@@ -11,17 +11,9 @@ import { clauseTest, skipWith } from '../helpers/clause';
 import { hasCapability, capabilityReason, capabilitySwitch, switchReason } from '../helpers/target';
 import { recordMatrixCell } from '../helpers/recorder';
 import { routeNotServed as routeMissing, statusLine, type ApiResponse } from '../helpers/exchange';
-import {
-  MATRIX_COLUMNS,
-  MATRIX_ROUTES,
-  acceptedPrincipal,
-  expectedOutcome,
-  type MatrixRoute,
-  type Outcome,
-} from './authorization.matrix';
+import { MATRIX_COLUMNS, MATRIX_ROUTES, acceptedPrincipal, expectedOutcome, type MatrixRoute, type Outcome } from './authorization.matrix';
 
 const world = useWorld();
-
 
 /**
  * The §5.6 outcomes an answer can stand for. A 400 VALIDATION_ERROR on a route whose body is not
@@ -75,38 +67,49 @@ function missingCapabilities(row: MatrixRoute): string | undefined {
 
 // One block per route, named by the whole route: describe.each's `$route` would shorten long routes
 // until two of them share a name, and merged shard records key tests by file and name.
-for (const row of MATRIX_ROUTES) describe(row.route, () => {
-  const requires = row.requires ?? [];
+for (const row of MATRIX_ROUTES)
+  describe(row.route, () => {
+    const requires = row.requires ?? [];
 
-  clauseTest('4/route-served', `${row.route} is served`, async (ctx) => {
-    const res = await probe(row);
-    if (routeMissing(res) && !row.methodShown) {
-      skipWith(ctx, `precondition failed: ${row.method} ${row.route} is not served (${statusLine(res)}); §4.5 does not show the method`);
-    }
-    ctx.verify.that(`${row.route} does not answer 404 NOT_FOUND or 405`, !routeMissing(res), {
-      expected: 'any answer but 404 NOT_FOUND or 405',
-      actual: statusLine(res),
-      res,
-    });
-  }, { requires });
+    clauseTest(
+      '4/route-served',
+      `${row.route} is served`,
+      async (ctx) => {
+        const res = await probe(row);
+        if (routeMissing(res) && !row.methodShown) {
+          skipWith(ctx, `precondition failed: ${row.method} ${row.route} is not served (${statusLine(res)}); §4.5 does not show the method`);
+        }
+        ctx.verify.that(`${row.route} does not answer 404 NOT_FOUND or 405`, !routeMissing(res), {
+          expected: 'any answer but 404 NOT_FOUND or 405',
+          actual: statusLine(res),
+          res,
+        });
+      },
+      { requires },
+    );
 
-  for (const column of MATRIX_COLUMNS) {
-    const expected = expectedOutcome(row.scope, column.principal);
-    clauseTest(expected.clauses, `${column.name}: ${expected.outcomes.join(' or ')}`, async (ctx) => {
-      // Capabilities are checked here, not by clauseTest, so a skipped cell is recorded too.
-      const cannot = missingCapabilities(row) ?? world().missing(column.principal);
-      if (cannot) skipCell(ctx, row, column.name, expected.outcomes, cannot);
-      const served = await probe(row);
-      if (routeMissing(served)) skipCell(ctx, row, column.name, expected.outcomes, `precondition failed: the route is not served (${statusLine(served)})`);
-      const res = await send(row, column.principal);
-      const got = interpret(res, row);
-      const ok = got.some((o) => expected.outcomes.includes(o));
-      recordCell(row, column.name, expected.outcomes, `${ok ? 'pass' : 'FAIL'}: ${statusLine(res)}${ok ? '' : ` (expected ${expected.outcomes.join(' or ')})`}`);
-      ctx.verify.that(`${row.route} with ${column.name} answers ${expected.outcomes.join(' or ')}`, ok, {
-        expected: expected.outcomes.join(' or '),
-        actual: `${statusLine(res)}${got.length ? ` (read as ${got.join(' or ')})` : ''}`,
-        res,
+    for (const column of MATRIX_COLUMNS) {
+      const expected = expectedOutcome(row.scope, column.principal);
+      clauseTest(expected.clauses, `${column.name}: ${expected.outcomes.join(' or ')}`, async (ctx) => {
+        // Capabilities are checked here, not by clauseTest, so a skipped cell is recorded too.
+        const cannot = missingCapabilities(row) ?? world().missing(column.principal);
+        if (cannot) skipCell(ctx, row, column.name, expected.outcomes, cannot);
+        const served = await probe(row);
+        if (routeMissing(served)) skipCell(ctx, row, column.name, expected.outcomes, `precondition failed: the route is not served (${statusLine(served)})`);
+        const res = await send(row, column.principal);
+        const got = interpret(res, row);
+        const ok = got.some((o) => expected.outcomes.includes(o));
+        recordCell(
+          row,
+          column.name,
+          expected.outcomes,
+          `${ok ? 'pass' : 'FAIL'}: ${statusLine(res)}${ok ? '' : ` (expected ${expected.outcomes.join(' or ')})`}`,
+        );
+        ctx.verify.that(`${row.route} with ${column.name} answers ${expected.outcomes.join(' or ')}`, ok, {
+          expected: expected.outcomes.join(' or '),
+          actual: `${statusLine(res)}${got.length ? ` (read as ${got.join(' or ')})` : ''}`,
+          res,
+        });
       });
-    });
-  }
-});
+    }
+  });

@@ -59,31 +59,52 @@ const PATHS: { name: string; end: (callId: string, verify: Verify) => Promise<vo
 
 describe('§6 end-of-call-report: every way a call ends', () => {
   for (const p of PATHS) {
-    clauseTest('6/end-of-call-every-end', `a connected call gets its end-of-call report when ${p.name}`, async ({ verify }) => {
-      const w = world();
-      const call = await w.control!.startCall({ tenantId: w.tenantA.id, assistantId: assistant.id });
-      w.cleanup.add(`end call ${call.id}`, () => w.control!.endCall(call.id).catch(() => undefined));
-      const about = (b: any) => !!b && (b.call_id === call.id || b.call_id === call.callId);
-      await p.end(call.id, verify);
-      await verifyArrival(verify, rx!, `the end-of-call report arrives when ${p.name}`, (all) => all.filter((r) => r.path === PATH && about(jsonOf(r)) && jsonOf(r).type === 'end-of-call-report'), {
-        timeoutMs: ARRIVAL_MS,
-        expected: `an end-of-call-report with call_id ${call.id} within ${ARRIVAL_MS} ms`,
-      });
-    }, { requires: ['control', 'destructive'] });
+    clauseTest(
+      '6/end-of-call-every-end',
+      `a connected call gets its end-of-call report when ${p.name}`,
+      async ({ verify }) => {
+        const w = world();
+        const call = await w.control!.startCall({ tenantId: w.tenantA.id, assistantId: assistant.id });
+        w.cleanup.add(`end call ${call.id}`, () => w.control!.endCall(call.id).catch(() => undefined));
+        const about = (b: any) => !!b && (b.call_id === call.id || b.call_id === call.callId);
+        await p.end(call.id, verify);
+        await verifyArrival(
+          verify,
+          rx!,
+          `the end-of-call report arrives when ${p.name}`,
+          (all) => all.filter((r) => r.path === PATH && about(jsonOf(r)) && jsonOf(r).type === 'end-of-call-report'),
+          {
+            timeoutMs: ARRIVAL_MS,
+            expected: `an end-of-call-report with call_id ${call.id} within ${ARRIVAL_MS} ms`,
+          },
+        );
+      },
+      { requires: ['control', 'destructive'] },
+    );
   }
 });
 
 describe('§1 / §6 end-of-conversation-report: each finished thread, every channel', () => {
   for (const channel of ['web', 'sms', 'chatapp'] as const) {
-    clauseTest('6/end-of-conversation-every-channel', `a finished ${channel} thread delivers its end-of-conversation report`, async ({ verify }) => {
-      const w = world();
-      const conv = await w.control!.conversation({ tenantId: w.tenantA.id, assistantId: assistant.id, channel, customerIdentifier: channel === 'web' ? 'visitor-end-paths' : '+15550100999' });
-      await w.control!.endConversation(conv.id);
-      const report = (r: ReceivedRequest) => r.path === PATH && jsonOf(r)?.conversation_id === conv.id && jsonOf(r)?.type === 'end-of-conversation-report';
-      await verifyArrival(verify, rx!, `the end-of-conversation report of the ${channel} thread arrives`, (all) => all.filter(report), {
-        timeoutMs: ARRIVAL_MS,
-        expected: `an end-of-conversation-report with conversation_id ${conv.id} within ${ARRIVAL_MS} ms`,
-      });
-    }, { requires: ['control'] });
+    clauseTest(
+      '6/end-of-conversation-every-channel',
+      `a finished ${channel} thread delivers its end-of-conversation report`,
+      async ({ verify }) => {
+        const w = world();
+        const conv = await w.control!.conversation({
+          tenantId: w.tenantA.id,
+          assistantId: assistant.id,
+          channel,
+          customerIdentifier: channel === 'web' ? 'visitor-end-paths' : '+15550100999',
+        });
+        await w.control!.endConversation(conv.id);
+        const report = (r: ReceivedRequest) => r.path === PATH && jsonOf(r)?.conversation_id === conv.id && jsonOf(r)?.type === 'end-of-conversation-report';
+        await verifyArrival(verify, rx!, `the end-of-conversation report of the ${channel} thread arrives`, (all) => all.filter(report), {
+          timeoutMs: ARRIVAL_MS,
+          expected: `an end-of-conversation-report with conversation_id ${conv.id} within ${ARRIVAL_MS} ms`,
+        });
+      },
+      { requires: ['control'] },
+    );
   }
 });

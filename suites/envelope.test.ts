@@ -29,21 +29,35 @@ const ANSWERS: { name: string; status: number; code?: string; send: () => Promis
   { name: 'tenant key with another tenant (403)', status: 403, code: 'FORBIDDEN', send: () => world().as('tenantAasB').get('/assistants') },
   { name: 'unknown assistant (404)', status: 404, code: 'RESOURCE_NOT_FOUND', send: () => world().as('tenantA').get(`/assistants/${randomUUID()}`) },
   { name: 'unknown route (404)', status: 404, code: 'NOT_FOUND', send: () => world().as('tenantA').get('/no-such-route') },
-  { name: 'invalid JSON body (400)', status: 400, code: 'PARSE', send: () => world().as('tenantA').patch(`/assistants/${assistant.id}`, undefined, { rawBody: '{"name": ' }) },
-  { name: 'invalid field (400)', status: 400, code: 'VALIDATION_ERROR', send: () => world().as('tenantA').patch(`/assistants/${assistant.id}`, { transferMode: 'teleport' }) },
+  {
+    name: 'invalid JSON body (400)',
+    status: 400,
+    code: 'PARSE',
+    send: () => world().as('tenantA').patch(`/assistants/${assistant.id}`, undefined, { rawBody: '{"name": ' }),
+  },
+  {
+    name: 'invalid field (400)',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    send: () => world().as('tenantA').patch(`/assistants/${assistant.id}`, { transferMode: 'teleport' }),
+  },
 ];
 
 describe.each(ANSWERS)('$name', ({ status, code, send }) => {
-  clauseTest(status < 300 ? '2.1/success-envelope' : '7/error-envelope', `the answer uses the ${status < 300 ? 'success' : 'error'} envelope`, async ({ verify }) => {
-    const res = await send();
-    if (status < 300) {
-      verify.on('2.1/success-envelope').success(res, status, `answers ${status}`);
-      verify.on('2.1/success-envelope').schema('success is true, data present, metadata complete', 'envelope.success', res.json, res);
-    } else {
-      verify.on('7/error-envelope').error(res, status, code, `answers ${status} ${code}`);
-      verify.on('7/error-envelope').schema('success is false, error.code and error.message are strings, metadata complete', 'envelope.error', res.json, res);
-    }
-  });
+  clauseTest(
+    status < 300 ? '2.1/success-envelope' : '7/error-envelope',
+    `the answer uses the ${status < 300 ? 'success' : 'error'} envelope`,
+    async ({ verify }) => {
+      const res = await send();
+      if (status < 300) {
+        verify.on('2.1/success-envelope').success(res, status, `answers ${status}`);
+        verify.on('2.1/success-envelope').schema('success is true, data present, metadata complete', 'envelope.success', res.json, res);
+      } else {
+        verify.on('7/error-envelope').error(res, status, code, `answers ${status} ${code}`);
+        verify.on('7/error-envelope').schema('success is false, error.code and error.message are strings, metadata complete', 'envelope.error', res.json, res);
+      }
+    },
+  );
 
   clauseTest(['2.1/metadata-required', '9.1/version-every-response'], 'metadata.version is a string', async ({ verify }) => {
     const res = await send();
@@ -55,20 +69,24 @@ describe.each(ANSWERS)('$name', ({ status, code, send }) => {
     });
   });
 
-  clauseTest(['2.1/metadata-required', '2.1/metadata-timestamp-current'], 'metadata.timestamp is ISO 8601 UTC and the time the server answered', async ({ verify }) => {
-    const before = Date.now();
-    const res = await send();
-    const after = Date.now();
-    const ts = res.json?.metadata?.timestamp;
-    verify.on('2.1/metadata-required').schema('metadata.timestamp is an ISO 8601 UTC date-time', 'common#/$defs/isoUtcTimestamp', ts, res);
-    const t = Date.parse(ts);
-    const ok = t >= before - TIMESTAMP_TOLERANCE_MS && t <= after + TIMESTAMP_TOLERANCE_MS;
-    verify.on('2.1/metadata-timestamp-current').that(`metadata.timestamp lies within ${TIMESTAMP_TOLERANCE_MS / 1000} s of the request`, ok, {
-      expected: `between ${new Date(before).toISOString()} and ${new Date(after).toISOString()} (± ${TIMESTAMP_TOLERANCE_MS / 1000} s)`,
-      actual: ts,
-      res,
-    });
-  });
+  clauseTest(
+    ['2.1/metadata-required', '2.1/metadata-timestamp-current'],
+    'metadata.timestamp is ISO 8601 UTC and the time the server answered',
+    async ({ verify }) => {
+      const before = Date.now();
+      const res = await send();
+      const after = Date.now();
+      const ts = res.json?.metadata?.timestamp;
+      verify.on('2.1/metadata-required').schema('metadata.timestamp is an ISO 8601 UTC date-time', 'common#/$defs/isoUtcTimestamp', ts, res);
+      const t = Date.parse(ts);
+      const ok = t >= before - TIMESTAMP_TOLERANCE_MS && t <= after + TIMESTAMP_TOLERANCE_MS;
+      verify.on('2.1/metadata-timestamp-current').that(`metadata.timestamp lies within ${TIMESTAMP_TOLERANCE_MS / 1000} s of the request`, ok, {
+        expected: `between ${new Date(before).toISOString()} and ${new Date(after).toISOString()} (± ${TIMESTAMP_TOLERANCE_MS / 1000} s)`,
+        actual: ts,
+        res,
+      });
+    },
+  );
 
   clauseTest('2.1/metadata-path', 'metadata.path, when present, is the requested URL path', async ({ verify }) => {
     const res = await send();
@@ -133,22 +151,33 @@ describe('§7 VALIDATION_ERROR details', () => {
     { body: { transferMode: 'teleport' }, fields: ['transferMode'] },
     { body: { idleTimeoutSeconds: 61 }, fields: ['idleTimeoutSeconds'] },
     { body: { transferMode: 'Cold-Transfer', idleMessageMaxSpokenCount: 11 }, fields: ['transferMode', 'idleMessageMaxSpokenCount'] },
-    { body: { transferMode: 'x', idleTimeoutSeconds: -1, warmWhisperDelaySeconds: 31 }, fields: ['transferMode', 'idleTimeoutSeconds', 'warmWhisperDelaySeconds'] },
+    {
+      body: { transferMode: 'x', idleTimeoutSeconds: -1, warmWhisperDelaySeconds: 31 },
+      fields: ['transferMode', 'idleTimeoutSeconds', 'warmWhisperDelaySeconds'],
+    },
   ];
   for (const { body, fields } of CASES) {
-    clauseTest(['7/validation-details'], `${JSON.stringify(body)} answers 400 VALIDATION_ERROR with one details entry per failing field (${fields.join(', ')})`, async ({ verify }) => {
-      const res = await world().as('tenantA').patch(`/assistants/${assistant.id}`, body);
-      verify.error(res, 400, 'VALIDATION_ERROR', 'invalid PATCH answers 400 VALIDATION_ERROR');
-      const details = res.json?.error?.details;
-      verify.schema('error.details is an array of { field, message }', 'validation-details', details, res);
-      for (const f of fields) {
-        verify.that(`error.details names the failing field ${f}`, details.some((d: any) => namesField(d, f)), {
-          expected: `an entry whose field is ${f}`,
-          actual: details.map((d: any) => d.field),
-          res,
-        });
-      }
-    });
+    clauseTest(
+      ['7/validation-details'],
+      `${JSON.stringify(body)} answers 400 VALIDATION_ERROR with one details entry per failing field (${fields.join(', ')})`,
+      async ({ verify }) => {
+        const res = await world().as('tenantA').patch(`/assistants/${assistant.id}`, body);
+        verify.error(res, 400, 'VALIDATION_ERROR', 'invalid PATCH answers 400 VALIDATION_ERROR');
+        const details = res.json?.error?.details;
+        verify.schema('error.details is an array of { field, message }', 'validation-details', details, res);
+        for (const f of fields) {
+          verify.that(
+            `error.details names the failing field ${f}`,
+            details.some((d: any) => namesField(d, f)),
+            {
+              expected: `an entry whose field is ${f}`,
+              actual: details.map((d: any) => d.field),
+              res,
+            },
+          );
+        }
+      },
+    );
   }
 });
 
@@ -177,23 +206,30 @@ describe('§7 / §4.1 details: one entry per invalid field, also for a field tha
   // that reports every failed rule lists such a field twice; §7 says one entry per invalid field.
   const CASES: { body: Record<string, unknown>; fields: string[] }[] = [
     { body: { idleTimeoutSeconds: 60.5 }, fields: ['idleTimeoutSeconds'] },
-    { body: { idleTimeoutSeconds: 'x', callTimeLimitSeconds: 43200.5, transferMode: 'Teleport' }, fields: ['idleTimeoutSeconds', 'callTimeLimitSeconds', 'transferMode'] },
+    {
+      body: { idleTimeoutSeconds: 'x', callTimeLimitSeconds: 43200.5, transferMode: 'Teleport' },
+      fields: ['idleTimeoutSeconds', 'callTimeLimitSeconds', 'transferMode'],
+    },
   ];
   for (const { body, fields } of CASES) {
-    clauseTest(['7/validation-details', '4.1/validation-error-details'], `${JSON.stringify(body)} lists each invalid field in exactly one details entry (${fields.join(', ')})`, async ({ verify }) => {
-      const res = await world().as('tenantA').patch(`/assistants/${assistant.id}`, body);
-      verify.error(res, 400, 'VALIDATION_ERROR', 'invalid PATCH answers 400 VALIDATION_ERROR');
-      const details = res.json?.error?.details;
-      verify.schema('error.details is an array of { field, message }', 'validation-details', details, res);
-      const list: any[] = Array.isArray(details) ? details : [];
-      for (const f of fields) {
-        const naming = list.filter((d) => namesField(d, f));
-        verify.that(`error.details has exactly one entry for the invalid field ${f}`, naming.length === 1, {
-          expected: `one entry whose field is ${f}`,
-          actual: `${naming.length} entries: ${JSON.stringify(naming)}`,
-          res,
-        });
-      }
-    });
+    clauseTest(
+      ['7/validation-details', '4.1/validation-error-details'],
+      `${JSON.stringify(body)} lists each invalid field in exactly one details entry (${fields.join(', ')})`,
+      async ({ verify }) => {
+        const res = await world().as('tenantA').patch(`/assistants/${assistant.id}`, body);
+        verify.error(res, 400, 'VALIDATION_ERROR', 'invalid PATCH answers 400 VALIDATION_ERROR');
+        const details = res.json?.error?.details;
+        verify.schema('error.details is an array of { field, message }', 'validation-details', details, res);
+        const list: any[] = Array.isArray(details) ? details : [];
+        for (const f of fields) {
+          const naming = list.filter((d) => namesField(d, f));
+          verify.that(`error.details has exactly one entry for the invalid field ${f}`, naming.length === 1, {
+            expected: `one entry whose field is ${f}`,
+            actual: `${naming.length} entries: ${JSON.stringify(naming)}`,
+            res,
+          });
+        }
+      },
+    );
   }
 });

@@ -72,7 +72,10 @@ async function finishedCall(ctx: Parameters<typeof skipWith>[0]): Promise<{ id: 
 }
 
 const insightsOf = (id: string) => world().as('tenantA').get(`/calls/${id}/insights`);
-const batch = (ids: string[]) => world().as('tenantA').get(`/calls/insights?ids=${ids.join(',')}`);
+const batch = (ids: string[]) =>
+  world()
+    .as('tenantA')
+    .get(`/calls/insights?ids=${ids.join(',')}`);
 
 /**
  * Polls GET /calls/{id}/insights until it answers 200 (deadline {@link metricsDeadlineMs}); returns
@@ -105,71 +108,127 @@ function checkNotYet(verify: Verify, words: string, res: ApiResponse): void {
 function missReason(data: unknown, id: string): string | undefined {
   const reasonIn = (v: unknown, depth = 0): string | undefined => {
     if (typeof v === 'string') return (MISS_REASONS as readonly string[]).includes(v) ? v : undefined;
-    if (v && typeof v === 'object' && depth < 3) for (const x of Object.values(v)) { const r = reasonIn(x, depth + 1); if (r) return r; }
+    if (v && typeof v === 'object' && depth < 3)
+      for (const x of Object.values(v)) {
+        const r = reasonIn(x, depth + 1);
+        if (r) return r;
+      }
     return undefined;
   };
   const visit = (node: unknown): string | undefined => {
-    if (Array.isArray(node)) { for (const x of node) { const r = visit(x); if (r) return r; } return undefined; }
+    if (Array.isArray(node)) {
+      for (const x of node) {
+        const r = visit(x);
+        if (r) return r;
+      }
+      return undefined;
+    }
     if (!node || typeof node !== 'object') return undefined;
     const o = node as Record<string, unknown>;
-    if (Object.prototype.hasOwnProperty.call(o, id)) { const r = reasonIn(o[id]); if (r) return r; }
-    if (Object.values(o).includes(id)) { const r = reasonIn(Object.fromEntries(Object.entries(o).filter(([, v]) => v !== id))); if (r) return r; }
+    if (Object.prototype.hasOwnProperty.call(o, id)) {
+      const r = reasonIn(o[id]);
+      if (r) return r;
+    }
+    if (Object.values(o).includes(id)) {
+      const r = reasonIn(Object.fromEntries(Object.entries(o).filter(([, v]) => v !== id)));
+      if (r) return r;
+    }
     for (const reason of MISS_REASONS) if (Array.isArray(o[reason]) && (o[reason] as unknown[]).includes(id)) return reason;
-    for (const v of Object.values(o)) { const r = visit(v); if (r) return r; }
+    for (const v of Object.values(o)) {
+      const r = visit(v);
+      if (r) return r;
+    }
     return undefined;
   };
   return visit(data);
 }
 
 describe('§4.5 GET /calls/{id}/insights', () => {
-  clauseTest('4.5/insights-404-until-metrics', "a call still in progress has no insights: 404 'Call insights not found'", async ({ verify }) => {
-    const call = await liveCall();
-    checkNotYet(verify, 'GET /calls/{id}/insights of a live call', await insightsOf(call.id));
-  }, CALLS);
+  clauseTest(
+    '4.5/insights-404-until-metrics',
+    "a call still in progress has no insights: 404 'Call insights not found'",
+    async ({ verify }) => {
+      const call = await liveCall();
+      checkNotYet(verify, 'GET /calls/{id}/insights of a live call', await insightsOf(call.id));
+    },
+    CALLS,
+  );
 
-  clauseTest(['4.5/insights-404-until-metrics', '4.5/insights-content', '4.5/insights-named-parts'], 'insights are 404 right after the call ends, then land and carry the models, performance, summary and timeline', async (ctx) => {
-    const call = await finishedCall(ctx);
-    if (call.endedAt !== undefined) {
-      const first = await insightsOf(call.id);
-      const sentAfterMs = performance.now() - call.endedAt - first.durationMs;
-      // Only a simulator's delay is known; a live tenant's 404 window is checked when it is seen.
-      const windowMs = hasCapability('control') ? RUN_CONFIG.insightsDelayMs : 0;
-      if (first.status === 404 || sentAfterMs < windowMs * 0.66) {
-        checkNotYet(ctx.verify, `GET /calls/{id}/insights ${Math.round(sentAfterMs)} ms after the call ended${windowMs ? ` (metrics land after ${windowMs} ms)` : ''}`, first);
-      } else {
-        ctx.verify.on('4.5/insights-404-until-metrics').inform('the first read came too late to see the 404 window', false, `sent ${Math.round(sentAfterMs)} ms after the end; window ${windowMs ? `${windowMs} ms` : 'not known'}; answered ${first.status}`);
+  clauseTest(
+    ['4.5/insights-404-until-metrics', '4.5/insights-content', '4.5/insights-named-parts'],
+    'insights are 404 right after the call ends, then land and carry the models, performance, summary and timeline',
+    async (ctx) => {
+      const call = await finishedCall(ctx);
+      if (call.endedAt !== undefined) {
+        const first = await insightsOf(call.id);
+        const sentAfterMs = performance.now() - call.endedAt - first.durationMs;
+        // Only a simulator's delay is known; a live tenant's 404 window is checked when it is seen.
+        const windowMs = hasCapability('control') ? RUN_CONFIG.insightsDelayMs : 0;
+        if (first.status === 404 || sentAfterMs < windowMs * 0.66) {
+          checkNotYet(
+            ctx.verify,
+            `GET /calls/{id}/insights ${Math.round(sentAfterMs)} ms after the call ended${windowMs ? ` (metrics land after ${windowMs} ms)` : ''}`,
+            first,
+          );
+        } else {
+          ctx.verify
+            .on('4.5/insights-404-until-metrics')
+            .inform(
+              'the first read came too late to see the 404 window',
+              false,
+              `sent ${Math.round(sentAfterMs)} ms after the end; window ${windowMs ? `${windowMs} ms` : 'not known'}; answered ${first.status}`,
+            );
+        }
       }
-    }
-    const res = await awaitInsights(call.id);
-    ctx.verify.on('4.5/insights-content').success(res, 200, `insights land within ${metricsDeadlineMs() / 1000} s of the call's end`);
-    ctx.verify.on('4.5/insights-content').schema('data is the insights object', 'insights', res.json?.data, res);
-    const data = res.json.data;
-    // §4.5 describes the parts, not their keys: the names are an assumption, reported, never failed.
-    const missing = ['models', 'performance', 'summary', 'timeline'].filter((k) => !(k in data));
-    ctx.verify.on('4.5/insights-named-parts').inform('data names models, performance, summary and timeline (assumed names; §4.5 describes the content, not the keys)', missing.length === 0, missing.length === 0 ? 'keys models, performance, summary, timeline present' : `missing ${missing.join(', ')}; keys ${Object.keys(data).join(', ')}`);
-  }, { timeout: 180_000 });
+      const res = await awaitInsights(call.id);
+      ctx.verify.on('4.5/insights-content').success(res, 200, `insights land within ${metricsDeadlineMs() / 1000} s of the call's end`);
+      ctx.verify.on('4.5/insights-content').schema('data is the insights object', 'insights', res.json?.data, res);
+      const data = res.json.data;
+      // §4.5 describes the parts, not their keys: the names are an assumption, reported, never failed.
+      const missing = ['models', 'performance', 'summary', 'timeline'].filter((k) => !(k in data));
+      ctx.verify
+        .on('4.5/insights-named-parts')
+        .inform(
+          'data names models, performance, summary and timeline (assumed names; §4.5 describes the content, not the keys)',
+          missing.length === 0,
+          missing.length === 0 ? 'keys models, performance, summary, timeline present' : `missing ${missing.join(', ')}; keys ${Object.keys(data).join(', ')}`,
+        );
+    },
+    { timeout: 180_000 },
+  );
 
-  clauseTest('4.5/insights-performance-per-turn', 'one performance entry per assistant turn (the per-turn part found by its latency figures; timeline entries marked assistant)', async (ctx) => {
-    const call = await finishedCall(ctx);
-    const res = await awaitInsights(call.id);
-    ctx.verify.success(res, 200, 'fixture: insights landed');
-    const data = res.json.data ?? {};
-    const { timeline } = data;
-    // The per-turn part's key is not stated (§4.5 describes its content): it is the array whose
-    // entries carry latency figures, whatever its name (`performance` in one reading).
-    const performance = Object.entries(data).find(
-      ([k, v]) => k !== 'timeline' && Array.isArray(v) && v.length > 0 && v.every((e) => !!e && typeof e === 'object' && Object.keys(e).some((f) => /latenc|firsttoken|firstbyte/i.test(f))),
-    )?.[1] as unknown[] | undefined;
-    if (!Array.isArray(performance) || !Array.isArray(timeline)) {
-      skipWith(ctx, 'precondition failed: no per-turn array with latency figures, or no `timeline` array (field names not shown)');
-    }
-    // An assistant reply in the timeline: an entry whose kind-like string value names the assistant (e.g. "assistant_reply").
-    const isAssistantTurn = (e: unknown) =>
-      !!e && typeof e === 'object' && Object.values(e).some((v) => typeof v === 'string' && /^assistant([ _-]?(reply|response|message|turn|speech))?$/i.test(v));
-    const turns = timeline.filter(isAssistantTurn).length;
-    if (turns === 0) skipWith(ctx, 'precondition failed: no timeline entry is marked as an assistant reply (entry shape not shown)');
-    ctx.verify.equal('performance has one entry per assistant reply in the timeline', performance.length, turns, res);
-  }, { timeout: 180_000 });
+  clauseTest(
+    '4.5/insights-performance-per-turn',
+    'one performance entry per assistant turn (the per-turn part found by its latency figures; timeline entries marked assistant)',
+    async (ctx) => {
+      const call = await finishedCall(ctx);
+      const res = await awaitInsights(call.id);
+      ctx.verify.success(res, 200, 'fixture: insights landed');
+      const data = res.json.data ?? {};
+      const { timeline } = data;
+      // The per-turn part's key is not stated (§4.5 describes its content): it is the array whose
+      // entries carry latency figures, whatever its name (`performance` in one reading).
+      const performance = Object.entries(data).find(
+        ([k, v]) =>
+          k !== 'timeline' &&
+          Array.isArray(v) &&
+          v.length > 0 &&
+          v.every((e) => !!e && typeof e === 'object' && Object.keys(e).some((f) => /latenc|firsttoken|firstbyte/i.test(f))),
+      )?.[1] as unknown[] | undefined;
+      if (!Array.isArray(performance) || !Array.isArray(timeline)) {
+        skipWith(ctx, 'precondition failed: no per-turn array with latency figures, or no `timeline` array (field names not shown)');
+      }
+      // An assistant reply in the timeline: an entry whose kind-like string value names the assistant (e.g. "assistant_reply").
+      const isAssistantTurn = (e: unknown) =>
+        !!e &&
+        typeof e === 'object' &&
+        Object.values(e).some((v) => typeof v === 'string' && /^assistant([ _-]?(reply|response|message|turn|speech))?$/i.test(v));
+      const turns = timeline.filter(isAssistantTurn).length;
+      if (turns === 0) skipWith(ctx, 'precondition failed: no timeline entry is marked as an assistant reply (entry shape not shown)');
+      ctx.verify.equal('performance has one entry per assistant reply in the timeline', performance.length, turns, res);
+    },
+    { timeout: 180_000 },
+  );
 });
 
 describe('§4.5 / §8 GET /calls/insights?ids=', () => {
@@ -190,43 +249,73 @@ describe('§4.5 / §8 GET /calls/insights?ids=', () => {
     verify.error(await batch(ids), 400, 'VALIDATION_ERROR', 'GET /calls/insights with a duplicate among five ids');
   });
 
-  clauseTest(['4.5/insights-batch-bounds', '4.5/insights-batch-miss-reasons', '4.5/insights-batch-unknown-never-fails', '8/limit-insights-batch'], '1 and 25 unknown ids are accepted and each is reported as call_not_found', async ({ verify }) => {
-    for (const n of [1, 25]) {
-      const ids = Array.from({ length: n }, () => randomUUID());
-      const res = await batch(ids);
-      verify.on(['4.5/insights-batch-bounds', '4.5/insights-batch-unknown-never-fails']).success(res, 200, `GET /calls/insights with ${n} unknown id(s) answers 200`);
-      verify.on('4.5/insights-batch-miss-reasons').schema('data is the batch answer', 'insights#/$defs/batch', res.json?.data, res);
-      const reasons = ids.map((id) => missReason(res.json?.data, id));
-      verify.on('4.5/insights-batch-miss-reasons').that(`each of the ${n} unknown ids is reported as call_not_found`, reasons.every((r) => r === 'call_not_found'), {
-        expected: `call_not_found × ${n}`,
-        actual: reasons.map((r) => r ?? 'not reported'),
-        res,
-      });
-    }
-  });
+  clauseTest(
+    ['4.5/insights-batch-bounds', '4.5/insights-batch-miss-reasons', '4.5/insights-batch-unknown-never-fails', '8/limit-insights-batch'],
+    '1 and 25 unknown ids are accepted and each is reported as call_not_found',
+    async ({ verify }) => {
+      for (const n of [1, 25]) {
+        const ids = Array.from({ length: n }, () => randomUUID());
+        const res = await batch(ids);
+        verify
+          .on(['4.5/insights-batch-bounds', '4.5/insights-batch-unknown-never-fails'])
+          .success(res, 200, `GET /calls/insights with ${n} unknown id(s) answers 200`);
+        verify.on('4.5/insights-batch-miss-reasons').schema('data is the batch answer', 'insights#/$defs/batch', res.json?.data, res);
+        const reasons = ids.map((id) => missReason(res.json?.data, id));
+        verify.on('4.5/insights-batch-miss-reasons').that(
+          `each of the ${n} unknown ids is reported as call_not_found`,
+          reasons.every((r) => r === 'call_not_found'),
+          {
+            expected: `call_not_found × ${n}`,
+            actual: reasons.map((r) => r ?? 'not reported'),
+            res,
+          },
+        );
+      }
+    },
+  );
 
-  clauseTest(['4.5/insights-batch-miss-reasons', '4.5/insights-batch-unknown-never-fails'], 'a batch of a call with metrics, a call without, and an unknown id answers 200 with the right per-id reasons', async (ctx) => {
-    const done = await finishedCall(ctx);
-    ctx.verify.on('4.5/insights-batch-miss-reasons').success(await awaitInsights(done.id), 200, 'fixture: the ended call has insights');
-    const live = await liveCall();
-    const unknown = randomUUID();
-    const w = world();
-    // Another tenant's finished call: made on a simulator; on a live tenant CORE_API_OTHER_CALL_ID, when given.
-    let foreign: string | undefined = w.target.live?.otherCallId;
-    if (w.control) {
-      const theirs = await w.as('tenantB').post('/assistants', { name: `${w.runPrefix}insights-B` });
-      ctx.verify.on('4.5/insights-batch-miss-reasons').success(theirs, undefined, "fixture: tenant B's assistant");
-      const call = await w.control.startCall({ tenantId: w.tenantB.id, assistantId: theirs.json.data.id });
-      await w.control.endCall(call.id);
-      foreign = call.id;
-    }
-    const res = await batch([done.id, live.id, unknown, ...(foreign ? [foreign] : [])]);
-    ctx.verify.on('4.5/insights-batch-unknown-never-fails').success(res, 200, 'the batch with one unknown id answers 200');
-    ctx.verify.on('4.5/insights-batch-miss-reasons').equal('the unknown id is reported as call_not_found', missReason(res.json?.data, unknown), 'call_not_found', res);
-    if (foreign) ctx.verify.on('4.5/insights-batch-miss-reasons').equal("another tenant's call is reported like an unknown one: call_not_found (§5.7)", missReason(res.json?.data, foreign), 'call_not_found', res);
-    else ctx.verify.on('4.5/insights-batch-miss-reasons').inform("another tenant's call was not in the batch", false, missingFixtureReason('otherCallId'));
-    ctx.verify.on('4.5/insights-batch-miss-reasons').equal('the call without metrics yet is reported as metrics_not_found', missReason(res.json?.data, live.id), 'metrics_not_found', res);
-    ctx.verify.on('4.5/insights-batch-unknown-never-fails').equal('the call with metrics is not reported as a miss', missReason(res.json?.data, done.id), undefined, res);
-    ctx.verify.on('4.5/insights-batch-unknown-never-fails').that("the call with metrics is in the answer", containsString(res.json?.data, done.id, { keys: true }), { expected: `an entry for ${done.id}`, actual: res.json?.data, res });
-  }, CALLS);
+  clauseTest(
+    ['4.5/insights-batch-miss-reasons', '4.5/insights-batch-unknown-never-fails'],
+    'a batch of a call with metrics, a call without, and an unknown id answers 200 with the right per-id reasons',
+    async (ctx) => {
+      const done = await finishedCall(ctx);
+      ctx.verify.on('4.5/insights-batch-miss-reasons').success(await awaitInsights(done.id), 200, 'fixture: the ended call has insights');
+      const live = await liveCall();
+      const unknown = randomUUID();
+      const w = world();
+      // Another tenant's finished call: made on a simulator; on a live tenant CORE_API_OTHER_CALL_ID, when given.
+      let foreign: string | undefined = w.target.live?.otherCallId;
+      if (w.control) {
+        const theirs = await w.as('tenantB').post('/assistants', { name: `${w.runPrefix}insights-B` });
+        ctx.verify.on('4.5/insights-batch-miss-reasons').success(theirs, undefined, "fixture: tenant B's assistant");
+        const call = await w.control.startCall({ tenantId: w.tenantB.id, assistantId: theirs.json.data.id });
+        await w.control.endCall(call.id);
+        foreign = call.id;
+      }
+      const res = await batch([done.id, live.id, unknown, ...(foreign ? [foreign] : [])]);
+      ctx.verify.on('4.5/insights-batch-unknown-never-fails').success(res, 200, 'the batch with one unknown id answers 200');
+      ctx.verify
+        .on('4.5/insights-batch-miss-reasons')
+        .equal('the unknown id is reported as call_not_found', missReason(res.json?.data, unknown), 'call_not_found', res);
+      if (foreign)
+        ctx.verify
+          .on('4.5/insights-batch-miss-reasons')
+          .equal("another tenant's call is reported like an unknown one: call_not_found (§5.7)", missReason(res.json?.data, foreign), 'call_not_found', res);
+      else ctx.verify.on('4.5/insights-batch-miss-reasons').inform("another tenant's call was not in the batch", false, missingFixtureReason('otherCallId'));
+      ctx.verify
+        .on('4.5/insights-batch-miss-reasons')
+        .equal('the call without metrics yet is reported as metrics_not_found', missReason(res.json?.data, live.id), 'metrics_not_found', res);
+      ctx.verify
+        .on('4.5/insights-batch-unknown-never-fails')
+        .equal('the call with metrics is not reported as a miss', missReason(res.json?.data, done.id), undefined, res);
+      ctx.verify
+        .on('4.5/insights-batch-unknown-never-fails')
+        .that('the call with metrics is in the answer', containsString(res.json?.data, done.id, { keys: true }), {
+          expected: `an entry for ${done.id}`,
+          actual: res.json?.data,
+          res,
+        });
+    },
+    CALLS,
+  );
 });

@@ -53,7 +53,10 @@ beforeAll(async () => {
 
 /** A step where the target disagreed with the model; `clauses` are those of the fields involved. */
 class StepFailure extends Error {
-  constructor(message: string, readonly clauses: string[]) {
+  constructor(
+    message: string,
+    readonly clauses: string[],
+  ) {
     super(message);
     this.name = 'StepFailure';
   }
@@ -67,7 +70,11 @@ function clausesOf(body: Record<string, unknown>): string[] {
 async function patch(body: Record<string, unknown>): Promise<void> {
   requests += 1;
   const res = await client.patch(`/assistants/${id}`, body);
-  if (res.status !== 200) throw new StepFailure(`valid PATCH ${JSON.stringify(body)} answered ${res.status} ${res.json?.error?.code ?? ''} ${JSON.stringify(res.json?.error?.details ?? '')}`, clausesOf(body));
+  if (res.status !== 200)
+    throw new StepFailure(
+      `valid PATCH ${JSON.stringify(body)} answered ${res.status} ${res.json?.error?.code ?? ''} ${JSON.stringify(res.json?.error?.details ?? '')}`,
+      clausesOf(body),
+    );
 }
 
 async function compare(model: MergeModel, after: string): Promise<void> {
@@ -76,14 +83,15 @@ async function compare(model: MergeModel, after: string): Promise<void> {
   if (res.status !== 200) throw new StepFailure(`GET after ${after} answered ${res.status}`, ['4.1/omitted-unchanged']);
   const mismatches = compareWithModel(model, res.json?.data);
   if (mismatches.length) {
-    throw new StepFailure(
-      `after ${after}:\n${mismatches.map((m) => `    ${m.field}: expected ${m.expected}, GET shows ${m.actual}`).join('\n')}`,
-      [...new Set(mismatches.flatMap((m) => m.clauses))],
-    );
+    throw new StepFailure(`after ${after}:\n${mismatches.map((m) => `    ${m.field}: expected ${m.expected}, GET shows ${m.actual}`).join('\n')}`, [
+      ...new Set(mismatches.flatMap((m) => m.clauses)),
+    ]);
   }
 }
 
-interface Holder { model: MergeModel }
+interface Holder {
+  model: MergeModel;
+}
 
 /** One PATCH of the sequence, applied to the target and to the model, then compared. */
 class PatchCommand implements fc.AsyncCommand<Holder, null> {
@@ -101,30 +109,41 @@ class PatchCommand implements fc.AsyncCommand<Holder, null> {
   }
 }
 
-clauseTest(MODEL_CLAUSES, 'random sequences of valid PATCHes leave the target equal to the merge model after every step', async ({ verify }) => {
-  const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : (Date.now() ^ Math.floor(Math.random() * 0x7fffffff)) | 0;
-  const path = process.env.FC_PATH || undefined;
-  const property = fc.asyncProperty(fc.commands([patchArbitrary().map((b) => new PatchCommand(b))], { maxCommands: MAX_COMMANDS }), async (cmds) => {
-    if (requests >= requestBudget()) return; // budget spent: stop sending (shrinking ends with the smallest failure found so far)
-    for (const b of BASELINE_PATCHES) await patch(b);
-    const holder: Holder = { model: initialModel() };
-    await compare(holder.model, 'the baseline PATCHes');
-    await fc.asyncModelRun(() => ({ model: holder, real: null }), cmds);
-  });
-  const out = await fc.check(property, { seed, path, numRuns: numRuns(), interruptAfterTimeLimit: TIME_BUDGET_MS, markInterruptAsFailure: false });
-  // Leave the fixture in the same state whatever the seed (a live fixture is compared across runs).
-  for (const b of BASELINE_PATCHES) await client.patch(`/assistants/${id}`, b);
-  if (out.interrupted && !out.failed) {
-    verify.inform('the property ran out of its time budget before all runs', false, `${out.numRuns} of ${numRuns()} runs in ${TIME_BUDGET_MS} ms (seed ${seed})`);
-  }
-  const err = out.errorInstance as unknown;
-  const clauses = err instanceof StepFailure ? err.clauses : MODEL_CLAUSES;
-  const replay = `seed ${out.seed}, path ${out.counterexamplePath ?? '-'}; replay with FC_SEED=${out.seed}${out.counterexamplePath ? ` FC_PATH=${out.counterexamplePath}` : ''}`;
-  if (out.failed) console.error(`merge-model: property failed (${replay})`);
-  verify.on(clauses).that(`after each PATCH of a random sequence the GET equals the model (${out.numRuns} runs, ${requests} requests, seed ${out.seed})`, !out.failed, {
-    expected: 'the target agrees with the model after every step',
-    actual: out.failed
-      ? `${err instanceof Error ? err.message : String(err)}\n  shrunk sequence: ${out.counterexample ? String(out.counterexample[0]) : '?'}\n  ${replay}`
-      : 'agreed',
-  });
-}, { timeout: 60_000 });
+clauseTest(
+  MODEL_CLAUSES,
+  'random sequences of valid PATCHes leave the target equal to the merge model after every step',
+  async ({ verify }) => {
+    const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : (Date.now() ^ Math.floor(Math.random() * 0x7fffffff)) | 0;
+    const path = process.env.FC_PATH || undefined;
+    const property = fc.asyncProperty(fc.commands([patchArbitrary().map((b) => new PatchCommand(b))], { maxCommands: MAX_COMMANDS }), async (cmds) => {
+      if (requests >= requestBudget()) return; // budget spent: stop sending (shrinking ends with the smallest failure found so far)
+      for (const b of BASELINE_PATCHES) await patch(b);
+      const holder: Holder = { model: initialModel() };
+      await compare(holder.model, 'the baseline PATCHes');
+      await fc.asyncModelRun(() => ({ model: holder, real: null }), cmds);
+    });
+    const out = await fc.check(property, { seed, path, numRuns: numRuns(), interruptAfterTimeLimit: TIME_BUDGET_MS, markInterruptAsFailure: false });
+    // Leave the fixture in the same state whatever the seed (a live fixture is compared across runs).
+    for (const b of BASELINE_PATCHES) await client.patch(`/assistants/${id}`, b);
+    if (out.interrupted && !out.failed) {
+      verify.inform(
+        'the property ran out of its time budget before all runs',
+        false,
+        `${out.numRuns} of ${numRuns()} runs in ${TIME_BUDGET_MS} ms (seed ${seed})`,
+      );
+    }
+    const err = out.errorInstance as unknown;
+    const clauses = err instanceof StepFailure ? err.clauses : MODEL_CLAUSES;
+    const replay = `seed ${out.seed}, path ${out.counterexamplePath ?? '-'}; replay with FC_SEED=${out.seed}${out.counterexamplePath ? ` FC_PATH=${out.counterexamplePath}` : ''}`;
+    if (out.failed) console.error(`merge-model: property failed (${replay})`);
+    verify
+      .on(clauses)
+      .that(`after each PATCH of a random sequence the GET equals the model (${out.numRuns} runs, ${requests} requests, seed ${out.seed})`, !out.failed, {
+        expected: 'the target agrees with the model after every step',
+        actual: out.failed
+          ? `${err instanceof Error ? err.message : String(err)}\n  shrunk sequence: ${out.counterexample ? String(out.counterexample[0]) : '?'}\n  ${replay}`
+          : 'agreed',
+      });
+  },
+  { timeout: 60_000 },
+);

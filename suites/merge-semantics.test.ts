@@ -102,7 +102,13 @@ describe('§4.1 omitted fields stay unchanged', () => {
       await patchOk(verify, single);
       const after = await read(verify);
       // Documented fields only: a server may keep undocumented ones that change on every write (§9.4).
-      verify.unchanged(`every documented field other than ${field} (updatedAt aside) is unchanged`, before.data, after.data, documented('assistant', [...WRITE_STAMPS, field]), after.res);
+      verify.unchanged(
+        `every documented field other than ${field} (updatedAt aside) is unchanged`,
+        before.data,
+        after.data,
+        documented('assistant', [...WRITE_STAMPS, field]),
+        after.res,
+      );
     });
   }
 });
@@ -112,7 +118,10 @@ describe('§2.2 id sets are replaced', () => {
   async function setIds(ctx: ClauseContext, field: 'toolIds' | 'dictionaryIds', ids: string[]): Promise<void> {
     const res = await client.patch(`/assistants/${id}`, { [field]: ids });
     if (ids.length && (res.status === 400 || res.status === 404)) {
-      skipWith(ctx, `the target refuses ${field} that name no existing resource (${res.status} ${res.json?.error?.code ?? ''}); whether they must exist is not stated (§2.2), and this suite creates no ${field === 'toolIds' ? 'tools' : 'dictionaries'}`);
+      skipWith(
+        ctx,
+        `the target refuses ${field} that name no existing resource (${res.status} ${res.json?.error?.code ?? ''}); whether they must exist is not stated (§2.2), and this suite creates no ${field === 'toolIds' ? 'tools' : 'dictionaries'}`,
+      );
     }
     ctx.verify.success(res, 200, `PATCH ${field} ${JSON.stringify(ids)} is accepted`);
   }
@@ -132,7 +141,11 @@ describe('§2.2 id sets are replaced', () => {
     await setIds(ctx, 'toolIds', []);
     const { data, res } = await read(ctx.verify);
     const v = data?.toolIds;
-    ctx.verify.that('GET shows toolIds empty ([] or null)', v === null || (Array.isArray(v) && v.length === 0), { expected: '[] or null', actual: describeActual(v), res });
+    ctx.verify.that('GET shows toolIds empty ([] or null)', v === null || (Array.isArray(v) && v.length === 0), {
+      expected: '[] or null',
+      actual: describeActual(v),
+      res,
+    });
   });
 
   clauseTest('2.2/dictionary-ids-replace-set', 'dictionaryIds replaces the stored set, in the order sent', async (ctx) => {
@@ -151,7 +164,11 @@ describe('§2.2 id sets are replaced', () => {
     await setIds(ctx, 'dictionaryIds', []);
     const { data, res } = await read(ctx.verify);
     const v = data?.dictionaryIds;
-    ctx.verify.that('GET shows dictionaryIds [] (or omits the optional field)', v === undefined || (Array.isArray(v) && v.length === 0), { expected: '[] or absent', actual: describeActual(v), res });
+    ctx.verify.that('GET shows dictionaryIds [] (or omits the optional field)', v === undefined || (Array.isArray(v) && v.length === 0), {
+      expected: '[] or absent',
+      actual: describeActual(v),
+      res,
+    });
   });
 });
 
@@ -161,11 +178,17 @@ describe('§2.5 transferSettings', () => {
     await patchOk(verify.on('2.5/deep-merge'), { transferSettings: { amd_detection: false, use_assistant_number: true } });
     await patchOk(verify.on('2.5/deep-merge'), { transferSettings: { use_assistant_number: false } });
     const one = await read(verify.on('2.5/deep-merge'));
-    verify.on('2.5/get-returns-object').that('GET returns transferSettings as an object', !!one.data?.transferSettings && typeof one.data.transferSettings === 'object' && !Array.isArray(one.data.transferSettings), {
-      expected: 'an object',
-      actual: describeActual(one.data?.transferSettings),
-      res: one.res,
-    });
+    verify
+      .on('2.5/get-returns-object')
+      .that(
+        'GET returns transferSettings as an object',
+        !!one.data?.transferSettings && typeof one.data.transferSettings === 'object' && !Array.isArray(one.data.transferSettings),
+        {
+          expected: 'an object',
+          actual: describeActual(one.data?.transferSettings),
+          res: one.res,
+        },
+      );
     checkAt(verify.on('2.5/deep-merge'), 'after sending use_assistant_number only', one.data, ['transferSettings', 'amd_detection'], false, one.res);
     checkAt(verify.on('2.5/deep-merge'), 'after sending use_assistant_number only', one.data, ['transferSettings', 'use_assistant_number'], false, one.res);
     await patchOk(verify.on('2.5/deep-merge'), { transferSettings: { amd_detection: true } });
@@ -181,29 +204,53 @@ describe('§2.5 transferSettings', () => {
     checkCleared(verify, 'after transferSettings null', data, ['transferSettings'], res);
   });
 
-  clauseTest(['2.5/unknown-key-rejected', '4.1/rejected-patch-changes-nothing'], 'an unknown key is refused, and the known key sent beside it is not stored', async ({ verify }) => {
-    await patchOk(verify.on('2.5/unknown-key-rejected'), { transferSettings: { amd_detection: false } });
-    const before = await read(verify.on('2.5/unknown-key-rejected'));
-    const res = await client.patch(`/assistants/${id}`, { transferSettings: { amd_detection: true, ring_timeout: 30 } });
-    verify.on('2.5/unknown-key-rejected').error(res, 400, 'VALIDATION_ERROR', 'transferSettings with the unknown key ring_timeout answers 400 VALIDATION_ERROR');
-    const details = res.json?.error?.details ?? [];
-    verify.on('4.1/validation-error-details').that('error.details names transferSettings or ring_timeout', Array.isArray(details) && details.some((d: any) => fieldNames(d?.field, ['transferSettings', 'ring_timeout'])), {
-      expected: 'an entry naming transferSettings or ring_timeout',
-      actual: Array.isArray(details) ? details.map((d: any) => d?.field) : details,
-      res,
-    });
-    const after = await read(verify.on('2.5/unknown-key-rejected'));
-    verify.on('4.1/rejected-patch-changes-nothing').unchanged('every documented field of the GET after equals the GET before', before.data, after.data, documented('assistant'), after.res);
-  });
+  clauseTest(
+    ['2.5/unknown-key-rejected', '4.1/rejected-patch-changes-nothing'],
+    'an unknown key is refused, and the known key sent beside it is not stored',
+    async ({ verify }) => {
+      await patchOk(verify.on('2.5/unknown-key-rejected'), { transferSettings: { amd_detection: false } });
+      const before = await read(verify.on('2.5/unknown-key-rejected'));
+      const res = await client.patch(`/assistants/${id}`, { transferSettings: { amd_detection: true, ring_timeout: 30 } });
+      verify
+        .on('2.5/unknown-key-rejected')
+        .error(res, 400, 'VALIDATION_ERROR', 'transferSettings with the unknown key ring_timeout answers 400 VALIDATION_ERROR');
+      const details = res.json?.error?.details ?? [];
+      verify
+        .on('4.1/validation-error-details')
+        .that(
+          'error.details names transferSettings or ring_timeout',
+          Array.isArray(details) && details.some((d: any) => fieldNames(d?.field, ['transferSettings', 'ring_timeout'])),
+          {
+            expected: 'an entry naming transferSettings or ring_timeout',
+            actual: Array.isArray(details) ? details.map((d: any) => d?.field) : details,
+            res,
+          },
+        );
+      const after = await read(verify.on('2.5/unknown-key-rejected'));
+      verify
+        .on('4.1/rejected-patch-changes-nothing')
+        .unchanged('every documented field of the GET after equals the GET before', before.data, after.data, documented('assistant'), after.res);
+    },
+  );
 });
 
 describe('§4.1 a refused PATCH stores nothing, valid fields included', () => {
   clauseTest('4.1/rejected-patch-changes-nothing', 'valid fields sent beside an invalid one are not stored', async ({ verify }) => {
     const before = await read(verify);
-    const res = await client.patch(`/assistants/${id}`, { firstMessage: `${before.data?.firstMessage ?? ''} (must not be stored)`, categories: ['must-not-be-stored'], idleTimeoutSeconds: 61 });
+    const res = await client.patch(`/assistants/${id}`, {
+      firstMessage: `${before.data?.firstMessage ?? ''} (must not be stored)`,
+      categories: ['must-not-be-stored'],
+      idleTimeoutSeconds: 61,
+    });
     verify.error(res, 400, 'VALIDATION_ERROR', 'a PATCH with idleTimeoutSeconds 61 answers 400 VALIDATION_ERROR');
     const after = await read(verify);
-    verify.unchanged('every documented field of the GET after equals the GET before (firstMessage and categories not stored)', before.data, after.data, documented('assistant'), after.res);
+    verify.unchanged(
+      'every documented field of the GET after equals the GET before (firstMessage and categories not stored)',
+      before.data,
+      after.data,
+      documented('assistant'),
+      after.res,
+    );
   });
 });
 
@@ -215,17 +262,25 @@ describe('§2.6 dictionarySettings', () => {
     await patchOk(verify, { dictionarySettings: { sttKeyterms: [{ term: 'Gammax' }] } });
     const { data, res } = await read(verify);
     const terms = getAt(data, ['dictionarySettings', 'sttKeyterms']);
-    verify.that('GET shows sttKeyterms as the one item sent', Array.isArray(terms) && terms.length === 1 && terms[0]?.term === 'Gammax' && (terms[0].language === undefined || terms[0].language === null), {
-      expected: '[{ term: "Gammax" }] (language absent or null)',
-      actual: describeActual(terms),
-      res,
-    });
+    verify.that(
+      'GET shows sttKeyterms as the one item sent',
+      Array.isArray(terms) && terms.length === 1 && terms[0]?.term === 'Gammax' && (terms[0].language === undefined || terms[0].language === null),
+      {
+        expected: '[{ term: "Gammax" }] (language absent or null)',
+        actual: describeActual(terms),
+        res,
+      },
+    );
     const pron = getAt(data, ['dictionarySettings', 'ttsPronunciations']);
-    verify.that('GET no longer shows the ttsPronunciations that were not sent', pron === ABSENT || pron === null || (Array.isArray(pron) && pron.length === 0), {
-      expected: 'absent, null or []',
-      actual: describeActual(pron),
-      res,
-    });
+    verify.that(
+      'GET no longer shows the ttsPronunciations that were not sent',
+      pron === ABSENT || pron === null || (Array.isArray(pron) && pron.length === 0),
+      {
+        expected: 'absent, null or []',
+        actual: describeActual(pron),
+        res,
+      },
+    );
   });
 
   clauseTest('2.6/null-clears', 'null clears the document', async ({ verify }) => {
@@ -242,10 +297,20 @@ describe('§2.7 ivrSettings', () => {
     await patchOk(verify, { ivrSettings: { ivrMode: true, conformanceA: 'a' } });
     await patchOk(verify, { ivrSettings: { conformanceB: 'b' } });
     const one = await read(verify);
-    for (const [k, v] of [['ivrMode', true], ['conformanceA', 'a'], ['conformanceB', 'b']] as const) checkAt(verify, 'after sending conformanceB only', one.data, ['ivrSettings', k], v, one.res);
+    for (const [k, v] of [
+      ['ivrMode', true],
+      ['conformanceA', 'a'],
+      ['conformanceB', 'b'],
+    ] as const)
+      checkAt(verify, 'after sending conformanceB only', one.data, ['ivrSettings', k], v, one.res);
     await patchOk(verify, { ivrSettings: { ivrMode: false } });
     const two = await read(verify);
-    for (const [k, v] of [['ivrMode', false], ['conformanceA', 'a'], ['conformanceB', 'b']] as const) checkAt(verify, 'after sending ivrMode false only', two.data, ['ivrSettings', k], v, two.res);
+    for (const [k, v] of [
+      ['ivrMode', false],
+      ['conformanceA', 'a'],
+      ['conformanceB', 'b'],
+    ] as const)
+      checkAt(verify, 'after sending ivrMode false only', two.data, ['ivrSettings', k], v, two.res);
   });
 
   clauseTest('2.7/null-key-deleted', 'a key sent as null is deleted, and GET omits it', async ({ verify }) => {
@@ -283,10 +348,18 @@ describe('§2.4 settings.conversationConfig nulls', () => {
     const actual = getAt(data, path);
     const cleared = readingHolds({ kind: 'cleared', readings: plan ? CLEARED : ['null', 'absent'] }, actual);
     if (!cleared && !isDeepStrictEqual(actual, stored)) {
-      verify.inform(`${path.join('.')} shows a value other than the one stored (a default?)`, true, `stored ${JSON.stringify(stored)}, GET shows ${describeActual(actual)}`);
+      verify.inform(
+        `${path.join('.')} shows a value other than the one stored (a default?)`,
+        true,
+        `stored ${JSON.stringify(stored)}, GET shows ${describeActual(actual)}`,
+      );
       return;
     }
-    verify.that(`GET no longer shows the stored ${path.join('.')}`, cleared, { expected: plan ? 'absent, null or {}' : 'absent or null', actual: describeActual(actual), res });
+    verify.that(`GET no longer shows the stored ${path.join('.')}`, cleared, {
+      expected: plan ? 'absent, null or {}' : 'absent or null',
+      actual: describeActual(actual),
+      res,
+    });
   }
 
   for (const [plan, value] of [
@@ -325,7 +398,11 @@ describe('§2.4 settings.conversationConfig nulls', () => {
     await patchOk(verify, { settings: { conversationConfig: { expressiveOptions: null } } });
     const { data, res } = await read(verify);
     const v = getAt(data, [...CC, 'expressiveOptions']);
-    verify.that('GET omits settings.conversationConfig.expressiveOptions (not even null)', v === ABSENT, { expected: 'absent', actual: describeActual(v), res });
+    verify.that('GET omits settings.conversationConfig.expressiveOptions (not even null)', v === ABSENT, {
+      expected: 'absent',
+      actual: describeActual(v),
+      res,
+    });
   });
 });
 
@@ -341,18 +418,33 @@ describe('§2.2 fields merged into settings', () => {
   for (const [clause, field, first, second, kind] of MERGED) {
     clauseTest(clause, `${field} is stored as settings.${field} and every other settings key is kept`, async ({ verify }) => {
       // The merged fields first, then settings (a settings PATCH may replace or merge: not stated), then the one field.
-      await patchOk(verify, { transferDialTimeout: 20, warmWhisperDelaySeconds: 5, warmReturnMessage: 'First wording.', [field]: first }, 'setting up the merged fields');
+      await patchOk(
+        verify,
+        { transferDialTimeout: 20, warmWhisperDelaySeconds: 5, warmReturnMessage: 'First wording.', [field]: first },
+        'setting up the merged fields',
+      );
       await patchOk(verify, SETUP, 'setting up settings.conversationConfig');
       const before = await read(verify);
-      checkAt(verify, 'settings.conversationConfig was stored (precondition)', before.data, ['settings', 'conversationConfig', 'deliveryMode'], 'expressive', before.res);
+      checkAt(
+        verify,
+        'settings.conversationConfig was stored (precondition)',
+        before.data,
+        ['settings', 'conversationConfig', 'deliveryMode'],
+        'expressive',
+        before.res,
+      );
       await patchOk(verify, { [field]: second });
       const { data, res } = await read(verify);
       const shown = getAt(data, ['settings', field]);
-      verify.that(`GET shows settings.${field} = ${JSON.stringify(second)}`, readingHolds(kind === 'numeric' ? { kind: 'numeric', value: second as number } : { kind: 'equals', value: second }, shown), {
-        expected: second,
-        actual: describeActual(shown),
-        res,
-      });
+      verify.that(
+        `GET shows settings.${field} = ${JSON.stringify(second)}`,
+        readingHolds(kind === 'numeric' ? { kind: 'numeric', value: second as number } : { kind: 'equals', value: second }, shown),
+        {
+          expected: second,
+          actual: describeActual(shown),
+          res,
+        },
+      );
       const was = before.data?.settings ?? {};
       const kept = fields(Object.keys(was).filter((k) => k !== field));
       verify.unchanged(`every settings key other than ${field} is kept as it was`, was, data?.settings ?? {}, kept, res);
@@ -404,7 +496,13 @@ describe('§8 a replayed PATCH converges', () => {
     const r2 = await patchOk(verify, body, 'replayed PATCH');
     const g2 = await read(verify);
     verify.unchanged('the replayed answer equals the first in every documented field, updatedAt aside', r1.json?.data, r2.json?.data, ACROSS_WRITES, r2);
-    verify.unchanged('the GET after the replay equals the GET after the first PATCH in every documented field, updatedAt aside', g1.data, g2.data, ACROSS_WRITES, g2.res);
+    verify.unchanged(
+      'the GET after the replay equals the GET after the first PATCH in every documented field, updatedAt aside',
+      g1.data,
+      g2.data,
+      ACROSS_WRITES,
+      g2.res,
+    );
   });
 });
 

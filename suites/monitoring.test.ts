@@ -80,7 +80,11 @@ async function finishedCall(ctx: Parameters<typeof skipWith>[0]): Promise<{ id: 
   if (given) {
     // Acting on a live call the suite did not start is never done, even if the variable names one by mistake.
     const { listed, res } = await listedLive(given);
-    if (res.status !== 200 || listed) skipWith(ctx, `precondition failed: CORE_API_CALL_ID must name a finished call; GET /calls/live ${listed ? 'lists it as live' : `answered ${res.status}`}`);
+    if (res.status !== 200 || listed)
+      skipWith(
+        ctx,
+        `precondition failed: CORE_API_CALL_ID must name a finished call; GET /calls/live ${listed ? 'lists it as live' : `answered ${res.status}`}`,
+      );
     return { id: given, endedNow: false };
   }
   if (!events) skipWith(ctx, missingFixtureReason('callId'), ['callId', 'trigger']);
@@ -156,141 +160,215 @@ describe('§4.5 GET /calls/live', () => {
     for (const row of rowsOf(res.json?.data)) verify.schema('a live row carries id and callId', 'live-call', row, res);
   });
 
-  clauseTest(['4.5/calls-live-envelope', '4.5/calls-live-row-ids', '7/bare-json-monitoring'], 'lists a call in progress with a call id and a separate callId, and drops it once the call ends', async ({ verify }) => {
-    const call = await liveCall();
-    const { listed, res } = await listedLive(call.id);
-    verify.on('4.5/calls-live-envelope').success(res, 200, 'GET /calls/live answers 200 (envelope, §7 exception 2)');
-    verify.on('4.5/calls-live-envelope').that('the live call is listed by its call id', listed, { expected: `a row carrying ${call.id}`, actual: rowsOf(res.json?.data), res });
-    const row = liveRow(res.json.data, call.id);
-    verify.on('4.5/calls-live-row-ids').schema('the row carries a call id and a callId', 'live-call', row, res);
-    verify.on('4.5/calls-live-row-ids').that('callId is separate from the call id', row.callId !== call.id, { expected: `a callId other than ${call.id}`, actual: row.callId, res });
-    await hangUp(call);
-    const after = await listedLive(call.id);
-    verify.on('4.5/calls-live-envelope').that('an ended call is no longer listed as in progress', !after.listed, { expected: `no row ${call.id}`, actual: 'still listed', res: after.res });
-  }, CALLS);
+  clauseTest(
+    ['4.5/calls-live-envelope', '4.5/calls-live-row-ids', '7/bare-json-monitoring'],
+    'lists a call in progress with a call id and a separate callId, and drops it once the call ends',
+    async ({ verify }) => {
+      const call = await liveCall();
+      const { listed, res } = await listedLive(call.id);
+      verify.on('4.5/calls-live-envelope').success(res, 200, 'GET /calls/live answers 200 (envelope, §7 exception 2)');
+      verify
+        .on('4.5/calls-live-envelope')
+        .that('the live call is listed by its call id', listed, { expected: `a row carrying ${call.id}`, actual: rowsOf(res.json?.data), res });
+      const row = liveRow(res.json.data, call.id);
+      verify.on('4.5/calls-live-row-ids').schema('the row carries a call id and a callId', 'live-call', row, res);
+      verify
+        .on('4.5/calls-live-row-ids')
+        .that('callId is separate from the call id', row.callId !== call.id, { expected: `a callId other than ${call.id}`, actual: row.callId, res });
+      await hangUp(call);
+      const after = await listedLive(call.id);
+      verify
+        .on('4.5/calls-live-envelope')
+        .that('an ended call is no longer listed as in progress', !after.listed, { expected: `no row ${call.id}`, actual: 'still listed', res: after.res });
+    },
+    CALLS,
+  );
 
-  clauseTest('4.5/calls-live-callid-not-in-path', "a live row's callId is never accepted in a path", async ({ verify }) => {
-    const call = await liveCall();
-    const { res } = await listedLive(call.id);
-    const row = liveRow(res.json?.data, call.id);
-    verify.that('the live call is listed with a callId', typeof row?.callId === 'string', { expected: 'a row with callId', actual: row, res });
-    const c = world().as('tenantA');
-    const tries: [string, () => Promise<ApiResponse>][] = [
-      ['GET /calls/{callId}', () => c.get(`/calls/${encodeURIComponent(row.callId)}`)],
-      ['GET /calls/{callId}/monitor-sessions', () => c.get(`/calls/${encodeURIComponent(row.callId)}/monitor-sessions`)],
-      ['POST /calls/{callId}/monitor-session', () => mint(c, encodeURIComponent(row.callId))],
-      ['GET /calls/{callId}/insights', () => c.get(`/calls/${encodeURIComponent(row.callId)}/insights`)],
-    ];
-    for (const [what, send] of tries) {
-      const r = await send();
-      verify.that(`${what} is refused with a 4xx`, r.status >= 400 && r.status < 500, { expected: 'a 4xx refusal', actual: r.status, res: r });
-    }
-  }, CALLS);
+  clauseTest(
+    '4.5/calls-live-callid-not-in-path',
+    "a live row's callId is never accepted in a path",
+    async ({ verify }) => {
+      const call = await liveCall();
+      const { res } = await listedLive(call.id);
+      const row = liveRow(res.json?.data, call.id);
+      verify.that('the live call is listed with a callId', typeof row?.callId === 'string', { expected: 'a row with callId', actual: row, res });
+      const c = world().as('tenantA');
+      const tries: [string, () => Promise<ApiResponse>][] = [
+        ['GET /calls/{callId}', () => c.get(`/calls/${encodeURIComponent(row.callId)}`)],
+        ['GET /calls/{callId}/monitor-sessions', () => c.get(`/calls/${encodeURIComponent(row.callId)}/monitor-sessions`)],
+        ['POST /calls/{callId}/monitor-session', () => mint(c, encodeURIComponent(row.callId))],
+        ['GET /calls/{callId}/insights', () => c.get(`/calls/${encodeURIComponent(row.callId)}/insights`)],
+      ];
+      for (const [what, send] of tries) {
+        const r = await send();
+        verify.that(`${what} is refused with a 4xx`, r.status >= 400 && r.status < 500, { expected: 'a 4xx refusal', actual: r.status, res: r });
+      }
+    },
+    CALLS,
+  );
 });
 
 describe('§4.5 / §7 POST /calls/{id}/monitor-session', () => {
-  clauseTest(['4.5/monitor-session-mint', '7/bare-json-monitoring'], 'mints a join credential on a live call in bare JSON', async ({ verify }) => {
-    const call = await liveCall();
-    const res = await mint(world().as('tenantA'), call.id);
-    checkBareSuccess(verify, 'POST /calls/{id}/monitor-session', res);
-  }, CALLS);
+  clauseTest(
+    ['4.5/monitor-session-mint', '7/bare-json-monitoring'],
+    'mints a join credential on a live call in bare JSON',
+    async ({ verify }) => {
+      const call = await liveCall();
+      const res = await mint(world().as('tenantA'), call.id);
+      checkBareSuccess(verify, 'POST /calls/{id}/monitor-session', res);
+    },
+    CALLS,
+  );
 
-  clauseTest(['4.5/monitor-session-slots', '7/bare-json-monitoring'], 'minting on a call whose slots are full is refused in bare JSON of the §7 shape', async (ctx) => {
-    const { verify } = ctx;
-    const call = await liveCall();
-    const c = world().as('tenantA');
-    const { minted, refusal } = await fillSlots(verify.on(['4.5/monitor-session-slots']), c, call.id);
-    if (!world().control && !refusal) skipWith(ctx, `precondition failed: ${minted} mints on one call were all accepted; the slot count is not shown (§4.5), so no full call could be made`);
-    const full = refusal ?? (await mint(c, call.id, 'one too many'));
-    ctx.verify.on('4.5/monitor-session-slots').that('a mint beyond the per-call slots is refused', full.status >= 400 && full.status < 500, { expected: 'a 4xx refusal', actual: full.status, res: full });
-    verify.schema('the refusal is bare JSON { error, reason? }, not an envelope', 'monitor#/$defs/refusal', full.json, full);
-  }, CALLS);
+  clauseTest(
+    ['4.5/monitor-session-slots', '7/bare-json-monitoring'],
+    'minting on a call whose slots are full is refused in bare JSON of the §7 shape',
+    async (ctx) => {
+      const { verify } = ctx;
+      const call = await liveCall();
+      const c = world().as('tenantA');
+      const { minted, refusal } = await fillSlots(verify.on(['4.5/monitor-session-slots']), c, call.id);
+      if (!world().control && !refusal)
+        skipWith(ctx, `precondition failed: ${minted} mints on one call were all accepted; the slot count is not shown (§4.5), so no full call could be made`);
+      const full = refusal ?? (await mint(c, call.id, 'one too many'));
+      ctx.verify.on('4.5/monitor-session-slots').that('a mint beyond the per-call slots is refused', full.status >= 400 && full.status < 500, {
+        expected: 'a 4xx refusal',
+        actual: full.status,
+        res: full,
+      });
+      verify.schema('the refusal is bare JSON { error, reason? }, not an envelope', 'monitor#/$defs/refusal', full.json, full);
+    },
+    CALLS,
+  );
 
-  clauseTest(['4.5/monitor-session-delete', '3/monitoring-not-live-final'], 'DELETE closes one session (a slot frees up) and the call stays live', async (ctx) => {
-    const call = await liveCall();
-    const c = world().as('tenantA');
-    const { minted, refusal } = await fillSlots(ctx.verify.on(['4.5/monitor-session-delete']), c, call.id);
-    if (!world().control && !refusal) skipWith(ctx, `precondition failed: ${minted} mints on one call were all accepted; the slot count is not shown (§4.5), so no slot could be shown to free up`);
-    const del = await c.delete(`/calls/${call.id}/monitor-session`);
-    ctx.verify.on('4.5/monitor-session-delete').success(del, undefined, 'DELETE /calls/{id}/monitor-session answers 2xx');
-    const { listed, res } = await listedLive(call.id);
-    ctx.verify.on('4.5/monitor-session-delete').that('the call is still listed by GET /calls/live', listed, { expected: `row ${call.id}`, actual: 'not listed', res });
-    const again = await mint(c, call.id, 'after delete');
-    ctx.verify.on('4.5/monitor-session-delete').that('the call is still live: minting is not refused with not_live', again.json?.reason !== 'not_live', { expected: 'no 409 not_live', actual: `${again.status} ${again.text.slice(0, 120)}`, res: again });
-    ctx.verify.on('4.5/monitor-session-delete').success(again, undefined, 'the closed session freed its slot: a new mint succeeds');
-  }, CALLS);
+  clauseTest(
+    ['4.5/monitor-session-delete', '3/monitoring-not-live-final'],
+    'DELETE closes one session (a slot frees up) and the call stays live',
+    async (ctx) => {
+      const call = await liveCall();
+      const c = world().as('tenantA');
+      const { minted, refusal } = await fillSlots(ctx.verify.on(['4.5/monitor-session-delete']), c, call.id);
+      if (!world().control && !refusal)
+        skipWith(
+          ctx,
+          `precondition failed: ${minted} mints on one call were all accepted; the slot count is not shown (§4.5), so no slot could be shown to free up`,
+        );
+      const del = await c.delete(`/calls/${call.id}/monitor-session`);
+      ctx.verify.on('4.5/monitor-session-delete').success(del, undefined, 'DELETE /calls/{id}/monitor-session answers 2xx');
+      const { listed, res } = await listedLive(call.id);
+      ctx.verify
+        .on('4.5/monitor-session-delete')
+        .that('the call is still listed by GET /calls/live', listed, { expected: `row ${call.id}`, actual: 'not listed', res });
+      const again = await mint(c, call.id, 'after delete');
+      ctx.verify.on('4.5/monitor-session-delete').that('the call is still live: minting is not refused with not_live', again.json?.reason !== 'not_live', {
+        expected: 'no 409 not_live',
+        actual: `${again.status} ${again.text.slice(0, 120)}`,
+        res: again,
+      });
+      ctx.verify.on('4.5/monitor-session-delete').success(again, undefined, 'the closed session freed its slot: a new mint succeeds');
+    },
+    CALLS,
+  );
 
-  clauseTest(['4.5/monitor-session-429', '7/monitor-429-top-level', '4.5/monitor-session-per-tenant'], 'minting beyond the per-tenant rate answers 429 with a top-level retryAfterSeconds; another tenant still mints', async ({ verify }) => {
-    const w = world();
-    const { slots, mintsPerMinute } = await monitorConfig();
-    /** A fresh tenant of a fresh organization with its own assistant: its mint budget is untouched. */
-    const freshTenant = async (label: string) => {
-      const org = await w.control!.organization(`${w.runPrefix}monitor-rate-org`);
-      const t = await w.control!.tenant(org.id, `${w.runPrefix}monitor-rate-${label}`);
-      const client = new ApiClient(w.target.baseUrl, { label: `tenant key ${label}`, key: t.apiKey });
-      const a = await client.post('/assistants', { name: `${w.runPrefix}monitor-rate-${label}` });
-      verify.on('4.5/monitor-session-429').success(a, undefined, `fixture: assistant of tenant ${label}`);
-      return { tenantId: t.id, client, assistantId: a.json.data.id as string };
-    };
-    const m = await freshTenant('M');
-    let call = await liveCall(m.tenantId, m.assistantId);
-    let onCall = 0;
-    let throttled: ApiResponse | undefined;
-    let minted = 0;
-    let noise = 0;
-    for (let i = 0; i < mintsPerMinute + 5 && !throttled; ) {
-      if (onCall === slots) {
-        call = await liveCall(m.tenantId, m.assistantId);
-        onCall = 0;
+  clauseTest(
+    ['4.5/monitor-session-429', '7/monitor-429-top-level', '4.5/monitor-session-per-tenant'],
+    'minting beyond the per-tenant rate answers 429 with a top-level retryAfterSeconds; another tenant still mints',
+    async ({ verify }) => {
+      const w = world();
+      const { slots, mintsPerMinute } = await monitorConfig();
+      /** A fresh tenant of a fresh organization with its own assistant: its mint budget is untouched. */
+      const freshTenant = async (label: string) => {
+        const org = await w.control!.organization(`${w.runPrefix}monitor-rate-org`);
+        const t = await w.control!.tenant(org.id, `${w.runPrefix}monitor-rate-${label}`);
+        const client = new ApiClient(w.target.baseUrl, { label: `tenant key ${label}`, key: t.apiKey });
+        const a = await client.post('/assistants', { name: `${w.runPrefix}monitor-rate-${label}` });
+        verify.on('4.5/monitor-session-429').success(a, undefined, `fixture: assistant of tenant ${label}`);
+        return { tenantId: t.id, client, assistantId: a.json.data.id as string };
+      };
+      const m = await freshTenant('M');
+      let call = await liveCall(m.tenantId, m.assistantId);
+      let onCall = 0;
+      let throttled: ApiResponse | undefined;
+      let minted = 0;
+      let noise = 0;
+      for (let i = 0; i < mintsPerMinute + 5 && !throttled;) {
+        if (onCall === slots) {
+          call = await liveCall(m.tenantId, m.assistantId);
+          onCall = 0;
+        }
+        let res = await mint(m.client, call.id, undefined, true);
+        if (res.status === 429 && i < mintsPerMinute) {
+          // The budget is not spent, so this 429 is not the per-tenant limit (a gateway's, another limiter's): wait it out and mint again.
+          noise += 1;
+          if (noise > THROTTLE_RETRIES)
+            throw new TargetError(
+              `POST /calls/{id}/monitor-session: throttled ${noise} times before the mint budget (${mintsPerMinute} per minute) was spent; a 429 there says nothing about the limit, so no verdict`,
+              res.request,
+              'throttled',
+            );
+          await waitOut(res, 250 * 2 ** noise);
+          continue;
+        }
+        if (res.status === 429 && !topLevelRetryAfter(res)) {
+          // At the budget, but without the endpoint's body: maybe a gateway's 429 met the limit's moment. The endpoint's own 429 persists within the minute.
+          await waitOut(res, 500);
+          res = await mint(m.client, call.id, undefined, true);
+        }
+        if (res.status === 429) throttled = res;
+        else {
+          checkBareSuccess(verify.on(['4.5/monitor-session-429']), `mint ${i + 1} within the rate (${mintsPerMinute} per minute)`, res);
+          minted += 1;
+          onCall += 1;
+          i += 1;
+        }
       }
-      let res = await mint(m.client, call.id, undefined, true);
-      if (res.status === 429 && i < mintsPerMinute) {
-        // The budget is not spent, so this 429 is not the per-tenant limit (a gateway's, another limiter's): wait it out and mint again.
-        noise += 1;
-        if (noise > THROTTLE_RETRIES) throw new TargetError(`POST /calls/{id}/monitor-session: throttled ${noise} times before the mint budget (${mintsPerMinute} per minute) was spent; a 429 there says nothing about the limit, so no verdict`, res.request, 'throttled');
-        await waitOut(res, 250 * 2 ** noise);
-        continue;
-      }
-      if (res.status === 429 && !topLevelRetryAfter(res)) {
-        // At the budget, but without the endpoint's body: maybe a gateway's 429 met the limit's moment. The endpoint's own 429 persists within the minute.
-        await waitOut(res, 500);
-        res = await mint(m.client, call.id, undefined, true);
-      }
-      if (res.status === 429) throttled = res;
-      else {
-        checkBareSuccess(verify.on(['4.5/monitor-session-429']), `mint ${i + 1} within the rate (${mintsPerMinute} per minute)`, res);
-        minted += 1;
-        onCall += 1;
-        i += 1;
-      }
-    }
-    if (noise) verify.on('4.5/monitor-session-429').inform(`${noise} 429 answers before the mint budget was spent were waited out`, true, 'a 429 before the budget says nothing about the per-tenant limit (a gateway or another limiter throttled)');
-    verify.on('4.5/monitor-session-429').that(`minting beyond ${mintsPerMinute} per minute answers 429`, !!throttled, { expected: `a 429 by mint ${mintsPerMinute + 1}`, actual: `${minted} mints accepted` });
-    verify.on(['4.5/monitor-session-429', '7/monitor-429-top-level']).schema('the 429 body carries a top-level retryAfterSeconds', 'monitor#/$defs/rateLimited', throttled!.json, throttled);
-    const n = await freshTenant('N');
-    const other = await mint(n.client, (await liveCall(n.tenantId, n.assistantId)).id);
-    checkBareSuccess(verify.on(['4.5/monitor-session-per-tenant']), 'another tenant mints while the first is throttled', other);
-  }, { requires: ['control'], timeout: 60_000 });
+      if (noise)
+        verify
+          .on('4.5/monitor-session-429')
+          .inform(
+            `${noise} 429 answers before the mint budget was spent were waited out`,
+            true,
+            'a 429 before the budget says nothing about the per-tenant limit (a gateway or another limiter throttled)',
+          );
+      verify.on('4.5/monitor-session-429').that(`minting beyond ${mintsPerMinute} per minute answers 429`, !!throttled, {
+        expected: `a 429 by mint ${mintsPerMinute + 1}`,
+        actual: `${minted} mints accepted`,
+      });
+      verify
+        .on(['4.5/monitor-session-429', '7/monitor-429-top-level'])
+        .schema('the 429 body carries a top-level retryAfterSeconds', 'monitor#/$defs/rateLimited', throttled!.json, throttled);
+      const n = await freshTenant('N');
+      const other = await mint(n.client, (await liveCall(n.tenantId, n.assistantId)).id);
+      checkBareSuccess(verify.on(['4.5/monitor-session-per-tenant']), 'another tenant mints while the first is throttled', other);
+    },
+    { requires: ['control'], timeout: 60_000 },
+  );
 });
 
 describe('§7 exception 2: the monitoring POSTs on an unknown call', () => {
-  clauseTest(['4.5/monitor-unknown-call-404', '7/monitor-404-bare-identical'], 'monitor-session, takeover and end answer 404 with the byte-identical body { "error": "not_found" }', async ({ verify }) => {
-    const c = world().as('tenantA');
-    const answers: [string, ApiResponse][] = [];
-    for (const id of [randomUUID(), randomUUID()]) {
-      answers.push([`POST /calls/{unknown}/monitor-session`, await mint(c, id)]);
-      answers.push([`POST /calls/{unknown}/takeover`, await takeover(c, id, 'conformance')]);
-      answers.push([`POST /calls/{unknown}/end`, await endCall(c, id, 'conformance')]);
-    }
-    for (const [what, res] of answers) {
-      verify.on('4.5/monitor-unknown-call-404').that(`${what} answers 404`, res.status === 404, { expected: 404, actual: res.status, res });
-      verify.on('7/monitor-404-bare-identical').schema(`${what} answers exactly { "error": "not_found" }`, 'monitor#/$defs/notFound', res.json, res);
-    }
-    const first = answers[0][1].text;
-    for (const [what, res] of answers) {
-      verify.on('7/monitor-404-bare-identical').that(`${what}: the body is byte-identical to the others`, res.text === first, { expected: first, actual: res.text, res });
-    }
-  });
+  clauseTest(
+    ['4.5/monitor-unknown-call-404', '7/monitor-404-bare-identical'],
+    'monitor-session, takeover and end answer 404 with the byte-identical body { "error": "not_found" }',
+    async ({ verify }) => {
+      const c = world().as('tenantA');
+      const answers: [string, ApiResponse][] = [];
+      for (const id of [randomUUID(), randomUUID()]) {
+        answers.push([`POST /calls/{unknown}/monitor-session`, await mint(c, id)]);
+        answers.push([`POST /calls/{unknown}/takeover`, await takeover(c, id, 'conformance')]);
+        answers.push([`POST /calls/{unknown}/end`, await endCall(c, id, 'conformance')]);
+      }
+      for (const [what, res] of answers) {
+        verify.on('4.5/monitor-unknown-call-404').that(`${what} answers 404`, res.status === 404, { expected: 404, actual: res.status, res });
+        verify.on('7/monitor-404-bare-identical').schema(`${what} answers exactly { "error": "not_found" }`, 'monitor#/$defs/notFound', res.json, res);
+      }
+      const first = answers[0][1].text;
+      for (const [what, res] of answers) {
+        verify
+          .on('7/monitor-404-bare-identical')
+          .that(`${what}: the body is byte-identical to the others`, res.text === first, { expected: first, actual: res.text, res });
+      }
+    },
+  );
 });
 
 describe('§4.5 takeover, end and the audit read', () => {
@@ -301,73 +379,131 @@ describe('§4.5 takeover, end and the audit read', () => {
     `fc:${fc.sample(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 24 }), { numRuns: 1, seed: SEED })[0]}`,
   ];
 
-  clauseTest(['4.5/takeover-end-bare', '4.5/actor-label-verbatim', '4.5/monitor-sessions-audit', '7/bare-json-monitoring'], 'takeover and end answer bare JSON; actorLabel is recorded verbatim during and after the call', async ({ verify }) => {
-    const c = world().as('tenantA');
-    for (const [i, label] of LABELS.entries()) {
-      const call = await liveCall();
-      const m = await mint(c, call.id, label);
-      checkBareSuccess(verify.on(['4.5/monitor-session-mint']), 'mint before the takeover', m);
-      const t = await takeover(c, call.id, label);
-      checkBareSuccess(verify.on(['4.5/takeover-end-bare', '7/bare-json-monitoring']), 'POST /calls/{id}/takeover', t);
-      const during = await c.get(`/calls/${call.id}/monitor-sessions`);
-      verify.on('4.5/monitor-sessions-audit').success(during, 200, 'GET /calls/{id}/monitor-sessions during the call answers 200 (envelope)');
-      verify.on('4.5/monitor-sessions-audit').schema('data is the audit read', 'monitor-sessions', during.json?.data, during);
-      verify.on('4.5/actor-label-verbatim').that(`label ${i + 1} is recorded verbatim during the call`, containsString(during.json?.data, label), { expected: label, actual: during.json?.data, res: during });
-      const endLabel = `${label} (end)`;
-      const e = await endCall(c, call.id, endLabel);
-      checkBareSuccess(verify.on(['4.5/takeover-end-bare', '7/bare-json-monitoring']), 'POST /calls/{id}/end', e);
-      const after = await c.get(`/calls/${call.id}/monitor-sessions`);
-      verify.on('4.5/monitor-sessions-audit').success(after, 200, 'GET /calls/{id}/monitor-sessions after the call answers 200 (envelope)');
-      verify.on('4.5/actor-label-verbatim').that(`the takeover label ${i + 1} is still recorded verbatim after the call`, containsString(after.json?.data, label), { expected: label, actual: after.json?.data, res: after });
-      verify.on('4.5/actor-label-verbatim').that(`the end label ${i + 1} is recorded verbatim`, containsString(after.json?.data, endLabel), { expected: endLabel, actual: after.json?.data, res: after });
-    }
-  }, CALLS);
-
-  clauseTest(['3/monitoring-not-live-final', '7/monitor-409-body', '4.5/monitor-sessions-audit'], 'every action on a finished call is refused with 409 { error: conflict, reason: not_live }', async (ctx) => {
-    const { verify } = ctx;
-    const call = await finishedCall(ctx);
-    const c = world().as('tenantA');
-    checkConflict(verify.on(['3/monitoring-not-live-final', '7/monitor-409-body']), 'POST monitor-session on a finished call', await mint(c, call.id), 'not_live');
-    checkConflict(verify.on(['3/monitoring-not-live-final', '7/monitor-409-body']), 'POST takeover on a finished call', await takeover(c, call.id, 'late'), 'not_live');
-    checkConflict(verify.on(['3/monitoring-not-live-final', '7/monitor-409-body']), 'POST end on a finished call', await endCall(c, call.id, 'late'), 'not_live');
-    const { res, attempts } = await withAgentAbsentRetry(() => takeover(c, call.id, 'late, via the retry policy'), { delayMs: 50 });
-    checkConflict(verify.on(['3/monitoring-not-live-final']), 'not_live stays final', res, 'not_live');
-    ctx.verify.on('3/monitoring-not-live-final').equal('the retry policy sends a not_live action once', attempts, 1);
-    const audit = await c.get(`/calls/${call.id}/monitor-sessions`);
-    ctx.verify.on('4.5/monitor-sessions-audit').success(audit, 200, 'the audit read works after the call (envelope)');
-  }, { timeout: 120_000 });
-
-  clauseTest(['3/monitoring-agent-absent', '7/monitor-409-body', '4.5/takeover-end-bare'], 'a takeover while the assistant is away is refused with agent_absent and succeeds on a retry once it is back', async ({ verify }) => {
-    const call = await liveCall();
-    const w = world();
-    const c = w.as('tenantA');
-    await w.control!.agentAbsent(call.id, true);
-    checkConflict(verify.on(['3/monitoring-agent-absent', '7/monitor-409-body']), 'POST takeover while the assistant is away', await takeover(c, call.id, 'conformance'), 'agent_absent');
-    const { res, attempts } = await withAgentAbsentRetry(() => takeover(c, call.id, 'conformance retry'), {
-      retries: 2,
-      delayMs: 100,
-      onRetry: () => w.control!.agentAbsent(call.id, false).then(() => undefined),
-    });
-    verify.on('3/monitoring-agent-absent').equal('the first attempt is refused with agent_absent and one retry follows', attempts, 2);
-    checkBareSuccess(verify.on(['3/monitoring-agent-absent', '4.5/takeover-end-bare']), 'the retried takeover once the assistant is back', res);
-  }, { requires: ['control', 'destructive'] });
-
-  clauseTest('7/monitor-400-envelope', 'an over-length actorLabel, when refused with 400, uses the normal envelope', async ({ verify }) => {
-    const call = await liveCall();
-    const c = world().as('tenantA');
-    const label = 'L'.repeat(100_000);
-    for (const [what, send] of [
-      ['takeover', () => takeover(c, call.id, label)],
-      ['end', () => endCall(c, call.id, label)],
-    ] as const) {
-      const res = await send();
-      if (res.status === 400) {
-        verify.error(res, 400, 'VALIDATION_ERROR', `POST ${what} with a 100,000-character actorLabel`);
-        verify.schema('the 400 is the normal error envelope', 'envelope.error', res.json, res);
-      } else {
-        // The limit itself is not shown (§4.5): acceptance is no failure.
-        verify.inform(`POST ${what} with a 100,000-character actorLabel was not refused with 400`, res.status < 300, `answered ${res.status}; ${validate('monitor#/$defs/bare', res.json).ok ? 'bare JSON' : 'not bare JSON'}`);
+  clauseTest(
+    ['4.5/takeover-end-bare', '4.5/actor-label-verbatim', '4.5/monitor-sessions-audit', '7/bare-json-monitoring'],
+    'takeover and end answer bare JSON; actorLabel is recorded verbatim during and after the call',
+    async ({ verify }) => {
+      const c = world().as('tenantA');
+      for (const [i, label] of LABELS.entries()) {
+        const call = await liveCall();
+        const m = await mint(c, call.id, label);
+        checkBareSuccess(verify.on(['4.5/monitor-session-mint']), 'mint before the takeover', m);
+        const t = await takeover(c, call.id, label);
+        checkBareSuccess(verify.on(['4.5/takeover-end-bare', '7/bare-json-monitoring']), 'POST /calls/{id}/takeover', t);
+        const during = await c.get(`/calls/${call.id}/monitor-sessions`);
+        verify.on('4.5/monitor-sessions-audit').success(during, 200, 'GET /calls/{id}/monitor-sessions during the call answers 200 (envelope)');
+        verify.on('4.5/monitor-sessions-audit').schema('data is the audit read', 'monitor-sessions', during.json?.data, during);
+        verify.on('4.5/actor-label-verbatim').that(`label ${i + 1} is recorded verbatim during the call`, containsString(during.json?.data, label), {
+          expected: label,
+          actual: during.json?.data,
+          res: during,
+        });
+        const endLabel = `${label} (end)`;
+        const e = await endCall(c, call.id, endLabel);
+        checkBareSuccess(verify.on(['4.5/takeover-end-bare', '7/bare-json-monitoring']), 'POST /calls/{id}/end', e);
+        const after = await c.get(`/calls/${call.id}/monitor-sessions`);
+        verify.on('4.5/monitor-sessions-audit').success(after, 200, 'GET /calls/{id}/monitor-sessions after the call answers 200 (envelope)');
+        verify
+          .on('4.5/actor-label-verbatim')
+          .that(`the takeover label ${i + 1} is still recorded verbatim after the call`, containsString(after.json?.data, label), {
+            expected: label,
+            actual: after.json?.data,
+            res: after,
+          });
+        verify.on('4.5/actor-label-verbatim').that(`the end label ${i + 1} is recorded verbatim`, containsString(after.json?.data, endLabel), {
+          expected: endLabel,
+          actual: after.json?.data,
+          res: after,
+        });
       }
-    }
-  }, CALLS);
+    },
+    CALLS,
+  );
+
+  clauseTest(
+    ['3/monitoring-not-live-final', '7/monitor-409-body', '4.5/monitor-sessions-audit'],
+    'every action on a finished call is refused with 409 { error: conflict, reason: not_live }',
+    async (ctx) => {
+      const { verify } = ctx;
+      const call = await finishedCall(ctx);
+      const c = world().as('tenantA');
+      checkConflict(
+        verify.on(['3/monitoring-not-live-final', '7/monitor-409-body']),
+        'POST monitor-session on a finished call',
+        await mint(c, call.id),
+        'not_live',
+      );
+      checkConflict(
+        verify.on(['3/monitoring-not-live-final', '7/monitor-409-body']),
+        'POST takeover on a finished call',
+        await takeover(c, call.id, 'late'),
+        'not_live',
+      );
+      checkConflict(
+        verify.on(['3/monitoring-not-live-final', '7/monitor-409-body']),
+        'POST end on a finished call',
+        await endCall(c, call.id, 'late'),
+        'not_live',
+      );
+      const { res, attempts } = await withAgentAbsentRetry(() => takeover(c, call.id, 'late, via the retry policy'), { delayMs: 50 });
+      checkConflict(verify.on(['3/monitoring-not-live-final']), 'not_live stays final', res, 'not_live');
+      ctx.verify.on('3/monitoring-not-live-final').equal('the retry policy sends a not_live action once', attempts, 1);
+      const audit = await c.get(`/calls/${call.id}/monitor-sessions`);
+      ctx.verify.on('4.5/monitor-sessions-audit').success(audit, 200, 'the audit read works after the call (envelope)');
+    },
+    { timeout: 120_000 },
+  );
+
+  clauseTest(
+    ['3/monitoring-agent-absent', '7/monitor-409-body', '4.5/takeover-end-bare'],
+    'a takeover while the assistant is away is refused with agent_absent and succeeds on a retry once it is back',
+    async ({ verify }) => {
+      const call = await liveCall();
+      const w = world();
+      const c = w.as('tenantA');
+      await w.control!.agentAbsent(call.id, true);
+      checkConflict(
+        verify.on(['3/monitoring-agent-absent', '7/monitor-409-body']),
+        'POST takeover while the assistant is away',
+        await takeover(c, call.id, 'conformance'),
+        'agent_absent',
+      );
+      const { res, attempts } = await withAgentAbsentRetry(() => takeover(c, call.id, 'conformance retry'), {
+        retries: 2,
+        delayMs: 100,
+        onRetry: () => w.control!.agentAbsent(call.id, false).then(() => undefined),
+      });
+      verify.on('3/monitoring-agent-absent').equal('the first attempt is refused with agent_absent and one retry follows', attempts, 2);
+      checkBareSuccess(verify.on(['3/monitoring-agent-absent', '4.5/takeover-end-bare']), 'the retried takeover once the assistant is back', res);
+    },
+    { requires: ['control', 'destructive'] },
+  );
+
+  clauseTest(
+    '7/monitor-400-envelope',
+    'an over-length actorLabel, when refused with 400, uses the normal envelope',
+    async ({ verify }) => {
+      const call = await liveCall();
+      const c = world().as('tenantA');
+      const label = 'L'.repeat(100_000);
+      for (const [what, send] of [
+        ['takeover', () => takeover(c, call.id, label)],
+        ['end', () => endCall(c, call.id, label)],
+      ] as const) {
+        const res = await send();
+        if (res.status === 400) {
+          verify.error(res, 400, 'VALIDATION_ERROR', `POST ${what} with a 100,000-character actorLabel`);
+          verify.schema('the 400 is the normal error envelope', 'envelope.error', res.json, res);
+        } else {
+          // The limit itself is not shown (§4.5): acceptance is no failure.
+          verify.inform(
+            `POST ${what} with a 100,000-character actorLabel was not refused with 400`,
+            res.status < 300,
+            `answered ${res.status}; ${validate('monitor#/$defs/bare', res.json).ok ? 'bare JSON' : 'not bare JSON'}`,
+          );
+        }
+      }
+    },
+    CALLS,
+  );
 });

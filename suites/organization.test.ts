@@ -45,7 +45,11 @@ describe('§1 and §4.5 calls and conversations', () => {
   clauseTest('1/calls-read-only', 'no endpoint places an outbound call: POST /calls is refused', async ({ verify }) => {
     // An empty body: even a target that wrongly served this route would have no one to call (nothing billed on live).
     const res = await world().as('tenantA').post('/calls', {});
-    verify.that('POST /calls answers a 4xx (no such operation)', res.status >= 400 && res.status < 500, { expected: '404 NOT_FOUND or 405', actual: res.status, res });
+    verify.that('POST /calls answers a 4xx (no such operation)', res.status >= 400 && res.status < 500, {
+      expected: '404 NOT_FOUND or 405',
+      actual: res.status,
+      res,
+    });
   });
 
   clauseTest('4.5/calls-readable', 'GET /calls answers call records in the envelope', async ({ verify }) => {
@@ -56,54 +60,89 @@ describe('§1 and §4.5 calls and conversations', () => {
     verify.success(await world().as('tenantA').get('/conversations'), 200, 'GET /conversations answers 200');
   });
 
-  clauseTest(['1/call-record-on-dial', '4.5/calls-readable'], 'a dialled call appears in GET /calls/{id} and GET /calls, live and after it ends', async ({ verify }) => {
-    const w = world();
-    const call = await events!.startCall(w.tenantA.id, assistant.id);
-    let ended = false;
-    w.cleanup.add(`end call ${call.id}`, async () => (ended ? undefined : events!.endCall(w.tenantA.id, call, false).catch(() => undefined)));
-    const c = w.as('tenantA');
-    const one = await c.get(`/calls/${call.id}`);
-    verify.on('1/call-record-on-dial').success(one, 200, 'GET /calls/{id} of the dialled call answers 200');
-    await events!.endCall(w.tenantA.id, call, false);
-    ended = true;
-    const after = await c.get(`/calls/${call.id}`);
-    verify.on('4.5/calls-readable').success(after, 200, 'GET /calls/{id} after the call ended answers 200');
-    const list = await c.get('/calls');
-    verify.on('4.5/calls-readable').success(list, 200, 'GET /calls answers 200');
-    verify.on('1/call-record-on-dial').that('GET /calls lists the call', containsString(list.json?.data, call.id), { expected: call.id, actual: rowsOf(list.json?.data).map((r) => r?.id), res: list });
-  }, EVENTS);
+  clauseTest(
+    ['1/call-record-on-dial', '4.5/calls-readable'],
+    'a dialled call appears in GET /calls/{id} and GET /calls, live and after it ends',
+    async ({ verify }) => {
+      const w = world();
+      const call = await events!.startCall(w.tenantA.id, assistant.id);
+      let ended = false;
+      w.cleanup.add(`end call ${call.id}`, async () => (ended ? undefined : events!.endCall(w.tenantA.id, call, false).catch(() => undefined)));
+      const c = w.as('tenantA');
+      const one = await c.get(`/calls/${call.id}`);
+      verify.on('1/call-record-on-dial').success(one, 200, 'GET /calls/{id} of the dialled call answers 200');
+      await events!.endCall(w.tenantA.id, call, false);
+      ended = true;
+      const after = await c.get(`/calls/${call.id}`);
+      verify.on('4.5/calls-readable').success(after, 200, 'GET /calls/{id} after the call ended answers 200');
+      const list = await c.get('/calls');
+      verify.on('4.5/calls-readable').success(list, 200, 'GET /calls answers 200');
+      verify.on('1/call-record-on-dial').that('GET /calls lists the call', containsString(list.json?.data, call.id), {
+        expected: call.id,
+        actual: rowsOf(list.json?.data).map((r) => r?.id),
+        res: list,
+      });
+    },
+    EVENTS,
+  );
 
-  clauseTest('4.5/calls-readable', "a finished call's record is readable with GET /calls/{id} (CORE_API_CALL_ID on a live tenant)", async (ctx) => {
-    const w = world();
-    let id = w.target.live?.callId;
-    if (!id) {
-      // Without the variable, a call made here and ended again (only where calls can be made).
-      if (!events) skipWith(ctx, missingFixtureReason('callId'), ['callId', 'trigger']);
-      const call = await events.startCall(w.tenantA.id, assistant.id);
-      await events.endCall(w.tenantA.id, call, false);
-      id = call.id;
-    }
-    const res = await world().as('tenantA').get(`/calls/${id}`);
-    ctx.verify.success(res, 200, 'GET /calls/{id} of the finished call answers 200');
-    // §4.5 names the record's results (transcript, summary, analysis, recording link) but not their keys: reported, never failed.
-    const named = ['transcript', 'summary', 'analysis', 'recording'].filter((k) => JSON.stringify(Object.keys(res.json?.data ?? {})).toLowerCase().includes(k));
-    ctx.verify.inform('the record names transcript, summary, analysis and a recording link (assumed names)', named.length === 4, `keys ${Object.keys(res.json?.data ?? {}).join(', ')}`);
-  }, { timeout: 120_000 });
+  clauseTest(
+    '4.5/calls-readable',
+    "a finished call's record is readable with GET /calls/{id} (CORE_API_CALL_ID on a live tenant)",
+    async (ctx) => {
+      const w = world();
+      let id = w.target.live?.callId;
+      if (!id) {
+        // Without the variable, a call made here and ended again (only where calls can be made).
+        if (!events) skipWith(ctx, missingFixtureReason('callId'), ['callId', 'trigger']);
+        const call = await events.startCall(w.tenantA.id, assistant.id);
+        await events.endCall(w.tenantA.id, call, false);
+        id = call.id;
+      }
+      const res = await world().as('tenantA').get(`/calls/${id}`);
+      ctx.verify.success(res, 200, 'GET /calls/{id} of the finished call answers 200');
+      // §4.5 names the record's results (transcript, summary, analysis, recording link) but not their keys: reported, never failed.
+      const named = ['transcript', 'summary', 'analysis', 'recording'].filter((k) =>
+        JSON.stringify(Object.keys(res.json?.data ?? {}))
+          .toLowerCase()
+          .includes(k),
+      );
+      ctx.verify.inform(
+        'the record names transcript, summary, analysis and a recording link (assumed names)',
+        named.length === 4,
+        `keys ${Object.keys(res.json?.data ?? {}).join(', ')}`,
+      );
+    },
+    { timeout: 120_000 },
+  );
 
-  clauseTest(['1/conversations-separate', '4.5/conversations-readable'], 'a text conversation is listed by GET /conversations and never under /calls', async ({ verify }) => {
-    const w = world();
-    const conv = await events!.startConversation(w.tenantA.id, assistant.id, 'web');
-    const c = w.as('tenantA');
-    const convs = await c.get('/conversations');
-    verify.on('4.5/conversations-readable').success(convs, 200, 'GET /conversations answers 200');
-    verify.on('1/conversations-separate').that('GET /conversations lists the conversation', containsString(convs.json?.data, conv.id), { expected: conv.id, actual: rowsOf(convs.json?.data).map((r) => r?.id), res: convs });
-    await events!.endConversation(w.tenantA.id, conv.id);
-    const calls = await c.get('/calls');
-    verify.on('1/conversations-separate').success(calls, 200, 'GET /calls answers 200');
-    verify.on('1/conversations-separate').that('GET /calls does not list the conversation', !containsString(calls.json?.data, conv.id), { expected: `no ${conv.id}`, actual: 'listed', res: calls });
-    const asCall = await c.get(`/calls/${conv.id}`);
-    verify.on('1/conversations-separate').error(asCall, 404, 'RESOURCE_NOT_FOUND', 'GET /calls/{conversation id} answers 404 RESOURCE_NOT_FOUND');
-  }, EVENTS);
+  clauseTest(
+    ['1/conversations-separate', '4.5/conversations-readable'],
+    'a text conversation is listed by GET /conversations and never under /calls',
+    async ({ verify }) => {
+      const w = world();
+      const conv = await events!.startConversation(w.tenantA.id, assistant.id, 'web');
+      const c = w.as('tenantA');
+      const convs = await c.get('/conversations');
+      verify.on('4.5/conversations-readable').success(convs, 200, 'GET /conversations answers 200');
+      verify.on('1/conversations-separate').that('GET /conversations lists the conversation', containsString(convs.json?.data, conv.id), {
+        expected: conv.id,
+        actual: rowsOf(convs.json?.data).map((r) => r?.id),
+        res: convs,
+      });
+      await events!.endConversation(w.tenantA.id, conv.id);
+      const calls = await c.get('/calls');
+      verify.on('1/conversations-separate').success(calls, 200, 'GET /calls answers 200');
+      verify.on('1/conversations-separate').that('GET /calls does not list the conversation', !containsString(calls.json?.data, conv.id), {
+        expected: `no ${conv.id}`,
+        actual: 'listed',
+        res: calls,
+      });
+      const asCall = await c.get(`/calls/${conv.id}`);
+      verify.on('1/conversations-separate').error(asCall, 404, 'RESOURCE_NOT_FOUND', 'GET /calls/{conversation id} answers 404 RESOURCE_NOT_FOUND');
+    },
+    EVENTS,
+  );
 });
 
 describe('§4.5 phone numbers', () => {
@@ -114,16 +153,21 @@ describe('§4.5 phone numbers', () => {
     verify.inform('the inventory search found numbers', rowsOf(res.json?.data).length > 0, `${rowsOf(res.json?.data).length} rows`);
   });
 
-  clauseTest('4.5/phone-numbers-purchase', 'POST /phone-numbers purchases a number found by the search', async (ctx) => {
-    const c = world().as('tenantA');
-    const found = await c.get('/phone-numbers/available');
-    ctx.verify.success(found, 200, 'fixture: GET /phone-numbers/available answers 200');
-    const row = rowsOf(found.json?.data).find((r) => typeof (r?.number ?? r?.phoneNumber) === 'string');
-    if (!row) skipWith(ctx, 'precondition failed: the inventory search listed no row with a number (`number` or `phoneNumber`; shape not shown)');
-    const number = row.number ?? row.phoneNumber;
-    const res = await c.post('/phone-numbers', { number });
-    ctx.verify.success(res, undefined, 'POST /phone-numbers answers 2xx');
-  }, { requires: ['billable'] });
+  clauseTest(
+    '4.5/phone-numbers-purchase',
+    'POST /phone-numbers purchases a number found by the search',
+    async (ctx) => {
+      const c = world().as('tenantA');
+      const found = await c.get('/phone-numbers/available');
+      ctx.verify.success(found, 200, 'fixture: GET /phone-numbers/available answers 200');
+      const row = rowsOf(found.json?.data).find((r) => typeof (r?.number ?? r?.phoneNumber) === 'string');
+      if (!row) skipWith(ctx, 'precondition failed: the inventory search listed no row with a number (`number` or `phoneNumber`; shape not shown)');
+      const number = row.number ?? row.phoneNumber;
+      const res = await c.post('/phone-numbers', { number });
+      ctx.verify.success(res, undefined, 'POST /phone-numbers answers 2xx');
+    },
+    { requires: ['billable'] },
+  );
 });
 
 describe('§4.5 PATCH /assistants/{id}/chatapp-enabled', () => {
@@ -138,18 +182,23 @@ describe('§4.5 PATCH /assistants/{id}/chatapp-enabled', () => {
     ctx.verify.error(res, 400, 'VALIDATION_ERROR', 'PATCH …/chatapp-enabled on an assistant with no linked number');
   });
 
-  clauseTest('4.5/chatapp-enabled-needs-number', 'enabling with a linked number that was never onboarded answers 400 VALIDATION_ERROR; an onboarded one is accepted', async ({ verify }) => {
-    const w = world();
-    const c = w.as('tenantA');
-    const plain = await w.control!.phoneNumber({ tenantId: w.tenantA.id, number: randomNumber(), chatappOnboarded: false });
-    const a = await assistantFixture(w, c, 'chatapp-not-onboarded');
-    verify.success(await c.patch(`/assistants/${a.id}`, { phoneNumberId: plain.id }), 200, 'fixture: link the number');
-    verify.error(await enable(a.id), 400, 'VALIDATION_ERROR', 'PATCH …/chatapp-enabled with a number never onboarded');
-    const onboarded = await w.control!.phoneNumber({ tenantId: w.tenantA.id, number: randomNumber(), chatappOnboarded: true });
-    const b = await assistantFixture(w, c, 'chatapp-onboarded');
-    verify.success(await c.patch(`/assistants/${b.id}`, { phoneNumberId: onboarded.id }), 200, 'fixture: link the onboarded number');
-    verify.success(await enable(b.id), undefined, 'PATCH …/chatapp-enabled with an onboarded linked number answers 2xx');
-  }, { requires: ['control'] });
+  clauseTest(
+    '4.5/chatapp-enabled-needs-number',
+    'enabling with a linked number that was never onboarded answers 400 VALIDATION_ERROR; an onboarded one is accepted',
+    async ({ verify }) => {
+      const w = world();
+      const c = w.as('tenantA');
+      const plain = await w.control!.phoneNumber({ tenantId: w.tenantA.id, number: randomNumber(), chatappOnboarded: false });
+      const a = await assistantFixture(w, c, 'chatapp-not-onboarded');
+      verify.success(await c.patch(`/assistants/${a.id}`, { phoneNumberId: plain.id }), 200, 'fixture: link the number');
+      verify.error(await enable(a.id), 400, 'VALIDATION_ERROR', 'PATCH …/chatapp-enabled with a number never onboarded');
+      const onboarded = await w.control!.phoneNumber({ tenantId: w.tenantA.id, number: randomNumber(), chatappOnboarded: true });
+      const b = await assistantFixture(w, c, 'chatapp-onboarded');
+      verify.success(await c.patch(`/assistants/${b.id}`, { phoneNumberId: onboarded.id }), 200, 'fixture: link the onboarded number');
+      verify.success(await enable(b.id), undefined, 'PATCH …/chatapp-enabled with an onboarded linked number answers 2xx');
+    },
+    { requires: ['control'] },
+  );
 });
 
 describe('§4.5 / §5.3 organization routes', () => {
@@ -157,8 +206,15 @@ describe('§4.5 / §5.3 organization routes', () => {
     const w = world();
     const res = await w.as('org').get('/organization/tenants');
     verify.on('4.5/org-tenants').success(res, 200, 'GET /organization/tenants with the organization key alone answers 200');
-    for (const [name, id] of [['A', w.tenantA.id], ['B', w.tenantB.id]] as const) {
-      verify.on('1/hierarchy').that(`tenant ${name} of the organization is listed`, containsString(res.json?.data, id), { expected: id, actual: rowsOf(res.json?.data).map((r) => r?.id), res });
+    for (const [name, id] of [
+      ['A', w.tenantA.id],
+      ['B', w.tenantB.id],
+    ] as const) {
+      verify.on('1/hierarchy').that(`tenant ${name} of the organization is listed`, containsString(res.json?.data, id), {
+        expected: id,
+        actual: rowsOf(res.json?.data).map((r) => r?.id),
+        res,
+      });
     }
   });
 
@@ -176,15 +232,21 @@ describe('§4.5 / §5.3 organization routes', () => {
   }
 
   for (const path of ['/v1/retention/audits', '/v1/churn/audits']) {
-    clauseTest('4.5/org-audits', `POST ${path} accepts the organization key alone and refuses a tenant key with 403 ORG_SCOPE_REQUIRED`, async ({ verify }) => {
-      const res = await world().as('org').post(path, {});
-      const authRefusal = (r: ApiResponse) => r.status === 401 || r.status === 403 || (r.status === 400 && /tenant/i.test(JSON.stringify(r.json?.error?.details ?? '')));
-      verify.that(`POST ${path} with the organization key alone passes authentication`, !authRefusal(res), {
-        expected: 'an answer other than 401, 403 or a missing-X-Tenant-Id 400 (the audit body is not shown)',
-        actual: `${res.status} ${res.json?.error?.code ?? ''}`,
-        res,
-      });
-      verify.error(await world().as('tenantA').post(path, {}), 403, 'ORG_SCOPE_REQUIRED', `POST ${path} with tenant key A`);
-    }, { requires: ['control'] });
+    clauseTest(
+      '4.5/org-audits',
+      `POST ${path} accepts the organization key alone and refuses a tenant key with 403 ORG_SCOPE_REQUIRED`,
+      async ({ verify }) => {
+        const res = await world().as('org').post(path, {});
+        const authRefusal = (r: ApiResponse) =>
+          r.status === 401 || r.status === 403 || (r.status === 400 && /tenant/i.test(JSON.stringify(r.json?.error?.details ?? '')));
+        verify.that(`POST ${path} with the organization key alone passes authentication`, !authRefusal(res), {
+          expected: 'an answer other than 401, 403 or a missing-X-Tenant-Id 400 (the audit body is not shown)',
+          actual: `${res.status} ${res.json?.error?.code ?? ''}`,
+          res,
+        });
+        verify.error(await world().as('tenantA').post(path, {}), 403, 'ORG_SCOPE_REQUIRED', `POST ${path} with tenant key A`);
+      },
+      { requires: ['control'] },
+    );
   }
 });

@@ -55,7 +55,10 @@ beforeAll(() => {
   const w = world();
   const client = w.as('tenantA');
   // Hostile PATCHes go to assistants of their own; on a live tenant only the file's one (found by name, restored after).
-  pool = fixturePool(async (i) => ({ id: (await assistantFixture(w, client, i === 0 ? 'robustness' : `robustness-${i}`)).id }), w.target.capabilities.control ? concurrency() : 1);
+  pool = fixturePool(
+    async (i) => ({ id: (await assistantFixture(w, client, i === 0 ? 'robustness' : `robustness-${i}`)).id }),
+    w.target.capabilities.control ? concurrency() : 1,
+  );
 });
 afterAll(async () => {
   await pool?.close();
@@ -105,7 +108,10 @@ function grade(verify: Verify, what: string, res: ApiResponse | Error, repro: st
   verify.on(SERVER_ERROR).that(`${what} answers below 500`, true, { expected: 'a status below 500', actual: res.status, res });
   if (res.status >= 400 && !isBareRoute(res.request.method, res.request.path)) {
     const enveloped = res.json?.success === false && typeof res.json?.error?.code === 'string';
-    if (!enveloped) verify.on(SERVER_ERROR).nonStrict(`${what} is refused`, `answered ${res.status} outside the §2.1 envelope (a refusal by the HTTP layer); reproduce: ${repro}`);
+    if (!enveloped)
+      verify
+        .on(SERVER_ERROR)
+        .nonStrict(`${what} is refused`, `answered ${res.status} outside the §2.1 envelope (a refusal by the HTTP layer); reproduce: ${repro}`);
   }
 }
 
@@ -121,7 +127,11 @@ beforeEach(({ task }) => void ungraded.set(task.id, []));
 function endUngraded(): void {
   const list = ungraded.get(currentTest()?.id ?? '') ?? [];
   if (list.length === 0) return;
-  throw new TargetError(`${list.length} hostile request(s) got no answer of the API, so they were not graded; first: ${list[0]}`, { method: '-', path: '-', headers: {} }, 'lost');
+  throw new TargetError(
+    `${list.length} hostile request(s) got no answer of the API, so they were not graded; first: ${list[0]}`,
+    { method: '-', path: '-', headers: {} },
+    'lost',
+  );
 }
 
 /** Sends `h` as `principal` on the route (with never-existed ids) and grades the answer. */
@@ -143,30 +153,97 @@ const deepText = (depth: number, open = '{"x":', close = '}') => `${open.repeat(
 /** Every hostile body class, generated from the seed. */
 function bodyClasses(): { cls: string; items: Hostile[] }[] {
   const sample = <T>(arb: fc.Arbitrary<T>, n: number, offset: number) => fc.sample(arb, { seed: SEED + offset, numRuns: n });
-  const malformed = sample(fc.string({ minLength: 1, maxLength: 40 }).filter((s) => { try { JSON.parse(s); return false; } catch { return true; } }), 16, 1);
+  const malformed = sample(
+    fc.string({ minLength: 1, maxLength: 40 }).filter((s) => {
+      try {
+        JSON.parse(s);
+        return false;
+      } catch {
+        return true;
+      }
+    }),
+    16,
+    1,
+  );
   return [
-    { cls: 'malformed JSON', items: [...['{', '{"a":', '[1,]', "{'a':1}", 'nul', '{"a":1}}', '\u0000'], ...malformed].map((rawBody) => ({ label: `malformed JSON ${JSON.stringify(rawBody).slice(0, 30)}`, rawBody })) },
-    { cls: 'wrong types', items: sample(fc.jsonValue({ maxDepth: 3 }), 22, 2).map((body) => ({ label: `body ${JSON.stringify(body).slice(0, 40)}`, rawBody: JSON.stringify(body) })) },
-    { cls: 'deep nesting', items: [33, 100, 2_000, 10_000].flatMap((d) => [
-      { label: `object nested ${d} deep`, rawBody: `{"settings":${deepText(d)}}` },
-      { label: `array nested ${d} deep`, rawBody: `{"name":${deepText(d, '[', ']')}}` },
-    ]) },
-    { cls: 'huge strings', items: [100_001, 600_000].map((n) => ({ label: `a ${n}-character string`, rawBody: JSON.stringify({ name: 'x'.repeat(n), firstMessage: 'y'.repeat(n) }) })) },
+    {
+      cls: 'malformed JSON',
+      items: [...['{', '{"a":', '[1,]', "{'a':1}", 'nul', '{"a":1}}', '\u0000'], ...malformed].map((rawBody) => ({
+        label: `malformed JSON ${JSON.stringify(rawBody).slice(0, 30)}`,
+        rawBody,
+      })),
+    },
+    {
+      cls: 'wrong types',
+      items: sample(fc.jsonValue({ maxDepth: 3 }), 22, 2).map((body) => ({
+        label: `body ${JSON.stringify(body).slice(0, 40)}`,
+        rawBody: JSON.stringify(body),
+      })),
+    },
+    {
+      cls: 'deep nesting',
+      items: [33, 100, 2_000, 10_000].flatMap((d) => [
+        { label: `object nested ${d} deep`, rawBody: `{"settings":${deepText(d)}}` },
+        { label: `array nested ${d} deep`, rawBody: `{"name":${deepText(d, '[', ']')}}` },
+      ]),
+    },
+    {
+      cls: 'huge strings',
+      items: [100_001, 600_000].map((n) => ({
+        label: `a ${n}-character string`,
+        rawBody: JSON.stringify({ name: 'x'.repeat(n), firstMessage: 'y'.repeat(n) }),
+      })),
+    },
     { cls: 'a body over 1 MiB', items: [2, 5].map((mib) => ({ label: `a ${mib} MiB body`, rawBody: JSON.stringify({ name: 'z'.repeat(mib * 1_048_576) }) })) },
-    { cls: 'odd numbers', items: ['1e400', '-1e400', '-0', '1e-400', '9007199254740993', '0.1e1', '-1'].map((n) => ({ label: `number ${n}`, rawBody: `{"idleTimeoutSeconds":${n},"limit":${n},"name":${n}}` })) },
-    { cls: 'lone surrogates', items: ['\\ud800', '\\udfff', 'a\\ud83d', '\\ud83d\\ud83d'].map((s) => ({ label: `string with ${s}`, rawBody: `{"name":"${s}","firstMessage":"${s}"}` })) },
-    { cls: 'duplicate keys', items: [
-      { label: 'a key twice', rawBody: '{"name":"a","name":"b"}' },
-      { label: 'a key twice, valid then invalid', rawBody: '{"idleTimeoutSeconds":5,"idleTimeoutSeconds":"x"}' },
-      { label: 'a nested key twice', rawBody: '{"settings":{"a":1,"a":{"b":2}}}' },
-    ] },
-    { cls: 'reserved keys', items: ['{"__proto__":{}}', '{"settings":{"__proto__":{"x":1}}}', '{"settings":{"__proto__":1}}', '{"constructor":{"prototype":{"x":1}}}', '{"ivrSettings":{"__proto__":{"ivrMode":true}}}', '{"prototype":null}'].map((rawBody) => ({ label: `reserved key ${rawBody}`, rawBody })) },
-    { cls: 'odd Content-Types', items: ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=iso-8859-1', 'multipart/form-data; boundary=x', 'application/xml', ''].map((t) => ({ label: `Content-Type ${JSON.stringify(t)}`, rawBody: '{"name":"x"}', headers: { 'content-type': t || undefined } })) },
-    { cls: 'long headers', items: [
-      { label: 'an 8,000-character header', headers: { 'x-conformance-pad': 'a'.repeat(8_000) } },
-      { label: 'a 40,000-character header', headers: { 'x-conformance-pad': 'b'.repeat(40_000) } },
-      { label: 'a 2,000-character X-Tenant-Id', headers: { 'x-tenant-id': 'c'.repeat(2_000) } },
-    ] },
+    {
+      cls: 'odd numbers',
+      items: ['1e400', '-1e400', '-0', '1e-400', '9007199254740993', '0.1e1', '-1'].map((n) => ({
+        label: `number ${n}`,
+        rawBody: `{"idleTimeoutSeconds":${n},"limit":${n},"name":${n}}`,
+      })),
+    },
+    {
+      cls: 'lone surrogates',
+      items: ['\\ud800', '\\udfff', 'a\\ud83d', '\\ud83d\\ud83d'].map((s) => ({ label: `string with ${s}`, rawBody: `{"name":"${s}","firstMessage":"${s}"}` })),
+    },
+    {
+      cls: 'duplicate keys',
+      items: [
+        { label: 'a key twice', rawBody: '{"name":"a","name":"b"}' },
+        { label: 'a key twice, valid then invalid', rawBody: '{"idleTimeoutSeconds":5,"idleTimeoutSeconds":"x"}' },
+        { label: 'a nested key twice', rawBody: '{"settings":{"a":1,"a":{"b":2}}}' },
+      ],
+    },
+    {
+      cls: 'reserved keys',
+      items: [
+        '{"__proto__":{}}',
+        '{"settings":{"__proto__":{"x":1}}}',
+        '{"settings":{"__proto__":1}}',
+        '{"constructor":{"prototype":{"x":1}}}',
+        '{"ivrSettings":{"__proto__":{"ivrMode":true}}}',
+        '{"prototype":null}',
+      ].map((rawBody) => ({ label: `reserved key ${rawBody}`, rawBody })),
+    },
+    {
+      cls: 'odd Content-Types',
+      items: [
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/json; charset=iso-8859-1',
+        'multipart/form-data; boundary=x',
+        'application/xml',
+        '',
+      ].map((t) => ({ label: `Content-Type ${JSON.stringify(t)}`, rawBody: '{"name":"x"}', headers: { 'content-type': t || undefined } })),
+    },
+    {
+      cls: 'long headers',
+      items: [
+        { label: 'an 8,000-character header', headers: { 'x-conformance-pad': 'a'.repeat(8_000) } },
+        { label: 'a 40,000-character header', headers: { 'x-conformance-pad': 'b'.repeat(40_000) } },
+        { label: 'a 2,000-character X-Tenant-Id', headers: { 'x-tenant-id': 'c'.repeat(2_000) } },
+      ],
+    },
   ];
 }
 
@@ -213,7 +290,11 @@ describe.concurrent('hostile bodies and headers on every route of §4 (never a 5
 
 describe('refused credentials with hostile bodies (nothing can be stored)', () => {
   clauseTest(SERVER_ERROR, 'without a key or with a malformed one, hostile bodies answer below 500 on every route', async ({ verify }) => {
-    const items = hasCapability('control') ? bodyClasses().flatMap((c) => c.items.slice(0, 2)) : bodyClasses().slice(0, 6).map((c) => c.items[0]);
+    const items = hasCapability('control')
+      ? bodyClasses().flatMap((c) => c.items.slice(0, 2))
+      : bodyClasses()
+          .slice(0, 6)
+          .map((c) => c.items[0]);
     const keyless: Hostile[] = items.map((h) => ({ ...h, headers: { ...h.headers, authorization: h.label.length % 2 ? 'ApiKey not-a-key' : undefined } }));
     await Promise.all(
       budget(MATRIX_ROUTES, 8).flatMap((row) =>
@@ -243,9 +324,17 @@ describe.concurrent('hostile writes to an assistant: it still reads back', () =>
             const repro = curl('PATCH', path, h, 'tenantA');
             grade(ctx.verify, `PATCH ${path} with ${h.label}`, res, repro);
             const one = await client.get(path, { audit: false });
-            ctx.verify.that(`GET ${path} after ${h.label} answers 200`, one.status === 200, { expected: 200, actual: `${one.status}\n  after (seed ${SEED}): ${repro}`, res: one });
+            ctx.verify.that(`GET ${path} after ${h.label} answers 200`, one.status === 200, {
+              expected: 200,
+              actual: `${one.status}\n  after (seed ${SEED}): ${repro}`,
+              res: one,
+            });
             const list = await client.get('/assistants', { audit: false });
-            ctx.verify.that(`GET /assistants after ${h.label} answers 200`, list.status === 200, { expected: 200, actual: `${list.status}\n  after (seed ${SEED}): ${repro}`, res: list });
+            ctx.verify.that(`GET /assistants after ${h.label} answers 200`, list.status === 200, {
+              expected: 200,
+              actual: `${list.status}\n  after (seed ${SEED}): ${repro}`,
+              res: list,
+            });
           }),
         ),
       );

@@ -83,40 +83,59 @@ function needSender(ctx: any): string {
 const REASONS = { requires: ['smsReasons' as const] };
 
 describe('§4.3 POST /sms-reasons', () => {
-  clauseTest(['4.3/sms-reason-nine-fields', '4.3/sms-reason-echo'], 'a full body answers the SMS reason with all nine fields', async (ctx) => {
-    const body = {
-      name: `${world().runPrefix}reason`,
-      reason: 'caller asks for the address',
-      message: 'I am texting you our address now.',
-      assistantId: assistant.id,
-      content: 'Our address: 1 Main St — “quotes” & <markup> ✓',
-      properties: { source: 'conformance', n: 1 },
-    };
-    ctx.verify.on('4.3/sms-reason-nine-fields').schema('the request is a valid SMS reason request (§2.9)', 'sms-reason#/$defs/request', body);
-    const res = await world().as('tenantA').post('/sms-reasons', body);
-    ctx.verify.on('4.3/sms-reason-nine-fields').success(res, undefined, 'POST /sms-reasons answers 2xx');
-    ctx.verify.on('4.3/sms-reason-nine-fields').schema('data carries all nine fields with their §2.9 types', 'sms-reason', res.json?.data, res);
-    for (const k of ['name', 'reason', 'message', 'assistantId', 'content'] as const) {
-      ctx.verify.on('4.3/sms-reason-echo').that(`data.${k} is the value sent`, res.json.data[k] === body[k], { expected: body[k], actual: res.json.data[k], res });
-    }
-  }, REASONS);
+  clauseTest(
+    ['4.3/sms-reason-nine-fields', '4.3/sms-reason-echo'],
+    'a full body answers the SMS reason with all nine fields',
+    async (ctx) => {
+      const body = {
+        name: `${world().runPrefix}reason`,
+        reason: 'caller asks for the address',
+        message: 'I am texting you our address now.',
+        assistantId: assistant.id,
+        content: 'Our address: 1 Main St — “quotes” & <markup> ✓',
+        properties: { source: 'conformance', n: 1 },
+      };
+      ctx.verify.on('4.3/sms-reason-nine-fields').schema('the request is a valid SMS reason request (§2.9)', 'sms-reason#/$defs/request', body);
+      const res = await world().as('tenantA').post('/sms-reasons', body);
+      ctx.verify.on('4.3/sms-reason-nine-fields').success(res, undefined, 'POST /sms-reasons answers 2xx');
+      ctx.verify.on('4.3/sms-reason-nine-fields').schema('data carries all nine fields with their §2.9 types', 'sms-reason', res.json?.data, res);
+      for (const k of ['name', 'reason', 'message', 'assistantId', 'content'] as const) {
+        ctx.verify
+          .on('4.3/sms-reason-echo')
+          .that(`data.${k} is the value sent`, res.json.data[k] === body[k], { expected: body[k], actual: res.json.data[k], res });
+      }
+    },
+    REASONS,
+  );
 
-  clauseTest(['2.9/sms-reason-request-optional', '4.3/sms-reason-nine-fields'], 'an empty body is accepted and still answers all nine fields', async (ctx) => {
-    const res = await world().as('tenantA').post('/sms-reasons', {});
-    ctx.verify.on('2.9/sms-reason-request-optional').success(res, undefined, 'POST /sms-reasons with {} answers 2xx (every request field optional)');
-    ctx.verify.on('4.3/sms-reason-nine-fields').schema('data carries all nine fields', 'sms-reason#/$defs/fromEmptyRequest', res.json?.data, res);
-  }, REASONS);
+  clauseTest(
+    ['2.9/sms-reason-request-optional', '4.3/sms-reason-nine-fields'],
+    'an empty body is accepted and still answers all nine fields',
+    async (ctx) => {
+      const res = await world().as('tenantA').post('/sms-reasons', {});
+      ctx.verify.on('2.9/sms-reason-request-optional').success(res, undefined, 'POST /sms-reasons with {} answers 2xx (every request field optional)');
+      ctx.verify.on('4.3/sms-reason-nine-fields').schema('data carries all nine fields', 'sms-reason#/$defs/fromEmptyRequest', res.json?.data, res);
+    },
+    REASONS,
+  );
 
-  clauseTest(['2.9/properties-need-not-be-supplied', '4.3/sms-reason-nine-fields'], 'properties need not be supplied; the answer still carries it', async (ctx) => {
-    const res = await world().as('tenantA').post('/sms-reasons', { name: `${world().runPrefix}no-properties`, assistantId: assistant.id });
-    ctx.verify.on('2.9/properties-need-not-be-supplied').success(res, undefined, 'POST /sms-reasons without properties answers 2xx');
-    ctx.verify.on('2.9/properties-need-not-be-supplied').that('data has the key properties', !!res.json?.data && 'properties' in res.json.data, {
-      expected: 'a properties key',
-      actual: Object.keys(res.json?.data ?? {}),
-      res,
-    });
-    ctx.verify.on('4.3/sms-reason-nine-fields').schema('data carries all nine fields', 'sms-reason', res.json?.data, res);
-  }, REASONS);
+  clauseTest(
+    ['2.9/properties-need-not-be-supplied', '4.3/sms-reason-nine-fields'],
+    'properties need not be supplied; the answer still carries it',
+    async (ctx) => {
+      const res = await world()
+        .as('tenantA')
+        .post('/sms-reasons', { name: `${world().runPrefix}no-properties`, assistantId: assistant.id });
+      ctx.verify.on('2.9/properties-need-not-be-supplied').success(res, undefined, 'POST /sms-reasons without properties answers 2xx');
+      ctx.verify.on('2.9/properties-need-not-be-supplied').that('data has the key properties', !!res.json?.data && 'properties' in res.json.data, {
+        expected: 'a properties key',
+        actual: Object.keys(res.json?.data ?? {}),
+        res,
+      });
+      ctx.verify.on('4.3/sms-reason-nine-fields').schema('data carries all nine fields', 'sms-reason', res.json?.data, res);
+    },
+    REASONS,
+  );
 });
 
 describe('§4.4 POST /sms: required fields', () => {
@@ -126,38 +145,64 @@ describe('§4.4 POST /sms: required fields', () => {
     { missing: 'message', sends: true },
   ];
   for (const { missing, sends } of CASES) {
-    clauseTest('4.4/sms-required-fields', `a body without ${missing} is rejected with 400 VALIDATION_ERROR naming it`, async (ctx) => {
-      const from = needSender(ctx);
-      const body: Record<string, string> = { fromNumber: from, toNumber, message: 'conformance check: must not be sent' };
-      delete body[missing];
-      const res = await world().as('tenantA').post('/sms', body);
-      checkValidation(ctx.verify, `POST /sms without ${missing}`, res, missing);
-    }, { requires: sends ? ['sms'] : [] });
+    clauseTest(
+      '4.4/sms-required-fields',
+      `a body without ${missing} is rejected with 400 VALIDATION_ERROR naming it`,
+      async (ctx) => {
+        const from = needSender(ctx);
+        const body: Record<string, string> = { fromNumber: from, toNumber, message: 'conformance check: must not be sent' };
+        delete body[missing];
+        const res = await world().as('tenantA').post('/sms', body);
+        checkValidation(ctx.verify, `POST /sms without ${missing}`, res, missing);
+      },
+      { requires: sends ? ['sms'] : [] },
+    );
   }
 });
 
 describe('§4.4 / §8 POST /sms: message length', () => {
-  clauseTest(['4.4/sms-message-length', '8/limit-sms-message'], 'an empty message is rejected with details naming message', async (ctx) => {
-    const res = await world().as('tenantA').post('/sms', { fromNumber: needSender(ctx), toNumber, message: '' });
-    checkValidation(ctx.verify, 'POST /sms with a 0-character message', res, 'message');
-  }, { requires: ['sms'] });
+  clauseTest(
+    ['4.4/sms-message-length', '8/limit-sms-message'],
+    'an empty message is rejected with details naming message',
+    async (ctx) => {
+      const res = await world()
+        .as('tenantA')
+        .post('/sms', { fromNumber: needSender(ctx), toNumber, message: '' });
+      checkValidation(ctx.verify, 'POST /sms with a 0-character message', res, 'message');
+    },
+    { requires: ['sms'] },
+  );
 
-  clauseTest(['4.4/sms-message-length', '8/limit-sms-message'], 'a 1,601-character message (and longer) is rejected with details naming message', async (ctx) => {
-    const from = needSender(ctx);
-    const lengths = [1601, ...fc.sample(fc.integer({ min: 1602, max: 20_000 }), { numRuns: 3, seed: SEED })];
-    for (const n of lengths) {
-      const res = await world().as('tenantA').post('/sms', { fromNumber: from, toNumber, message: faker.string.alpha(n) });
-      checkValidation(ctx.verify, `POST /sms with a ${n}-character message`, res, 'message');
-    }
-  }, { requires: ['sms'] });
+  clauseTest(
+    ['4.4/sms-message-length', '8/limit-sms-message'],
+    'a 1,601-character message (and longer) is rejected with details naming message',
+    async (ctx) => {
+      const from = needSender(ctx);
+      const lengths = [1601, ...fc.sample(fc.integer({ min: 1602, max: 20_000 }), { numRuns: 3, seed: SEED })];
+      for (const n of lengths) {
+        const res = await world()
+          .as('tenantA')
+          .post('/sms', { fromNumber: from, toNumber, message: faker.string.alpha(n) });
+        checkValidation(ctx.verify, `POST /sms with a ${n}-character message`, res, 'message');
+      }
+    },
+    { requires: ['sms'] },
+  );
 
   for (const n of [1, 1600]) {
-    clauseTest(['4.4/sms-message-length', '8/limit-sms-message', '4.4/sms-message-sid'], `a ${n}-character message is sent and answers data.messageSid`, async (ctx) => {
-      const from = needSender(ctx);
-      const res = await world().as('tenantA').post('/sms', { fromNumber: from, toNumber, message: faker.string.alpha(n) });
-      ctx.verify.on(['4.4/sms-message-length', '8/limit-sms-message']).success(res, undefined, `POST /sms with a ${n}-character message answers 2xx`);
-      ctx.verify.on('4.4/sms-message-sid').schema('data.messageSid is a non-empty string', 'sms#/$defs/answer', res.json?.data, res);
-    }, { requires: ['sms'] });
+    clauseTest(
+      ['4.4/sms-message-length', '8/limit-sms-message', '4.4/sms-message-sid'],
+      `a ${n}-character message is sent and answers data.messageSid`,
+      async (ctx) => {
+        const from = needSender(ctx);
+        const res = await world()
+          .as('tenantA')
+          .post('/sms', { fromNumber: from, toNumber, message: faker.string.alpha(n) });
+        ctx.verify.on(['4.4/sms-message-length', '8/limit-sms-message']).success(res, undefined, `POST /sms with a ${n}-character message answers 2xx`);
+        ctx.verify.on('4.4/sms-message-sid').schema('data.messageSid is a non-empty string', 'sms#/$defs/answer', res.json?.data, res);
+      },
+      { requires: ['sms'] },
+    );
   }
 });
 
@@ -183,25 +228,49 @@ describe('§4.4 POST /sms: a fromNumber not on the tenant', () => {
     });
   }
 
-  clauseTest('4.4/from-number-not-found', 'a deleted fromNumber answers the same 404 RESOURCE_NOT_FOUND as an unknown one', async (ctx) => {
-    if (!deletedNumber) skipWith(ctx, 'not applicable to this target: deleting a number needs the control API', 'control');
-    const res = await world().as('tenantA').post('/sms', { fromNumber: deletedNumber, toNumber, message: 'conformance check: must not be sent' });
-    checkSameAs(ctx.verify, res, await unknownSender(), 'a deleted number of the tenant');
-  }, { requires: ['control'] });
+  clauseTest(
+    '4.4/from-number-not-found',
+    'a deleted fromNumber answers the same 404 RESOURCE_NOT_FOUND as an unknown one',
+    async (ctx) => {
+      if (!deletedNumber) skipWith(ctx, 'not applicable to this target: deleting a number needs the control API', 'control');
+      const res = await world().as('tenantA').post('/sms', { fromNumber: deletedNumber, toNumber, message: 'conformance check: must not be sent' });
+      checkSameAs(ctx.verify, res, await unknownSender(), 'a deleted number of the tenant');
+    },
+    { requires: ['control'] },
+  );
 
-  clauseTest('4.4/from-number-not-found', "another tenant's fromNumber answers the same 404 RESOURCE_NOT_FOUND as an unknown one", async (ctx) => {
-    if (!otherTenantNumber) skipWith(ctx, missingFixtureReason('otherSmsFromNumber'));
-    const res = await world().as('tenantA').post('/sms', { fromNumber: otherTenantNumber, toNumber: fromNumber ?? toNumber, message: 'conformance check: must not be sent' });
-    checkSameAs(ctx.verify, res, await unknownSender(), "tenant B's number with tenant key A");
-  }, { requires: ['sms'] });
+  clauseTest(
+    '4.4/from-number-not-found',
+    "another tenant's fromNumber answers the same 404 RESOURCE_NOT_FOUND as an unknown one",
+    async (ctx) => {
+      if (!otherTenantNumber) skipWith(ctx, missingFixtureReason('otherSmsFromNumber'));
+      const res = await world()
+        .as('tenantA')
+        .post('/sms', { fromNumber: otherTenantNumber, toNumber: fromNumber ?? toNumber, message: 'conformance check: must not be sent' });
+      checkSameAs(ctx.verify, res, await unknownSender(), "tenant B's number with tenant key A");
+    },
+    { requires: ['sms'] },
+  );
 
   // An organization key acts on the tenant X-Tenant-Id names and nothing else (§5.2), so a number
   // of another tenant of the same organization is as unknown to it as to that tenant's own key.
-  clauseTest('4.4/from-number-not-found', "an organization key acting for A gets the same 404 for tenant B's fromNumber as for an unknown one", async (ctx) => {
-    if (!otherTenantNumber) skipWith(ctx, missingFixtureReason('otherSmsFromNumber'));
-    const res = await world().as('orgA').post('/sms', { fromNumber: otherTenantNumber, toNumber: fromNumber ?? toNumber, message: 'conformance check: must not be sent' });
-    checkSameAs(ctx.verify, res, await world().as('orgA').post('/sms', { fromNumber: randomNumber(), toNumber, message: 'conformance check: must not be sent' }), "tenant B's number with the organization key acting for A");
-  }, { requires: ['sms'] });
+  clauseTest(
+    '4.4/from-number-not-found',
+    "an organization key acting for A gets the same 404 for tenant B's fromNumber as for an unknown one",
+    async (ctx) => {
+      if (!otherTenantNumber) skipWith(ctx, missingFixtureReason('otherSmsFromNumber'));
+      const res = await world()
+        .as('orgA')
+        .post('/sms', { fromNumber: otherTenantNumber, toNumber: fromNumber ?? toNumber, message: 'conformance check: must not be sent' });
+      checkSameAs(
+        ctx.verify,
+        res,
+        await world().as('orgA').post('/sms', { fromNumber: randomNumber(), toNumber, message: 'conformance check: must not be sent' }),
+        "tenant B's number with the organization key acting for A",
+      );
+    },
+    { requires: ['sms'] },
+  );
 });
 
 describe('§4.4 / §8 POST /sms: the limit counts characters, not bytes', () => {
@@ -209,14 +278,28 @@ describe('§4.4 / §8 POST /sms: the limit counts characters, not bytes', () => 
   // point, one grapheme cluster) and two bytes in UTF-8: 1,600 of them are within the limit and
   // 1,601 are not, whichever of those readings a server takes; a server counting bytes refuses 1,600.
   const E_ACUTE = '\u00e9';
-  clauseTest(['4.4/sms-message-length', '8/limit-sms-message'], 'a message of 1,600 × U+00E9 (3,200 UTF-8 bytes) is sent', async (ctx) => {
-    const from = needSender(ctx);
-    const res = await world().as('tenantA').post('/sms', { fromNumber: from, toNumber, message: E_ACUTE.repeat(1600) });
-    ctx.verify.success(res, undefined, 'POST /sms with 1,600 two-byte characters answers 2xx');
-  }, { requires: ['sms'] });
+  clauseTest(
+    ['4.4/sms-message-length', '8/limit-sms-message'],
+    'a message of 1,600 × U+00E9 (3,200 UTF-8 bytes) is sent',
+    async (ctx) => {
+      const from = needSender(ctx);
+      const res = await world()
+        .as('tenantA')
+        .post('/sms', { fromNumber: from, toNumber, message: E_ACUTE.repeat(1600) });
+      ctx.verify.success(res, undefined, 'POST /sms with 1,600 two-byte characters answers 2xx');
+    },
+    { requires: ['sms'] },
+  );
 
-  clauseTest(['4.4/sms-message-length', '8/limit-sms-message'], 'a message of 1,601 × U+00E9 is rejected with details naming message', async (ctx) => {
-    const res = await world().as('tenantA').post('/sms', { fromNumber: needSender(ctx), toNumber, message: E_ACUTE.repeat(1601) });
-    checkValidation(ctx.verify, 'POST /sms with 1,601 two-byte characters', res, 'message');
-  }, { requires: ['sms'] });
+  clauseTest(
+    ['4.4/sms-message-length', '8/limit-sms-message'],
+    'a message of 1,601 × U+00E9 is rejected with details naming message',
+    async (ctx) => {
+      const res = await world()
+        .as('tenantA')
+        .post('/sms', { fromNumber: needSender(ctx), toNumber, message: E_ACUTE.repeat(1601) });
+      checkValidation(ctx.verify, 'POST /sms with 1,601 two-byte characters', res, 'message');
+    },
+    { requires: ['sms'] },
+  );
 });

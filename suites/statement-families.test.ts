@@ -38,17 +38,26 @@ function namesOneOf(entry: { field?: unknown }, names: string[]): boolean {
 function checkRefused(verify: Verify, words: string, res: ApiResponse, names: string[]): void {
   verify.error(res, 400, 'VALIDATION_ERROR', `${words} answers 400 VALIDATION_ERROR`);
   const details: any[] = Array.isArray(res.json?.error?.details) ? res.json.error.details : [];
-  verify.on([...verify.clauses, '4.1/validation-error-details']).that(`error.details names ${names.join(' or ')}`, details.some((d) => namesOneOf(d, names)), {
-    expected: `an entry whose field is one of ${names.join(', ')}`,
-    actual: details.map((d) => d?.field),
-    res,
-  });
+  verify.on([...verify.clauses, '4.1/validation-error-details']).that(
+    `error.details names ${names.join(' or ')}`,
+    details.some((d) => namesOneOf(d, names)),
+    {
+      expected: `an entry whose field is one of ${names.join(', ')}`,
+      actual: details.map((d) => d?.field),
+      res,
+    },
+  );
 }
 
 describe('§8 character limits in characters, not bytes (U+00E9: one character, two UTF-8 bytes)', () => {
   const E = '\u00e9';
   const LIMITS = [
-    { field: 'warmReturnMessage', clauses: ['2.2/warm-return-message-length', '8/warm-return-message-2000'], body: (s: string) => ({ warmReturnMessage: s }), names: ['warmReturnMessage', 'settings'] },
+    {
+      field: 'warmReturnMessage',
+      clauses: ['2.2/warm-return-message-length', '8/warm-return-message-2000'],
+      body: (s: string) => ({ warmReturnMessage: s }),
+      names: ['warmReturnMessage', 'settings'],
+    },
     {
       field: 'settings.conversationConfig.expressiveOptions.instructionsAppend',
       clauses: ['2.4/instructions-append-length', '8/instructions-append-2000'],
@@ -72,7 +81,8 @@ describe('§2.2 / §2.6 each item of an array is validated, not only the first',
   clauseTest('2.2/request-types', 'toolIds [a uuid, "not-a-uuid"] is refused: the second item is no uuid', async (ctx) => {
     const valid = randomUUID();
     const alone = await patch({ toolIds: [valid] });
-    if (alone.status !== 200) skipWith(ctx, `precondition failed: toolIds [an unknown uuid] alone answers ${alone.status}, so the second item cannot be judged on its own`);
+    if (alone.status !== 200)
+      skipWith(ctx, `precondition failed: toolIds [an unknown uuid] alone answers ${alone.status}, so the second item cannot be judged on its own`);
     const res = await patch({ toolIds: [valid, 'not-a-uuid'] });
     checkRefused(ctx.verify, 'PATCH toolIds [uuid, "not-a-uuid"]', res, ['toolIds']);
   });
@@ -83,21 +93,38 @@ describe('§2.2 / §2.6 each item of an array is validated, not only the first',
   });
 
   clauseTest('2.6/language-name-rejected', 'a language name in the second sttKeyterms item is refused', async ({ verify }) => {
-    const res = await patch({ dictionarySettings: { sttKeyterms: [{ term: 'Conformex', language: 'en' }, { term: 'Vexilla', language: 'English' }] } });
+    const res = await patch({
+      dictionarySettings: {
+        sttKeyterms: [
+          { term: 'Conformex', language: 'en' },
+          { term: 'Vexilla', language: 'English' },
+        ],
+      },
+    });
     checkRefused(verify, 'PATCH with sttKeyterms [en, "English"]', res, ['language', 'sttKeyterms', 'dictionarySettings']);
   });
 });
 
 describe('§5.4 rotation invalidates every key type', () => {
-  clauseTest('5.4/rotated-key-invalid', 'a rotated-away organization key answers 401; its successor works', async ({ verify }) => {
-    const w = world();
-    const org = await w.control!.organization(`${w.runPrefix}rotated-org`);
-    const t = await w.control!.tenant(org.id, `${w.runPrefix}rotated-org-tenant`);
-    const next = await w.control!.rotate(org.apiKey);
-    const old = new ApiClient(w.target.baseUrl, { label: 'rotated organization key', key: org.apiKey, tenantId: t.id });
-    const fresh = new ApiClient(w.target.baseUrl, { label: 'organization key after rotation', key: next, tenantId: t.id });
-    verify.error(await old.get('/assistants'), 401, 'UNAUTHORIZED', 'the rotated-away organization key (with X-Tenant-Id)');
-    verify.error(await old.withTenant(undefined).get('/organization/tenants'), 401, 'UNAUTHORIZED', 'the rotated-away organization key on an organization-only route');
-    verify.success(await fresh.get('/assistants'), 200, 'the new organization key answers 200');
-  }, { requires: ['control'] });
+  clauseTest(
+    '5.4/rotated-key-invalid',
+    'a rotated-away organization key answers 401; its successor works',
+    async ({ verify }) => {
+      const w = world();
+      const org = await w.control!.organization(`${w.runPrefix}rotated-org`);
+      const t = await w.control!.tenant(org.id, `${w.runPrefix}rotated-org-tenant`);
+      const next = await w.control!.rotate(org.apiKey);
+      const old = new ApiClient(w.target.baseUrl, { label: 'rotated organization key', key: org.apiKey, tenantId: t.id });
+      const fresh = new ApiClient(w.target.baseUrl, { label: 'organization key after rotation', key: next, tenantId: t.id });
+      verify.error(await old.get('/assistants'), 401, 'UNAUTHORIZED', 'the rotated-away organization key (with X-Tenant-Id)');
+      verify.error(
+        await old.withTenant(undefined).get('/organization/tenants'),
+        401,
+        'UNAUTHORIZED',
+        'the rotated-away organization key on an organization-only route',
+      );
+      verify.success(await fresh.get('/assistants'), 200, 'the new organization key answers 200');
+    },
+    { requires: ['control'] },
+  );
 });

@@ -46,7 +46,12 @@ const createSuite = (body: Record<string, unknown>) => world().as('tenantA').pos
 function forget(res: ApiResponse): void {
   const id = res.json?.data?.id;
   if (res.status < 300 && typeof id === 'string') {
-    world().cleanup.add(`delete test suite ${id}`, () => world().as('tenantA').delete(`/test-suites/${id}`).catch(() => undefined));
+    world().cleanup.add(`delete test suite ${id}`, () =>
+      world()
+        .as('tenantA')
+        .delete(`/test-suites/${id}`)
+        .catch(() => undefined),
+    );
   }
 }
 
@@ -80,7 +85,7 @@ async function suite(ctx: any, purpose: string, body: Record<string, unknown>): 
 async function modelOfType(type: 'chat' | 'realtime'): Promise<string | undefined> {
   const res = await world().as('tenantA').get('/models');
   const data = res.json?.data;
-  const rows: any[] = Array.isArray(data) ? data : Object.values(data ?? {}).find(Array.isArray) ?? [];
+  const rows: any[] = Array.isArray(data) ? data : (Object.values(data ?? {}).find(Array.isArray) ?? []);
   return rows.find((m) => m?.type === type)?.id;
 }
 
@@ -104,24 +109,34 @@ describe('§4.5 POST /test-suites', () => {
     verify.error(res, 400, undefined, 'POST /test-suites with mode voice');
   });
 
-  clauseTest('4.5/test-suite-mode-text-only', 'mode text is accepted', async (ctx) => {
-    const res = await createSuite(suiteBody());
-    skipIfCaseShapeRefused(ctx, res);
-    ctx.verify.success(res, undefined, 'POST /test-suites with mode text answers 2xx');
-    ctx.verify.schema('data is a text test suite', 'test-suite', res.json?.data, res);
-  }, { requires: ['control'] });
+  clauseTest(
+    '4.5/test-suite-mode-text-only',
+    'mode text is accepted',
+    async (ctx) => {
+      const res = await createSuite(suiteBody());
+      skipIfCaseShapeRefused(ctx, res);
+      ctx.verify.success(res, undefined, 'POST /test-suites with mode text answers 2xx');
+      ctx.verify.schema('data is a text test suite', 'test-suite', res.json?.data, res);
+    },
+    { requires: ['control'] },
+  );
 
-  clauseTest(['4.5/test-suite-max-cases', '8/limit-test-suite-cases'], '12 cases are accepted and 13 rejected (cases field assumed: `cases`)', async (ctx) => {
-    const twelve = await createSuite(suiteBody({ cases: cases(12) }));
-    skipIfCaseShapeRefused(ctx, twelve);
-    ctx.verify.success(twelve, undefined, 'a suite with 12 cases answers 2xx');
-    const echoed = twelve.json?.data?.cases;
-    if (!Array.isArray(echoed) || echoed.length !== 12) {
-      skipWith(ctx, 'precondition failed: the suite answer does not carry the 12 cases under `cases`, so the assumed field name does not hold here');
-    }
-    const thirteen = await createSuite(suiteBody({ cases: cases(13) }));
-    ctx.verify.error(thirteen, 400, undefined, 'a suite with 13 cases is rejected with 400');
-  }, { requires: ['control'] });
+  clauseTest(
+    ['4.5/test-suite-max-cases', '8/limit-test-suite-cases'],
+    '12 cases are accepted and 13 rejected (cases field assumed: `cases`)',
+    async (ctx) => {
+      const twelve = await createSuite(suiteBody({ cases: cases(12) }));
+      skipIfCaseShapeRefused(ctx, twelve);
+      ctx.verify.success(twelve, undefined, 'a suite with 12 cases answers 2xx');
+      const echoed = twelve.json?.data?.cases;
+      if (!Array.isArray(echoed) || echoed.length !== 12) {
+        skipWith(ctx, 'precondition failed: the suite answer does not carry the 12 cases under `cases`, so the assumed field name does not hold here');
+      }
+      const thirteen = await createSuite(suiteBody({ cases: cases(13) }));
+      ctx.verify.error(thirteen, 400, undefined, 'a suite with 13 cases is rejected with 400');
+    },
+    { requires: ['control'] },
+  );
 
   // A suite that takes the iterations (the other reading puts them on the run) is a fixture, found
   // by name or made once (helpers/fixtures.ts `suiteFixture`), so a live run leaves nothing new; a
@@ -150,52 +165,72 @@ describe('§4.5 POST /test-suites', () => {
     }
   });
 
-  clauseTest(['4.5/test-suite-iterations', '8/limit-test-iterations'], 'iterations 1 and 10 are accepted', async (ctx) => {
-    for (const n of [1, 10]) {
-      const res = await createSuite(suiteBody({ iterations: n }));
-      skipIfCaseShapeRefused(ctx, res);
-      ctx.verify.success(res, undefined, `a suite with iterations ${n} answers 2xx`);
-    }
-  }, { requires: ['control'] });
+  clauseTest(
+    ['4.5/test-suite-iterations', '8/limit-test-iterations'],
+    'iterations 1 and 10 are accepted',
+    async (ctx) => {
+      for (const n of [1, 10]) {
+        const res = await createSuite(suiteBody({ iterations: n }));
+        skipIfCaseShapeRefused(ctx, res);
+        ctx.verify.success(res, undefined, `a suite with iterations ${n} answers 2xx`);
+      }
+    },
+    { requires: ['control'] },
+  );
 });
 
 describe('§4.5 POST /test-suites/{id}/run and §3 outcomes', () => {
-  clauseTest('4.5/test-run-realtime-400', 'a run against an assistant whose model is realtime answers 400 VALIDATION_ERROR', async (ctx) => {
-    const realtime = await modelOfType('realtime');
-    if (!realtime) skipWith(ctx, 'precondition failed: GET /models lists no model of type realtime');
-    const w = world();
-    const rt = await assistantFixture(w, w.as('tenantA'), 'text-tests-realtime');
-    const patched = await w.as('tenantA').patch(`/assistants/${rt.id}`, { modelId: realtime });
-    ctx.verify.success(patched, 200, 'fixture: the assistant takes the realtime model');
-    const made = await suite(ctx, 'text-tests-realtime', suiteBody({ assistantId: rt.id }));
-    const run = await w.as('tenantA').post(`/test-suites/${made.id}/run`, {});
-    ctx.verify.error(run, 400, 'VALIDATION_ERROR', 'POST /test-suites/{id}/run against a realtime-model assistant');
-  }, { requires: ['modelUsage'] });
+  clauseTest(
+    '4.5/test-run-realtime-400',
+    'a run against an assistant whose model is realtime answers 400 VALIDATION_ERROR',
+    async (ctx) => {
+      const realtime = await modelOfType('realtime');
+      if (!realtime) skipWith(ctx, 'precondition failed: GET /models lists no model of type realtime');
+      const w = world();
+      const rt = await assistantFixture(w, w.as('tenantA'), 'text-tests-realtime');
+      const patched = await w.as('tenantA').patch(`/assistants/${rt.id}`, { modelId: realtime });
+      ctx.verify.success(patched, 200, 'fixture: the assistant takes the realtime model');
+      const made = await suite(ctx, 'text-tests-realtime', suiteBody({ assistantId: rt.id }));
+      const run = await w.as('tenantA').post(`/test-suites/${made.id}/run`, {});
+      ctx.verify.error(run, 400, 'VALIDATION_ERROR', 'POST /test-suites/{id}/run against a realtime-model assistant');
+    },
+    { requires: ['modelUsage'] },
+  );
 
-  clauseTest('3/test-run-outcomes', 'every outcome of a run is passed, failed or error (outcome field assumed: `outcome`)', async (ctx) => {
-    const w = world();
-    const chat = await modelOfType('chat');
-    if (chat) ctx.verify.success(await w.as('tenantA').patch(`/assistants/${assistant.id}`, { modelId: chat }), 200, 'fixture: the assistant takes a chat model');
-    const made = await suite(ctx, 'text-tests-outcomes', suiteBody({ cases: cases(2), iterations: 2 }));
-    const run = await w.as('tenantA').post(`/test-suites/${made.id}/run`, {});
-    ctx.verify.success(run, undefined, 'POST /test-suites/{id}/run answers 2xx');
-    ctx.verify.schema('data is a run', 'test-suite#/$defs/run', run.json?.data, run);
-    const runId = run.json.data.id ?? run.json.data.runId;
-    let seen = outcomes(run.json.data);
-    let last = run;
-    if (seen.length === 0 && typeof runId === 'string') {
-      try {
-        await vi.waitFor(async () => {
-          last = await w.as('tenantA').get(`/test-runs/${runId}`);
-          seen = outcomes(last.json?.data);
-          if (seen.length === 0) throw new Error('no outcome yet');
-        }, { timeout: 10_000, interval: 200 });
-      } catch {
-        /* judged below */
+  clauseTest(
+    '3/test-run-outcomes',
+    'every outcome of a run is passed, failed or error (outcome field assumed: `outcome`)',
+    async (ctx) => {
+      const w = world();
+      const chat = await modelOfType('chat');
+      if (chat)
+        ctx.verify.success(await w.as('tenantA').patch(`/assistants/${assistant.id}`, { modelId: chat }), 200, 'fixture: the assistant takes a chat model');
+      const made = await suite(ctx, 'text-tests-outcomes', suiteBody({ cases: cases(2), iterations: 2 }));
+      const run = await w.as('tenantA').post(`/test-suites/${made.id}/run`, {});
+      ctx.verify.success(run, undefined, 'POST /test-suites/{id}/run answers 2xx');
+      ctx.verify.schema('data is a run', 'test-suite#/$defs/run', run.json?.data, run);
+      const runId = run.json.data.id ?? run.json.data.runId;
+      let seen = outcomes(run.json.data);
+      let last = run;
+      if (seen.length === 0 && typeof runId === 'string') {
+        try {
+          await vi.waitFor(
+            async () => {
+              last = await w.as('tenantA').get(`/test-runs/${runId}`);
+              seen = outcomes(last.json?.data);
+              if (seen.length === 0) throw new Error('no outcome yet');
+            },
+            { timeout: 10_000, interval: 200 },
+          );
+        } catch {
+          /* judged below */
+        }
       }
-    }
-    if (seen.length === 0) skipWith(ctx, 'precondition failed: no value under an assumed key `outcome`, `result` or `verdict` appeared within 10 s (result shape not shown)');
-    const bad = seen.filter((o) => !['passed', 'failed', 'error'].includes(o));
-    ctx.verify.that('every outcome is passed, failed or error', bad.length === 0, { expected: 'passed | failed | error', actual: seen, res: last });
-  }, { requires: ['modelUsage'], timeout: 30_000 });
+      if (seen.length === 0)
+        skipWith(ctx, 'precondition failed: no value under an assumed key `outcome`, `result` or `verdict` appeared within 10 s (result shape not shown)');
+      const bad = seen.filter((o) => !['passed', 'failed', 'error'].includes(o));
+      ctx.verify.that('every outcome is passed, failed or error', bad.length === 0, { expected: 'passed | failed | error', actual: seen, res: last });
+    },
+    { requires: ['modelUsage'], timeout: 30_000 },
+  );
 });

@@ -98,7 +98,6 @@ interface Samples {
   elapsedMs: number;
 }
 
-
 /** Interleaved sampling: each pair sends both lookups in a seeded random order. */
 async function sample(never: () => Promise<ApiResponse>, other: () => Promise<ApiResponse>): Promise<Samples> {
   faker.seed(SEED);
@@ -143,24 +142,34 @@ function verdict(route: string, s: Samples, ctx: ClauseContext): void {
   }
 }
 
-clauseTest('5.7/timing-indistinguishable', "GET /assistants/{id}: another tenant's assistant takes as long as a never-existed one (informational)", async (ctx) => {
-  const a = world().as('tenantA');
-  const s = await sample(
-    () => a.get(`/assistants/${randomUUID()}`, { retry: false }),
-    () => a.get(`/assistants/${assistantB.id}`, { retry: false }),
-  );
-  verdict('GET /assistants/{id}', s, ctx);
-}, { timeout: 20_000 });
+clauseTest(
+  '5.7/timing-indistinguishable',
+  "GET /assistants/{id}: another tenant's assistant takes as long as a never-existed one (informational)",
+  async (ctx) => {
+    const a = world().as('tenantA');
+    const s = await sample(
+      () => a.get(`/assistants/${randomUUID()}`, { retry: false }),
+      () => a.get(`/assistants/${assistantB.id}`, { retry: false }),
+    );
+    verdict('GET /assistants/{id}', s, ctx);
+  },
+  { timeout: 20_000 },
+);
 
-clauseTest('5.7/timing-indistinguishable', "POST /calls/{id}/end (bare 404): another tenant's call takes as long as a never-existed one (informational)", async (ctx) => {
-  if (!callB) skipWith(ctx, callWhy);
-  const a = world().as('tenantA');
-  const body = { actorLabel: 'conformance timing check' };
-  const probe = await a.post(`/calls/${randomUUID()}/end`, body, { retry: false });
-  skipUnlessServed(ctx, probe, 'POST /calls/{id}/end');
-  const s = await sample(
-    () => a.post(`/calls/${randomUUID()}/end`, body, { retry: false }),
-    () => a.post(`/calls/${callB!.id}/end`, body, { retry: false }),
-  );
-  verdict('POST /calls/{id}/end', s, ctx);
-}, { requires: ['destructive'], timeout: 20_000 });
+clauseTest(
+  '5.7/timing-indistinguishable',
+  "POST /calls/{id}/end (bare 404): another tenant's call takes as long as a never-existed one (informational)",
+  async (ctx) => {
+    if (!callB) skipWith(ctx, callWhy);
+    const a = world().as('tenantA');
+    const body = { actorLabel: 'conformance timing check' };
+    const probe = await a.post(`/calls/${randomUUID()}/end`, body, { retry: false });
+    skipUnlessServed(ctx, probe, 'POST /calls/{id}/end');
+    const s = await sample(
+      () => a.post(`/calls/${randomUUID()}/end`, body, { retry: false }),
+      () => a.post(`/calls/${callB!.id}/end`, body, { retry: false }),
+    );
+    verdict('POST /calls/{id}/end', s, ctx);
+  },
+  { requires: ['destructive'], timeout: 20_000 },
+);

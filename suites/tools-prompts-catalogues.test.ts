@@ -42,7 +42,10 @@ function storesEmptyDescription(value: unknown): boolean {
 const INSTRUCTION = {
   title: 'Order lookup',
   description: 'Look up an order by its number.',
-  steps: [{ title: 'Ask', description: 'Ask for the order number.' }, { title: 'Look up', description: 'Call the tool with it.' }],
+  steps: [
+    { title: 'Ask', description: 'Ask for the order number.' },
+    { title: 'Look up', description: 'Call the tool with it.' },
+  ],
 };
 const TEXT_INSTRUCTIONS = {
   title: 'Order lookup (text)',
@@ -69,40 +72,64 @@ beforeAll(async () => {
 });
 
 describe('§4.5 tools: instruction and textInstructions', () => {
-  clauseTest('4.5/tool-instruction-shape', 'a tool carries instruction and textInstructions of the shape title, description, steps (the POST, or on a live tenant the PUT, answer)', async ({ verify }) => {
-    if (putFixtureError) throw putFixtureError;
-    const data = putFixture!.data;
-    verify.schema('data is a tool with instruction and textInstructions', 'tool', data);
-    for (const [k, sent] of [['instruction', INSTRUCTION], ['textInstructions', TEXT_INSTRUCTIONS]] as const) {
-      for (const f of ['title', 'description'] as const) verify.equal(`${k}.${f} reads back as sent`, data?.[k]?.[f], sent[f]);
-      verify.equal(`${k}.steps keeps its ${sent.steps.length} step(s)`, data?.[k]?.steps?.length, sent.steps.length);
-    }
-  });
+  clauseTest(
+    '4.5/tool-instruction-shape',
+    'a tool carries instruction and textInstructions of the shape title, description, steps (the POST, or on a live tenant the PUT, answer)',
+    async ({ verify }) => {
+      if (putFixtureError) throw putFixtureError;
+      const data = putFixture!.data;
+      verify.schema('data is a tool with instruction and textInstructions', 'tool', data);
+      for (const [k, sent] of [
+        ['instruction', INSTRUCTION],
+        ['textInstructions', TEXT_INSTRUCTIONS],
+      ] as const) {
+        for (const f of ['title', 'description'] as const) verify.equal(`${k}.${f} reads back as sent`, data?.[k]?.[f], sent[f]);
+        verify.equal(`${k}.steps keeps its ${sent.steps.length} step(s)`, data?.[k]?.steps?.length, sent.steps.length);
+      }
+    },
+  );
 
-  clauseTest('4.5/tool-instruction-shape', 'textInstructions is optional', async ({ verify }) => {
-    const res = await world().as('tenantA').post('/tools', { name: `${world().runPrefix}tool-voice-only`, instruction: INSTRUCTION });
-    verify.success(res, undefined, 'POST /tools without textInstructions answers 2xx');
-    verify.schema('data is a tool', 'tool', res.json?.data, res);
-  }, { requires: ['control'] });
+  clauseTest(
+    '4.5/tool-instruction-shape',
+    'textInstructions is optional',
+    async ({ verify }) => {
+      const res = await world()
+        .as('tenantA')
+        .post('/tools', { name: `${world().runPrefix}tool-voice-only`, instruction: INSTRUCTION });
+      verify.success(res, undefined, 'POST /tools without textInstructions answers 2xx');
+      verify.schema('data is a tool', 'tool', res.json?.data, res);
+    },
+    { requires: ['control'] },
+  );
 
-  clauseTest(['4.5/tool-put-keeps-text-instructions', '4.5/tool-put-null-removes-text-instructions'], 'PUT without textInstructions keeps it; PUT with null removes it', async (ctx) => {
-    if (!putFixture) skipWith(ctx, `precondition failed: the fixture tool could not be made (${putFixtureError?.message.slice(0, 200)})`);
-    const tool = { id: putFixture.id, name: putFixture.body.name, textInstructions: putFixture.data?.textInstructions };
-    const newInstruction = { ...INSTRUCTION, description: 'Look up an order by number or e-mail.' };
-    const kept = await putTool(tool.id, { name: tool.name, instruction: newInstruction });
-    ctx.verify.on('4.5/tool-put-keeps-text-instructions').success(kept, undefined, 'PUT /tools/{id} without textInstructions answers 2xx');
-    ctx.verify.on('4.5/tool-put-keeps-text-instructions').schema('data is a tool', 'tool', kept.json?.data, kept);
-    ctx.verify.on('4.5/tool-put-keeps-text-instructions').equal('the PUT applied the new instruction', kept.json.data.instruction?.description, newInstruction.description, kept);
-    ctx.verify.on('4.5/tool-put-keeps-text-instructions').that('textInstructions is kept as stored', isDeepStrictEqual(kept.json.data.textInstructions, tool.textInstructions), {
-      expected: tool.textInstructions,
-      actual: kept.json.data.textInstructions,
-      res: kept,
-    });
-    const removed = await putTool(tool.id, { name: tool.name, instruction: newInstruction, textInstructions: null });
-    ctx.verify.on('4.5/tool-put-null-removes-text-instructions').success(removed, undefined, 'PUT /tools/{id} with textInstructions null answers 2xx');
-    const v = removed.json?.data?.textInstructions;
-    ctx.verify.on('4.5/tool-put-null-removes-text-instructions').that('textInstructions is removed (null or absent)', v === null || v === undefined, { expected: 'null or absent', actual: v, res: removed });
-  });
+  clauseTest(
+    ['4.5/tool-put-keeps-text-instructions', '4.5/tool-put-null-removes-text-instructions'],
+    'PUT without textInstructions keeps it; PUT with null removes it',
+    async (ctx) => {
+      if (!putFixture) skipWith(ctx, `precondition failed: the fixture tool could not be made (${putFixtureError?.message.slice(0, 200)})`);
+      const tool = { id: putFixture.id, name: putFixture.body.name, textInstructions: putFixture.data?.textInstructions };
+      const newInstruction = { ...INSTRUCTION, description: 'Look up an order by number or e-mail.' };
+      const kept = await putTool(tool.id, { name: tool.name, instruction: newInstruction });
+      ctx.verify.on('4.5/tool-put-keeps-text-instructions').success(kept, undefined, 'PUT /tools/{id} without textInstructions answers 2xx');
+      ctx.verify.on('4.5/tool-put-keeps-text-instructions').schema('data is a tool', 'tool', kept.json?.data, kept);
+      ctx.verify
+        .on('4.5/tool-put-keeps-text-instructions')
+        .equal('the PUT applied the new instruction', kept.json.data.instruction?.description, newInstruction.description, kept);
+      ctx.verify
+        .on('4.5/tool-put-keeps-text-instructions')
+        .that('textInstructions is kept as stored', isDeepStrictEqual(kept.json.data.textInstructions, tool.textInstructions), {
+          expected: tool.textInstructions,
+          actual: kept.json.data.textInstructions,
+          res: kept,
+        });
+      const removed = await putTool(tool.id, { name: tool.name, instruction: newInstruction, textInstructions: null });
+      ctx.verify.on('4.5/tool-put-null-removes-text-instructions').success(removed, undefined, 'PUT /tools/{id} with textInstructions null answers 2xx');
+      const v = removed.json?.data?.textInstructions;
+      ctx.verify
+        .on('4.5/tool-put-null-removes-text-instructions')
+        .that('textInstructions is removed (null or absent)', v === null || v === undefined, { expected: 'null or absent', actual: v, res: removed });
+    },
+  );
 });
 
 describe('§4.5 per-assistant tool overrides', () => {
@@ -129,40 +156,72 @@ describe('§4.5 per-assistant tool overrides', () => {
     if (!tool?.id) skipWith(ctx, `precondition failed: the fixture tool could not be made (${why})`);
   }
 
-  clauseTest(['4.5/tool-overrides-independent', '4.5/tool-empty-description-restores'], 'voice and text description overrides are independent; an empty description restores the default', async (ctx) => {
-    needTool(ctx);
-    const c = world().as('tenantA');
-    const text = 'Text override: ask for the order number in one message.';
-    const voice = 'Voice override: ask for the order number slowly.';
-    ctx.verify.on('4.5/tool-overrides-independent').success(await c.put(`${base()}/text-description-override`, { description: text }), undefined, 'PUT …/text-description-override answers 2xx');
-    let read = await readText();
-    ctx.verify.on('4.5/tool-overrides-independent').success(read, 200, 'GET …/text-override answers 200');
-    ctx.verify.on('4.5/tool-overrides-independent').that('the text override carries the text description', containsString(read.json?.data, text), { expected: text, actual: read.json?.data, res: read });
-    ctx.verify.on('4.5/tool-overrides-independent').success(await c.put(`${base()}/description-override`, { description: voice }), undefined, 'PUT …/description-override (voice) answers 2xx');
-    read = await readText();
-    // The text-override read may also show the voice side (its shape is not shown): only the text part is asserted.
-    ctx.verify.on('4.5/tool-overrides-independent').that('writing the voice override leaves the text override as it was', containsString(read.json?.data, text), {
-      expected: `text override still with ${JSON.stringify(text)}`,
-      actual: read.json?.data,
-      res: read,
-    });
-    ctx.verify.on('4.5/tool-empty-description-restores').success(await c.put(`${base()}/description-override`, { description: '' }), undefined, 'PUT …/description-override with an empty description answers 2xx');
-    read = await readText();
-    ctx.verify.on('4.5/tool-overrides-independent').that('clearing the voice override leaves the text override', containsString(read.json?.data, text), { expected: text, actual: read.json?.data, res: read });
-    ctx.verify.on('4.5/tool-empty-description-restores').success(await c.put(`${base()}/text-description-override`, { description: '' }), undefined, 'PUT …/text-description-override with an empty description answers 2xx');
-    read = await readText();
-    ctx.verify.on('4.5/tool-empty-description-restores').that('after an empty description the custom text description is gone', !containsString(read.json?.data, text), {
-      expected: `no ${JSON.stringify(text)}`,
-      actual: read.json?.data,
-      res: read,
-    });
-    // The defaults are non-empty, so a description that reads back as '' means the empty text was stored, not the default restored.
-    ctx.verify.on('4.5/tool-empty-description-restores').that('the empty description is not stored in place of the default', !storesEmptyDescription(read.json?.data), {
-      expected: 'no description field holding an empty string (the default, null or no override)',
-      actual: read.json?.data,
-      res: read,
-    });
-  });
+  clauseTest(
+    ['4.5/tool-overrides-independent', '4.5/tool-empty-description-restores'],
+    'voice and text description overrides are independent; an empty description restores the default',
+    async (ctx) => {
+      needTool(ctx);
+      const c = world().as('tenantA');
+      const text = 'Text override: ask for the order number in one message.';
+      const voice = 'Voice override: ask for the order number slowly.';
+      ctx.verify
+        .on('4.5/tool-overrides-independent')
+        .success(await c.put(`${base()}/text-description-override`, { description: text }), undefined, 'PUT …/text-description-override answers 2xx');
+      let read = await readText();
+      ctx.verify.on('4.5/tool-overrides-independent').success(read, 200, 'GET …/text-override answers 200');
+      ctx.verify
+        .on('4.5/tool-overrides-independent')
+        .that('the text override carries the text description', containsString(read.json?.data, text), { expected: text, actual: read.json?.data, res: read });
+      ctx.verify
+        .on('4.5/tool-overrides-independent')
+        .success(await c.put(`${base()}/description-override`, { description: voice }), undefined, 'PUT …/description-override (voice) answers 2xx');
+      read = await readText();
+      // The text-override read may also show the voice side (its shape is not shown): only the text part is asserted.
+      ctx.verify
+        .on('4.5/tool-overrides-independent')
+        .that('writing the voice override leaves the text override as it was', containsString(read.json?.data, text), {
+          expected: `text override still with ${JSON.stringify(text)}`,
+          actual: read.json?.data,
+          res: read,
+        });
+      ctx.verify
+        .on('4.5/tool-empty-description-restores')
+        .success(
+          await c.put(`${base()}/description-override`, { description: '' }),
+          undefined,
+          'PUT …/description-override with an empty description answers 2xx',
+        );
+      read = await readText();
+      ctx.verify.on('4.5/tool-overrides-independent').that('clearing the voice override leaves the text override', containsString(read.json?.data, text), {
+        expected: text,
+        actual: read.json?.data,
+        res: read,
+      });
+      ctx.verify
+        .on('4.5/tool-empty-description-restores')
+        .success(
+          await c.put(`${base()}/text-description-override`, { description: '' }),
+          undefined,
+          'PUT …/text-description-override with an empty description answers 2xx',
+        );
+      read = await readText();
+      ctx.verify
+        .on('4.5/tool-empty-description-restores')
+        .that('after an empty description the custom text description is gone', !containsString(read.json?.data, text), {
+          expected: `no ${JSON.stringify(text)}`,
+          actual: read.json?.data,
+          res: read,
+        });
+      // The defaults are non-empty, so a description that reads back as '' means the empty text was stored, not the default restored.
+      ctx.verify
+        .on('4.5/tool-empty-description-restores')
+        .that('the empty description is not stored in place of the default', !storesEmptyDescription(read.json?.data), {
+          expected: 'no description field holding an empty string (the default, null or no override)',
+          actual: read.json?.data,
+          res: read,
+        });
+    },
+  );
 
   clauseTest('4.5/tool-overrides-independent', 'a step text override is written, read back and deleted', async (ctx) => {
     needTool(ctx);
@@ -170,12 +229,24 @@ describe('§4.5 per-assistant tool overrides', () => {
     if (typeof stepId !== 'string') skipWith(ctx, 'precondition failed: the tool answer carries no step id (step shape not shown)');
     const c = world().as('tenantA');
     const stepText = 'Step override: ask for the order number by text.';
-    ctx.verify.success(await c.put(`${base()}/steps/${stepId}/text-override`, { description: stepText }), undefined, 'PUT …/steps/{stepId}/text-override answers 2xx');
+    ctx.verify.success(
+      await c.put(`${base()}/steps/${stepId}/text-override`, { description: stepText }),
+      undefined,
+      'PUT …/steps/{stepId}/text-override answers 2xx',
+    );
     let read = await readText();
-    ctx.verify.that('the text override carries the step override', containsString(read.json?.data, stepText), { expected: stepText, actual: read.json?.data, res: read });
+    ctx.verify.that('the text override carries the step override', containsString(read.json?.data, stepText), {
+      expected: stepText,
+      actual: read.json?.data,
+      res: read,
+    });
     ctx.verify.success(await c.delete(`${base()}/steps/${stepId}/text-override`), undefined, 'DELETE …/steps/{stepId}/text-override answers 2xx');
     read = await readText();
-    ctx.verify.that('the step override is gone', !containsString(read.json?.data, stepText), { expected: `no ${JSON.stringify(stepText)}`, actual: read.json?.data, res: read });
+    ctx.verify.that('the step override is gone', !containsString(read.json?.data, stepText), {
+      expected: `no ${JSON.stringify(stepText)}`,
+      actual: read.json?.data,
+      res: read,
+    });
   });
 
   clauseTest('4.5/tool-overrides-independent', 'DELETE …/text-override removes the text override', async (ctx) => {
@@ -185,11 +256,15 @@ describe('§4.5 per-assistant tool overrides', () => {
     ctx.verify.success(await c.put(`${base()}/text-description-override`, { description: text }), undefined, 'PUT …/text-description-override answers 2xx');
     ctx.verify.success(await c.delete(`${base()}/text-override`), undefined, 'DELETE …/text-override answers 2xx');
     const read = await readText();
-    ctx.verify.that('after DELETE the text override is gone (404 or without the text)', read.status === 404 || (read.status === 200 && !containsString(read.json?.data, text)), {
-      expected: `404, or 200 without ${JSON.stringify(text)}`,
-      actual: `${read.status}`,
-      res: read,
-    });
+    ctx.verify.that(
+      'after DELETE the text override is gone (404 or without the text)',
+      read.status === 404 || (read.status === 200 && !containsString(read.json?.data, text)),
+      {
+        expected: `404, or 200 without ${JSON.stringify(text)}`,
+        actual: `${read.status}`,
+        res: read,
+      },
+    );
   });
 });
 
@@ -229,7 +304,12 @@ describe('§4.5 prompts', () => {
       for (const r of rows) verify.schema('each row is a prompt', 'prompt', r, list);
       const others = rows.filter((r) => r?.type !== type).map((r) => r?.type);
       verify.that(`every row has type ${type}`, others.length === 0, { expected: type, actual: others, res: list });
-      if (mine) verify.that('the prompt just made is listed', rows.some((r) => r?.id === mine), { expected: mine, actual: rows.map((r) => r?.id), res: list });
+      if (mine)
+        verify.that(
+          'the prompt just made is listed',
+          rows.some((r) => r?.id === mine),
+          { expected: mine, actual: rows.map((r) => r?.id), res: list },
+        );
     });
   }
 
@@ -285,9 +365,13 @@ describe('§2.10 catalogues', () => {
     return list;
   }
 
-  clauseTest(['4.5/transcribers-org-key', '2.10/transcriber-language'], 'GET /transcribers and /transcribers/{id} accept an organization key without X-Tenant-Id; entries carry language', async ({ verify }) => {
-    await transcribers(verify.on('4.5/transcribers-org-key'), 'org');
-  });
+  clauseTest(
+    ['4.5/transcribers-org-key', '2.10/transcriber-language'],
+    'GET /transcribers and /transcribers/{id} accept an organization key without X-Tenant-Id; entries carry language',
+    async ({ verify }) => {
+      await transcribers(verify.on('4.5/transcribers-org-key'), 'org');
+    },
+  );
 
   clauseTest('2.10/transcriber-language', 'transcribers read with a tenant key carry language', async ({ verify }) => {
     await transcribers(verify, 'tenantA');

@@ -13,7 +13,16 @@ import { assistantFixture } from '../helpers/fixtures';
 import type { ApiClient, ApiResponse } from '../helpers/client';
 import { budgetSample, generateBoundsCases, materializeCase, Template, type BoundsCase, type TemplateVars } from '../helpers/generate/bounds';
 import { describeActual, describeReading, fieldNames, formatPath, getAt, readingHolds } from '../helpers/generate/paths';
-import { hostResolvingTo, PUBLIC_TEST_ADDRESS, publicHost, rangeEdges, unarrangeableReason, unresolvableHost, UNSPECIFIED_ADDRESSES, wildcardName } from '../helpers/generate/hosts';
+import {
+  hostResolvingTo,
+  PUBLIC_TEST_ADDRESS,
+  publicHost,
+  rangeEdges,
+  unarrangeableReason,
+  unresolvableHost,
+  UNSPECIFIED_ADDRESSES,
+  wildcardName,
+} from '../helpers/generate/hosts';
 import { hasCapability } from '../helpers/target';
 import { concurrency, fixturePool, type FixturePool } from '../helpers/concurrency';
 
@@ -27,7 +36,8 @@ const CASES = generateBoundsCases();
  */
 const fullSet = (): boolean => hasCapability('control');
 const SAMPLE = budgetSample(CASES);
-const BUDGET_REASON = 'request budget of a live run: on a target without a control API one case per field, kind and expectation runs here; the full set runs on simulators';
+const BUDGET_REASON =
+  'request budget of a live run: on a target without a control API one case per field, kind and expectation runs here; the full set runs on simulators';
 const DETAILS = '4.1/validation-error-details';
 const UNCHANGED = '4.1/rejected-patch-changes-nothing';
 
@@ -81,7 +91,8 @@ beforeAll(async () => {
     }
     const wild = w.target.wildcardDns;
     if (wild) {
-      if (publicHostUnusable) wildcardUnusable.v4 = `${publicHostUnusable} (the wildcard DNS name of ${PUBLIC_TEST_ADDRESS}; names under ${wild} would prove nothing)`;
+      if (publicHostUnusable)
+        wildcardUnusable.v4 = `${publicHostUnusable} (the wildcard DNS name of ${PUBLIC_TEST_ADDRESS}; names under ${wild} would prove nothing)`;
       const v6 = wildcardName(PUBLIC_TEST_ADDRESS_V6, wild);
       const probe6 = await client.patch(`/assistants/${main.id}`, { serverUrl: `https://${v6}/conformance-probe` });
       if (probe6.status !== 200)
@@ -105,11 +116,15 @@ function checkRejected(verify: Verify, what: string, res: ApiResponse, expected:
   const details = res.json?.error?.details;
   verify.on(DETAILS).schema('error.details is an array of { field, message }', 'validation-details', details, res);
   for (const e of expected) {
-    verify.on(DETAILS).that(`error.details names the failing field ${e.label}`, details.some((d: any) => fieldNames(d?.field, e.names)), {
-      expected: `an entry whose field is ${e.label} (or a path ending in ${e.names.join(' or ')})`,
-      actual: details.map((d: any) => d?.field),
-      res,
-    });
+    verify.on(DETAILS).that(
+      `error.details names the failing field ${e.label}`,
+      details.some((d: any) => fieldNames(d?.field, e.names)),
+      {
+        expected: `an entry whose field is ${e.label} (or a path ending in ${e.names.join(' or ')})`,
+        actual: details.map((d: any) => d?.field),
+        res,
+      },
+    );
   }
 }
 
@@ -131,7 +146,9 @@ async function expectRejected(verify: Verify, what: string, body: unknown, expec
   verify.success(after, 200, 'GET after the PATCH answers 200');
   slot.lastKnown = after.json?.data;
   // Documented fields only, updatedAt included: undocumented ones may change on every read (§9.4; helpers/documented.ts).
-  verify.on(UNCHANGED).unchanged('every documented field of the GET after the refused PATCH equals the GET before', before, after.json?.data, documented('assistant'), after);
+  verify
+    .on(UNCHANGED)
+    .unchanged('every documented field of the GET after the refused PATCH equals the GET before', before, after.json?.data, documented('assistant'), after);
 }
 
 /** Sends a PATCH that must be accepted (checked on `verify`'s clauses) and returns the GET after it. */
@@ -169,9 +186,13 @@ async function runCase(verify: Verify, raw: BoundsCase, slot: Slot): Promise<voi
   const c = materializeCase(raw, vars);
   const onCase = verify.on(c.clauses);
   if (c.expect === 'reject') {
-    await expectRejected(onCase, `PATCH ${formatPath(c.path)} = ${raw.name.split(' = ')[1].split(' → ')[0]}`, c.body, [
-      { label: formatPath(c.path.filter((s) => typeof s === 'string')), names: c.fields },
-    ], slot);
+    await expectRejected(
+      onCase,
+      `PATCH ${formatPath(c.path)} = ${raw.name.split(' = ')[1].split(' → ')[0]}`,
+      c.body,
+      [{ label: formatPath(c.path.filter((s) => typeof s === 'string')), names: c.fields }],
+      slot,
+    );
     return;
   }
   const get = await expectAccepted(onCase, `PATCH ${c.name}`, c.body, slot);
@@ -199,7 +220,8 @@ describe('several invalid fields in one PATCH', () => {
   // One refused top-level case per field, grouped four at a time: every field must be listed.
   const firsts = new Map<string, BoundsCase>();
   for (const c of CASES) {
-    if (c.expect === 'reject' && c.path.length === 1 && (c.kind === 'bound' || c.kind === 'type' || c.kind === 'enum') && !firsts.has(c.top)) firsts.set(c.top, c);
+    if (c.expect === 'reject' && c.path.length === 1 && (c.kind === 'bound' || c.kind === 'type' || c.kind === 'enum') && !firsts.has(c.top))
+      firsts.set(c.top, c);
   }
   const picked = [...firsts.values()];
   const groups: BoundsCase[][] = [];
@@ -207,38 +229,47 @@ describe('several invalid fields in one PATCH', () => {
   for (const g of groups) {
     clauseTest([DETAILS, UNCHANGED], `a PATCH with ${g.map((c) => c.top).join(', ')} all invalid lists every one of them`, async ({ verify }) => {
       const body = Object.assign({}, ...g.map((c) => materializeCase(c, vars).body));
-      await expectRejected(verify.on(DETAILS), 'PATCH with several invalid fields', body, g.map((c) => ({ label: c.top, names: [c.top] })));
+      await expectRejected(
+        verify.on(DETAILS),
+        'PATCH with several invalid fields',
+        body,
+        g.map((c) => ({ label: c.top, names: [c.top] })),
+      );
     });
   }
 });
 
 describe('§2.3 serverUrl', () => {
-  clauseTest(['2.3/public-name-accepted', '2.3/validation-only', '4.1/response-includes-server-url'], 'a public name is accepted promptly, the answer includes it, and no delivery is made to it', async (ctx) => {
-    if (publicHostUnusable) skipWith(ctx, publicHostUnusable);
-    const w = world();
-    main.lastKnown = undefined;
-    const host = await publicHost(w, 'public');
-    const url = `https://${host}/hooks/core`;
-    const res = await client.patch(path(), { serverUrl: url });
-    ctx.verify.on('2.3/public-name-accepted').success(res, 200, `PATCH serverUrl ${url} is accepted`);
-    ctx.verify.on('4.1/response-includes-server-url').equal('the PATCH answer includes serverUrl as written', res.json?.data?.serverUrl, url, res);
-    // The name points at a documentation address where nothing listens: a PATCH that sent (and waited on) a test request could not answer promptly.
-    ctx.verify.on('2.3/validation-only').that('the PATCH answers within 4 s (it validates DNS only and waits on no test request)', res.durationMs < 4_000, {
-      expected: '< 4000 ms',
-      actual: `${Math.round(res.durationMs)} ms`,
-      res,
-    });
-    const get = await client.get(path());
-    ctx.verify.on('2.3/public-name-accepted').equal('GET shows the serverUrl', get.json?.data?.serverUrl, url, get);
-    if (w.control) {
-      const deliveries = await w.control.deliveries(w.tenantA.id);
-      const toHost = deliveries.filter((d) => d.url.includes(host));
-      ctx.verify.on('2.3/validation-only').that('no delivery was made to the new serverUrl by the PATCH', toHost.length === 0, {
-        expected: 'no delivery to the host',
-        actual: toHost.map((d) => `${d.type} → ${d.url}`),
+  clauseTest(
+    ['2.3/public-name-accepted', '2.3/validation-only', '4.1/response-includes-server-url'],
+    'a public name is accepted promptly, the answer includes it, and no delivery is made to it',
+    async (ctx) => {
+      if (publicHostUnusable) skipWith(ctx, publicHostUnusable);
+      const w = world();
+      main.lastKnown = undefined;
+      const host = await publicHost(w, 'public');
+      const url = `https://${host}/hooks/core`;
+      const res = await client.patch(path(), { serverUrl: url });
+      ctx.verify.on('2.3/public-name-accepted').success(res, 200, `PATCH serverUrl ${url} is accepted`);
+      ctx.verify.on('4.1/response-includes-server-url').equal('the PATCH answer includes serverUrl as written', res.json?.data?.serverUrl, url, res);
+      // The name points at a documentation address where nothing listens: a PATCH that sent (and waited on) a test request could not answer promptly.
+      ctx.verify.on('2.3/validation-only').that('the PATCH answers within 4 s (it validates DNS only and waits on no test request)', res.durationMs < 4_000, {
+        expected: '< 4000 ms',
+        actual: `${Math.round(res.durationMs)} ms`,
+        res,
       });
-    }
-  });
+      const get = await client.get(path());
+      ctx.verify.on('2.3/public-name-accepted').equal('GET shows the serverUrl', get.json?.data?.serverUrl, url, get);
+      if (w.control) {
+        const deliveries = await w.control.deliveries(w.tenantA.id);
+        const toHost = deliveries.filter((d) => d.url.includes(host));
+        ctx.verify.on('2.3/validation-only').that('no delivery was made to the new serverUrl by the PATCH', toHost.length === 0, {
+          expected: 'no delivery to the host',
+          actual: toHost.map((d) => `${d.type} → ${d.url}`),
+        });
+      }
+    },
+  );
 
   clauseTest('2.3/null-clears', 'null clears a serverUrl that was set', async (ctx) => {
     if (publicHostUnusable) skipWith(ctx, publicHostUnusable);
@@ -254,9 +285,22 @@ describe('§2.3 serverUrl', () => {
   });
 
   // Hosts every target treats alike: loopback by name and IP literals of forbidden ranges.
-  for (const host of ['localhost', '127.0.0.1', '10.0.0.1', '192.168.1.1', '172.16.0.1', '169.254.169.254', '[::1]', '[fe80::1]', '[fd00::1]', '[::ffff:127.0.0.1]']) {
+  for (const host of [
+    'localhost',
+    '127.0.0.1',
+    '10.0.0.1',
+    '192.168.1.1',
+    '172.16.0.1',
+    '169.254.169.254',
+    '[::1]',
+    '[fe80::1]',
+    '[fd00::1]',
+    '[::ffff:127.0.0.1]',
+  ]) {
     clauseTest('2.3/no-private-addresses', `https://${host}/ is refused (loopback, private or link-local on every target)`, async ({ verify }) => {
-      await expectRejected(verify, `PATCH serverUrl https://${host}/hook`, { serverUrl: `https://${host}/hook` }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
+      await expectRejected(verify, `PATCH serverUrl https://${host}/hook`, { serverUrl: `https://${host}/hook` }, [
+        { label: 'serverUrl', names: ['serverUrl'] },
+      ]);
     });
   }
 
@@ -281,7 +325,9 @@ describe('§2.3 serverUrl', () => {
   FORBIDDEN.forEach(([label, addresses], i) => {
     clauseTest('2.3/no-private-addresses', `a name resolving to ${label} (${addresses.join(', ')}) is refused`, async (ctx) => {
       const host = await arrangedHost(ctx, `forbidden-${i}`, addresses);
-      await expectRejected(ctx.verify, `PATCH serverUrl https://${host}/hook (${addresses.join(', ')})`, { serverUrl: `https://${host}/hook` }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
+      await expectRejected(ctx.verify, `PATCH serverUrl https://${host}/hook (${addresses.join(', ')})`, { serverUrl: `https://${host}/hook` }, [
+        { label: 'serverUrl', names: ['serverUrl'] },
+      ]);
     });
   });
 
@@ -292,7 +338,8 @@ describe('§2.3 serverUrl', () => {
     clauseTest(clause, `a name resolving to ${e.address} (${e.label}) is ${e.refused ? 'refused' : 'accepted'}`, async (ctx) => {
       const host = await arrangedHost(ctx, `edge-${i}`, [e.address]);
       const url = `https://${host}/edge`;
-      if (e.refused) await expectRejected(ctx.verify, `PATCH serverUrl ${url} (${e.address})`, { serverUrl: url }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
+      if (e.refused)
+        await expectRejected(ctx.verify, `PATCH serverUrl ${url} (${e.address})`, { serverUrl: url }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
       else await expectAccepted(ctx.verify, `PATCH serverUrl ${url} (${e.address}, public)`, { serverUrl: url });
     });
   });
@@ -301,11 +348,15 @@ describe('§2.3 serverUrl', () => {
   for (const address of UNSPECIFIED_ADDRESSES) {
     const literal = address.includes(':') ? `[${address}]` : address;
     clauseTest('2.3/no-unspecified-address', `https://${literal}/ is refused (the unspecified address reaches the host itself)`, async ({ verify }) => {
-      await expectRejected(verify, `PATCH serverUrl https://${literal}/hook`, { serverUrl: `https://${literal}/hook` }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
+      await expectRejected(verify, `PATCH serverUrl https://${literal}/hook`, { serverUrl: `https://${literal}/hook` }, [
+        { label: 'serverUrl', names: ['serverUrl'] },
+      ]);
     });
     clauseTest('2.3/no-unspecified-address', `a name resolving to ${address} is refused`, async (ctx) => {
       const host = await arrangedHost(ctx, `unspecified-${address.includes(':') ? 6 : 4}`, [address]);
-      await expectRejected(ctx.verify, `PATCH serverUrl https://${host}/hook (${address})`, { serverUrl: `https://${host}/hook` }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
+      await expectRejected(ctx.verify, `PATCH serverUrl https://${host}/hook (${address})`, { serverUrl: `https://${host}/hook` }, [
+        { label: 'serverUrl', names: ['serverUrl'] },
+      ]);
     });
   }
 
@@ -334,7 +385,9 @@ describe('§2.2 timezone is a zone name', () => {
   // may refuse them.
   const zones = (Intl as any).supportedValuesOf('timeZone') as string[];
   const stride = Math.ceil(zones.length / 6);
-  const spread = [...new Set(['UTC', 'America/Argentina/Buenos_Aires', ...zones.filter((_, i) => i % stride === 0)])].filter((z) => z === 'UTC' || zones.includes(z));
+  const spread = [...new Set(['UTC', 'America/Argentina/Buenos_Aires', ...zones.filter((_, i) => i % stride === 0)])].filter(
+    (z) => z === 'UTC' || zones.includes(z),
+  );
   // On a live tenant (request budget) the one- and three-part names only.
   const sample = hasCapability('control') ? spread : spread.slice(0, 2);
   for (const zone of sample) {
@@ -346,14 +399,25 @@ describe('§2.2 timezone is a zone name', () => {
 });
 
 describe('§2.2 response shape', () => {
-  clauseTest(['2.2/response-shape', '4.1/patch-returns-updated'], 'the PATCH answer and the GET are the §2.2 response column, and equal', async ({ verify }) => {
-    main.lastKnown = undefined;
-    const res = await client.patch(path(), { idleTimeoutSeconds: 15, transferMode: 'smart-summary' });
-    verify.on('2.2/response-shape').success(res, 200, 'PATCH answers 200');
-    verify.on('2.2/response-shape').schema('the PATCH answer data is an assistant (§2.2 response column)', 'assistant', res.json?.data, res);
-    const get = await client.get(path());
-    verify.on('2.2/response-shape').schema('the GET data is an assistant (§2.2 response column)', 'assistant', get.json?.data, get);
-    main.lastKnown = get.json?.data;
-    verify.on('4.1/patch-returns-updated').equal('the PATCH answer equals the following GET in every documented field', documentedPart(res.json?.data, 'assistant', []), documentedPart(get.json?.data, 'assistant', []), get);
-  });
+  clauseTest(
+    ['2.2/response-shape', '4.1/patch-returns-updated'],
+    'the PATCH answer and the GET are the §2.2 response column, and equal',
+    async ({ verify }) => {
+      main.lastKnown = undefined;
+      const res = await client.patch(path(), { idleTimeoutSeconds: 15, transferMode: 'smart-summary' });
+      verify.on('2.2/response-shape').success(res, 200, 'PATCH answers 200');
+      verify.on('2.2/response-shape').schema('the PATCH answer data is an assistant (§2.2 response column)', 'assistant', res.json?.data, res);
+      const get = await client.get(path());
+      verify.on('2.2/response-shape').schema('the GET data is an assistant (§2.2 response column)', 'assistant', get.json?.data, get);
+      main.lastKnown = get.json?.data;
+      verify
+        .on('4.1/patch-returns-updated')
+        .equal(
+          'the PATCH answer equals the following GET in every documented field',
+          documentedPart(res.json?.data, 'assistant', []),
+          documentedPart(get.json?.data, 'assistant', []),
+          get,
+        );
+    },
+  );
 });

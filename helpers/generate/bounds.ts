@@ -28,25 +28,17 @@ export const PATCH_SCHEMA_ID = `${SCHEMA_BASE}assistant.patch.request.json`;
  * `format` (uuid), `example` (a documented valid or invalid example), `unknown-key`
  * (additionalProperties false), `required` (one of several properties required).
  */
-export type CaseKind =
-  | 'bound'
-  | 'integer-string'
-  | 'type'
-  | 'null'
-  | 'enum'
-  | 'enum-case'
-  | 'length'
-  | 'format'
-  | 'example'
-  | 'unknown-key'
-  | 'required';
+export type CaseKind = 'bound' | 'integer-string' | 'type' | 'null' | 'enum' | 'enum-case' | 'length' | 'format' | 'example' | 'unknown-key' | 'required';
 
 /**
  * A string built when the case runs: `template` with `{publicHost}` replaced, then padded with `a`
  * to exactly `length` characters when `length` is set (serverUrl length cases, §2.3).
  */
 export class Template {
-  constructor(readonly template: string, readonly length?: number) {}
+  constructor(
+    readonly template: string,
+    readonly length?: number,
+  ) {}
   /** The final string. @throws Error when the substituted template is already longer than `length`. */
   render(vars: TemplateVars): string {
     const s = this.template.replace(/\{publicHost\}/g, vars.publicHost);

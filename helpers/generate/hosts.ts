@@ -36,8 +36,14 @@ function wildcardDomain(): string | undefined {
  */
 export function unarrangeableReason(addresses: readonly string[]): string {
   return addresses.length > 1
-    ? switchReason('control', "not applicable to this target: a name resolving to several addresses needs a simulator's DNS control (a wildcard DNS name carries one address)")
-    : switchReason('wildcardDns', "missing optional fixture: the target's DNS cannot be arranged without a control API; set CORE_API_WILDCARD_DNS=<domain> (a wildcard DNS service such as sslip.io) to run this");
+    ? switchReason(
+        'control',
+        "not applicable to this target: a name resolving to several addresses needs a simulator's DNS control (a wildcard DNS name carries one address)",
+      )
+    : switchReason(
+        'wildcardDns',
+        "missing optional fixture: the target's DNS cannot be arranged without a control API; set CORE_API_WILDCARD_DNS=<domain> (a wildcard DNS service such as sslip.io) to run this",
+      );
 }
 
 /** A public documentation address (TEST-NET-3, RFC 5737): public, and nothing listens there. */
@@ -123,8 +129,7 @@ export interface RangeEdge {
 export function rangeEdges(): RangeEdge[] {
   const toInt = (a: ipaddr.IPv4) => a.octets.reduce((n, o) => n * 256 + o, 0);
   const fromInt = (n: number) => ipaddr.IPv4.parse([24, 16, 8, 0].map((s) => Math.floor(n / 2 ** s) % 256).join('.'));
-  const forbidden = (addr: ipaddr.IPv4) =>
-    [...FORBIDDEN_IPV4_RANGES, { base: '0.0.0.0', bits: 8 }].some((r) => addr.match(ipaddr.IPv4.parse(r.base), r.bits));
+  const forbidden = (addr: ipaddr.IPv4) => [...FORBIDDEN_IPV4_RANGES, { base: '0.0.0.0', bits: 8 }].some((r) => addr.match(ipaddr.IPv4.parse(r.base), r.bits));
   const out: RangeEdge[] = [];
   for (const r of FORBIDDEN_IPV4_RANGES) {
     const cidr = `${r.base}/${r.bits}`;
@@ -132,7 +137,10 @@ export function rangeEdges(): RangeEdge[] {
     const last = toInt(ipaddr.IPv4.broadcastAddressFromCIDR(cidr));
     out.push({ label: `${r.label}: first address inside`, address: fromInt(first).toString(), refused: true });
     out.push({ label: `${r.label}: last address inside`, address: fromInt(last).toString(), refused: true });
-    for (const [side, n] of [['just below', first - 1], ['just above', last + 1]] as const) {
+    for (const [side, n] of [
+      ['just below', first - 1],
+      ['just above', last + 1],
+    ] as const) {
       const addr = fromInt(n);
       if (!forbidden(addr)) out.push({ label: `${r.label}: first public address ${side}`, address: addr.toString(), refused: false });
     }

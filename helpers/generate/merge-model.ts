@@ -49,7 +49,11 @@ export const FIELD_CLAUSES: Record<string, string[]> = {
   'settings.transferDialTimeout': ['2.2/transfer-dial-timeout-merged-into-settings'],
   'settings.warmWhisperDelaySeconds': ['2.2/warm-whisper-delay-merged-into-settings'],
   'settings.warmReturnMessage': ['2.2/warm-return-message-merged-into-settings'],
-  'settings.conversationConfig': ['2.2/transfer-dial-timeout-merged-into-settings', '2.2/warm-whisper-delay-merged-into-settings', '2.2/warm-return-message-merged-into-settings'],
+  'settings.conversationConfig': [
+    '2.2/transfer-dial-timeout-merged-into-settings',
+    '2.2/warm-whisper-delay-merged-into-settings',
+    '2.2/warm-return-message-merged-into-settings',
+  ],
 };
 
 /** Every clause the model proves. */
@@ -76,7 +80,10 @@ export const BASELINE_PATCHES: Record<string, unknown>[] = [
 export function initialModel(): MergeModel {
   const [{ settings }, rest] = BASELINE_PATCHES as [{ settings: { conversationConfig: unknown } }, Record<string, unknown>];
   const { transferDialTimeout, warmWhisperDelaySeconds, warmReturnMessage, ...top } = rest;
-  return structuredClone({ ...top, settings: { transferDialTimeout, warmWhisperDelaySeconds, warmReturnMessage, conversationConfig: settings.conversationConfig } }) as MergeModel;
+  return structuredClone({
+    ...top,
+    settings: { transferDialTimeout, warmWhisperDelaySeconds, warmReturnMessage, conversationConfig: settings.conversationConfig },
+  }) as MergeModel;
 }
 
 function baseCode(lang: unknown): unknown {
@@ -87,12 +94,13 @@ function baseCode(lang: unknown): unknown {
 export function normaliseDictionary(doc: unknown): Record<string, unknown[]> | null {
   if (doc === null || doc === undefined || doc === ABSENT) return null;
   const d = doc as Record<string, unknown>;
-  const items = (list: unknown) => (Array.isArray(list) ? list : []).map((i: Record<string, unknown> | null | undefined) => {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(i ?? {})) if (k !== 'language' && v !== undefined) out[k] = v;
-    out.language = baseCode(i?.language ?? null);
-    return out;
-  });
+  const items = (list: unknown) =>
+    (Array.isArray(list) ? list : []).map((i: Record<string, unknown> | null | undefined) => {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(i ?? {})) if (k !== 'language' && v !== undefined) out[k] = v;
+      out.language = baseCode(i?.language ?? null);
+      return out;
+    });
   return { sttKeyterms: items(d.sttKeyterms), ttsPronunciations: items(d.ttsPronunciations) };
 }
 
@@ -103,7 +111,8 @@ export function applyPatch(model: MergeModel, patch: ModelPatch): MergeModel {
   if (patch.transferMode !== undefined) m.transferMode = patch.transferMode;
   if (patch.idleTimeoutSeconds !== undefined) m.idleTimeoutSeconds = Number(patch.idleTimeoutSeconds);
   if (patch.callTimeLimitSeconds !== undefined) m.callTimeLimitSeconds = patch.callTimeLimitSeconds === null ? null : Number(patch.callTimeLimitSeconds);
-  if (patch.transferSettings !== undefined) m.transferSettings = patch.transferSettings === null ? null : { ...(m.transferSettings ?? {}), ...patch.transferSettings };
+  if (patch.transferSettings !== undefined)
+    m.transferSettings = patch.transferSettings === null ? null : { ...(m.transferSettings ?? {}), ...patch.transferSettings };
   if (patch.ivrSettings !== undefined) {
     if (patch.ivrSettings === null) m.ivrSettings = null;
     else {
@@ -160,8 +169,8 @@ export function compareWithModel(model: MergeModel, data: unknown): Mismatch[] {
     const ok =
       empty ||
       (!!obj &&
-      Object.entries(model.transferSettings).every(([k, v]) => obj[k] === v) &&
-      Object.keys(obj).every((k) => k in model.transferSettings! || obj[k] === TRANSFER_DEFAULTS[k]));
+        Object.entries(model.transferSettings).every(([k, v]) => obj[k] === v) &&
+        Object.keys(obj).every((k) => k in model.transferSettings! || obj[k] === TRANSFER_DEFAULTS[k]));
     if (!ok) miss('transferSettings', `${JSON.stringify(model.transferSettings)} (keys never set absent or at their §2.5 default)`, ts);
   }
 
@@ -184,9 +193,11 @@ export function compareWithModel(model: MergeModel, data: unknown): Mismatch[] {
     const v = at(`settings.${k}`);
     if (!readingHolds({ kind: 'numeric', value: model.settings[k] }, v)) miss(`settings.${k}`, `the number ${model.settings[k]}`, v);
   }
-  if (at('settings.warmReturnMessage') !== model.settings.warmReturnMessage) miss('settings.warmReturnMessage', JSON.stringify(model.settings.warmReturnMessage), at('settings.warmReturnMessage'));
+  if (at('settings.warmReturnMessage') !== model.settings.warmReturnMessage)
+    miss('settings.warmReturnMessage', JSON.stringify(model.settings.warmReturnMessage), at('settings.warmReturnMessage'));
   const cc = at('settings.conversationConfig');
-  if (!readingHolds({ kind: 'contains', value: model.settings.conversationConfig }, cc)) miss('settings.conversationConfig', `containing ${JSON.stringify(model.settings.conversationConfig)}`, cc);
+  if (!readingHolds({ kind: 'contains', value: model.settings.conversationConfig }, cc))
+    miss('settings.conversationConfig', `containing ${JSON.stringify(model.settings.conversationConfig)}`, cc);
   return out;
 }
 
@@ -207,10 +218,7 @@ export function patchArbitrary(): fc.Arbitrary<ModelPatch> {
         transferMode: fc.constantFrom('cold-transfer', 'smart-summary', 'warm-return'),
         idleTimeoutSeconds: intOrString(0, 60),
         callTimeLimitSeconds: fc.oneof(intOrString(10, 43200), fc.constant(null)),
-        transferSettings: fc.oneof(
-          fc.constant(null),
-          fc.record({ amd_detection: fc.boolean(), use_assistant_number: fc.boolean() }, { requiredKeys: [] }),
-        ),
+        transferSettings: fc.oneof(fc.constant(null), fc.record({ amd_detection: fc.boolean(), use_assistant_number: fc.boolean() }, { requiredKeys: [] })),
         ivrSettings: fc.oneof(
           fc.constant(null),
           fc.record(
@@ -224,7 +232,10 @@ export function patchArbitrary(): fc.Arbitrary<ModelPatch> {
         ),
         dictionarySettings: fc.oneof(
           fc.constant(null),
-          fc.record({ sttKeyterms: fc.array(keyterm, { minLength: 1, maxLength: 2 }), ttsPronunciations: fc.array(pronunciation, { maxLength: 2 }) }, { requiredKeys: ['sttKeyterms'] }),
+          fc.record(
+            { sttKeyterms: fc.array(keyterm, { minLength: 1, maxLength: 2 }), ttsPronunciations: fc.array(pronunciation, { maxLength: 2 }) },
+            { requiredKeys: ['sttKeyterms'] },
+          ),
         ),
         transferDialTimeout: intOrString(1, 60),
         warmWhisperDelaySeconds: intOrString(0, 30),

@@ -68,9 +68,7 @@ export function readingHolds(reading: Reading, actual: unknown): boolean {
     case 'contains':
       return actual !== ABSENT && contains(actual, reading.value);
     case 'cleared':
-      return reading.readings.some((r) =>
-        r === 'absent' ? actual === ABSENT : r === 'null' ? actual === null : isDeepStrictEqual(actual, {}),
-      );
+      return reading.readings.some((r) => (r === 'absent' ? actual === ABSENT : r === 'null' ? actual === null : isDeepStrictEqual(actual, {})));
   }
 }
 

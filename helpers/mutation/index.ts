@@ -148,9 +148,7 @@ export async function runMutation(opts: MutationOptions): Promise<MutationReport
   const baseline = base.record;
   const baselineFailing = failingKeys(baseline);
   const allFiles = [...new Set([...baseline.tests.map((t) => t.file), ...(opts.files ?? [])])].sort();
-  log(
-    `baseline: ${baseline.summary.total} tests in ${allFiles.length} file(s), ${baselineFailing.size} failing, ${(base.wallMs / 1000).toFixed(1)} s`,
-  );
+  log(`baseline: ${baseline.summary.total} tests in ${allFiles.length} file(s), ${baselineFailing.size} failing, ${(base.wallMs / 1000).toFixed(1)} s`);
 
   const results: FaultResult[] = await pool(faults, workers, async (fault) => {
     const pick = selection === 'full' ? { files: allFiles, names: [], wholeFiles: true } : testsForFault(baseline, fault);
@@ -169,7 +167,11 @@ export async function runMutation(opts: MutationOptions): Promise<MutationReport
       // First kill: the closest tests first, stopping at the first failure.
       const near = firstKill && selection === 'targeted' ? closestTests(baseline, fault, pick) : undefined;
       if (near) {
-        const run = await runOnce(fault.name, [fault.name], near.files, { testNamePattern: near.wholeFiles ? undefined : namePattern(near.names), bail: 1, extraEnv: strict });
+        const run = await runOnce(fault.name, [fault.name], near.files, {
+          testNamePattern: near.wholeFiles ? undefined : namePattern(near.names),
+          bail: 1,
+          extraEnv: strict,
+        });
         const first = judgeFault(fault, run.record, baselineFailing, near.files, run.wallMs);
         if (first.verdict === 'killed') [r, stoppedEarly] = [first, true];
       }

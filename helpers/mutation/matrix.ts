@@ -177,13 +177,7 @@ export function namePattern(names: string[]): string {
  * Judges one fault from its run record.
  * @param baselineFailing keys from {@link failingKeys} of the baseline run
  */
-export function judgeFault(
-  fault: Fault,
-  run: RunRecord,
-  baselineFailing: Set<string>,
-  files: string[],
-  wallMs: number,
-): FaultResult {
+export function judgeFault(fault: Fault, run: RunRecord, baselineFailing: Set<string>, files: string[], wallMs: number): FaultResult {
   const killedBy: FailingTest[] = [];
   const otherFailures: FailingTest[] = [];
   for (const t of run.tests) {

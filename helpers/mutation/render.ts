@@ -32,9 +32,16 @@ export function renderMarkdown(r: MutationReport): string {
   );
   lines.push('## Faults', '', '| fault | group | verdict | killed by | tests selected | files run | note |', '|---|---|---|---|---|---|---|');
   for (const f of r.faults) {
-    const verdict = f.verdict === 'killed' ? (f.stoppedEarly ? 'killed (first kill)' : `killed (${f.killedBy.length})`) : f.verdict === 'error' ? '**run error**' : '**survived**';
+    const verdict =
+      f.verdict === 'killed'
+        ? f.stoppedEarly
+          ? 'killed (first kill)'
+          : `killed (${f.killedBy.length})`
+        : f.verdict === 'error'
+          ? '**run error**'
+          : '**survived**';
     lines.push(
-      `| \`${f.name}\` | ${f.group} | ${verdict} | ${testList(f.killedBy)} | ${f.files.length === 0 ? 'none' : f.selectedTests ?? 'whole files'} | ${f.files.map((x) => x.replace(/^suites\//, '')).join(', ')} | ${cell(f.note ?? '')} |`,
+      `| \`${f.name}\` | ${f.group} | ${verdict} | ${testList(f.killedBy)} | ${f.files.length === 0 ? 'none' : (f.selectedTests ?? 'whole files')} | ${f.files.map((x) => x.replace(/^suites\//, '')).join(', ')} | ${cell(f.note ?? '')} |`,
     );
   }
   if (r.ways) {
@@ -56,7 +63,9 @@ export function renderMarkdown(r: MutationReport): string {
   }
   lines.push('', '## Baseline (no fault)', '');
   const b = r.baseline;
-  lines.push(`${b.summary.total} tests: ${b.summary.passed} passed, ${b.summary.failed} failed, ${b.summary.errors} errors, ${b.summary.skipped} skipped (${(b.wallMs / 1000).toFixed(1)} s).`);
+  lines.push(
+    `${b.summary.total} tests: ${b.summary.passed} passed, ${b.summary.failed} failed, ${b.summary.errors} errors, ${b.summary.skipped} skipped (${(b.wallMs / 1000).toFixed(1)} s).`,
+  );
   if (b.failing.length) {
     lines.push('', 'Tests failing without any fault (never counted as kills):', '');
     for (const t of b.failing) lines.push(`- \`${t.file}\`: ${cell(t.name)}`);
@@ -68,7 +77,8 @@ export function renderMarkdown(r: MutationReport): string {
       lines.push(`### \`${f.name}\``, '', `${f.description}`, '', `Fault clauses: ${f.faultClauses.join(', ')}. ${f.note ?? ''}`);
       if (f.otherFailures.length) {
         lines.push('', 'Failing tests naming none of its clauses, or already failing in the baseline:', '');
-        for (const t of f.otherFailures.slice(0, 10)) lines.push(`- \`${t.file}\`: ${cell(t.name)} — clauses ${t.clauses.join(', ')}${t.failedInBaseline ? ' (failed in baseline)' : ''}`);
+        for (const t of f.otherFailures.slice(0, 10))
+          lines.push(`- \`${t.file}\`: ${cell(t.name)} — clauses ${t.clauses.join(', ')}${t.failedInBaseline ? ' (failed in baseline)' : ''}`);
       }
       lines.push('');
     }

@@ -60,7 +60,10 @@ export interface ConformanceRunResult {
 
 /** Thrown when a run produced no run record (vitest crashed, timed out, or found no tests). */
 export class MutationRunError extends Error {
-  constructor(message: string, readonly logFile: string) {
+  constructor(
+    message: string,
+    readonly logFile: string,
+  ) {
     super(message);
     this.name = 'MutationRunError';
   }

@@ -49,7 +49,10 @@ export class OpenApiAssemblyError extends Error {
 
 /** `events/end-of-call-report.json` → `events.end-of-call-report`. */
 export function componentName(file: string): string {
-  return file.replace(/\.json$/, '').split('/').join('.');
+  return file
+    .replace(/\.json$/, '')
+    .split('/')
+    .join('.');
 }
 
 /** `#/components/schemas/<component>` plus a JSON pointer tail. */
@@ -143,10 +146,20 @@ export function parseSchemaName(name: SchemaName): { component: string; pointer:
 }
 
 const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
-  400: { name: 'BadRequest', description: 'VALIDATION_ERROR (body, query, or organization key without X-Tenant-Id; error.details lists each failing field and message) or PARSE (body not valid JSON) (§5.6, §7)' },
+  400: {
+    name: 'BadRequest',
+    description:
+      'VALIDATION_ERROR (body, query, or organization key without X-Tenant-Id; error.details lists each failing field and message) or PARSE (body not valid JSON) (§5.6, §7)',
+  },
   401: { name: 'Unauthorized', description: 'UNAUTHORIZED: header missing or malformed, wrong scheme, unknown, invalid or rotated key (§5.6)' },
-  403: { name: 'Forbidden', description: 'FORBIDDEN: the named tenant does not belong to the key; ORG_SCOPE_REQUIRED: tenant key on an organization-only route (§5.6, §7)' },
-  404: { name: 'NotFound', description: 'RESOURCE_NOT_FOUND: the resource does not exist or belongs to another tenant (§5.7); NOT_FOUND: the route does not exist (§7)' },
+  403: {
+    name: 'Forbidden',
+    description: 'FORBIDDEN: the named tenant does not belong to the key; ORG_SCOPE_REQUIRED: tenant key on an organization-only route (§5.6, §7)',
+  },
+  404: {
+    name: 'NotFound',
+    description: 'RESOURCE_NOT_FOUND: the resource does not exist or belongs to another tenant (§5.7); NOT_FOUND: the route does not exist (§7)',
+  },
   409: { name: 'Conflict', description: 'CONFLICT or a more specific 409 code (§7)' },
   429: { name: 'TooManyRequests', description: 'Throttled; code endpoint-specific (§7, §8)' },
   500: { name: 'InternalServerError', description: 'INTERNAL_SERVER_ERROR; generic message (§7)' },
@@ -182,7 +195,12 @@ function narrowedEnvelope(envelope: unknown, data: Record<string, unknown>): Rec
     properties[name] = name === 'data' ? data : { $ref: componentPointer('envelope.success', `/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`) };
   }
   if (!('data' in properties)) properties.data = data;
-  return { type: 'object', description: 'success envelope (components.schemas.envelope.success) with data narrowed', required: env.required ?? ['data'], properties };
+  return {
+    type: 'object',
+    description: 'success envelope (components.schemas.envelope.success) with data narrowed',
+    required: env.required ?? ['data'],
+    properties,
+  };
 }
 
 /**
@@ -213,7 +231,8 @@ export function assembleOpenApi(opts: { schemaDir?: string; version?: string } =
     }
     return { $ref: componentPointer(component, pointer) };
   };
-  const uuid = 'common' in schemas && atPointer(schemas.common, '/$defs/uuid') ? ref('common#/$defs/uuid', 'path parameter') : { type: 'string', format: 'uuid' };
+  const uuid =
+    'common' in schemas && atPointer(schemas.common, '/$defs/uuid') ? ref('common#/$defs/uuid', 'path parameter') : { type: 'string', format: 'uuid' };
   const json = (schema: Record<string, unknown>) => ({ 'application/json': { schema } });
   const envelopeError = ref('envelope.error', 'error envelope');
 
@@ -234,9 +253,21 @@ export function assembleOpenApi(opts: { schemaDir?: string; version?: string } =
     const status = String(row.successStatus ?? 200);
     if (row.bare) {
       responses[status] = { description: 'Bare JSON (no envelope; §7 exception 2)', content: json(ref(row.bare.success, `${where} bare success`)) };
-      if (row.bare.notFound) responses['404'] = { description: 'Byte-identical `{ "error": "not_found" }` for unknown, other-tenant and deleted calls (§7 exception 2)', content: json(ref(row.bare.notFound, `${where} bare 404`)) };
-      if (row.bare.conflict) responses['409'] = { description: '`{ "error": "conflict", "reason" }`; reasons named: not_live (final), agent_absent (retry once or twice) (§3, §7 exception 2)', content: json(ref(row.bare.conflict, `${where} bare 409`)) };
-      if (row.bare.tooMany) responses['429'] = { description: 'Per-tenant mint limit; top-level retryAfterSeconds (§7 exception 3)', content: json(ref(row.bare.tooMany, `${where} bare 429`)) };
+      if (row.bare.notFound)
+        responses['404'] = {
+          description: 'Byte-identical `{ "error": "not_found" }` for unknown, other-tenant and deleted calls (§7 exception 2)',
+          content: json(ref(row.bare.notFound, `${where} bare 404`)),
+        };
+      if (row.bare.conflict)
+        responses['409'] = {
+          description: '`{ "error": "conflict", "reason" }`; reasons named: not_live (final), agent_absent (retry once or twice) (§3, §7 exception 2)',
+          content: json(ref(row.bare.conflict, `${where} bare 409`)),
+        };
+      if (row.bare.tooMany)
+        responses['429'] = {
+          description: 'Per-tenant mint limit; top-level retryAfterSeconds (§7 exception 3)',
+          content: json(ref(row.bare.tooMany, `${where} bare 429`)),
+        };
     } else {
       const data = row.data && row.data !== 'open' ? ref(row.data, `${where} data`) : undefined;
       const success = ref('envelope.success', `${where} envelope`);
@@ -263,16 +294,35 @@ export function assembleOpenApi(opts: { schemaDir?: string; version?: string } =
     (paths[row.path] ??= {})[row.method] = op;
   }
   for (const p of METHODLESS_PATHS) {
-    paths[p.path] ??= { summary: p.summary, description: `§${p.section}: the path is named, its methods and shapes are not shown. Auth scope: ${p.scope}.`, 'x-spec-section': p.section, 'x-auth-scope': p.scope };
+    paths[p.path] ??= {
+      summary: p.summary,
+      description: `§${p.section}: the path is named, its methods and shapes are not shown. Auth scope: ${p.scope}.`,
+      'x-spec-section': p.section,
+      'x-auth-scope': p.scope,
+    };
   }
 
   const webhooks: Record<string, unknown> = {};
   for (const w of WEBHOOKS) {
     const headers =
       w.model === 'A'
-        ? [{ name: 'x-service-core-secret', in: 'header', required: true, description: 'the client server secret verbatim (§6 model A)', schema: { type: 'string' } }]
+        ? [
+            {
+              name: 'x-service-core-secret',
+              in: 'header',
+              required: true,
+              description: 'the client server secret verbatim (§6 model A)',
+              schema: { type: 'string' },
+            },
+          ]
         : [
-            { name: 'X-Service-Signature', in: 'header', required: true, description: 'sha256=<hex>: HMAC-SHA256 of the raw body bytes keyed by the client server secret (§6 model B)', schema: { type: 'string' } },
+            {
+              name: 'X-Service-Signature',
+              in: 'header',
+              required: true,
+              description: 'sha256=<hex>: HMAC-SHA256 of the raw body bytes keyed by the client server secret (§6 model B)',
+              schema: { type: 'string' },
+            },
             { name: 'X-Service-Delivery', in: 'header', required: true, description: 'delivery id (uuid), the same on every retry (§6 model B)', schema: uuid },
           ];
     webhooks[w.name] = {
@@ -296,12 +346,18 @@ export function assembleOpenApi(opts: { schemaDir?: string; version?: string } =
       title: 'Core API',
       version: opts.version ?? 'spec',
       description:
-        'Assembled from the conformance suite\'s schemas/ (JSON Schema 2020-12) and the path table in helpers/openapi/paths.ts; spec: core-api.md. ' +
+        "Assembled from the conformance suite's schemas/ (JSON Schema 2020-12) and the path table in helpers/openapi/paths.ts; spec: core-api.md. " +
         'Every path of §4 with its methods; shapes the spec does not show are left open. Errors use the envelope of §2.1/§7, except the bare-JSON routes of §7 ' +
         '(live monitoring, below; and two embed-facing endpoints the spec does not name, which answer `{ "error": "not_found" }`). ' +
         'Clients ignore unknown fields, branch on error.code and keep an unknown-code fallback (§9.4).',
     },
-    servers: [{ url: '{base_url}', description: 'base address of the service (§1); no version prefix except /v1 audits (§9.2)', variables: { base_url: { default: 'https://api.example.invalid' } } }],
+    servers: [
+      {
+        url: '{base_url}',
+        description: 'base address of the service (§1); no version prefix except /v1 audits (§9.2)',
+        variables: { base_url: { default: 'https://api.example.invalid' } },
+      },
+    ],
     security: [{ ApiKey: [] }],
     tags: [...new Set(OPERATIONS.map((r) => (r.path.split('/')[1] === 'v1' ? 'audits' : r.path.split('/')[1])))].map((name) => ({ name })),
     paths,
@@ -312,7 +368,8 @@ export function assembleOpenApi(opts: { schemaDir?: string; version?: string } =
           type: 'apiKey',
           in: 'header',
           name: 'Authorization',
-          description: 'The header value is `ApiKey <API_KEY>` (scheme exactly ApiKey; Bearer, a bare key and X-Api-Key are rejected with 401; §5.1). A tenant key or an organization key (§5.2).',
+          description:
+            'The header value is `ApiKey <API_KEY>` (scheme exactly ApiKey; Bearer, a bare key and X-Api-Key are rejected with 401; §5.1). A tenant key or an organization key (§5.2).',
         },
       },
       parameters: {

@@ -39,9 +39,7 @@ export function specLink(section: string): string | undefined {
   const base = process.env.CONFORMANCE_SPEC_URL;
   if (!base) return undefined;
   const doc = specDoc();
-  const heading = doc?.sections
-    .filter((s) => section === s.number || section.startsWith(`${s.number}.`))
-    .sort((a, b) => b.number.length - a.number.length)[0];
+  const heading = doc?.sections.filter((s) => section === s.number || section.startsWith(`${s.number}.`)).sort((a, b) => b.number.length - a.number.length)[0];
   return heading ? `${base}#${heading.anchor}` : `${base}#${headingAnchor(section)}`;
 }
 

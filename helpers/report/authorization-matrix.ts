@@ -44,8 +44,7 @@ const mark = (s: string) => (s.startsWith('pass: ') ? `✓ ${s.slice(6)}` : s.st
 /** `authorization-matrix.md`: expected outcome by scope, each cell's answer, and the skipped cells with reasons. */
 export function renderAuthorizationMatrix(m: AuthorizationMatrix): string {
   const scopes = [...new Set(m.rows.map((r) => r.scope))];
-  const expectedFor = (scope: string, column: string) =>
-    m.rows.find((r) => r.scope === scope && r.cells[column])?.cells[column].expected.join(' or ') ?? '';
+  const expectedFor = (scope: string, column: string) => m.rows.find((r) => r.scope === scope && r.cells[column])?.cells[column].expected.join(' or ') ?? '';
   const outcome = (r: AuthorizationMatrix['rows'][number], column: string) => r.cells[column]?.outcome ?? 'not run';
   return [
     '# Authorization matrix (§4 × §5)',

@@ -7,7 +7,6 @@
  */
 import { driftKey, type ClauseChange, type ClauseVerdict, type RequestCountChange, type RunComparison, type RunRecord } from './model';
 
-
 /**
  * Compares `current` with `baseline`.
  * @param baselineFile name shown in reports (a path as the user gave it); never read here.
@@ -60,7 +59,5 @@ export function compareRuns(baseline: RunRecord, current: RunRecord, baselineFil
 
 /** Whether a comparison holds anything worth leading a report with. */
 export function hasChanges(c: RunComparison): boolean {
-  return (
-    c.regressions.length + c.fixes.length + c.newlySkipped.length + c.otherChanges.length + c.newDrift.length + c.requestChanges.length > 0
-  );
+  return c.regressions.length + c.fixes.length + c.newlySkipped.length + c.otherChanges.length + c.newDrift.length + c.requestChanges.length > 0;
 }

@@ -143,14 +143,20 @@ export function evaluateGate(input: GateInput): GateResult {
     else reasons.push(line);
   };
 
-  if (run.unreachable) reasons.push(`the target could not be reached, no test ran: ${run.unreachable.cause} (fix: ${run.unreachable.fix}); --allow-errors tolerates a flaky target, not an outage`);
+  if (run.unreachable)
+    reasons.push(
+      `the target could not be reached, no test ran: ${run.unreachable.cause} (fix: ${run.unreachable.fix}); --allow-errors tolerates a flaky target, not an outage`,
+    );
   else if (run.summary.total === 0) reasons.push('no conformance test ran: the record holds no test, so it proves nothing');
   const checked = mustChecked(run);
   // Errors are tolerated one by one (allowErrors); a run that verified nothing is an outage, not flakiness.
   if (!run.unreachable && run.summary.total > 0 && checked.testable > 0 && checked.checked === 0) {
-    reasons.push(`the run checked no must clause (every one errored, was skipped or not covered): it proves nothing; --allow-errors tolerates a flaky target, not an outage`);
+    reasons.push(
+      `the run checked no must clause (every one errored, was skipped or not covered): it proves nothing; --allow-errors tolerates a flaky target, not an outage`,
+    );
   }
-  if (run.partial && !input.allowPartial) reasons.push(`partial run (${run.partial.reasons.join('; ')}): clauses whose tests did not run were not verified (--allow-partial lets such a run decide)`);
+  if (run.partial && !input.allowPartial)
+    reasons.push(`partial run (${run.partial.reasons.join('; ')}): clauses whose tests did not run were not verified (--allow-partial lets such a run decide)`);
   else if (run.partial) notes.push(`partial run: ${run.partial.reasons.join('; ')}`);
   for (const c of run.clauses) {
     if (c.level === 'must' && c.verdict === 'fail') block(c.id, `must clause ${c.id} fails: ${whyLine(c.message, 200) || c.text}`);
@@ -189,7 +195,9 @@ export function evaluateGate(input: GateInput): GateResult {
   }
   const unverified = run.clauses.filter((c) => c.level === 'must' && c.verdict === 'error').length;
   if (unverified > 0 && input.allowErrors) {
-    notes.push(`--allow-errors: ${unverified} must clause${unverified > 1 ? 's' : ''} could not be verified this run (target or network trouble, error verdicts below) and pass as warnings; must clauses checked: ${checkedLine(checked)}`);
+    notes.push(
+      `--allow-errors: ${unverified} must clause${unverified > 1 ? 's' : ''} could not be verified this run (target or network trouble, error verdicts below) and pass as warnings; must clauses checked: ${checkedLine(checked)}`,
+    );
   }
   for (const c of run.clauses) {
     if (c.verdict !== 'error') continue;

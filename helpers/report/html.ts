@@ -56,7 +56,7 @@ function evidenceHtml(run: RunRecord, c: ClauseRecord): string {
   if (!evs.length) return `<pre>${esc(cut(c.message, 3000))}</pre>`;
   return evs
     .map((ev) => {
-      const why = ev.details.length ? ev.details.join('\n\n') : ev.test.message ?? '';
+      const why = ev.details.length ? ev.details.join('\n\n') : (ev.test.message ?? '');
       const xs = ev.exchanges
         .map(
           (x, i) =>
@@ -71,7 +71,10 @@ function evidenceHtml(run: RunRecord, c: ClauseRecord): string {
 function changeRows(title: string, list: ClauseChange[], cls: string): string {
   if (!list.length) return '';
   const items = list
-    .map((c) => `<li><a href="#c-${esc(c.id)}"><code>${esc(c.id)}</code></a> <span class="lvl">${esc(c.level)}</span> ${esc(c.from)} → ${esc(c.to)} — ${esc(c.text)}${c.message ? ` <span class="reason">${esc(whyLine(c.message, 160))}</span>` : ''}</li>`)
+    .map(
+      (c) =>
+        `<li><a href="#c-${esc(c.id)}"><code>${esc(c.id)}</code></a> <span class="lvl">${esc(c.level)}</span> ${esc(c.from)} → ${esc(c.to)} — ${esc(c.text)}${c.message ? ` <span class="reason">${esc(whyLine(c.message, 160))}</span>` : ''}</li>`,
+    )
     .join('');
   return `<div class="chg ${cls}"><h3>${esc(title)} (${list.length})</h3><ul>${items}</ul></div>`;
 }
@@ -171,9 +174,7 @@ export function renderHtml(run: RunRecord, opts: HtmlOptions = {}): string {
   const covered = testable.filter((c) => c.tests.length > 0).length;
 
   const cards = [
-    ...CLAUSE_VERDICTS.map(
-      (v) => `<div class="card click" data-only="${v}" title="show only ${esc(LABEL[v])}"><b>${cs[v]}</b>${badge(v)}</div>`,
-    ),
+    ...CLAUSE_VERDICTS.map((v) => `<div class="card click" data-only="${v}" title="show only ${esc(LABEL[v])}"><b>${cs[v]}</b>${badge(v)}</div>`),
     `<div class="card"><b>${(cs.coverage * 100).toFixed(1)}%</b>coverage <span class="meta">(${covered}/${testable.length} testable clauses have a test)</span></div>`,
   ].join('');
   const testLine = `tests: ${s.total} (${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped) · requests: ${run.requests.total} (${run.requests.retries} retries)`;
@@ -183,7 +184,10 @@ export function renderHtml(run: RunRecord, opts: HtmlOptions = {}): string {
     ? `<section id="off"><div><strong>Checked ${off.mustChecked} of ${off.mustTestable} testable <code>must</code> clauses (${off.mustTestable ? Math.round((off.mustChecked / off.mustTestable) * 100) : 100}%).</strong></div>${
         off.switches.length
           ? `<table class="small"><tr><th>left off</th><th>how to turn it on</th><th><code>must</code> clauses it would turn on</th><th>skipped tests</th></tr>${off.switches
-              .map((w) => `<tr><td>${esc(w.label)}</td><td>${w.variable ? `<code>${esc(w.variable)}</code>` : esc(w.howTo)}</td><td class="n" title="${esc(w.mustClauses.join(' '))}">${w.mustClauses.length}</td><td class="n">${w.tests ?? ''}</td></tr>`)
+              .map(
+                (w) =>
+                  `<tr><td>${esc(w.label)}</td><td>${w.variable ? `<code>${esc(w.variable)}</code>` : esc(w.howTo)}</td><td class="n" title="${esc(w.mustClauses.join(' '))}">${w.mustClauses.length}</td><td class="n">${w.tests ?? ''}</td></tr>`,
+              )
               .join('')}</table>`
           : ''
       }</section>`
@@ -223,7 +227,9 @@ export function renderHtml(run: RunRecord, opts: HtmlOptions = {}): string {
                     ? `<div class="reason">no test names this clause</div>`
                     : '';
           const amb = c.ambiguity ? `<div class="amb">ambiguity: ${esc(c.ambiguity)}</div>` : '';
-          const tests = c.tests.length ? `<details><summary>${c.tests.length}</summary><ul>${c.tests.map((t) => `<li>${esc(t)}</li>`).join('')}</ul></details>` : '0';
+          const tests = c.tests.length
+            ? `<details><summary>${c.tests.length}</summary><ul>${c.tests.map((t) => `<li>${esc(t)}</li>`).join('')}</ul></details>`
+            : '0';
           return `<tr class="clause" id="c-${esc(c.id)}" data-status="${c.verdict}"><td>${specAnchor(c.section, `<code>${esc(c.id)}</code>`)}</td><td>§${esc(c.section)}</td><td>${esc(c.level)}</td><td>${badge(c.verdict)}</td><td>${esc(c.text)}${amb}${detail}</td><td>${tests}</td></tr>`;
         })
         .join('');
@@ -233,7 +239,9 @@ export function renderHtml(run: RunRecord, opts: HtmlOptions = {}): string {
 
   const filters = `<div class="filters">${CLAUSE_VERDICTS.map(
     (v) => `<label><input type="checkbox" data-filter value="${v}" checked> ${badge(v)} ${cs[v]}</label>`,
-  ).join('')}<button id="problems" type="button">problems only</button><button id="all" type="button">all</button><input id="q" type="search" placeholder="search id, text, reason"><span id="shown" class="meta"></span></div>`;
+  ).join(
+    '',
+  )}<button id="problems" type="button">problems only</button><button id="all" type="button">all</button><input id="q" type="search" placeholder="search id, text, reason"><span id="shown" class="meta"></span></div>`;
 
   const perFile = Object.entries(run.requests.perFile)
     .sort()

@@ -45,7 +45,10 @@ export function offLines(run: RunRecord): string[] {
   if (!run.off) return [];
   const o = run.off;
   const lines = [`must clauses checked: ${o.mustChecked} of ${o.mustTestable} testable (${percent(o.mustChecked, o.mustTestable)})`];
-  for (const s of o.switches) lines.push(`  off: ${s.label} would turn on ${s.mustClauses.length} must clause${s.mustClauses.length === 1 ? '' : 's'}${testsNote(s.tests)}: ${s.variable ? `set ${s.variable}` : s.howTo}`);
+  for (const s of o.switches)
+    lines.push(
+      `  off: ${s.label} would turn on ${s.mustClauses.length} must clause${s.mustClauses.length === 1 ? '' : 's'}${testsNote(s.tests)}: ${s.variable ? `set ${s.variable}` : s.howTo}`,
+    );
   return lines;
 }
 
@@ -77,7 +80,10 @@ function troubleWords(run: RunRecord): string | undefined {
 /** The Markdown form of {@link verdictLines}, for the top of conformance.md. */
 export function renderTrouble(run: RunRecord): string[] {
   const s = run.summary;
-  const lines = [`**Verdicts: ${s.failed} fail, ${s.errors} error**, ${s.passed} pass, ${s.skipped} skip. A \`fail\` is the API's; an \`error\` is target or network trouble, not a conformance verdict.`, ''];
+  const lines = [
+    `**Verdicts: ${s.failed} fail, ${s.errors} error**, ${s.passed} pass, ${s.skipped} skip. A \`fail\` is the API's; an \`error\` is target or network trouble, not a conformance verdict.`,
+    '',
+  ];
   const t = troubleWords(run);
   if (t) lines.push(`**The target misbehaved**: ${t}.`, '');
   return lines;
@@ -93,8 +99,14 @@ export function renderOff(run: RunRecord): string[] {
   const o = run.off;
   const lines = [`**Checked ${o.mustChecked} of ${o.mustTestable} testable \`must\` clauses (${percent(o.mustChecked, o.mustTestable)}).**`, ''];
   if (o.switches.length) {
-    lines.push('Left off in this run (a clause or test needing two switches counts under both; a clause other tests check is not counted):', '', '| turn on | how | `must` clauses it would turn on | skipped tests |', '|---|---|---:|---:|');
-    for (const s of o.switches) lines.push(`| ${cell(s.label)} | ${s.variable ? `\`${cell(s.variable)}\`` : cell(s.howTo)} | ${s.mustClauses.length} | ${s.tests ?? ''} |`);
+    lines.push(
+      'Left off in this run (a clause or test needing two switches counts under both; a clause other tests check is not counted):',
+      '',
+      '| turn on | how | `must` clauses it would turn on | skipped tests |',
+      '|---|---|---:|---:|',
+    );
+    for (const s of o.switches)
+      lines.push(`| ${cell(s.label)} | ${s.variable ? `\`${cell(s.variable)}\`` : cell(s.howTo)} | ${s.mustClauses.length} | ${s.tests ?? ''} |`);
     lines.push('');
   }
   return lines;
@@ -104,7 +116,10 @@ export function renderOff(run: RunRecord): string[] {
 export function renderComparison(c: RunComparison): string[] {
   const lines: string[] = [];
   lines.push(`## Since the baseline`, '');
-  lines.push(`Baseline: ${c.baseline.file ? `\`${c.baseline.file}\` · ` : ''}${c.baseline.target.mode} ${c.baseline.target.baseUrl} · ${c.baseline.startedAt}`, '');
+  lines.push(
+    `Baseline: ${c.baseline.file ? `\`${c.baseline.file}\` · ` : ''}${c.baseline.target.mode} ${c.baseline.target.baseUrl} · ${c.baseline.startedAt}`,
+    '',
+  );
   const counts = `${c.regressions.length} regressions, ${c.fixes.length} fixes, ${c.newlySkipped.length} newly skipped, ${c.otherChanges.length} other verdict changes, ${c.newDrift.length} new drift, requests ${c.requestTotals.before} → ${c.requestTotals.after}`;
   lines.push(counts, '');
   changeList('Regressions (pass → fail)', c.regressions, lines);
@@ -138,17 +153,25 @@ export function renderMarkdown(run: RunRecord, opts: MarkdownOptions = {}): stri
   const shard = run.shard ? ` · shard ${run.shard.index}/${run.shard.count}` : '';
   const merged = run.merged ? ` · merged from ${run.merged.sources.length} shard records` : '';
   lines.push(`Target: ${run.target.mode} ${run.target.baseUrl} · ${run.startedAt} → ${run.finishedAt}${shard}${merged}`, '');
-  const links = [opts.htmlReport && `[HTML report](${opts.htmlReport})`, opts.authorizationMatrix && `[authorization matrix](${opts.authorizationMatrix})`].filter(Boolean);
+  const links = [
+    opts.htmlReport && `[HTML report](${opts.htmlReport})`,
+    opts.authorizationMatrix && `[authorization matrix](${opts.authorizationMatrix})`,
+  ].filter(Boolean);
   if (links.length) lines.push(links.join(' · '), '');
   lines.push(...renderTrouble(run));
   lines.push(...renderOff(run));
   if (run.comparison) lines.push(...renderComparison(run.comparison));
   lines.push('## Totals', '');
-  lines.push(`- Clauses: **${cs.fail} fail**, ${cs.error} error, ${cs.pass} pass, ${cs.skip} skip, ${cs['not-covered']} not covered, ${cs['not-testable']} not testable`);
+  lines.push(
+    `- Clauses: **${cs.fail} fail**, ${cs.error} error, ${cs.pass} pass, ${cs.skip} skip, ${cs['not-covered']} not covered, ${cs['not-testable']} not testable`,
+  );
   lines.push(`- Coverage: **${(cs.coverage * 100).toFixed(1)}%** (testable clauses with at least one test / testable clauses)`);
   lines.push(`- Tests: ${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped (${s.total} in all)`);
   const budget = run.requests.budget;
-  lines.push(`- Requests: ${run.requests.total} (${run.requests.retries} retries, ${run.requests.hung ?? 0} hung past the deadline, ${run.requests.notApi ?? 0} answers not the API's)${budget === undefined ? '' : `, budget ${budget}${run.requests.total > budget ? ' — **over budget**' : ''}`}`, '');
+  lines.push(
+    `- Requests: ${run.requests.total} (${run.requests.retries} retries, ${run.requests.hung ?? 0} hung past the deadline, ${run.requests.notApi ?? 0} answers not the API's)${budget === undefined ? '' : `, budget ${budget}${run.requests.total > budget ? ' — **over budget**' : ''}`}`,
+    '',
+  );
 
   if (failingClauses.length) {
     lines.push('## Failing clauses', '', '| clause | level | verdict | why |', '|---|---|---|---|');
@@ -161,10 +184,18 @@ export function renderMarkdown(run: RunRecord, opts: MarkdownOptions = {}): stri
       if (c.verdict === 'error') lines.push('_The target or the network misbehaved; this is not a conformance verdict._', '');
       for (const ev of evidenceFor(run, c, 2)) {
         lines.push(`Test: ${cell(ev.test.name)} (\`${ev.test.file}\`)`, '');
-        const why = ev.details.length ? ev.details.join('\n\n') : ev.test.message ?? '';
+        const why = ev.details.length ? ev.details.join('\n\n') : (ev.test.message ?? '');
         const block = [fence(cut(why, 2500))];
         const x = ev.exchanges[ev.exchanges.length - 1];
-        if (x) block.push('', '<details><summary>request and answer</summary>', '', fence(`${describeRequest(x)}\n\n--- answer ---\n${describeAnswer(x)}`), '', '</details>');
+        if (x)
+          block.push(
+            '',
+            '<details><summary>request and answer</summary>',
+            '',
+            fence(`${describeRequest(x)}\n\n--- answer ---\n${describeAnswer(x)}`),
+            '',
+            '</details>',
+          );
         const text = block.join('\n');
         if (budget - text.length < 0) {
           lines.push('_(more evidence in conformance.json and the HTML report)_', '');
@@ -178,7 +209,14 @@ export function renderMarkdown(run: RunRecord, opts: MarkdownOptions = {}): stri
 
   lines.push('## Clauses', '', '| clause | level | verdict | tests | note |', '|---|---|---|---:|---|');
   for (const c of [...run.clauses].sort(byClauseId)) {
-    const note = c.verdict === 'skip' ? `${c.skipKind ?? 'other'}: ${firstLine(c.message, 120)}` : c.verdict === 'not-testable' ? c.reason ?? '' : c.verdict === 'pass' ? '' : whyLine(c.message, 120);
+    const note =
+      c.verdict === 'skip'
+        ? `${c.skipKind ?? 'other'}: ${firstLine(c.message, 120)}`
+        : c.verdict === 'not-testable'
+          ? (c.reason ?? '')
+          : c.verdict === 'pass'
+            ? ''
+            : whyLine(c.message, 120);
     lines.push(`| \`${c.id}\` | ${c.level} | ${c.verdict} | ${c.tests.length} | ${cell(note)} |`);
   }
   lines.push('', '## Requests per suite file', '', '| suite file | requests |', '|---|---:|');
@@ -186,8 +224,19 @@ export function renderMarkdown(run: RunRecord, opts: MarkdownOptions = {}): stri
   lines.push(`| **total** | **${run.requests.total}** |`);
   const nonStrict = run.tests.flatMap((t) => t.checks.filter((c) => c.level === 'non-strict').map((c) => ({ test: t.name, check: c })));
   if (nonStrict.length) {
-    lines.push('', '## Non-strict refusals', '', 'The target refused as the spec requires, but not in the form it states (for example a 400 from its HTTP layer where §5.6 says 401). Not a failure.', '', '| clauses | requirement | what happened | test |', '|---|---|---|---|');
-    for (const { test, check } of nonStrict) lines.push(`| ${check.clauses.map((id) => `\`${id}\``).join(' ')} | ${cell(check.requirement)} | ${cell(firstLine(check.detail, 160))} | ${cell(firstLine(test, 100))} |`);
+    lines.push(
+      '',
+      '## Non-strict refusals',
+      '',
+      'The target refused as the spec requires, but not in the form it states (for example a 400 from its HTTP layer where §5.6 says 401). Not a failure.',
+      '',
+      '| clauses | requirement | what happened | test |',
+      '|---|---|---|---|',
+    );
+    for (const { test, check } of nonStrict)
+      lines.push(
+        `| ${check.clauses.map((id) => `\`${id}\``).join(' ')} | ${cell(check.requirement)} | ${cell(firstLine(check.detail, 160))} | ${cell(firstLine(test, 100))} |`,
+      );
   }
   if (run.drift.length) {
     lines.push('', '## Drift (informational)', '', '| kind | where | what | tests |', '|---|---|---|---:|');

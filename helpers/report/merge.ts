@@ -41,7 +41,7 @@ export function mergeRuns(records: RunRecord[], sources: string[] = []): RunReco
   }
   const sortedCatalogue = new Map([...catalogue.entries()].sort((a, b) => a[0].localeCompare(b[0], 'en', { numeric: true })));
   const baseUrls = [...new Set(records.map((r) => r.target.baseUrl))];
-  const shardsIn: ShardInfo[] = records.flatMap((r) => (r.shard ? [r.shard] : r.merged?.shards ?? []));
+  const shardsIn: ShardInfo[] = records.flatMap((r) => (r.shard ? [r.shard] : (r.merged?.shards ?? [])));
   // Partial unless every shard of the run is here; reasons other than sharding (a filter) stay.
   const count = Math.max(0, ...shardsIn.map((s) => s.count));
   const complete = count > 0 && new Set(shardsIn.map((s) => s.index)).size === count;

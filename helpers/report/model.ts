@@ -297,7 +297,14 @@ export function offSummary(clauses: ClauseRecord[], tests: TestRecord[]): OffSum
   const switches: OffSwitch[] = [...bySwitch.entries()]
     .map(([name, ids]) => {
       const info = SWITCHES[name as Switch] ?? { label: name, howTo: `turn on ${name}` };
-      return { name, label: info.label, ...(info.variable ? { variable: info.variable } : {}), howTo: info.howTo, mustClauses: [...ids].sort(), tests: testsBySwitch.get(name) ?? 0 };
+      return {
+        name,
+        label: info.label,
+        ...(info.variable ? { variable: info.variable } : {}),
+        howTo: info.howTo,
+        mustClauses: [...ids].sort(),
+        tests: testsBySwitch.get(name) ?? 0,
+      };
     })
     .sort((a, b) => b.mustClauses.length - a.mustClauses.length || (b.tests ?? 0) - (a.tests ?? 0) || order.indexOf(a.name) - order.indexOf(b.name));
   return {

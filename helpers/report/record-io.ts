@@ -13,7 +13,6 @@ import { readTargetConfig } from '../target';
 import type { Exchange } from '../exchange';
 import type { RunRecord } from './model';
 
-
 const HERE = dirname(fileURLToPath(import.meta.url));
 
 let validateRecord: ValidateFunction | undefined;

@@ -86,7 +86,10 @@ function diffStatements(section: string, before: SpecStatement[], after: SpecSta
   const added: SpecStatement[] = [...unpairedAfter];
   let i = 0;
   let j = 0;
-  for (const part of diffArrays(restBefore.map((s) => s.text), restAfter.map((s) => s.text))) {
+  for (const part of diffArrays(
+    restBefore.map((s) => s.text),
+    restAfter.map((s) => s.text),
+  )) {
     const n = part.count ?? part.value.length;
     if (part.removed) {
       removed.push(...restBefore.slice(i, i + n));
@@ -215,7 +218,9 @@ export function renderSpecDiff(d: SpecDiff, oldName: string, newName: string): s
     if (!untested.length) lines.push('None: every changed or added statement is linked to clauses with tests (or marked informative / not testable).');
     for (const c of untested) {
       const text = (c.after ?? c.before ?? '').slice(0, 120);
-      lines.push(`- §${c.address} (${c.kind}): ${text}${c.unlinked ? ` — not linked: add {"key": ${JSON.stringify(c.key)}} to spec/statements.json` : ' — its linked clauses have no test'}`);
+      lines.push(
+        `- §${c.address} (${c.kind}): ${text}${c.unlinked ? ` — not linked: add {"key": ${JSON.stringify(c.key)}} to spec/statements.json` : ' — its linked clauses have no test'}`,
+      );
     }
     lines.push('');
   }

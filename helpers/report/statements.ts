@@ -247,7 +247,10 @@ export function statementResults(
           key,
           clauses: (l?.clauses ?? []).filter((c) => present.has(c)),
           verdict: 'not-covered',
-          ways: { tests: ways.flatMap((w) => (w.explained === undefined && w.test ? [w.test] : [])), explained: ways.filter((w) => w.explained !== undefined).length },
+          ways: {
+            tests: ways.flatMap((w) => (w.explained === undefined && w.test ? [w.test] : [])),
+            explained: ways.filter((w) => w.explained !== undefined).length,
+          },
         });
       }
     }
@@ -294,7 +297,11 @@ export function rejudgeStatements(
  * is never lost for want of the links; the unit test catches a broken links file).
  */
 export function attachStatements(
-  record: { clauses: { id: string; verdict: string }[]; summary: { statementCoverage?: number; statementStrength?: number }; spec?: { statements: StatementResult[] } },
+  record: {
+    clauses: { id: string; verdict: string }[];
+    summary: { statementCoverage?: number; statementStrength?: number };
+    spec?: { statements: StatementResult[] };
+  },
   doc: SpecDoc | undefined,
   path: string = STATEMENTS_PATH,
 ): void {

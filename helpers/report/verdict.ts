@@ -50,7 +50,13 @@ const VITEST_TIMEOUT = /^(Test|Hook) timed out in \d+ms/;
  *   (see {@link setUpFailure}); such a skip is an `error`
  * @param firstErrorMessage `message` of the test's first error (vitest's own timeout is recognised by it)
  */
-export function testVerdict(state: TestState, firstErrorName: string | undefined, trouble: TroubleTiming, setUpFailed = false, firstErrorMessage?: string): TestVerdict {
+export function testVerdict(
+  state: TestState,
+  firstErrorName: string | undefined,
+  trouble: TroubleTiming,
+  setUpFailed = false,
+  firstErrorMessage?: string,
+): TestVerdict {
   if (state === 'passed') return 'pass';
   if (state !== 'failed') return setUpFailed ? 'error' : 'skip';
   if (trouble === 'after-a-failed-check') return 'fail';

@@ -101,7 +101,11 @@ export function partialReasons(root: string, modules: readonly TestModule[], sha
   const suitesDir = join(root, 'suites');
   if (!shard || shard.count <= 1) {
     const ran = new Set(modules.filter((m) => m.project.name === 'conformance').map((m) => relative(root, m.moduleId)));
-    const all = existsSync(suitesDir) ? readdirSync(suitesDir).filter((f) => f.endsWith('.test.ts')).map((f) => join('suites', f)) : [];
+    const all = existsSync(suitesDir)
+      ? readdirSync(suitesDir)
+          .filter((f) => f.endsWith('.test.ts'))
+          .map((f) => join('suites', f))
+      : [];
     const missing = all.filter((f) => !ran.has(f));
     if (ran.size > 0 && missing.length) reasons.push(`suite files not run: ${missing.join(', ')}`);
   }
@@ -220,7 +224,9 @@ export default class ConformanceReporter implements Reporter {
     for (const l of closing) console.log(l);
     const order = ['unit', 'probes', 'tooling', 'integration'];
     const rank = (p: string) => (order.includes(p) ? order.indexOf(p) : order.length);
-    for (const project of Object.keys(counts).filter((p) => p !== 'conformance').sort((a, b) => rank(a) - rank(b)))
+    for (const project of Object.keys(counts)
+      .filter((p) => p !== 'conformance')
+      .sort((a, b) => rank(a) - rank(b)))
       console.log(`${project}: ${line(counts[project])}`);
     if (counts.conformance) console.log(`conformance: ${line(counts.conformance)}`);
   }

@@ -23,7 +23,10 @@ export class Deduper {
    *   backoff", so be generous.
    * @param now clock in ms (injectable for tests)
    */
-  constructor(private readonly ttlMs = 24 * 60 * 60 * 1000, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly ttlMs = 24 * 60 * 60 * 1000,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /**
    * Claims a delivery id: `process` the first time it is seen within the TTL, `duplicate` after.

@@ -40,11 +40,7 @@ export interface ReceivedRequest {
  * headers; `'hang'` holds the request open (to provoke a sender timeout) until `holdMs` passes
  * (then answers 200) or the receiver closes; `'destroy'` resets the connection without an answer.
  */
-export type Answer =
-  | number
-  | { status: number; body?: unknown; headers?: Record<string, string> }
-  | { hang: true; holdMs: number }
-  | 'destroy';
+export type Answer = number | { status: number; body?: unknown; headers?: Record<string, string> } | { hang: true; holdMs: number } | 'destroy';
 
 /**
  * Chooses the answer for a request. `nth` is the 0-based index of this request among those with
@@ -79,7 +75,12 @@ export class WebhookReceiver {
   private readonly held = new Set<ServerResponse>();
   private fallback: Responder;
 
-  private constructor(private readonly server: Server, readonly host: string, readonly port: number, responder?: Responder) {
+  private constructor(
+    private readonly server: Server,
+    readonly host: string,
+    readonly port: number,
+    responder?: Responder,
+  ) {
     this.fallback = responder ?? (() => 200);
   }
 

@@ -68,7 +68,9 @@ export function analyseBackoff(arrivalsMs: number[], tol: BackoffTolerance = DEF
   const medianRatio =
     sorted.length === 0 ? Number.NaN : sorted.length === 2 ? sorted[1] : sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
   if (ratios.length && !(medianRatio >= tol.minMedianRatio)) {
-    problems.push(`the waits grow by a median factor of ${medianRatio.toFixed(2)} per retry (expected ≥ ${tol.minMedianRatio}: exponential, not constant or linear)`);
+    problems.push(
+      `the waits grow by a median factor of ${medianRatio.toFixed(2)} per retry (expected ≥ ${tol.minMedianRatio}: exponential, not constant or linear)`,
+    );
   }
   const allowed = ratios.length >= 2 ? tol.allowedOutliers : 0;
   if (flatSteps.length > allowed) {

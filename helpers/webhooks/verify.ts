@@ -57,9 +57,7 @@ export type VerifyResult = { ok: true } | { ok: false; reason: VerifyFailureReas
  * Request headers in any of the usual shapes: Node's `IncomingHttpHeaders` (lower-case keys,
  * string or string[] values), a plain object with any key case, or a Fetch `Headers` object.
  */
-export type HeaderSource =
-  | { get(name: string): string | null }
-  | Record<string, string | string[] | number | undefined>;
+export type HeaderSource = { get(name: string): string | null } | Record<string, string | string[] | number | undefined>;
 
 /**
  * Reads one header case-insensitively. Repeated headers (arrays) are joined with `, ` as HTTP does,

@@ -89,7 +89,11 @@ function draw(state: SimState, chaos: ChaosConfig): number {
 const GATEWAY_429S: { contentType: string; body: string; retryAfter: 'seconds' | 'date' | 'none' }[] = [
   { contentType: 'application/json; charset=utf-8', body: '{"message":"API rate limit exceeded"}', retryAfter: 'seconds' }, // Kong
   { contentType: 'application/json', body: '{"message":"Too Many Requests"}', retryAfter: 'none' }, // AWS API Gateway
-  { contentType: 'text/html', body: '<html>\r\n<head><title>429 Too Many Requests</title></head>\r\n<body>\r\n<center><h1>429 Too Many Requests</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n', retryAfter: 'date' }, // nginx
+  {
+    contentType: 'text/html',
+    body: '<html>\r\n<head><title>429 Too Many Requests</title></head>\r\n<body>\r\n<center><h1>429 Too Many Requests</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
+    retryAfter: 'date',
+  }, // nginx
 ];
 
 /**
@@ -127,9 +131,21 @@ export async function applyChaos(state: SimState, request: FastifyRequest, reply
 
 /** The gateway pages of `rateGateway`: nginx's HTML 502/503/504 and AWS API Gateway's JSON 502. */
 const GATEWAY_5XXS: { status: number; contentType: string; body: string }[] = [
-  { status: 502, contentType: 'text/html', body: '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n' },
-  { status: 503, contentType: 'text/html', body: '<html>\r\n<head><title>503 Service Temporarily Unavailable</title></head>\r\n<body>\r\n<center><h1>503 Service Temporarily Unavailable</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n' },
-  { status: 504, contentType: 'text/html', body: '<html>\r\n<head><title>504 Gateway Time-out</title></head>\r\n<body>\r\n<center><h1>504 Gateway Time-out</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n' },
+  {
+    status: 502,
+    contentType: 'text/html',
+    body: '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
+  },
+  {
+    status: 503,
+    contentType: 'text/html',
+    body: '<html>\r\n<head><title>503 Service Temporarily Unavailable</title></head>\r\n<body>\r\n<center><h1>503 Service Temporarily Unavailable</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
+  },
+  {
+    status: 504,
+    contentType: 'text/html',
+    body: '<html>\r\n<head><title>504 Gateway Time-out</title></head>\r\n<body>\r\n<center><h1>504 Gateway Time-out</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
+  },
   { status: 502, contentType: 'application/json', body: '{"message":"Internal server error"}' },
 ];
 

@@ -39,7 +39,14 @@ try {
   process.exit(2);
 }
 
-const sim = await startSimulator({ host: values.host, port, personality: values.personality as Personality, control: !values['no-control'], pathPrefix, wildcardDns: values['wildcard-dns'] });
+const sim = await startSimulator({
+  host: values.host,
+  port,
+  personality: values.personality as Personality,
+  control: !values['no-control'],
+  pathPrefix,
+  wildcardDns: values['wildcard-dns'],
+});
 console.log(sim.baseUrl);
 console.log(values['no-control'] ? 'control: off (--no-control)' : `control: ${sim.controlUrl}`);
 

@@ -69,7 +69,11 @@ export function internalError(): ApiError {
 export const answerTime = seam('envelope.timestamp', (now: number): string => new Date(now).toISOString());
 
 /** §2.1, §9.1: `metadata` of every envelope: the answer's time, the configured version, the requested path. */
-export const envelopeMetadata = seam('envelope.metadata', (timestamp: string, version: string, path: string): Record<string, string> => ({ timestamp, version, path }));
+export const envelopeMetadata = seam('envelope.metadata', (timestamp: string, version: string, path: string): Record<string, string> => ({
+  timestamp,
+  version,
+  path,
+}));
 
 /** §2.1: `success` is the boolean `true` on a success envelope and `false` on a failure envelope. */
 export const successFlag = seam('envelope.success', (value: boolean): boolean | string => value);
@@ -94,9 +98,8 @@ export const errorStatus = seam('envelope.error-status', (err: ApiError): number
 export const unparsableBody = seam('envelope.parse-error', (): ApiError => new ApiError(400, 'PARSE', 'Request body is not valid JSON'));
 
 /** §7, §9.2: a request no route serves is 404 NOT_FOUND (a known path with a method not served included). */
-export const unknownRoute = seam(
-  'envelope.unknown-route',
-  (_request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply> => sendError(reply, new ApiError(404, 'NOT_FOUND', 'Route not found')),
+export const unknownRoute = seam('envelope.unknown-route', (_request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply> =>
+  sendError(reply, new ApiError(404, 'NOT_FOUND', 'Route not found')),
 );
 
 /** `metadata` of §2.1: ISO 8601 UTC timestamp, configured version, request path (no query). */

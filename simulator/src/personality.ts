@@ -103,7 +103,13 @@ type AnswerJson = any;
 function altAssistant(state: SimState, a: AnswerJson): AnswerJson {
   if (!a || typeof a !== 'object' || typeof a.id !== 'string') return a;
   reads += 1;
-  const out = { ...a, createdAt: asDate(a.createdAt), updatedAt: asEpochMs(a.updatedAt), revision: revisionsOf(state).get(a.id) ?? 1, servedAt: `${new Date().toISOString()}#${reads}` };
+  const out = {
+    ...a,
+    createdAt: asDate(a.createdAt),
+    updatedAt: asEpochMs(a.updatedAt),
+    revision: revisionsOf(state).get(a.id) ?? 1,
+    servedAt: `${new Date().toISOString()}#${reads}`,
+  };
   if (!('createdAt' in a)) delete out.createdAt;
   if (!('updatedAt' in a)) delete out.updatedAt;
   return out;
@@ -160,15 +166,26 @@ export function altOnSend(state: SimState, request: FastifyRequest, reply: Fasti
   if (/^\/test-(suites\/:id\/run|runs)/.test(route)) {
     data = { ...data };
     renameKey(data, 'outcome', 'result');
-    if (Array.isArray(data.cases)) data.cases = data.cases.map((c: AnswerJson) => {
-      const copy = { ...c };
-      renameKey(copy, 'outcome', 'result');
-      if (Array.isArray(copy.iterations)) copy.iterations = copy.iterations.map((it: AnswerJson) => { const i2 = { ...it }; renameKey(i2, 'outcome', 'result'); return i2; });
-      return copy;
-    });
+    if (Array.isArray(data.cases))
+      data.cases = data.cases.map((c: AnswerJson) => {
+        const copy = { ...c };
+        renameKey(copy, 'outcome', 'result');
+        if (Array.isArray(copy.iterations))
+          copy.iterations = copy.iterations.map((it: AnswerJson) => {
+            const i2 = { ...it };
+            renameKey(i2, 'outcome', 'result');
+            return i2;
+          });
+        return copy;
+      });
   }
   if (route === '/calls/live' && request.method === 'GET') {
-    const rename = (rows: AnswerJson[]) => rows.map((row: AnswerJson) => { const r = { ...row }; renameKey(r, 'id', 'callUuid'); return r; });
+    const rename = (rows: AnswerJson[]) =>
+      rows.map((row: AnswerJson) => {
+        const r = { ...row };
+        renameKey(r, 'id', 'callUuid');
+        return r;
+      });
     data = Array.isArray(data) ? rename(data) : Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Array.isArray(v) ? rename(v) : v]));
   }
   const arrays = Array.isArray(data) ? [] : Object.entries(data).filter(([, v]) => Array.isArray(v));

@@ -171,23 +171,27 @@ export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyIn
   // answered with Fastify's own 415. Empty body → undefined.
   app.removeAllContentTypeParsers();
   // The body of an unknown route is not read: it answers 404 NOT_FOUND whatever it carries.
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: READ_LIMIT_BYTES }, (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
-    if (req.is404) return done(null, undefined);
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    // The limits of validation/body-limits.ts: checked after the whole body was read, so the
-    // client always gets the answer (413 or 400), never a reset.
-    if (Buffer.byteLength(text) > MAX_BODY_BYTES) return done(new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large'));
-    if (text.trim() === '') return done(null, undefined);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      return done(new BodyParseError('invalid JSON body'));
-    }
-    const problem = state.behaviour.of(bodyLimits)(parsed);
-    if (problem) return done(validationError([problem]));
-    done(null, parsed);
-  });
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'string', bodyLimit: READ_LIMIT_BYTES },
+    (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+      if (req.is404) return done(null, undefined);
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      // The limits of validation/body-limits.ts: checked after the whole body was read, so the
+      // client always gets the answer (413 or 400), never a reset.
+      if (Buffer.byteLength(text) > MAX_BODY_BYTES) return done(new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large'));
+      if (text.trim() === '') return done(null, undefined);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        return done(new BodyParseError('invalid JSON body'));
+      }
+      const problem = state.behaviour.of(bodyLimits)(parsed);
+      if (problem) return done(validationError([problem]));
+      done(null, parsed);
+    },
+  );
 
   // A reading that answers an oversized body from its Content-Length alone (validation/body-limits.ts
   // `oversizeBodyAnswer`) closes the connection before the body is read (clients still writing it

@@ -32,9 +32,7 @@ export interface Tenant {
 }
 
 /** Who an API key belongs to (§5.2). */
-export type KeyOwner =
-  | { type: 'tenant'; tenantId: string; organizationId: string }
-  | { type: 'organization'; organizationId: string };
+export type KeyOwner = { type: 'tenant'; tenantId: string; organizationId: string } | { type: 'organization'; organizationId: string };
 
 /** A phone number provisioned through the control API (store only, never billed). */
 export interface PhoneNumberRecord {

@@ -43,10 +43,18 @@ describe('assistant rules without faults (the accepting side of each bound)', ()
     ];
     for (const [k, v, stored] of edges) expect((await ok({ [k]: v }))[k], `${k}=${JSON.stringify(v)}`).toBe(stored);
     expect((await ok({ transferDialTimeout: 1, warmWhisperDelaySeconds: 30 })).settings).toMatchObject({ transferDialTimeout: 1, warmWhisperDelaySeconds: 30 });
-    expect((await ok({ transferDialTimeout: '60', warmWhisperDelaySeconds: '0' })).settings).toMatchObject({ transferDialTimeout: 60, warmWhisperDelaySeconds: 0 });
+    expect((await ok({ transferDialTimeout: '60', warmWhisperDelaySeconds: '0' })).settings).toMatchObject({
+      transferDialTimeout: 60,
+      warmWhisperDelaySeconds: 0,
+    });
     expect((await ok({ warmReturnMessage: 'x'.repeat(2000) })).settings.warmReturnMessage).toHaveLength(2000);
-    expect((await ok(cc({ expressiveOptions: { instructionsAppend: 'y'.repeat(2000) } }))).settings.conversationConfig.expressiveOptions.instructionsAppend).toHaveLength(2000);
-    expect((await ok(cc({ interruptionPlan: { minDuration: 0, minWords: 0 } }))).settings.conversationConfig.interruptionPlan).toEqual({ minDuration: 0, minWords: 0 });
+    expect(
+      (await ok(cc({ expressiveOptions: { instructionsAppend: 'y'.repeat(2000) } }))).settings.conversationConfig.expressiveOptions.instructionsAppend,
+    ).toHaveLength(2000);
+    expect((await ok(cc({ interruptionPlan: { minDuration: 0, minWords: 0 } }))).settings.conversationConfig.interruptionPlan).toEqual({
+      minDuration: 0,
+      minWords: 0,
+    });
     expect((await ok({ serverUrl: url(1024) })).serverUrl).toHaveLength(1024);
     expect((await ok({ serverUrl: null })).serverUrl).toBeNull();
   });
@@ -71,6 +79,8 @@ describe('assistant rules without faults (the accepting side of each bound)', ()
       const d = (await ok({ dictionarySettings: { ttsPronunciations: [{ word: 'Ava', phonemes: 'ˈɑ v ə', language: lang }] } })).dictionarySettings;
       expect(d.ttsPronunciations[0].language).toBe(lang);
     }
-    expect((await ok({ dictionarySettings: { ttsPronunciations: [{ word: 'Ava', respell: 'AH-vah' }] } })).dictionarySettings.ttsPronunciations).toHaveLength(1);
+    expect((await ok({ dictionarySettings: { ttsPronunciations: [{ word: 'Ava', respell: 'AH-vah' }] } })).dictionarySettings.ttsPronunciations).toHaveLength(
+      1,
+    );
   });
 });

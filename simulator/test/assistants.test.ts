@@ -52,13 +52,36 @@ describe('PATCH rules', () => {
 
   it('types and formats', async () => {
     const r = await patch({
-      voiceId: 'abc', transcriberId: null, modelId: U1, recordingEnabled: 1, failoverNumber: '+0123', parameters: [],
-      timezone: 'Mars/Olympus', categories: [1], chatPromptId: null, whisperSummaryPromptId: 'x', notifications: ['not a url'],
-      idleMessages: 'hello', taskDrivenMode: 'true', toolIds: [U1, 'x'], dictionaryIds: 'x',
+      voiceId: 'abc',
+      transcriberId: null,
+      modelId: U1,
+      recordingEnabled: 1,
+      failoverNumber: '+0123',
+      parameters: [],
+      timezone: 'Mars/Olympus',
+      categories: [1],
+      chatPromptId: null,
+      whisperSummaryPromptId: 'x',
+      notifications: ['not a url'],
+      idleMessages: 'hello',
+      taskDrivenMode: 'true',
+      toolIds: [U1, 'x'],
+      dictionaryIds: 'x',
     });
     expect(fields(r)).toEqual([
-      'categories', 'dictionaryIds', 'failoverNumber', 'idleMessages', 'notifications', 'parameters', 'recordingEnabled',
-      'taskDrivenMode', 'timezone', 'toolIds', 'transcriberId', 'voiceId', 'whisperSummaryPromptId',
+      'categories',
+      'dictionaryIds',
+      'failoverNumber',
+      'idleMessages',
+      'notifications',
+      'parameters',
+      'recordingEnabled',
+      'taskDrivenMode',
+      'timezone',
+      'toolIds',
+      'transcriberId',
+      'voiceId',
+      'whisperSummaryPromptId',
     ]);
     const a = await get();
     expect(a.modelId).toBeNull(); // a rejected PATCH changes nothing
@@ -72,7 +95,13 @@ describe('PATCH rules', () => {
     const ok = await patch({ callTimeLimitSeconds: '43200', idleTimeoutSeconds: 0, idleMessageMaxSpokenCount: '10' });
     expect(ok.body.data).toMatchObject({ callTimeLimitSeconds: 43200, idleTimeoutSeconds: 0, idleMessageMaxSpokenCount: 10 });
     expect((await patch({ callTimeLimitSeconds: null })).body.data.callTimeLimitSeconds).toBeNull();
-    const bad = await patch({ callTimeLimitSeconds: 9, idleTimeoutSeconds: 61, idleMessageMaxSpokenCount: 11, transferDialTimeout: 0, warmWhisperDelaySeconds: 31 });
+    const bad = await patch({
+      callTimeLimitSeconds: 9,
+      idleTimeoutSeconds: 61,
+      idleMessageMaxSpokenCount: 11,
+      transferDialTimeout: 0,
+      warmWhisperDelaySeconds: 31,
+    });
     expect(fields(bad)).toEqual(['callTimeLimitSeconds', 'idleMessageMaxSpokenCount', 'idleTimeoutSeconds', 'transferDialTimeout', 'warmWhisperDelaySeconds']);
     const bad2 = await patch({ callTimeLimitSeconds: 10.5, idleTimeoutSeconds: '5.0', idleMessageMaxSpokenCount: ' 3', transferDialTimeout: true });
     expect(fields(bad2)).toEqual(['callTimeLimitSeconds', 'idleMessageMaxSpokenCount', 'idleTimeoutSeconds', 'transferDialTimeout']);
@@ -88,7 +117,11 @@ describe('PATCH rules', () => {
     await patch({ settings: { conversationConfig: { deliveryMode: 'none' }, custom: { a: 1 } } });
     const r = await patch({ transferDialTimeout: '30', warmWhisperDelaySeconds: 5, warmReturnMessage: 'Sorry' });
     expect(r.body.data.settings).toEqual({
-      conversationConfig: { deliveryMode: 'none' }, custom: { a: 1 }, warmWhisperDelaySeconds: 5, transferDialTimeout: 30, warmReturnMessage: 'Sorry',
+      conversationConfig: { deliveryMode: 'none' },
+      custom: { a: 1 },
+      warmWhisperDelaySeconds: 5,
+      transferDialTimeout: 30,
+      warmReturnMessage: 'Sorry',
     });
     expect((await patch({ warmReturnMessage: 'x'.repeat(2001) })).status).toBe(400);
     expect((await patch({ warmReturnMessage: 'x'.repeat(2000) })).status).toBe(200);
@@ -132,8 +165,14 @@ describe('PATCH rules', () => {
 
   it('transferSettings §2.5: unknown keys rejected, deep merge, null clears', async () => {
     expect((await patch({ transferSettings: { amd_detection: false } })).body.data.transferSettings).toEqual({ amd_detection: false });
-    expect((await patch({ transferSettings: { use_assistant_number: true } })).body.data.transferSettings).toEqual({ amd_detection: false, use_assistant_number: true });
-    expect(fields(await patch({ transferSettings: { amd: true, use_assistant_number: 'yes' } }))).toEqual(['transferSettings.amd', 'transferSettings.use_assistant_number']);
+    expect((await patch({ transferSettings: { use_assistant_number: true } })).body.data.transferSettings).toEqual({
+      amd_detection: false,
+      use_assistant_number: true,
+    });
+    expect(fields(await patch({ transferSettings: { amd: true, use_assistant_number: 'yes' } }))).toEqual([
+      'transferSettings.amd',
+      'transferSettings.use_assistant_number',
+    ]);
     expect((await get()).transferSettings).toEqual({ amd_detection: false, use_assistant_number: true });
     expect((await patch({ transferSettings: null })).body.data.transferSettings).toBeNull();
     expect((await patch({ transferSettings: [] })).status).toBe(400);
@@ -143,7 +182,10 @@ describe('PATCH rules', () => {
     const r = await patch({
       dictionarySettings: {
         sttKeyterms: [{ term: 'Acme', language: 'en-GB' }, { term: 'Zorg' }],
-        ttsPronunciations: [{ word: 'Acme', respell: 'ak-mee', language: null }, { word: 'Nguyen', phonemes: 'w ɪ n', language: 'fr' }],
+        ttsPronunciations: [
+          { word: 'Acme', respell: 'ak-mee', language: null },
+          { word: 'Nguyen', phonemes: 'w ɪ n', language: 'fr' },
+        ],
       },
     });
     expect(r.status).toBe(200);
@@ -151,7 +193,10 @@ describe('PATCH rules', () => {
     expect((await patch({ dictionarySettings: { sttKeyterms: [] } })).body.data.dictionarySettings).toEqual({ sttKeyterms: [] });
     const bad = await patch({
       dictionarySettings: {
-        sttKeyterms: [{ term: 'a', language: 'English' }, { term: 'b', language: 'zh' }],
+        sttKeyterms: [
+          { term: 'a', language: 'English' },
+          { term: 'b', language: 'zh' },
+        ],
         ttsPronunciations: [{ word: 'x' }, { word: 'y', respell: 'why', language: 'xx-YY' }],
       },
     });

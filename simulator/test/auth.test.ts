@@ -11,7 +11,18 @@ describe('§5 authentication', () => {
     w = await makeWorld();
     const k = w.A.apiKey;
     expect((await w.req('GET', '/assistants', { key: k })).status).toBe(200);
-    for (const authorization of [`Bearer ${k}`, k, `apikey ${k}`, `APIKEY ${k}`, `ApiKey  ${k}`, `ApiKey ${k}\n`, `ApiKey ${k} `, 'ApiKey $CORE_API_TENANT_KEY', `ApiKey ${w.A.clientServerSecret}`, 'ApiKey']) {
+    for (const authorization of [
+      `Bearer ${k}`,
+      k,
+      `apikey ${k}`,
+      `APIKEY ${k}`,
+      `ApiKey  ${k}`,
+      `ApiKey ${k}\n`,
+      `ApiKey ${k} `,
+      'ApiKey $CORE_API_TENANT_KEY',
+      `ApiKey ${w.A.clientServerSecret}`,
+      'ApiKey',
+    ]) {
       const r = await w.req('GET', '/assistants', { headers: { authorization } });
       expect(code(r), JSON.stringify(authorization)).toEqual([401, 'UNAUTHORIZED']);
     }
@@ -32,7 +43,10 @@ describe('§5 authentication', () => {
     expect(r.body.error.details[0].field).toBe('X-Tenant-Id');
     expect((await w.req('GET', '/assistants', { key: w.orgKey, headers: { 'x-tenant-id': w.B.id } })).status).toBe(200);
     expect(code(await w.req('GET', '/assistants', { key: w.orgKey, headers: { 'x-tenant-id': w.F.id } }))).toEqual([403, 'FORBIDDEN']);
-    expect(code(await w.req('GET', '/assistants', { key: w.orgKey, headers: { 'x-tenant-id': '00000000-0000-4000-8000-000000000000' } }))).toEqual([403, 'FORBIDDEN']);
+    expect(code(await w.req('GET', '/assistants', { key: w.orgKey, headers: { 'x-tenant-id': '00000000-0000-4000-8000-000000000000' } }))).toEqual([
+      403,
+      'FORBIDDEN',
+    ]);
   });
 
   it('organization key acts in the named tenant', async () => {

@@ -75,7 +75,10 @@ describe('text test suites', () => {
       cases: Array.from({ length: 6 }, (_, i) => ({
         input: `Please check order ${i} with lookup`,
         mockTools: [{ name: 'lookup' }],
-        checks: [{ type: 'tool_called', toolName: 'lookup' }, { type: 'tool_not_called', toolName: 'refund' }],
+        checks: [
+          { type: 'tool_called', toolName: 'lookup' },
+          { type: 'tool_not_called', toolName: 'refund' },
+        ],
       })),
     };
     const s2 = (await w.req('POST', '/test-suites', { key: w.A.apiKey, body })).body.data;

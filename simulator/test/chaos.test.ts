@@ -78,7 +78,7 @@ describe('chaos: the ways gateways and networks misbehave (real sockets)', () =>
     }
   }
 
-  it('rateGateway: 5xx pages of a gateway, never the API\'s envelope', () =>
+  it("rateGateway: 5xx pages of a gateway, never the API's envelope", () =>
     withSim({ rateGateway: 1, seed: 5 }, async (base) => {
       const seen = await Promise.all(Array.from({ length: 24 }, () => get(base)));
       expect(new Set(seen.map((s) => s.status))).toEqual(new Set([502, 503, 504]));

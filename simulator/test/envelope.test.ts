@@ -64,7 +64,10 @@ describe('§2.1 / §7 envelope', () => {
     for (const r of [foreign, unknown, malformed]) {
       expect([r.status, r.body.error.code, r.body.error.message]).toEqual([404, 'RESOURCE_NOT_FOUND', 'Resource not found']);
     }
-    const strip = (h: Record<string, unknown>) => Object.keys(h).filter((k) => k !== 'date' && k !== 'content-length').sort();
+    const strip = (h: Record<string, unknown>) =>
+      Object.keys(h)
+        .filter((k) => k !== 'date' && k !== 'content-length')
+        .sort();
     expect(strip(foreign.headers)).toEqual(strip(unknown.headers));
     const patch = await w.req('PATCH', `/assistants/${b.id}`, { key: w.A.apiKey, body: { name: 1 } });
     expect([patch.status, patch.body.error.code]).toEqual([404, 'RESOURCE_NOT_FOUND']);

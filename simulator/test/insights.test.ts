@@ -28,7 +28,15 @@ describe('insights', () => {
     const turns = (await w.req('GET', `/calls/${c.id}`, { key: w.A.apiKey })).body.data.transcript.filter((l: any) => l.role === 'assistant').length;
     expect(d.performance).toHaveLength(turns);
     for (const p of d.performance) {
-      for (const k of ['endToEndLatencyMs', 'llmTimeToFirstTokenMs', 'ttsTimeToFirstByteMs', 'transcriptionDelayMs', 'endOfUtteranceDelayMs', 'promptTokens', 'completionTokens']) {
+      for (const k of [
+        'endToEndLatencyMs',
+        'llmTimeToFirstTokenMs',
+        'ttsTimeToFirstByteMs',
+        'transcriptionDelayMs',
+        'endOfUtteranceDelayMs',
+        'promptTokens',
+        'completionTokens',
+      ]) {
         expect(typeof p[k], k).toBe('number');
       }
     }

@@ -29,7 +29,12 @@ describe('unknown, foreign and deleted ids answer alike', () => {
     const bRun = (await w.req('POST', `/test-suites/${bSuite.id}/run`, { key: w.B.apiKey })).body.data;
     const myTool = await tool(w, w.A);
 
-    interface Row { method: string; path: (id: string) => string; body?: unknown; ids: string[] }
+    interface Row {
+      method: string;
+      path: (id: string) => string;
+      body?: unknown;
+      ids: string[];
+    }
     const calls = [bCall.id, bEnded.id, deleted.id];
     const rows: Row[] = [
       { method: 'GET', path: (id) => `/calls/${id}`, ids: calls },
@@ -126,7 +131,12 @@ describe('no cross-tenant effect', () => {
   it('lists stay within the tenant; an org key with X-Tenant-Id sees that tenant only', async () => {
     const a = await liveCall(w, w.A);
     const b = await liveCall(w, w.B);
-    await w.ctl('POST', '/conversations', { tenantId: w.B.id, assistantId: (await w.assistant(w.B.apiKey)).id, channel: 'web', customerIdentifier: 'visitor-1' });
+    await w.ctl('POST', '/conversations', {
+      tenantId: w.B.id,
+      assistantId: (await w.assistant(w.B.apiKey)).id,
+      channel: 'web',
+      customerIdentifier: 'visitor-1',
+    });
     await w.req('POST', '/prompts', { key: w.B.apiKey, body: { type: 'ivr' } });
     for (const path of ['/calls', '/calls/live', '/conversations', '/prompts', '/test-suites', '/test-runs']) {
       for (const key of [w.A.apiKey]) {

@@ -74,7 +74,10 @@ describe('monitoring', () => {
     await post(c.id, 'takeover', { actorLabel: label });
     const during = await w.req('GET', `/calls/${c.id}/monitor-sessions`, { key: w.A.apiKey });
     expect(during.body.success).toBe(true);
-    expect(during.body.data.map((a: any) => [a.action, a.actorLabel])).toEqual([['monitor', label], ['takeover', label]]);
+    expect(during.body.data.map((a: any) => [a.action, a.actorLabel])).toEqual([
+      ['monitor', label],
+      ['takeover', label],
+    ]);
     await w.ctl('POST', `/calls/${c.id}/end`, {});
     const after = await w.req('GET', `/calls/${c.id}/monitor-sessions`, { key: w.A.apiKey });
     expect(after.body.data[0].closedAt).not.toBeNull();

@@ -52,12 +52,19 @@ describe('body limits', () => {
 
   it('answers 413 in the envelope after reading an oversized body (no reset)', async () => {
     sim = await startSimulator({});
-    const ctl = async (path: string, body: unknown) => (await (await request(`${sim!.controlUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).body.json()) as any;
+    const ctl = async (path: string, body: unknown) =>
+      (await (
+        await request(`${sim!.controlUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      ).body.json()) as any;
     const org = await ctl('/organizations', { name: 'O' });
     const key = (await ctl('/tenants', { organizationId: org.id, name: 'A' })).apiKey;
     const big = JSON.stringify({ firstMessage: 'x'.repeat(MAX_BODY_BYTES + 10) });
     for (let i = 0; i < 5; i++) {
-      const r = await request(`${sim.baseUrl}/assistants`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `ApiKey ${key}` }, body: big });
+      const r = await request(`${sim.baseUrl}/assistants`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `ApiKey ${key}` },
+        body: big,
+      });
       const body = (await r.body.json()) as any;
       expect(r.statusCode).toBe(413);
       expect(body.error.code).toBe('PAYLOAD_TOO_LARGE');

@@ -27,7 +27,12 @@ export async function endedCall(w: World, t: TenantFx, assistantId?: string): Pr
 }
 
 /** Registers a number for tenant `t` (control API). */
-export async function number(w: World, t: TenantFx, num: string, extra: Record<string, unknown> = { smsEnabled: true }): Promise<{ id: string; number: string }> {
+export async function number(
+  w: World,
+  t: TenantFx,
+  num: string,
+  extra: Record<string, unknown> = { smsEnabled: true },
+): Promise<{ id: string; number: string }> {
   const r = await w.ctl('POST', '/phone-numbers', { tenantId: t.id, number: num, ...extra });
   expect(r.status, r.raw).toBe(201);
   return r.body;
@@ -37,7 +42,10 @@ export async function number(w: World, t: TenantFx, num: string, extra: Record<s
 export const INSTRUCTION = {
   title: 'Order lookup',
   description: 'Look up an order by its number.',
-  steps: [{ id: 's1', text: 'Ask for the order number.' }, { id: 's2', text: 'Read the status back.' }],
+  steps: [
+    { id: 's1', text: 'Ask for the order number.' },
+    { id: 's2', text: 'Read the status back.' },
+  ],
 };
 
 /** A valid text instruction document. */

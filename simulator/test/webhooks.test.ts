@@ -28,8 +28,7 @@ afterEach(async () => {
   await other.close();
 });
 
-const setTenantUrl = async (tenantId: string, url: string | null) =>
-  expect((await w.ctl('PUT', `/tenants/${tenantId}/server-url`, { url })).status).toBe(204);
+const setTenantUrl = async (tenantId: string, url: string | null) => expect((await w.ctl('PUT', `/tenants/${tenantId}/server-url`, { url })).status).toBe(204);
 const log = async (tenantId: string) => (await w.ctl('GET', `/deliveries?tenantId=${tenantId}`)).body as any[];
 const settled = (tenantId: string, n = 1) =>
   pollUntil(async () => {
@@ -136,7 +135,13 @@ describe('model B (§6)', () => {
 
 describe('model A (§6)', () => {
   const emitA = (url?: string) =>
-    emitEvent(w.app.sim, { tenantId: w.A.id, type: 'end-of-call-report', model: 'A', body: { type: 'end-of-call-report', call_id: 'c1' }, ...(url ? { url } : {}) });
+    emitEvent(w.app.sim, {
+      tenantId: w.A.id,
+      type: 'end-of-call-report',
+      model: 'A',
+      body: { type: 'end-of-call-report', call_id: 'c1' },
+      ...(url ? { url } : {}),
+    });
 
   it('sends the client server secret verbatim and no signature', async () => {
     await setTenantUrl(w.A.id, rx.origin);
@@ -195,7 +200,13 @@ describe('routing (§6, §2.3 rules 4-5, §1)', () => {
     await w.ctl('PUT', '/config', { webhookConnectTo: { 'bare.example.com:443': rx.origin, 'bare.example.com:8443': other.origin } });
     const a = await w.assistant(w.A.apiKey, { serverUrl: 'https://bare.example.com' });
     emitEvent(w.app.sim, { tenantId: w.A.id, assistantId: a.id, type: 'assistant-request', model: 'A', body: { type: 'assistant-request' } });
-    emitEvent(w.app.sim, { tenantId: w.A.id, type: 'assistant-request', model: 'A', body: { type: 'assistant-request' }, url: 'https://bare.example.com:8443' });
+    emitEvent(w.app.sim, {
+      tenantId: w.A.id,
+      type: 'assistant-request',
+      model: 'A',
+      body: { type: 'assistant-request' },
+      url: 'https://bare.example.com:8443',
+    });
     await settled(w.A.id, 2);
     expect(rx.received.map((r) => r.path)).toEqual(['/']);
     expect(other.received.map((r) => [r.path, r.headers.host])).toEqual([['/', 'bare.example.com:8443']]);
@@ -205,7 +216,14 @@ describe('routing (§6, §2.3 rules 4-5, §1)', () => {
     await dns('now.example.com');
     await w.ctl('PUT', '/config', { webhookConnectTo: { 'now.example.com:443': other.origin } });
     const a = await w.assistant(w.A.apiKey, { serverUrl: 'https://now.example.com/x' });
-    emitEvent(w.app.sim, { tenantId: w.A.id, assistantId: a.id, type: 'end-of-call-report', model: 'A', body: { type: 'end-of-call-report' }, url: `${rx.origin}/then` });
+    emitEvent(w.app.sim, {
+      tenantId: w.A.id,
+      assistantId: a.id,
+      type: 'end-of-call-report',
+      model: 'A',
+      body: { type: 'end-of-call-report' },
+      url: `${rx.origin}/then`,
+    });
     await settled(w.A.id);
     expect(rx.received.map((r) => r.path)).toEqual(['/then']);
     expect(other.received).toHaveLength(0);
@@ -232,7 +250,9 @@ describe('routing (§6, §2.3 rules 4-5, §1)', () => {
 describe('control endpoints and cancellation', () => {
   it('validates onboarding events and the deliveries query', async () => {
     expect((await w.ctl('POST', '/onboarding-events', { tenantId: w.A.id, type: 'assistant-request' })).status).toBe(400);
-    expect((await w.ctl('POST', '/onboarding-events', { tenantId: '00000000-0000-4000-8000-000000000000', type: 'chatapp.onboarding.failed' })).status).toBe(404);
+    expect((await w.ctl('POST', '/onboarding-events', { tenantId: '00000000-0000-4000-8000-000000000000', type: 'chatapp.onboarding.failed' })).status).toBe(
+      404,
+    );
     expect((await w.ctl('GET', '/deliveries')).status).toBe(400);
     expect((await w.ctl('GET', `/deliveries?tenantId=${w.B.id}`)).body).toEqual([]);
   });

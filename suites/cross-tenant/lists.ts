@@ -11,7 +11,6 @@ import { ASKERS, type CrossTenantFixture } from './fixture';
 
 /** Registers this concern's tests on the cross-tenant fixture (suites/cross-tenant.test.ts: tenant B's resources made once per run). */
 export function listTests({ world, fx }: CrossTenantFixture): void {
-
   /** Lists of §4.5, the B ids each must never show to A, and the capability that makes them. */
   const LISTS: { route: string; path: string; query?: Record<string, string>; ids: () => string[] | { skip: string }; ownId?: () => string | undefined }[] = [
     { route: 'GET /assistants', path: '/assistants', ids: () => [fx.assistantB.id], ownId: () => fx.assistantA.id },

@@ -15,7 +15,6 @@ import { ACTOR, ASKERS, fictionalNumber, STEP, stepSuffix, toolBody, type CrossT
 
 /** Registers this concern's tests on the cross-tenant fixture (suites/cross-tenant.test.ts: tenant B's resources made once per run). */
 export function writeTests({ world, fx }: CrossTenantFixture): void {
-
   /** Reads a resource as tenant B; `undefined` when the read itself is not served. */
   async function readAsB(path: string): Promise<ApiResponse> {
     return world().as('tenantB').get(path);
@@ -162,13 +161,11 @@ export function writeTests({ world, fx }: CrossTenantFixture): void {
             );
             if (!routeMissing(liveBefore) && liveBefore.text.includes(call.id)) {
               const liveAfter = await readAsB('/calls/live');
-              ctx.verify
-                .on(C)
-                .that("B's call is still listed in B's GET /calls/live", liveAfter.text.includes(call.id), {
-                  expected: `a row with ${call.id}`,
-                  actual: liveAfter.text.slice(0, 300),
-                  res: liveAfter,
-                });
+              ctx.verify.on(C).that("B's call is still listed in B's GET /calls/live", liveAfter.text.includes(call.id), {
+                expected: `a row with ${call.id}`,
+                actual: liveAfter.text.slice(0, 300),
+                res: liveAfter,
+              });
             }
             if (!routeMissing(auditBefore))
               checkUnchanged(ctx.verify.on(C), "B's monitor-session audit", auditBefore, await readAsB(`/calls/${call.id}/monitor-sessions`));

@@ -12,7 +12,15 @@
  */
 import { describe, vi } from 'vitest';
 import { clauseTest } from '../../helpers/clause';
-import { attemptWords, verifyBackoff, verifyModelBSigned, verifyNoRetry, verifyRetried, verifyRetryCount, verifySameEvent } from '../../helpers/webhooks/checks';
+import {
+  attemptWords,
+  verifyBackoff,
+  verifyModelBSigned,
+  verifyNoRetry,
+  verifyRetried,
+  verifyRetryCount,
+  verifySameEvent,
+} from '../../helpers/webhooks/checks';
 import { downEndpoint, isRefusing } from '../../helpers/webhooks/receiver';
 import { deliveryIdOf } from '../../helpers/webhooks/verify';
 import { Deduper } from '../../helpers/webhooks/dedupe';

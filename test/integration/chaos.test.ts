@@ -37,29 +37,32 @@ afterAll(async () => {
 const STRICT_TIMING = process.env.CORE_API_STRICT_TIMING === '1';
 let normalWallMs = 0;
 
-it.each(['app', 'front'] as const)('gets no fail verdict under 1 in 10 answers throttled and 1 in 50 connections dropped, limiter placed %s', async (placement) => {
-  const env = { CORE_API_BASE_URL: sim.baseUrl, CORE_API_CONTROL_URL: sim.controlUrl };
-  if (STRICT_TIMING && !normalWallMs) {
-    await config({ chaos: null });
-    const normal = await runConformance(env, FILES);
-    expect(normal.code, normal.output.slice(-2000)).toBe(0);
-    normalWallMs = normal.wallMs;
-  }
-  const normal = { wallMs: normalWallMs };
+it.each(['app', 'front'] as const)(
+  'gets no fail verdict under 1 in 10 answers throttled and 1 in 50 connections dropped, limiter placed %s',
+  async (placement) => {
+    const env = { CORE_API_BASE_URL: sim.baseUrl, CORE_API_CONTROL_URL: sim.controlUrl };
+    if (STRICT_TIMING && !normalWallMs) {
+      await config({ chaos: null });
+      const normal = await runConformance(env, FILES);
+      expect(normal.code, normal.output.slice(-2000)).toBe(0);
+      normalWallMs = normal.wallMs;
+    }
+    const normal = { wallMs: normalWallMs };
 
-  await config({ chaos: { ...CHAOS, placement } });
-  const chaotic = await runConformance(env, FILES);
-  await config({ chaos: null });
-  const record = chaotic.record!;
-  expect(record, chaotic.output.slice(-2000)).toBeDefined();
-  const failed = record.tests.filter((t) => t.status === 'fail');
-  const errors = record.tests.filter((t) => t.status === 'error');
-  // Errors come from dropped connections of POSTs (never resent blindly, §8) and every cell that shares such a probe: bounded, never a verdict.
-  expect(errors.length, `errors: ${errors.map((t) => t.name).join('; ')}`).toBeLessThan(record.tests.length * 0.1);
-  expect(failed.map((t) => `${t.name}: ${t.message?.slice(0, 400)}`)).toEqual([]);
-  expect(record.requests.retries, 'retries were needed and counted').toBeGreaterThan(0);
-  const passed = record.tests.filter((t) => t.status === 'pass').length;
-  expect(passed / record.tests.length, 'most tests still pass').toBeGreaterThan(0.8);
-  console.log(`chaos (${placement}): ${record.requests.retries} retries; wall time ${Math.round(chaotic.wallMs)} ms`);
-  if (STRICT_TIMING) expect(chaotic.wallMs / normal.wallMs, 'chaos run within twice the normal time').toBeLessThan(2);
-});
+    await config({ chaos: { ...CHAOS, placement } });
+    const chaotic = await runConformance(env, FILES);
+    await config({ chaos: null });
+    const record = chaotic.record!;
+    expect(record, chaotic.output.slice(-2000)).toBeDefined();
+    const failed = record.tests.filter((t) => t.status === 'fail');
+    const errors = record.tests.filter((t) => t.status === 'error');
+    // Errors come from dropped connections of POSTs (never resent blindly, §8) and every cell that shares such a probe: bounded, never a verdict.
+    expect(errors.length, `errors: ${errors.map((t) => t.name).join('; ')}`).toBeLessThan(record.tests.length * 0.1);
+    expect(failed.map((t) => `${t.name}: ${t.message?.slice(0, 400)}`)).toEqual([]);
+    expect(record.requests.retries, 'retries were needed and counted').toBeGreaterThan(0);
+    const passed = record.tests.filter((t) => t.status === 'pass').length;
+    expect(passed / record.tests.length, 'most tests still pass').toBeGreaterThan(0.8);
+    console.log(`chaos (${placement}): ${record.requests.retries} retries; wall time ${Math.round(chaotic.wallMs)} ms`);
+    if (STRICT_TIMING) expect(chaotic.wallMs / normal.wallMs, 'chaos run within twice the normal time').toBeLessThan(2);
+  },
+);

@@ -74,9 +74,15 @@ async function toolsAndPromptsOf(key: string): Promise<Record<string, unknown>> 
   const tools = (await get('/tools')).body as any[];
   // A PUT gives a tool a new updatedAt, and its steps may get new ids (the server's): compared without them.
   const noStepIds = (v: any, inSteps = false): any =>
-    Array.isArray(v) ? v.map((x) => noStepIds(x, inSteps)) : v && typeof v === 'object'
-      ? Object.fromEntries(Object.entries(v).filter(([k]) => !(inSteps && k === 'id') && k !== 'updatedAt').map(([k, x]) => [k, noStepIds(x, k === 'steps')]))
-      : v;
+    Array.isArray(v)
+      ? v.map((x) => noStepIds(x, inSteps))
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v)
+              .filter(([k]) => !(inSteps && k === 'id') && k !== 'updatedAt')
+              .map(([k, x]) => [k, noStepIds(x, k === 'steps')]),
+          )
+        : v;
   const out: Record<string, unknown> = { tools };
   for (const type of ['chat', 'whisper_summary', 'voice_persona', 'ivr']) out[`prompts ${type}`] = (await get(`/prompts?type=${type}`)).body;
   const assistants = ((await get('/assistants')).body.assistants as any[]).map((a) => a.id);
@@ -188,7 +194,10 @@ describe('a live-mode run against an external simulator', () => {
     first = await runConformance(env);
     expect(first.record, first.output.slice(-3000)).toBeDefined();
     const failing = first.record!.tests.filter((t) => t.status === 'fail' || t.status === 'error');
-    expect(failing.map((t) => `${t.name}: ${t.message?.slice(0, 300)}`), first.output.slice(-2000)).toEqual([]);
+    expect(
+      failing.map((t) => `${t.name}: ${t.message?.slice(0, 300)}`),
+      first.output.slice(-2000),
+    ).toEqual([]);
     expect(first.record!.target.mode).toBe('live');
     const skipped = first.record!.tests.filter((t) => t.status === 'skip');
     expect(skipped.length).toBeGreaterThan(0);
@@ -205,26 +214,54 @@ describe('a live-mode run against an external simulator', () => {
     expect(first.code).toBe(0);
     // The rehearsed tunnel and trigger reach the receiver: the webhook tests that need no control API ran and passed.
     const webhooks = first.record!.tests.filter((t) => /(^|\/)webhooks\.test\.ts$/.test(t.file) && !(t.needs ?? []).includes('control'));
-    expect(webhooks.map((t) => `${t.status} ${t.name}`).filter((t) => !t.startsWith('pass')), 'webhook tests on the live target').toEqual([]);
+    expect(
+      webhooks.map((t) => `${t.status} ${t.name}`).filter((t) => !t.startsWith('pass')),
+      'webhook tests on the live target',
+    ).toEqual([]);
     expect(webhooks.length, 'webhook tests run on the live target').toBeGreaterThanOrEqual(9);
     // Tools, prompts, overrides, tool isolation and (CORE_API_ALLOW_MODEL_USAGE) text test runs run live on fixtures found or made once.
     const byClause = new Map(first.record!.clauses.map((c) => [c.id, c.verdict]));
-    for (const id of ['4.5/tool-instruction-shape', '4.5/tool-put-null-removes-text-instructions', '4.5/tool-overrides-independent', '4.5/prompt-types', '2.2/prompt-link-fields', '5.7/isolation-tool-update', '5.7/isolation-text-override', '3/test-run-outcomes', '4.5/test-run-realtime-400', '4.3/sms-reason-nine-fields', '2.9/sms-reason-request-optional'])
+    for (const id of [
+      '4.5/tool-instruction-shape',
+      '4.5/tool-put-null-removes-text-instructions',
+      '4.5/tool-overrides-independent',
+      '4.5/prompt-types',
+      '2.2/prompt-link-fields',
+      '5.7/isolation-tool-update',
+      '5.7/isolation-text-override',
+      '3/test-run-outcomes',
+      '4.5/test-run-realtime-400',
+      '4.3/sms-reason-nine-fields',
+      '2.9/sms-reason-request-optional',
+    ])
       expect(byClause.get(id), id).toBe('pass');
     // Calls through the trigger: the monitoring and insights tests that need no control API ran and passed.
-    const calls = first.record!.tests.filter((t) => /(monitoring|insights)\.test\.ts$/.test(t.file) && !(t.needs ?? []).includes('control') && !/^precondition/.test(t.message ?? ''));
-    expect(calls.map((t) => `${t.status} ${t.name}: ${t.message ?? ''}`).filter((t) => !t.startsWith('pass')), 'call tests on the live target').toEqual([]);
+    const calls = first.record!.tests.filter(
+      (t) => /(monitoring|insights)\.test\.ts$/.test(t.file) && !(t.needs ?? []).includes('control') && !/^precondition/.test(t.message ?? ''),
+    );
+    expect(
+      calls.map((t) => `${t.status} ${t.name}: ${t.message ?? ''}`).filter((t) => !t.startsWith('pass')),
+      'call tests on the live target',
+    ).toEqual([]);
     expect(calls.length, 'call tests run on the live target').toBeGreaterThanOrEqual(14);
     // Through wildcard DNS every single-address §2.3 case ran and passed; only several-address names skip.
     const dnsCases = first.record!.tests.filter((t) => t.file.endsWith('validation-bounds.test.ts') && /a name resolving to/.test(t.name));
     expect(dnsCases.filter((t) => t.status === 'pass').length).toBeGreaterThan(30);
-    expect(dnsCases.filter((t) => t.status !== 'pass').map((t) => `${t.name}: ${t.needs}`)).toEqual(dnsCases.filter((t) => t.needs?.includes('control')).map((t) => `${t.name}: ${t.needs}`));
+    expect(dnsCases.filter((t) => t.status !== 'pass').map((t) => `${t.name}: ${t.needs}`)).toEqual(
+      dnsCases.filter((t) => t.needs?.includes('control')).map((t) => `${t.name}: ${t.needs}`),
+    );
     // Request budget: a full live run stays within the default budget (helpers/target.ts DEFAULT_REQUEST_BUDGET).
     expect(first.record!.requests.budget).toBe(DEFAULT_REQUEST_BUDGET);
     expect(first.record!.requests.total, 'requests of a full live run').toBeLessThan(DEFAULT_REQUEST_BUDGET);
-    const top = Object.entries(first.record!.requests.perFile).sort((a, b) => b[1] - a[1]).slice(0, 5);
-    console.log(`live-mode run: ${first.record!.requests.total} requests, ${first.record!.summary.passed} passed, ${skipped.length} skipped; most: ${top.map(([f, n]) => `${f.replace(/^.*suites\//, '')} ${n}`).join(', ')}`);
-    console.log(`live-mode run: must clauses checked ${off.mustChecked} of ${off.mustTestable}; left off: ${off.switches.map((w) => `${w.name} ${w.mustClauses.length}`).join(', ')}`);
+    const top = Object.entries(first.record!.requests.perFile)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5);
+    console.log(
+      `live-mode run: ${first.record!.requests.total} requests, ${first.record!.summary.passed} passed, ${skipped.length} skipped; most: ${top.map(([f, n]) => `${f.replace(/^.*suites\//, '')} ${n}`).join(', ')}`,
+    );
+    console.log(
+      `live-mode run: must clauses checked ${off.mustChecked} of ${off.mustTestable}; left off: ${off.switches.map((w) => `${w.name} ${w.mustClauses.length}`).join(', ')}`,
+    );
     afterFirst = {
       a: await assistantsOf(env.CORE_API_TENANT_KEY),
       b: await assistantsOf(env.CORE_API_OTHER_TENANT_KEY),
@@ -259,9 +296,20 @@ describe('a live-mode run against an external simulator', () => {
   });
 
   it('with nothing optional on, passes and says what each capability would add (the §2.3, text-run and SMS-reason tests only)', async () => {
-    const required = ['CORE_API_BASE_URL', 'CORE_API_ORG_KEY', 'CORE_API_TENANT_ID', 'CORE_API_TENANT_KEY', 'CORE_API_OTHER_TENANT_ID', 'CORE_API_OTHER_TENANT_KEY'];
+    const required = [
+      'CORE_API_BASE_URL',
+      'CORE_API_ORG_KEY',
+      'CORE_API_TENANT_ID',
+      'CORE_API_TENANT_KEY',
+      'CORE_API_OTHER_TENANT_ID',
+      'CORE_API_OTHER_TENANT_KEY',
+    ];
     const bare = await runConformance(Object.fromEntries(required.map((k) => [k, env[k]!])), [
-      'suites/validation-bounds.test.ts', 'suites/text-tests.test.ts', 'suites/sms.test.ts', '-t', '2\\.3/|test-run|4\\.3/sms-reason',
+      'suites/validation-bounds.test.ts',
+      'suites/text-tests.test.ts',
+      'suites/sms.test.ts',
+      '-t',
+      '2\\.3/|test-run|4\\.3/sms-reason',
     ]);
     expect(bare.code, bare.output.slice(-2000)).toBe(0);
     const off = new Map(bare.record!.off!.switches.map((w) => [w.name, w]));

@@ -30,7 +30,11 @@ let sim: RunningSimulator;
 let alt: RunningSimulator;
 /** Switches simulator faults on (or off with []). */
 async function faults(names: string[]): Promise<void> {
-  const r = await request(`${sim.controlUrl}/config`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ faults: names }) });
+  const r = await request(`${sim.controlUrl}/config`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ faults: names }),
+  });
   await r.body.text();
   expect(r.statusCode).toBe(200);
 }

@@ -49,12 +49,14 @@ async function forward(req: import('node:http').IncomingMessage, res: import('no
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
   const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !['host', 'connection', 'keep-alive', 'transfer-encoding'].includes(k)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(req.headers))
+    if (v !== undefined && !['host', 'connection', 'keep-alive', 'transfer-encoding'].includes(k)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
   try {
     const up = await request(`${sim.origin}${req.url}`, { method: req.method as any, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
     const body = Buffer.from(await up.body.arrayBuffer());
     const out: Record<string, string | string[]> = {};
-    for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !['connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(k)) out[k] = v;
+    for (const [k, v] of Object.entries(up.headers))
+      if (v !== undefined && !['connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(k)) out[k] = v;
     res.writeHead(up.statusCode, out).end(body);
   } catch {
     req.socket.destroy();
@@ -86,29 +88,32 @@ function nightlyGate(reportDir: string, ...flags: string[]): { code: number; out
   return { code, output: lines.join('\n') };
 }
 
-it.skipIf(!hasOpenssl())('through a forward proxy, to https behind a private CA, under a path prefix: no fail, no error, every connection proxied (needs openssl)', async () => {
-  const base = `https://localhost:${tls!.port}/core`;
-  const run = await runConformance(
-    { CORE_API_BASE_URL: base, CORE_API_CONTROL_URL: `${base}/__control`, HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: ca!.caFile },
-    ['suites/auth.test.ts'],
-  );
-  const record = run.record!;
-  expect(record, run.output.slice(-3000)).toBeDefined();
-  const bad = record.tests.filter((t) => t.status === 'fail' || t.status === 'error').map((t) => `${t.status} ${t.name}: ${t.message?.slice(0, 300)}`);
-  expect(bad).toEqual([]);
-  expect(run.code, run.output.slice(-2000)).toBe(0);
-  // The raw-header tests ran (a 401, or a 400 from the HTTP layer) over TLS through the tunnel, below the prefix.
-  const raw = record.tests.filter((t) => t.name.includes('as raw header bytes'));
-  expect(raw.length).toBeGreaterThanOrEqual(4);
-  expect(raw.every((t) => t.status === 'pass')).toBe(true);
-  // Every connection went through the proxy, to the target alone; the first lines say so, without the password.
-  expect(proxy.tunnels.length).toBeGreaterThan(raw.length);
-  expect(new Set(proxy.tunnels)).toEqual(new Set([`localhost:${tls!.port}`]));
-  const proxyUrl = new URL(proxy.url);
-  expect(run.output).toContain(`conformance: proxy: requests to ${base} go through http://${proxyUrl.host} (HTTPS_PROXY)`);
-  expect(run.output).not.toContain(PROXY_PASSWORD);
-  for (const f of filesBelow(run.reportDir)) expect(readFileSync(f, 'utf8').includes(PROXY_PASSWORD), f).toBe(false);
-});
+it.skipIf(!hasOpenssl())(
+  'through a forward proxy, to https behind a private CA, under a path prefix: no fail, no error, every connection proxied (needs openssl)',
+  async () => {
+    const base = `https://localhost:${tls!.port}/core`;
+    const run = await runConformance(
+      { CORE_API_BASE_URL: base, CORE_API_CONTROL_URL: `${base}/__control`, HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: ca!.caFile },
+      ['suites/auth.test.ts'],
+    );
+    const record = run.record!;
+    expect(record, run.output.slice(-3000)).toBeDefined();
+    const bad = record.tests.filter((t) => t.status === 'fail' || t.status === 'error').map((t) => `${t.status} ${t.name}: ${t.message?.slice(0, 300)}`);
+    expect(bad).toEqual([]);
+    expect(run.code, run.output.slice(-2000)).toBe(0);
+    // The raw-header tests ran (a 401, or a 400 from the HTTP layer) over TLS through the tunnel, below the prefix.
+    const raw = record.tests.filter((t) => t.name.includes('as raw header bytes'));
+    expect(raw.length).toBeGreaterThanOrEqual(4);
+    expect(raw.every((t) => t.status === 'pass')).toBe(true);
+    // Every connection went through the proxy, to the target alone; the first lines say so, without the password.
+    expect(proxy.tunnels.length).toBeGreaterThan(raw.length);
+    expect(new Set(proxy.tunnels)).toEqual(new Set([`localhost:${tls!.port}`]));
+    const proxyUrl = new URL(proxy.url);
+    expect(run.output).toContain(`conformance: proxy: requests to ${base} go through http://${proxyUrl.host} (HTTPS_PROXY)`);
+    expect(run.output).not.toContain(PROXY_PASSWORD);
+    for (const f of filesBelow(run.reportDir)) expect(readFileSync(f, 'utf8').includes(PROXY_PASSWORD), f).toBe(false);
+  },
+);
 
 it('an outage: the run stops with one line naming the cause, exit 2; the nightly gate exits non-zero', async () => {
   const port = await new Promise<number>((r) => {
@@ -122,13 +127,19 @@ it('an outage: the run stops with one line naming the cause, exit 2; the nightly
   const run = await runConformance({ CORE_API_BASE_URL: base, CORE_API_CONTROL_URL: `${base}/__control` }, ['suites/auth.test.ts']);
   expect(run.code, run.output).toBe(2);
   const lines = run.output.split('\n').filter((l) => l.startsWith('conformance:'));
-  expect(lines).toEqual([`conformance: target unreachable, no test ran: connection refused by 127.0.0.1:${port}: nothing listens there; fix: check that the target is up and that CORE_API_BASE_URL names its host and port`]);
+  expect(lines).toEqual([
+    `conformance: target unreachable, no test ran: connection refused by 127.0.0.1:${port}: nothing listens there; fix: check that the target is up and that CORE_API_BASE_URL names its host and port`,
+  ]);
   expect(run.record?.unreachable?.cause).toMatch(/connection refused/);
   expect(run.record?.tests).toEqual([]);
-  expect(readFileSync(join(run.reportDir, 'conformance.md'), 'utf8')).toMatch(/^# Core API conformance: FAIL\n\n\*\*Target unreachable, no test ran\*\*: connection refused/);
+  expect(readFileSync(join(run.reportDir, 'conformance.md'), 'utf8')).toMatch(
+    /^# Core API conformance: FAIL\n\n\*\*Target unreachable, no test ran\*\*: connection refused/,
+  );
   const gate = nightlyGate(run.reportDir, '--allow-errors', '--allow-partial');
   expect(gate.code, gate.output).toBe(1);
-  expect(gate.output).toMatch(/gate: BLOCK the target could not be reached, no test ran: connection refused .*--allow-errors tolerates a flaky target, not an outage/);
+  expect(gate.output).toMatch(
+    /gate: BLOCK the target could not be reached, no test ran: connection refused .*--allow-errors tolerates a flaky target, not an outage/,
+  );
 });
 
 it('set-up failing after the probe: error verdicts, never skip; the gate blocks, --allow-errors included', async () => {

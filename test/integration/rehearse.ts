@@ -63,7 +63,14 @@ export interface Rehearsal {
   jobCodes: Record<string, number>;
 }
 
-interface Step { run?: string; uses?: string; with?: Record<string, unknown>; 'continue-on-error'?: boolean; name?: string; if?: string }
+interface Step {
+  run?: string;
+  uses?: string;
+  with?: Record<string, unknown>;
+  'continue-on-error'?: boolean;
+  name?: string;
+  if?: string;
+}
 
 /**
  * Whether a step's `if:` holds, for the forms the module comment names.
@@ -77,7 +84,12 @@ function condition(expr: string | undefined, opts: RehearsalOptions): boolean {
   const actual = (scope === 'secrets' ? opts.secrets : scope === 'vars' ? opts.vars : opts.inputs)?.[name] ?? '';
   return op === '==' ? actual === value : actual !== value;
 }
-interface Job { needs?: string | string[]; env?: Record<string, string>; strategy?: { matrix?: Record<string, unknown[]> }; steps: Step[] }
+interface Job {
+  needs?: string | string[];
+  env?: Record<string, string>;
+  strategy?: { matrix?: Record<string, unknown[]> };
+  steps: Step[];
+}
 
 /** Runs a shell command to its end; answers its exit code and combined output (never rejects). */
 function sh(command: string, env: Record<string, string>): Promise<{ code: number; output: string }> {

@@ -18,7 +18,6 @@ export interface NestedRun {
   record?: RunRecord;
 }
 
-
 /**
  * Runs `vitest run --project conformance [files…]` with `env` (on top of a cleaned copy of
  * process.env) and a fresh report folder. Resolves when the child exits; never rejects on a failing run.

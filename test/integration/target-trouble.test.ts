@@ -37,11 +37,16 @@ const FAILURES: Record<string, { chaos: Record<string, number>; files: string[];
   // Slow enough, against a short deadline, that the §4.1 tests on the file's shared assistant are cut
   // off (four requests of 300 ms against a budget of 3 × 400 ms): they must end as `error`, and
   // none may read what a cut-off test left as a defect of the API.
-  'every answer 300 ms late, tests cut off on a shared fixture': { chaos: { delayMs: 300, seed: 2416 }, files: ['-t', '§4.1', FILES[2]], env: { CORE_API_REQUEST_TIMEOUT_MS: '400' } },
+  'every answer 300 ms late, tests cut off on a shared fixture': {
+    chaos: { delayMs: 300, seed: 2416 },
+    files: ['-t', '§4.1', FILES[2]],
+    env: { CORE_API_REQUEST_TIMEOUT_MS: '400' },
+  },
 };
 
 /** A simulator's control API (docs/control-api.md), as the suite's own fixtures use it. */
-const control = <T = any>(sim: RunningSimulator, method: string, path: string, body?: unknown): Promise<T> => new ControlClient(sim.controlUrl).send<T>(method, path, body);
+const control = <T = any>(sim: RunningSimulator, method: string, path: string, body?: unknown): Promise<T> =>
+  new ControlClient(sim.controlUrl).send<T>(method, path, body);
 
 /** A simulator with the tenants an operator would give, and the live-mode environment naming them. */
 async function liveLikeTarget(): Promise<{ sim: RunningSimulator; env: Record<string, string> }> {
@@ -98,14 +103,20 @@ describe('a conformant target behind misbehaving infrastructure, in live-tenant 
       const errors = record!.tests.filter((t) => t.status === 'error');
       const passed = record!.tests.filter((t) => t.status === 'pass').length;
       if (!FAILURES[name].env) expect(passed, 'most tests still pass').toBeGreaterThan(record!.tests.length * 0.5);
-      else expect(errors.some((t) => /^ran out of time/.test(t.trouble ?? '')), 'some test was cut off').toBe(true);
+      else
+        expect(
+          errors.some((t) => /^ran out of time/.test(t.trouble ?? '')),
+          'some test was cut off',
+        ).toBe(true);
       for (const t of errors) expect(t.trouble ?? t.message, `${t.name} says what went wrong`).toMatch(/\S/);
       const { hung = 0, notApi = 0, retries } = record!.requests;
       const { chaos } = FAILURES[name];
       if (chaos.rateHang) expect(hung, 'hung attempts are counted').toBeGreaterThan(0);
-      if (chaos.rateGateway) expect(notApi, 'answers not the API\'s are counted').toBeGreaterThan(0);
+      if (chaos.rateGateway) expect(notApi, "answers not the API's are counted").toBeGreaterThan(0);
       if (chaos.rateHang || chaos.rateGateway) expect(retries, 'retries were needed').toBeGreaterThan(0);
-      console.log(`target trouble (${name}): ${Math.round(run.wallMs)} ms wall; ${passed} pass, ${errors.length} error, ${record!.summary.skipped} skip; ${record!.requests.total} requests, ${retries} retries, ${hung} hung, ${notApi} not the API's`);
+      console.log(
+        `target trouble (${name}): ${Math.round(run.wallMs)} ms wall; ${passed} pass, ${errors.length} error, ${record!.summary.skipped} skip; ${record!.requests.total} requests, ${retries} retries, ${hung} hung, ${notApi} not the API's`,
+      );
     });
   }
 
@@ -116,7 +127,10 @@ describe('a conformant target behind misbehaving infrastructure, in live-tenant 
       const file = join(run.reportDir, 'conformance.json');
       const plain: string[] = [];
       const lenient: string[] = [];
-      const codes = [gateMain(['--run', file, '--allow-partial'], (l) => plain.push(l)), gateMain(['--run', file, '--allow-partial', '--allow-errors'], (l) => lenient.push(l))];
+      const codes = [
+        gateMain(['--run', file, '--allow-partial'], (l) => plain.push(l)),
+        gateMain(['--run', file, '--allow-partial', '--allow-errors'], (l) => lenient.push(l)),
+      ];
       const mustErrors = run.record!.clauses.filter((c) => c.level === 'must' && c.verdict === 'error').length;
       console.log(`target trouble (${name}): gate ${codes[0]}, with --allow-errors ${codes[1]} (${mustErrors} must clauses in error)`);
       expect(codes[1], lenient.join('\n')).toBe(0);

@@ -14,8 +14,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 export const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 
 /** What turns the browser checks on, for skip lines. */
-export const BROWSER_HINT =
-  "install Debian's chromium (apt-get install -y chromium) or set CONFORMANCE_CHROMIUM=<path of a chromium binary>";
+export const BROWSER_HINT = "install Debian's chromium (apt-get install -y chromium) or set CONFORMANCE_CHROMIUM=<path of a chromium binary>";
 
 /**
  * The browser the browser checks use: `path` and where it came from, or, when none starts, `reason`
@@ -28,7 +27,16 @@ export interface BrowserFound {
 }
 
 /** Command-line flags of every launch: headless, no sandbox (root), no background networking. */
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Whether the binary at `path` starts and renders a page (at most 30 s); the error text when not. */
 async function starts(path: string): Promise<string | undefined> {

@@ -28,6 +28,9 @@ export default class LongestFirstSequencer extends BaseSequencer {
       const i = LONGEST.findIndex((f) => spec.moduleId.endsWith(`/${f}`));
       return i === -1 ? LONGEST.length : i;
     };
-    return sorted.map((spec, i) => ({ spec, i })).sort((a, b) => rank(a.spec) - rank(b.spec) || a.i - b.i).map((x) => x.spec);
+    return sorted
+      .map((spec, i) => ({ spec, i }))
+      .sort((a, b) => rank(a.spec) - rank(b.spec) || a.i - b.i)
+      .map((x) => x.spec);
   }
 }

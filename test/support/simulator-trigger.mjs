@@ -16,7 +16,12 @@
  * Exits 0 with `{ "error": "..." }` when the control API refuses; exits 1 only on a broken request.
  */
 const controlUrl = process.env.SIMULATOR_TRIGGER_CONTROL_URL;
-const cannot = new Set((process.env.SIMULATOR_TRIGGER_CANNOT ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+const cannot = new Set(
+  (process.env.SIMULATOR_TRIGGER_CANNOT ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 
 /** One control request; answers the parsed JSON (or undefined for an empty body). Throws on a non-2xx answer. */
 async function control(method, path, body) {

@@ -34,19 +34,23 @@ describe('npm run report:allure', () => {
     expect(existsSync(index)).toBe(true);
   });
 
-  test.runIf(HAS_CHROMIUM)('the report opens in headless Chromium and lists the run\'s tests', async () => {
-    const page = await browser!.context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    // The page renders client-side, slowly on a loaded 2-core machine; once (seen in a full npm test)
-    // it stopped at its shell, so a page that has not listed the tests after 30 s is loaded again.
-    const listed = () => expect.poll(() => page.locator('body').innerText(), { timeout: 30_000 }).toMatch(/organization|tenants/i);
-    await page.goto(pathToFileURL(index).href);
-    await listed().catch(async () => {
-      await page.reload();
-      await listed();
-    });
-    expect(errors).toEqual([]);
-    await page.close();
-  }, 120_000);
+  test.runIf(HAS_CHROMIUM)(
+    "the report opens in headless Chromium and lists the run's tests",
+    async () => {
+      const page = await browser!.context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      // The page renders client-side, slowly on a loaded 2-core machine; once (seen in a full npm test)
+      // it stopped at its shell, so a page that has not listed the tests after 30 s is loaded again.
+      const listed = () => expect.poll(() => page.locator('body').innerText(), { timeout: 30_000 }).toMatch(/organization|tenants/i);
+      await page.goto(pathToFileURL(index).href);
+      await listed().catch(async () => {
+        await page.reload();
+        await listed();
+      });
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+    120_000,
+  );
 });

@@ -17,9 +17,10 @@ import addFormats from 'ajv-formats';
 import { CATALOGUE_DIR, type Clause } from '../../helpers/catalogue';
 import { clauseIdsInSource, listConformanceTests, type ListedTest } from '../../helpers/report/list-tests';
 
-
 /** Every clause of every catalogue file, read directly (the loader stops at the first problem). */
-const files = readdirSync(CATALOGUE_DIR).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(CATALOGUE_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 const entries: (Clause & { file: string })[] = [];
 const parseErrors: string[] = [];
 for (const file of files) {
@@ -45,7 +46,10 @@ let listed: ListedTest[] = [];
 let inSource = new Map<string, string[]>();
 beforeAll(async () => {
   listed = await listConformanceTests();
-  const sources = [...tsFiles(join(process.cwd(), 'suites')), ...tsFiles(join(process.cwd(), 'helpers')).filter((f) => !f.includes(`${join('helpers', 'report')}`))];
+  const sources = [
+    ...tsFiles(join(process.cwd(), 'suites')),
+    ...tsFiles(join(process.cwd(), 'helpers')).filter((f) => !f.includes(`${join('helpers', 'report')}`)),
+  ];
   inSource = await clauseIdsInSource(sources);
 }, 180_000);
 

@@ -17,7 +17,10 @@ describe('compareTargets', () => {
   test('lists the clauses the runs disagree on first', () => {
     const t = compareTargets([clean, broken]);
     expect(t.rows.length).toBe(clean.clauses.length);
-    const firstTwo = t.rows.slice(0, 2).map((r) => r.id).sort();
+    const firstTwo = t.rows
+      .slice(0, 2)
+      .map((r) => r.id)
+      .sort();
     expect(firstTwo).toEqual(['5.1/bearer-401', '8/backoff-429']);
     expect(t.rows.slice(0, 2).every((r) => r.disagree)).toBe(true);
     expect(t.rows.slice(2).every((r) => !r.disagree)).toBe(true);

@@ -160,7 +160,9 @@ describe('generated client', () => {
       skipLibCheck: true,
       noUnusedLocals: false,
     });
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => `${d.file ? `${d.file.fileName.replace(work, '')}: ` : ''}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    const diagnostics = ts
+      .getPreEmitDiagnostics(program)
+      .map((d) => `${d.file ? `${d.file.fileName.replace(work, '')}: ` : ''}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
     expect(diagnostics).toEqual([]);
   });
 

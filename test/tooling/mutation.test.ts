@@ -15,14 +15,24 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RunRecord, TestRecord } from '../../helpers/report/model';
 import { breaks, groupOf, type Fault } from '../../helpers/mutation/fault';
-import { closestTests, closingLine, failureClauses, failingKeys, filesForFault, judgeFault, namePattern, tallySuites, testsForFault, totals } from '../../helpers/mutation/matrix';
+import {
+  closestTests,
+  closingLine,
+  failureClauses,
+  failingKeys,
+  filesForFault,
+  judgeFault,
+  namePattern,
+  tallySuites,
+  testsForFault,
+  totals,
+} from '../../helpers/mutation/matrix';
 import { renderMarkdown } from '../../helpers/mutation/render';
 import { isTimingFault, runMutation } from '../../helpers/mutation/index';
 import type { MutationReport } from '../../helpers/mutation/matrix';
 import { compareTargets } from '../../helpers/report/compare-targets';
 import { readRunRecord } from '../../helpers/report/record-io';
 import { openChromium } from '../support/chromium';
-
 
 const bearer: Fault = { name: 'auth.accept-bearer', clauses: ['5.1/bearer-401'], description: '' };
 const monitoring: Fault = { name: 'monitoring.x', clauses: ['4.5/monitor-bare-json'], description: '' };
@@ -58,10 +68,16 @@ describe('fault clauses', () => {
 describe('kill rule', () => {
   const failingCheck = (clause: string) => ({ clauses: [clause], requirement: 'r', ok: false });
   const passing = test_({ name: 'bearer', clauses: ['5.1/bearer-401'] });
-  const baseline = record([passing, test_({ name: 'flaky', clauses: ['5.1/bearer-401'], status: 'fail' }), test_({ name: 'env', file: 'suites/envelope.test.ts', clauses: ['7/route-not-found'] })]);
+  const baseline = record([
+    passing,
+    test_({ name: 'flaky', clauses: ['5.1/bearer-401'], status: 'fail' }),
+    test_({ name: 'env', file: 'suites/envelope.test.ts', clauses: ['7/route-not-found'] }),
+  ]);
 
-  it('names the failing checks\' clauses, else every clause of the test', () => {
-    expect(failureClauses(test_({ clauses: ['5.1/bearer-401', '7/route-not-found'], checks: [failingCheck('7/route-not-found')] }))).toEqual(['7/route-not-found']);
+  it("names the failing checks' clauses, else every clause of the test", () => {
+    expect(failureClauses(test_({ clauses: ['5.1/bearer-401', '7/route-not-found'], checks: [failingCheck('7/route-not-found')] }))).toEqual([
+      '7/route-not-found',
+    ]);
     expect(failureClauses(test_({ clauses: ['5.1/bearer-401'], checks: [{ clauses: ['7/error-envelope'], requirement: 'r', ok: true }] }))).toEqual([
       '5.1/bearer-401',
       '7/error-envelope',
@@ -106,7 +122,12 @@ describe('kill rule', () => {
     const envFault: Fault = { name: 'envelope.not-found-code', clauses: ['7/route-not-found'], description: '' };
     const base = record([
       test_({ name: 'route', file: 'suites/envelope.test.ts', clauses: ['7/route-not-found'] }),
-      test_({ name: 'audited', file: 'suites/auth.test.ts', clauses: ['5.1/bearer-401'], checks: [{ clauses: ['7/route-not-found'], requirement: 'r', ok: true }] }),
+      test_({
+        name: 'audited',
+        file: 'suites/auth.test.ts',
+        clauses: ['5.1/bearer-401'],
+        checks: [{ clauses: ['7/route-not-found'], requirement: 'r', ok: true }],
+      }),
     ]);
     const pick = testsForFault(base, envFault);
     expect(pick.names).toEqual(['route', 'audited']);
@@ -189,23 +210,27 @@ describe('a small real mutation run', () => {
     expect(table.rows.find((r) => r.id === BROKEN)!.verdicts).toEqual(['pass', 'fail']);
   });
 
-  it.runIf(!!CHROMIUM)('spec.html of the fault run marks the failing statement on its first screen and in place', async (ctx) => {
-    if (!runRecord('auth.accept-bearer').spec) ctx.skip('the runs found no spec document: set CORE_API_SPEC=<path of core-api.md>');
-    const html = join(runsDir, 'auth.accept-bearer', 'reports', 'spec.html');
-    expect(existsSync(html)).toBe(true);
-    const browser = await openChromium(CHROMIUM!);
-    try {
-      const page = browser.page;
-      await page.goto(pathToFileURL(html).href);
-      const failing = page.locator('#failing li');
-      expect(await failing.count()).toBeGreaterThan(0);
-      const target = (await failing.first().locator('a').getAttribute('href'))!;
-      const st = page.locator(target);
-      expect(await st.getAttribute('data-verdict')).toBe('fail');
-      await st.locator('summary').click();
-      expect(await st.locator('code', { hasText: BROKEN }).isVisible()).toBe(true);
-    } finally {
-      await browser.close();
-    }
-  }, 60_000);
+  it.runIf(!!CHROMIUM)(
+    'spec.html of the fault run marks the failing statement on its first screen and in place',
+    async (ctx) => {
+      if (!runRecord('auth.accept-bearer').spec) ctx.skip('the runs found no spec document: set CORE_API_SPEC=<path of core-api.md>');
+      const html = join(runsDir, 'auth.accept-bearer', 'reports', 'spec.html');
+      expect(existsSync(html)).toBe(true);
+      const browser = await openChromium(CHROMIUM!);
+      try {
+        const page = browser.page;
+        await page.goto(pathToFileURL(html).href);
+        const failing = page.locator('#failing li');
+        expect(await failing.count()).toBeGreaterThan(0);
+        const target = (await failing.first().locator('a').getAttribute('href'))!;
+        const st = page.locator(target);
+        expect(await st.getAttribute('data-verdict')).toBe('fail');
+        await st.locator('summary').click();
+        expect(await st.locator('code', { hasText: BROKEN }).isVisible()).toBe(true);
+      } finally {
+        await browser.close();
+      }
+    },
+    60_000,
+  );
 });

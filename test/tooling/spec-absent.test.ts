@@ -47,7 +47,19 @@ describe('without the spec document', () => {
     try {
       const out = join(dir, 'report.json');
       const env = { ...suiteFreeEnv(), CORE_API_SPEC: join(dir, 'no-such-spec.md'), CONFORMANCE_REPORT_DIR: dir, FORCE_COLOR: '0' };
-      const args = ['node_modules/vitest/vitest.mjs', 'run', '--project', 'unit', '--project', 'tooling', '--project', 'integration', '--reporter=json', `--outputFile=${out}`, ...specDependent];
+      const args = [
+        'node_modules/vitest/vitest.mjs',
+        'run',
+        '--project',
+        'unit',
+        '--project',
+        'tooling',
+        '--project',
+        'integration',
+        '--reporter=json',
+        `--outputFile=${out}`,
+        ...specDependent,
+      ];
       const child = await promisify(execFile)(process.execPath, args, { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 }).then(
         () => ({ code: 0, output: '' }),
         (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: e.code ?? 1, output: `${e.stdout ?? ''}${e.stderr ?? ''}` }),
@@ -55,7 +67,9 @@ describe('without the spec document', () => {
       const report = JSON.parse(readFileSync(out, 'utf8')) as JsonReport;
       const failures = report.testResults.flatMap((f) => [
         ...(f.status === 'failed' && f.message ? [`${relative(ROOT, f.name)}: ${f.message}`] : []),
-        ...f.assertionResults.filter((a) => a.status === 'failed').map((a) => `${relative(ROOT, f.name)} › ${a.fullName}: ${a.failureMessages[0]?.split('\n')[0]}`),
+        ...f.assertionResults
+          .filter((a) => a.status === 'failed')
+          .map((a) => `${relative(ROOT, f.name)} › ${a.fullName}: ${a.failureMessages[0]?.split('\n')[0]}`),
       ]);
       expect(failures, child.output.slice(-2000)).toEqual([]);
       expect(child.code, child.output.slice(-2000)).toBe(0);

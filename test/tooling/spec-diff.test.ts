@@ -39,7 +39,30 @@ describe.skipIf(!HAS_SPEC)(`spec diff${HAS_SPEC ? '' : ` (${SPEC_NEEDED})`}`, ()
   test('the parser finds every numbered section of the spec and its statements', () => {
     const doc = parseSpec(spec);
     const leaves = doc.sections.filter((s) => s.leaf).map((s) => s.number);
-    expect(leaves).toEqual(['1', '2.1', '2.2', '2.3', '2.4', '2.5', '2.6', '2.7', '2.8', '2.9', '2.10', '3', '4.1', '4.2', '4.3', '4.4', '4.5', '5', '6', '7', '8', '9']);
+    expect(leaves).toEqual([
+      '1',
+      '2.1',
+      '2.2',
+      '2.3',
+      '2.4',
+      '2.5',
+      '2.6',
+      '2.7',
+      '2.8',
+      '2.9',
+      '2.10',
+      '3',
+      '4.1',
+      '4.2',
+      '4.3',
+      '4.4',
+      '4.5',
+      '5',
+      '6',
+      '7',
+      '8',
+      '9',
+    ]);
     // §2.2 table: one row per field (42 response properties plus request-only fields)
     expect(doc.sections.find((s) => s.number === '2.2')!.statements.filter((s) => s.kind === 'row').length).toBeGreaterThanOrEqual(42);
     // the table after "6. Outcomes:" belongs to §5.6
@@ -52,7 +75,9 @@ describe.skipIf(!HAS_SPEC)(`spec diff${HAS_SPEC ? '' : ` (${SPEC_NEEDED})`}`, ()
 
   test('an edited copy gives exactly the edited statements, with kind, address and statement kind', () => {
     const d = diffSpecs(spec, edited(), FIXTURE_CLAUSES, testsOf);
-    const got = d.changes.map((c) => ({ kind: c.kind, address: c.address, statementKind: c.statementKind })).sort((a, b) => `${a.address}${a.kind}`.localeCompare(`${b.address}${b.kind}`));
+    const got = d.changes
+      .map((c) => ({ kind: c.kind, address: c.address, statementKind: c.statementKind }))
+      .sort((a, b) => `${a.address}${a.kind}`.localeCompare(`${b.address}${b.kind}`));
     const want = edits.map((e) => e.expect).sort((a, b) => `${a.address}${a.kind}`.localeCompare(`${b.address}${b.kind}`));
     expect(got).toEqual(want);
     const rotation = d.changes.find((c) => c.address === '5.4')!;
@@ -60,7 +85,14 @@ describe.skipIf(!HAS_SPEC)(`spec diff${HAS_SPEC ? '' : ` (${SPEC_NEEDED})`}`, ()
     expect(rotation.after).toContain('24-hour grace period');
     expect(rotation.clauseScope).toBe('address');
     expect(rotation.unlinked).toBe(true);
-    expect(rotation.clauses).toEqual([{ id: '5.4/rotation-immediate', level: 'must', text: 'A rotated key is refused at once', tests: ['A rotated key is refused at once [5.4/rotation-immediate]'] }]);
+    expect(rotation.clauses).toEqual([
+      {
+        id: '5.4/rotation-immediate',
+        level: 'must',
+        text: 'A rotated key is refused at once',
+        tests: ['A rotated key is refused at once [5.4/rotation-immediate]'],
+      },
+    ]);
     const errors = d.changes.find((c) => c.address === '7')!;
     expect(errors.after).toBe('422 | UNPROCESSABLE_ENTITY | body is valid JSON but semantically wrong');
     expect(errors.clauses.map((c) => c.id)).toEqual(['7/error-envelope']);
@@ -79,8 +111,12 @@ describe.skipIf(!HAS_SPEC)(`spec diff${HAS_SPEC ? '' : ` (${SPEC_NEEDED})`}`, ()
   });
 
   test('a changed statement takes the clauses linked to its key; an added one is unlinked and listed as without a test', () => {
-    const rotationStatement = parseSpec(spec).sections.flatMap((x) => x.statements).find((st) => st.address === '5.4')!;
-    const links: StatementLink[] = [{ key: statementKey(rotationStatement), address: '5.4', excerpt: '', clauses: ['5.4/rotation-immediate', '7/error-envelope'] }];
+    const rotationStatement = parseSpec(spec)
+      .sections.flatMap((x) => x.statements)
+      .find((st) => st.address === '5.4')!;
+    const links: StatementLink[] = [
+      { key: statementKey(rotationStatement), address: '5.4', excerpt: '', clauses: ['5.4/rotation-immediate', '7/error-envelope'] },
+    ];
     const d = diffSpecs(spec, edited(), FIXTURE_CLAUSES, testsOf, links);
     const rotation = d.changes.find((c) => c.address === '5.4')!;
     expect(rotation.clauseScope).toBe('statement');
@@ -100,8 +136,12 @@ describe.skipIf(!HAS_SPEC)(`spec diff${HAS_SPEC ? '' : ` (${SPEC_NEEDED})`}`, ()
   });
 
   test('a statement linked as informative carries its status and is not listed as untested', () => {
-    const first = parseSpec(spec).sections.flatMap((x) => x.statements).find((st) => st.address === '5.4')!;
-    const d = diffSpecs(spec, edited(), FIXTURE_CLAUSES, testsOf, [{ key: statementKey(first), address: '5.4', excerpt: '', status: 'informative', reason: 'x' }]);
+    const first = parseSpec(spec)
+      .sections.flatMap((x) => x.statements)
+      .find((st) => st.address === '5.4')!;
+    const d = diffSpecs(spec, edited(), FIXTURE_CLAUSES, testsOf, [
+      { key: statementKey(first), address: '5.4', excerpt: '', status: 'informative', reason: 'x' },
+    ]);
     const rotation = d.changes.find((c) => c.address === '5.4')!;
     expect(rotation.status).toBe('informative');
     expect(statementsWithoutTest(d)).not.toContain(rotation);
@@ -118,7 +158,11 @@ describe.skipIf(!HAS_SPEC)(`spec diff${HAS_SPEC ? '' : ` (${SPEC_NEEDED})`}`, ()
     writeFileSync(join(dir, 'old.md'), spec);
     writeFileSync(join(dir, 'new.md'), edited());
     writeRunRecord(run, join(dir, 'run'));
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/spec-diff.ts', join(dir, 'old.md'), join(dir, 'new.md'), '--run', join(dir, 'run', 'conformance.json'), '--json'], { cwd: process.cwd() });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/spec-diff.ts', join(dir, 'old.md'), join(dir, 'new.md'), '--run', join(dir, 'run', 'conformance.json'), '--json'],
+      { cwd: process.cwd() },
+    );
     const out = JSON.parse(stdout);
     expect(out.changes).toHaveLength(edits.length);
     expect(out.source).toMatch(/^tests from /);

@@ -50,9 +50,14 @@ describe('generated cases from the real schemas', () => {
     const minDuration = at('settings.conversationConfig.interruptionPlan.minDuration');
     expect(minDuration.find((c) => c.value === 6)?.body).toEqual({ settings: { conversationConfig: { interruptionPlan: { minDuration: 6 } } } });
     const append = at('settings.conversationConfig.expressiveOptions.instructionsAppend');
-    expect(append.filter((c) => c.kind === 'length').map((c) => [(c.value as string).length, c.expect])).toEqual([[2000, 'accept'], [2001, 'reject']]);
+    expect(append.filter((c) => c.kind === 'length').map((c) => [(c.value as string).length, c.expect])).toEqual([
+      [2000, 'accept'],
+      [2001, 'reject'],
+    ]);
     const lang = at('dictionarySettings.ttsPronunciations[0].language');
-    expect(lang.find((c) => c.value === 'fr')?.body).toEqual({ dictionarySettings: { ttsPronunciations: [{ word: 'Conformex', phonemes: 'k ə n f ɔː m ɛ k s', language: 'fr' }] } });
+    expect(lang.find((c) => c.value === 'fr')?.body).toEqual({
+      dictionarySettings: { ttsPronunciations: [{ word: 'Conformex', phonemes: 'k ə n f ɔː m ɛ k s', language: 'fr' }] },
+    });
     expect(lang.find((c) => c.value === 'en-GB')?.reading).toEqual({ kind: 'equals', value: 'en' });
     expect(lang.find((c) => c.value === 'English')?.expect).toBe('reject');
     const unknownKey = at('transferSettings').find((c) => c.kind === 'unknown-key');
@@ -76,7 +81,8 @@ describe('generated cases from the real schemas', () => {
   test('the live budget sample keeps every bound, length and case-variant case and one of each other group', () => {
     const sample = budgetSample(baseline);
     expect(sample.size).toBeLessThan(baseline.length);
-    for (const c of baseline.filter((x) => ['bound', 'integer-string', 'length', 'enum-case', 'required', 'unknown-key'].includes(x.kind))) expect(sample.has(c.name)).toBe(true);
+    for (const c of baseline.filter((x) => ['bound', 'integer-string', 'length', 'enum-case', 'required', 'unknown-key'].includes(x.kind)))
+      expect(sample.has(c.name)).toBe(true);
     const groups = new Set(baseline.map((c) => `${c.top}|${c.kind}|${c.expect}`));
     for (const g of groups) expect(baseline.some((c) => sample.has(c.name) && `${c.top}|${c.kind}|${c.expect}` === g)).toBe(true);
   });
@@ -111,7 +117,15 @@ describe('the schema drives the cases', () => {
     const added = cases.filter((c) => !names(baseline).has(c.name));
     expect(added.every((c) => formatPath(c.path) === 'settings.conversationConfig.turnDetectionPlan.timeout')).toBe(true);
     const byValue = Object.fromEntries(added.map((c) => [String(c.value), c.expect]));
-    expect(byValue).toMatchObject({ '99': 'reject', '100': 'accept', '101': 'accept', '2999': 'accept', '3000': 'accept', '3001': 'reject', '100.5': 'reject' });
+    expect(byValue).toMatchObject({
+      '99': 'reject',
+      '100': 'accept',
+      '101': 'accept',
+      '2999': 'accept',
+      '3000': 'accept',
+      '3001': 'reject',
+      '100.5': 'reject',
+    });
     expect(cases.length).toBeGreaterThan(baseline.length);
   });
 
@@ -188,7 +202,9 @@ describe('merge model', () => {
     expect(compareWithModel(m, good)).toEqual([]);
     expect(compareWithModel(m, { ...good, ivrSettings: { ivrMode: true, conformanceK1: null } }).map((x) => x.field)).toEqual(['ivrSettings']);
     const ts = applyPatch(applyPatch(base, { transferSettings: { amd_detection: false } }), { transferSettings: { use_assistant_number: true } });
-    expect(compareWithModel(ts, { ...ts, settings: { ...ts.settings }, transferSettings: { use_assistant_number: true } }).map((x) => x.field)).toEqual(['transferSettings']);
+    expect(compareWithModel(ts, { ...ts, settings: { ...ts.settings }, transferSettings: { use_assistant_number: true } }).map((x) => x.field)).toEqual([
+      'transferSettings',
+    ]);
     const { conversationConfig: _cc, ...clobbered } = base.settings;
     expect(compareWithModel(base, { ...base, settings: clobbered }).map((x) => x.field)).toEqual(['settings.conversationConfig']);
   });
@@ -199,7 +215,17 @@ describe('wildcard DNS names (helpers/generate/hosts.ts)', () => {
     expect(wildcardName('10.0.0.1', 'sslip.io')).toBe('10-0-0-1.sslip.io');
     expect(wildcardName('::1', 'sslip.io')).toBe('0-0-0-0-0-0-0-1.sslip.io');
     expect(wildcardName('::ffff:10.0.0.1', 'w.test')).toBe('0-0-0-0-0-ffff-a00-1.w.test');
-    const all = [...rangeEdges().map((e) => e.address), '0.0.0.0', '::', '::1', 'fe80::1234', 'fd12:3456:789a::1', '::ffff:127.0.0.1', '203.0.113.10', '2001:db8::10'];
+    const all = [
+      ...rangeEdges().map((e) => e.address),
+      '0.0.0.0',
+      '::',
+      '::1',
+      'fe80::1234',
+      'fd12:3456:789a::1',
+      '::ffff:127.0.0.1',
+      '203.0.113.10',
+      '2001:db8::10',
+    ];
     for (const address of all) {
       const name = wildcardName(address, 'w.test');
       expect(name.split('.')[0], address).toMatch(/^[0-9a-f]([0-9a-f-]*[0-9a-f])?$/);

@@ -21,7 +21,9 @@ describe('catalogue against the spec document', () => {
   test.skipIf(!spec)(`an id's prefix is its section, and the section exists in the spec${spec ? '' : ` (${SPEC_NEEDED})`}`, () => {
     const numbers = spec!.sections.map((s) => s.number);
     const wrong = entries.filter((c) => c.id.split('/')[0] !== c.section).map((c) => `${c.file}: ${c.id} has section ${c.section}`);
-    const unknown = entries.filter((c) => !numbers.some((n) => withinSection(c.section, n))).map((c) => `${c.file}: ${c.id} (§${c.section} is no section of the spec)`);
+    const unknown = entries
+      .filter((c) => !numbers.some((n) => withinSection(c.section, n)))
+      .map((c) => `${c.file}: ${c.id} (§${c.section} is no section of the spec)`);
     expect([...wrong, ...unknown]).toEqual([]);
   });
 

@@ -14,7 +14,10 @@ describe('check sets of two runs', () => {
     expect(diffCheckSets(run(test('a', 'pass', [ok])), run(test('a', 'pass', [other])))).toEqual({ tests: 1, differences: [] });
   });
   it('reports a changed verdict, a lost check, a doubled check and a missing test', () => {
-    const { differences } = diffCheckSets(run(test('a', 'pass', [ok]), test('b', 'pass', [ok]), test('c', 'pass', [])), run(test('a', 'fail', [ok]), test('b', 'pass', [ok, ok])));
+    const { differences } = diffCheckSets(
+      run(test('a', 'pass', [ok]), test('b', 'pass', [ok]), test('c', 'pass', [])),
+      run(test('a', 'fail', [ok]), test('b', 'pass', [ok, ok])),
+    );
     expect(differences.map((d) => `${d.test}: ${d.what.split(':')[0]}`)).toEqual([
       'suites/x.test.ts › a: verdict pass → fail',
       'suites/x.test.ts › b: check recorded 1 → 2 times',
@@ -27,7 +30,9 @@ describe('check sets of two runs', () => {
       'suites/x.test.ts › a: only before',
       'suites/y.test.ts › a: only after',
     ]);
-    expect(diffCheckSets(run(test('a', 'pass', [ok])), run(moved), { byName: true }).differences.map((d) => `${d.test}: ${d.what}`)).toEqual(['a: verdict pass → fail']);
+    expect(diffCheckSets(run(test('a', 'pass', [ok])), run(moved), { byName: true }).differences.map((d) => `${d.test}: ${d.what}`)).toEqual([
+      'a: verdict pass → fail',
+    ]);
   });
   it('by name, refuses a record holding two tests of one name', () => {
     const twice = run(test('a', 'pass', [ok]), { ...test('a', 'pass', [ok]), file: 'suites/y.test.ts' });

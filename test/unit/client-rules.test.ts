@@ -72,10 +72,12 @@ const RULES: SourceRule[] = [
 function violations(rule: SourceRule): string[] {
   const out: string[] = [];
   for (const file of sources(SUITES)) {
-    readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-      const code = line.replace(/\/\/.*$/, '');
-      if (!/^\s*\*/.test(code) && rule.pattern.test(code)) out.push(`${relative(ROOT, file)}:${i + 1}  ${line.trim()}`);
-    });
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        const code = line.replace(/\/\/.*$/, '');
+        if (!/^\s*\*/.test(code) && rule.pattern.test(code)) out.push(`${relative(ROOT, file)}:${i + 1}  ${line.trim()}`);
+      });
   }
   return out;
 }

@@ -24,7 +24,7 @@ beforeAll(async () => {
     const url = req.url ?? '';
     if (url === '/hang') return; // accepted, never answered
     if (url === '/hang-once' && n === 1) return;
-    if ((url === '/gateway-502' || (url === '/gateway-then-ok' && n < 3))) {
+    if (url === '/gateway-502' || (url === '/gateway-then-ok' && n < 3)) {
       res.writeHead(502, { 'content-type': 'text/html', server: 'nginx' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>');
       return;
     }
@@ -63,7 +63,9 @@ const client = () => new ApiClient(base, undefined, { retries: 2, minTimeoutMs: 
 describe('the request deadline', () => {
   it('ends a hung GET at the deadline, retries it, and says it hung', async () => {
     const t0 = Date.now();
-    const e = await client().get('/hang').catch((x) => x);
+    const e = await client()
+      .get('/hang')
+      .catch((x) => x);
     expect(e).toBeInstanceOf(TargetError);
     expect(e.kind).toBe('hung');
     expect(e.message).toMatch(/GET \/hang: no answer within the 300 ms request deadline/);
@@ -76,21 +78,25 @@ describe('the request deadline', () => {
     expect(res.retries).toBe(1);
   });
   it('never resends a hung POST (§8)', async () => {
-    const e = await client().post('/hang', {}).catch((x) => x);
+    const e = await client()
+      .post('/hang', {})
+      .catch((x) => x);
     expect(e.kind).toBe('hung');
     expect(e.message).toMatch(/never resent blindly/);
     expect(hits['POST /hang']).toBe(1);
   });
 });
 
-describe('answers that are not the API\'s', () => {
+describe("answers that are not the API's", () => {
   it('retries a gateway 502 page and hands over the answer behind it', async () => {
     const res = await client().get('/gateway-then-ok');
     expect(res.status).toBe(200);
     expect(hits['GET /gateway-then-ok']).toBe(3);
   });
   it('a gateway page that persists is a TargetError saying what came back, with the answer attached', async () => {
-    const e = await client().get('/gateway-502').catch((x) => x);
+    const e = await client()
+      .get('/gateway-502')
+      .catch((x) => x);
     expect(e).toBeInstanceOf(TargetError);
     expect(e.kind).toBe('not-api');
     expect(e.message).toContain('502 text/html from the gateway (server: nginx)');
@@ -100,7 +106,7 @@ describe('answers that are not the API\'s', () => {
     expect(e.response.status).toBe(502);
     expect(hits['GET /gateway-502']).toBe(3);
   });
-  it('is retried even with retry: false, which keeps only the API\'s own 5xx for the caller', async () => {
+  it("is retried even with retry: false, which keeps only the API's own 5xx for the caller", async () => {
     await expect(client().get('/gateway-502', { retry: false })).rejects.toThrow(/502 text\/html/);
     expect(hits['GET /gateway-502']).toBe(3);
     const res = await client().get('/enveloped-503', { retry: false });
@@ -108,7 +114,9 @@ describe('answers that are not the API\'s', () => {
     expect(hits['GET /enveloped-503']).toBe(1);
   });
   it('a POST answered by a gateway page is not resent', async () => {
-    const e = await client().post('/gateway-502', {}).catch((x) => x);
+    const e = await client()
+      .post('/gateway-502', {})
+      .catch((x) => x);
     expect(e.kind).toBe('not-api');
     expect(hits['POST /gateway-502']).toBe(1);
   });
@@ -116,12 +124,14 @@ describe('answers that are not the API\'s', () => {
     const res = await client().get('/cut-then-ok');
     expect(res.status).toBe(200);
     expect(res.json.success).toBe(true);
-    const e = await client().get('/cut').catch((x) => x);
+    const e = await client()
+      .get('/cut')
+      .catch((x) => x);
     expect(e).toBeInstanceOf(TargetError);
     expect(e.message).toMatch(/connection lost during the body of a 200 answer/);
     expect(hits['GET /cut']).toBe(3);
   });
-  it('tells the API\'s bodies from a gateway\'s', () => {
+  it("tells the API's bodies from a gateway's", () => {
     expect(apiShaped({ success: false, error: { code: 'X', message: 'y' } })).toBe(true);
     expect(apiShaped({ error: 'not_found' })).toBe(true);
     expect(apiShaped({ message: 'Bad Gateway' })).toBe(false);
@@ -135,13 +145,17 @@ describe('a judged test stops acting', () => {
   it('cancels its request in flight and sends no new one', async () => {
     const judged = new AbortController();
     const task = { meta: {} } as any;
-    await runAsTest(task, async () => {
-      const pending = client().get('/hang');
-      setTimeout(() => judged.abort(), 50);
-      const e = await pending.catch((x) => x);
-      expect(e.kind).toBe('cancelled');
-      await expect(client().patch('/anything', {})).rejects.toThrow(/already judged/);
-    }, { signal: judged.signal });
+    await runAsTest(
+      task,
+      async () => {
+        const pending = client().get('/hang');
+        setTimeout(() => judged.abort(), 50);
+        const e = await pending.catch((x) => x);
+        expect(e.kind).toBe('cancelled');
+        await expect(client().patch('/anything', {})).rejects.toThrow(/already judged/);
+      },
+      { signal: judged.signal },
+    );
     expect(hits['GET /hang']).toBe(1);
     expect(hits['PATCH /anything']).toBeUndefined();
     expect(task.meta.targetTrouble, 'a cancelled request is no trouble of the target').toBeUndefined();

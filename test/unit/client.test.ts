@@ -44,7 +44,9 @@ describe('retry policy (§8)', () => {
       }
       if (req.url === '/gateway-429') {
         // A gateway in front of the API: HTML body, Retry-After as an HTTP date in the past.
-        res.writeHead(429, { 'content-type': 'text/html', 'retry-after': new Date(Date.now() - 5_000).toUTCString() }).end('<html><title>429 Too Many Requests</title></html>');
+        res
+          .writeHead(429, { 'content-type': 'text/html', 'retry-after': new Date(Date.now() - 5_000).toUTCString() })
+          .end('<html><title>429 Too Many Requests</title></html>');
         return;
       }
       if (req.url === '/unauth-after-429' && hits[key] < 3) {
@@ -57,7 +59,9 @@ describe('retry policy (§8)', () => {
       }
       if (req.url === '/always-500') {
         // The API's own 500 (in its envelope), not a gateway's page.
-        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, error: { code: 'INTERNAL_SERVER_ERROR', message: 'x' } }));
+        res
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ success: false, error: { code: 'INTERNAL_SERVER_ERROR', message: 'x' } }));
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true }));

@@ -5,7 +5,17 @@
  * borrower gets it.
  */
 import { describe, expect, it } from 'vitest';
-import { Budget, requestTimeoutMs, testBudgetMs, testWallMs, vitestTimeoutMs, BUDGET_REQUESTS, WALL_FACTOR, VITEST_GRACE_MS, DEFAULT_REQUEST_TIMEOUT_MS } from '../../helpers/deadline';
+import {
+  Budget,
+  requestTimeoutMs,
+  testBudgetMs,
+  testWallMs,
+  vitestTimeoutMs,
+  BUDGET_REQUESTS,
+  WALL_FACTOR,
+  VITEST_GRACE_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+} from '../../helpers/deadline';
 import { fixturePool } from '../../helpers/concurrency';
 import { runAsTest, markInflight, markQueued, currentScope } from '../../helpers/current-test';
 import { waitingWords } from '../../helpers/clause';
@@ -30,7 +40,11 @@ describe('Budget', () => {
   it('charges only the time it is not paused, and fires once at the budget', () => {
     let now = 0;
     let fired = 0;
-    const b = new Budget(100, () => (fired += 1), () => now);
+    const b = new Budget(
+      100,
+      () => (fired += 1),
+      () => now,
+    );
     now = 40;
     b.pause();
     b.pause(); // nested
@@ -65,7 +79,11 @@ describe('a cut-off test names what it waited on', () => {
     runAsTest({ meta: {} } as any, () => {
       const scope = currentScope()!;
       let now = 0;
-      scope.budget = new Budget(1_000, () => undefined, () => now);
+      scope.budget = new Budget(
+        1_000,
+        () => undefined,
+        () => now,
+      );
       const done = markInflight('GET /x');
       expect([...scope.inflight.values()][0].what).toBe('GET /x');
       done();
@@ -83,17 +101,25 @@ describe('a cut-off test names what it waited on', () => {
 describe('fixture pools', () => {
   it('a borrower cut off mid-change has the fixture read back before the next borrower gets it', async () => {
     const events: string[] = [];
-    const pool = fixturePool(async () => ({ state: 'clean' }), 1, async (f) => {
-      events.push('recover');
-      f.state = 'clean';
-    });
+    const pool = fixturePool(
+      async () => ({ state: 'clean' }),
+      1,
+      async (f) => {
+        events.push('recover');
+        f.state = 'clean';
+      },
+    );
     const judged = new AbortController();
-    const first = runAsTest({ meta: {} } as any, () =>
-      pool.use(async (f) => {
-        f.state = 'half-changed';
-        judged.abort();
-        events.push('cut off');
-      }), { signal: judged.signal });
+    const first = runAsTest(
+      { meta: {} } as any,
+      () =>
+        pool.use(async (f) => {
+          f.state = 'half-changed';
+          judged.abort();
+          events.push('cut off');
+        }),
+      { signal: judged.signal },
+    );
     const second = runAsTest({ meta: {} } as any, () => pool.use(async (f) => void events.push(`next sees ${f.state}`)));
     await Promise.all([first, second]);
     expect(events).toEqual(['cut off', 'recover', 'next sees clean']);

@@ -12,7 +12,14 @@ const ROOT = resolve('.');
 /** Where code, configuration and data live (the run's own output and dependencies aside). */
 const SOURCE_FOLDERS = ['helpers', 'scripts', 'bench', 'test', 'suites', 'simulator', 'schemas', 'spec', '.ci', '.github'];
 const SOURCE_FILES = ['package.json', 'vitest.config.ts', 'eslint.config.js', 'tsconfig.json'];
-const DOCS = ['README.md', 'simulator/README.md', 'spec/clauses/README.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)].filter((f) => existsSync(f));
+const DOCS = [
+  'README.md',
+  'simulator/README.md',
+  'spec/clauses/README.md',
+  ...readdirSync('docs')
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+].filter((f) => existsSync(f));
 
 /** Markdown link targets of a file (inline links; code spans removed first). */
 function links(text: string): string[] {

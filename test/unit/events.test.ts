@@ -37,7 +37,10 @@ process.stdin.on('end', () => {
 }
 
 function requests(log: string): any[] {
-  return readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  return readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }
 
 describe('event trigger (command form)', () => {
@@ -94,7 +97,9 @@ describe('event trigger (URL form)', () => {
         });
       });
       const events = new TriggerEvents(url);
-      await expect(events.onboarding('t', 'chatapp.calling.live', 'https://hooks.example.test/x')).rejects.toThrow(/cannot cause onboarding: this rehearsal trigger/);
+      await expect(events.onboarding('t', 'chatapp.calling.live', 'https://hooks.example.test/x')).rejects.toThrow(
+        /cannot cause onboarding: this rehearsal trigger/,
+      );
       // Nothing listens at the control URL given: the trigger answers { error }, a failure of the run.
       await expect(events.startCall('t', 'a')).rejects.toThrow(ControlError);
     } finally {
@@ -120,7 +125,9 @@ describe('CORE_API_EVENT_TRIGGER in the target', () => {
     expect(cmd.trigger).toBe('node ./ops/trigger.mjs');
     expect(readTargetConfig({ ...LIVE, CORE_API_EVENT_TRIGGER: 'https://ops.example.test/trigger' }).capabilities.events).toBe(true);
     expect(readTargetConfig({ ...LIVE, CORE_API_EVENT_TRIGGER: 'http://127.0.0.1:8788/' }).capabilities.events).toBe(true);
-    expect(() => readTargetConfig({ ...LIVE, CORE_API_EVENT_TRIGGER: 'http://ops.example.test/trigger' })).toThrow(/command, an https URL or an http URL on loopback/);
+    expect(() => readTargetConfig({ ...LIVE, CORE_API_EVENT_TRIGGER: 'http://ops.example.test/trigger' })).toThrow(
+      /command, an https URL or an http URL on loopback/,
+    );
   });
 });
 

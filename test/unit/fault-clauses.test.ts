@@ -13,7 +13,9 @@ describe('simulator faults cite catalogue clause ids', () => {
 
   it('every fault names at least one clause, and each is in spec/clauses/*.json', () => {
     const problems = FAULTS.flatMap((f) =>
-      f.clauses.length === 0 ? [`${f.name}: names no clause`] : f.clauses.filter((id) => !catalogue.has(id)).map((id) => `${f.name}: ${id} is not a catalogue clause`),
+      f.clauses.length === 0
+        ? [`${f.name}: names no clause`]
+        : f.clauses.filter((id) => !catalogue.has(id)).map((id) => `${f.name}: ${id} is not a catalogue clause`),
     );
     expect(problems).toEqual([]);
   });

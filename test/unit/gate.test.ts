@@ -14,7 +14,11 @@ import { fixtureRun } from '../fixtures/report/records';
 import type { RunRecord } from '../../helpers/report/model';
 
 const NOW = new Date('2026-06-15T10:00:00Z');
-const entry = (clause: string, expires: string): KnownDeviation => ({ clause, expires, comment: 'vendor ticket 123: Bearer accepted until the auth gateway upgrade' });
+const entry = (clause: string, expires: string): KnownDeviation => ({
+  clause,
+  expires,
+  comment: 'vendor ticket 123: Bearer accepted until the auth gateway upgrade',
+});
 
 function files(run: RunRecord, baseline?: RunRecord, deviations: KnownDeviation[] = []): { run: string; baseline?: string; allow: string } {
   const dir = mkdtempSync(join(tmpdir(), 'gate-test-'));
@@ -78,12 +82,30 @@ describe('gate decisions', () => {
       expect.stringMatching(/^--allow-errors: 1 must clause could not be verified this run .* must clauses checked: 83\.3% \(5 of 6\)$/),
       expect.stringMatching(/^warning: must clause 5\.1\/bearer-401 has no verdict/),
     ]);
-    const empty = fixtureRun({ omit: ['5.1/apikey-scheme', '5.1/bearer-401', '5.4/rotation-immediate', '2.2/transfer-mode-enum', '7/error-envelope', '8/backoff-429', '2.2/idle-timeout-range'] });
+    const empty = fixtureRun({
+      omit: [
+        '5.1/apikey-scheme',
+        '5.1/bearer-401',
+        '5.4/rotation-immediate',
+        '2.2/transfer-mode-enum',
+        '7/error-envelope',
+        '8/backoff-429',
+        '2.2/idle-timeout-range',
+      ],
+    });
     expect(evaluateGate({ run: empty, now: NOW }).reasons).toEqual([expect.stringMatching(/no conformance test ran/)]);
   });
 
   test('--allow-errors tolerates flakiness, not an outage: a run that checked no must clause blocks', () => {
-    const all = ['5.1/apikey-scheme', '5.1/bearer-401', '5.4/rotation-immediate', '2.2/transfer-mode-enum', '7/error-envelope', '8/backoff-429', '2.2/idle-timeout-range'];
+    const all = [
+      '5.1/apikey-scheme',
+      '5.1/bearer-401',
+      '5.4/rotation-immediate',
+      '2.2/transfer-mode-enum',
+      '7/error-envelope',
+      '8/backoff-429',
+      '2.2/idle-timeout-range',
+    ];
     const r = evaluateGate({ run: fixtureRun({ error: all }), now: NOW, allowErrors: true });
     expect(r.ok).toBe(false);
     expect(r.reasons).toEqual([expect.stringMatching(/^the run checked no must clause .*--allow-errors tolerates a flaky target, not an outage$/)]);
@@ -105,7 +127,17 @@ describe('gate decisions', () => {
   });
 
   test('a run that could not reach its target blocks, --allow-errors included, and says why', () => {
-    const empty = fixtureRun({ omit: ['5.1/apikey-scheme', '5.1/bearer-401', '5.4/rotation-immediate', '2.2/transfer-mode-enum', '7/error-envelope', '8/backoff-429', '2.2/idle-timeout-range'] });
+    const empty = fixtureRun({
+      omit: [
+        '5.1/apikey-scheme',
+        '5.1/bearer-401',
+        '5.4/rotation-immediate',
+        '2.2/transfer-mode-enum',
+        '7/error-envelope',
+        '8/backoff-429',
+        '2.2/idle-timeout-range',
+      ],
+    });
     empty.unreachable = { cause: 'connection refused by staging.example.com:443: nothing listens there', fix: 'check that the target is up' };
     const r = evaluateGate({ run: empty, now: NOW, allowErrors: true, allowPartial: true });
     expect(r.ok).toBe(false);
@@ -145,7 +177,11 @@ describe('allow-list of known deviations', () => {
   });
 
   test('an entry limited to live runs does not unblock a simulator run', () => {
-    const r = evaluateGate({ run: fixtureRun({ fail: ['5.1/bearer-401'] }), deviations: [{ ...entry('5.1/bearer-401', '2026-12-31'), targets: ['live'] }], now: NOW });
+    const r = evaluateGate({
+      run: fixtureRun({ fail: ['5.1/bearer-401'] }),
+      deviations: [{ ...entry('5.1/bearer-401', '2026-12-31'), targets: ['live'] }],
+      now: NOW,
+    });
     expect(r.ok).toBe(false);
   });
 

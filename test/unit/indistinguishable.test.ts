@@ -17,7 +17,12 @@ function envelope404(path: string, timestamp: string, message = 'Resource not fo
   const text = JSON.stringify(json);
   return {
     status: 404,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)), date: `Mon, 01 Jan 2024 00:00:0${timestamp.length % 10} GMT`, ...extra },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(text)),
+      date: `Mon, 01 Jan 2024 00:00:0${timestamp.length % 10} GMT`,
+      ...extra,
+    },
     text,
     json,
   };
@@ -50,7 +55,9 @@ describe('compareAnswers', () => {
     const b = envelope404('/assistants/y', '2024-01-01T00:00:00.000Z', 'Assistant belongs to another tenant');
     const c = compareAnswers(a, b, { labels: L });
     expect(c.differences.map((d) => d.field)).toContain('body error.message');
-    expect(explainDifferences(c)).toContain('body error.message: "Resource not found" in never-existed answer, "Assistant belongs to another tenant" in other-tenant answer');
+    expect(explainDifferences(c)).toContain(
+      'body error.message: "Resource not found" in never-existed answer, "Assistant belongs to another tenant" in other-tenant answer',
+    );
   });
 
   test('a different error.code is named', () => {
@@ -70,7 +77,9 @@ describe('compareAnswers', () => {
   test('a header with another value is explained', () => {
     const a = envelope404('/assistants/x', '2024-01-01T00:00:00.000Z', undefined, { 'cache-control': 'no-store' });
     const b = envelope404('/assistants/y', '2024-01-01T00:00:00.000Z', undefined, { 'cache-control': 'private' });
-    expect(explainDifferences(compareAnswers(a, b, { labels: L }))).toContain('header cache-control: "no-store" in never-existed answer, "private" in other-tenant answer');
+    expect(explainDifferences(compareAnswers(a, b, { labels: L }))).toContain(
+      'header cache-control: "no-store" in never-existed answer, "private" in other-tenant answer',
+    );
   });
 
   test('a volatile header compared by presence still counts when present in one answer only', () => {
@@ -125,7 +134,7 @@ describe('compareAnswers', () => {
     expect(compareAnswers(a, { ...a }).same).toBe(true);
   });
 
-  test('ids: each answer\'s own id is replaced before the bodies are compared', () => {
+  test("ids: each answer's own id is replaced before the bodies are compared", () => {
     const mk = (id: string, reason: string): ComparableAnswer => {
       const json = { success: true, data: { results: [{ id, error: reason }] }, metadata: { timestamp: 't', version: 'v' } };
       return { status: 200, headers: {}, text: JSON.stringify(json), json };

@@ -20,7 +20,18 @@ describe('live-fixture journal (npm run cleanup)', () => {
   it('keeps tool snapshots with the assistants whose overrides their restore clears', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'journal-')), 'j.jsonl');
     const at = new Date().toISOString();
-    journal({ kind: 'snapshot', at, tenantId: 't', resource: 'tool', id: 'tool1', state: { name: 'conformance-suite-tool', textInstructions: null }, overridesOn: ['a1'] }, file);
+    journal(
+      {
+        kind: 'snapshot',
+        at,
+        tenantId: 't',
+        resource: 'tool',
+        id: 'tool1',
+        state: { name: 'conformance-suite-tool', textInstructions: null },
+        overridesOn: ['a1'],
+      },
+      file,
+    );
     journal({ kind: 'snapshot', at, tenantId: 't', resource: 'assistant', id: 'a1', state: { name: 'x' } }, file);
     journal({ kind: 'restored', at, id: 'a1' }, file);
     const pending = pendingSnapshots(file);

@@ -20,7 +20,15 @@ const answer = (status: number, text: string): ApiResponse => {
   } catch {
     json = undefined;
   }
-  return { status, headers: { 'content-type': 'application/json' }, text, json, durationMs: 1, retries: 0, request: { method: 'GET', path: '/assistants/a', headers: {} } };
+  return {
+    status,
+    headers: { 'content-type': 'application/json' },
+    text,
+    json,
+    durationMs: 1,
+    retries: 0,
+    request: { method: 'GET', path: '/assistants/a', headers: {} },
+  };
 };
 
 describe('notJson', () => {
@@ -41,7 +49,13 @@ describe('checks on an answer that was not JSON', () => {
     runAsTest(task, () => {
       recordNotJson();
       auditEnvelope(res);
-      expect(() => verifier('2.2/transfer-mode').that('transferMode is cold-transfer', res.json?.data?.transferMode === 'cold-transfer', { expected: 'cold-transfer', actual: undefined, res })).toThrow(ConformanceFailure);
+      expect(() =>
+        verifier('2.2/transfer-mode').that('transferMode is cold-transfer', res.json?.data?.transferMode === 'cold-transfer', {
+          expected: 'cold-transfer',
+          actual: undefined,
+          res,
+        }),
+      ).toThrow(ConformanceFailure);
       // A check that names no answer, after the test met one that was not JSON, is not evaluated either.
       expect(() => verifier('2.2/other').that('another field', false, { expected: 1, actual: undefined })).toThrow(/not evaluated: the answer was not JSON/);
       auditEnvelope(res);
@@ -63,7 +77,14 @@ describe('checks on an answer that was not JSON', () => {
     const clause = (id: string): Clause => ({ id, section: id.split('/')[0], text: id, level: 'must', targets: ['simulator', 'live'] });
     const catalogue = new Map(['2.1/json-envelope', '2.2/transfer-mode', '2.2/other', '7/error-envelope'].map((id) => [id, clause(id)]));
     const test: TestRecord = {
-      name: 't [2.2/transfer-mode]', file: 'suites/x.test.ts', clauses: ['2.2/transfer-mode'], status: 'fail', durationMs: 1, requests: 2, retries: 0, drift: [],
+      name: 't [2.2/transfer-mode]',
+      file: 'suites/x.test.ts',
+      clauses: ['2.2/transfer-mode'],
+      status: 'fail',
+      durationMs: 1,
+      requests: 2,
+      retries: 0,
+      drift: [],
       checks: [
         { clauses: ['7/error-envelope'], requirement: 'answer uses the envelope', ok: true },
         { clauses: ['2.1/json-envelope'], requirement: 'JSON', ok: false, detail: 'expected a JSON body' },

@@ -62,7 +62,17 @@ describe('OpenAPI document', () => {
     const dangling = structuredClone(document);
     dangling.paths['/assistants/{id}'].get.responses['200'].content['application/json'].schema = { $ref: '#/components/schemas/no-such-shape' };
     const { res, validator } = await validate(dangling);
-    expect(res.valid && (() => { try { validator.resolveRefs(); return true; } catch { return false; } })()).toBe(false);
+    expect(
+      res.valid &&
+        (() => {
+          try {
+            validator.resolveRefs();
+            return true;
+          } catch {
+            return false;
+          }
+        })(),
+    ).toBe(false);
   });
 
   it('has every path of §4 with its methods', () => {
@@ -128,7 +138,10 @@ describe('OpenAPI document', () => {
     try {
       mkdirSync(join(dir, 'events'));
       writeFileSync(join(dir, 'common.json'), JSON.stringify({ $id: 'https://x.test/s/common.json', $defs: { uuid: { type: 'string', format: 'uuid' } } }));
-      writeFileSync(join(dir, 'events', 'voice-event.json'), JSON.stringify({ $id: 'https://x.test/s/events/voice-event.json', properties: { call_id: { $ref: '../common.json#/$defs/uuid' } } }));
+      writeFileSync(
+        join(dir, 'events', 'voice-event.json'),
+        JSON.stringify({ $id: 'https://x.test/s/events/voice-event.json', properties: { call_id: { $ref: '../common.json#/$defs/uuid' } } }),
+      );
       const small = assembleOpenApi({ schemaDir: dir });
       expect(small.missing).toContainEqual(expect.stringContaining('4.1 patch /assistants/{id} data: assistant'));
       expect((small.document as any).components.schemas['events.voice-event'].properties.call_id).toEqual({ $ref: '#/components/schemas/common/$defs/uuid' });

@@ -31,7 +31,14 @@ describe('partial runs', () => {
   test('untouched testable clauses read "not run", not "not covered", and the reports say partial', () => {
     const full = fixtureRun({ omit: ['5.1/bearer-401'] });
     expect(full.clauses.find((c) => c.id === '5.1/bearer-401')?.verdict).toBe('not-covered');
-    const partial = buildRunRecord({ catalogue: catalogueOf(full), tests: full.tests, target: full.target, startedAt: full.startedAt, finishedAt: full.finishedAt, partial: ['test names filtered (-t bearer)'] });
+    const partial = buildRunRecord({
+      catalogue: catalogueOf(full),
+      tests: full.tests,
+      target: full.target,
+      startedAt: full.startedAt,
+      finishedAt: full.finishedAt,
+      partial: ['test names filtered (-t bearer)'],
+    });
     const c = partial.clauses.find((x) => x.id === '5.1/bearer-401')!;
     expect([c.verdict, c.skipKind]).toEqual(['skip', 'not-run']);
     expect(c.message).toMatch(/not run: partial run \(test names filtered/);
@@ -42,7 +49,14 @@ describe('partial runs', () => {
 
   test('the gate blocks a partial run unless --allow-partial', () => {
     const full = fixtureRun();
-    const partial = buildRunRecord({ catalogue: catalogueOf(full), tests: full.tests, target: full.target, startedAt: full.startedAt, finishedAt: full.finishedAt, partial: ['suite files not run: suites/auth.test.ts'] });
+    const partial = buildRunRecord({
+      catalogue: catalogueOf(full),
+      tests: full.tests,
+      target: full.target,
+      startedAt: full.startedAt,
+      finishedAt: full.finishedAt,
+      partial: ['suite files not run: suites/auth.test.ts'],
+    });
     expect(evaluateGate({ run: full, now: NOW }).ok).toBe(true);
     const blocked = evaluateGate({ run: partial, now: NOW });
     expect(blocked.ok).toBe(false);

@@ -31,7 +31,11 @@ describe.skipIf(!hasOpenssl())('a private CA (needs the openssl command)', () =>
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.attempts).toBe(1);
-    expect(r.cause).toMatch(new RegExp(`^the TLS certificate of localhost:${front.port} is not trusted \\((UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY|SELF_SIGNED_CERT_IN_CHAIN)\\)$`));
+    expect(r.cause).toMatch(
+      new RegExp(
+        `^the TLS certificate of localhost:${front.port} is not trusted \\((UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT_LOCALLY|SELF_SIGNED_CERT_IN_CHAIN)\\)$`,
+      ),
+    );
     expect(r.fix).toMatch(/NODE_EXTRA_CA_CERTS=<its PEM file>/);
   });
 });

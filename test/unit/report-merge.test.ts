@@ -40,7 +40,10 @@ describe('merging shard records', () => {
     two.spec = { statements };
     const merged = mergeRuns([one, two]);
     expect(merged.clauses.find((c) => c.id === '5.1/bearer-401')!.verdict).toBe('fail');
-    expect(merged.spec!.statements.map((x) => [x.key, x.verdict])).toEqual([['§5/item/k1', 'fail'], ['§1/item/k2', 'informative']]);
+    expect(merged.spec!.statements.map((x) => [x.key, x.verdict])).toEqual([
+      ['§5/item/k1', 'fail'],
+      ['§1/item/k2', 'informative'],
+    ]);
     expect(merged.summary.statementCoverage).toBe(1);
   });
 
@@ -48,12 +51,20 @@ describe('merging shard records', () => {
     const { one, two } = shards();
     const whole = fixtureRun({ fail: ['5.1/bearer-401'], skip: { '8/backoff-429': 'opt-in not given: x' } });
     const merged = mergeRuns([two, one], ['a', 'b']);
-    expect(merged.clauses.map((c) => [c.id, c.verdict])).toEqual(whole.clauses.map((c) => [c.id, c.verdict]).sort((a, b) => a[0].localeCompare(b[0], 'en', { numeric: true })));
+    expect(merged.clauses.map((c) => [c.id, c.verdict])).toEqual(
+      whole.clauses.map((c) => [c.id, c.verdict]).sort((a, b) => a[0].localeCompare(b[0], 'en', { numeric: true })),
+    );
     expect(merged.summary).toEqual(whole.summary);
     expect(merged.clauseSummary).toEqual(whole.clauseSummary);
     expect(merged.requests).toEqual({ ...whole.requests, perFile: expect.objectContaining(whole.requests.perFile) });
     expect(merged.startedAt).toBe(one.startedAt);
-    expect(merged.merged).toEqual({ sources: ['a', 'b'], shards: [{ index: 2, count: 2 }, { index: 1, count: 2 }] });
+    expect(merged.merged).toEqual({
+      sources: ['a', 'b'],
+      shards: [
+        { index: 2, count: 2 },
+        { index: 1, count: 2 },
+      ],
+    });
     // Each shard alone leaves the other shard's clauses uncovered; merged, nothing is.
     expect(one.clauseSummary['not-covered']).toBeGreaterThan(0);
     expect(merged.clauseSummary['not-covered']).toBe(0);

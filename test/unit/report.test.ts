@@ -42,11 +42,22 @@ describe('clause verdicts', () => {
     const catalogue = fixtureCatalogue();
     const [first] = fixtureTests();
     const own = first.clauses[0];
-    const tests = [{ ...first, status: 'error' as const, message: 'ran out of time (…); waiting on GET /assistants for 30.0 s', checks: [
-      { clauses: [own], requirement: 'the first answer', ok: true },
-      { clauses: ['7/error-envelope'], requirement: 'answer uses the envelope', ok: true },
-    ] }];
-    const v = Object.fromEntries(clauseVerdicts(catalogue, tests).filter((c) => c.tests.length).map((c) => [c.id, c.verdict]));
+    const tests = [
+      {
+        ...first,
+        status: 'error' as const,
+        message: 'ran out of time (…); waiting on GET /assistants for 30.0 s',
+        checks: [
+          { clauses: [own], requirement: 'the first answer', ok: true },
+          { clauses: ['7/error-envelope'], requirement: 'answer uses the envelope', ok: true },
+        ],
+      },
+    ];
+    const v = Object.fromEntries(
+      clauseVerdicts(catalogue, tests)
+        .filter((c) => c.tests.length)
+        .map((c) => [c.id, c.verdict]),
+    );
     expect(v[own]).toBe('error');
     expect(v['7/error-envelope']).toBe('pass');
     expect(Object.values(v)).not.toContain('fail');
@@ -143,7 +154,9 @@ describe('Markdown report', () => {
     const run = fixtureRun({ fail: ['5.1/bearer-401'], extraRequests: { 'suites/auth.test.ts': 3 } });
     run.comparison = compareRuns(baseline, run, 'baseline.json');
     const md = renderMarkdown(scrubRecord(run));
-    const order = ['## Since the baseline', '## Totals', '## Failing clauses', '## Failures', '## Clauses', '## Requests per suite file'].map((h) => md.indexOf(h));
+    const order = ['## Since the baseline', '## Totals', '## Failing clauses', '## Failures', '## Clauses', '## Requests per suite file'].map((h) =>
+      md.indexOf(h),
+    );
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(md).toContain('# Core API conformance: FAIL');
@@ -162,7 +175,9 @@ describe('Markdown report', () => {
     run.requests.retries = 40;
     const md = renderMarkdown(run);
     expect(md).toContain(`**Verdicts: ${run.summary.failed} fail, 1 error**`);
-    expect(md).toContain("**The target misbehaved**: 12 answers were not the API's (a gateway's page, a body cut short), 3 request attempts hung past the deadline, 40 retries, 1 test in error.");
+    expect(md).toContain(
+      "**The target misbehaved**: 12 answers were not the API's (a gateway's page, a body cut short), 3 request attempts hung past the deadline, 40 retries, 1 test in error.",
+    );
     expect(md.indexOf('The target misbehaved')).toBeLessThan(md.indexOf('## Totals'));
     const lines = verdictLines(run);
     expect(lines[0]).toMatch(/^verdicts: \d+ pass, \d+ fail, 1 error \(target or network trouble, not a conformance verdict\), \d+ skip$/);
@@ -266,7 +281,10 @@ describe('shards and the conformance wrapper', () => {
   });
 
   test('--baseline is taken out of the arguments; everything else reaches vitest unchanged', () => {
-    expect(splitBaseline(['--baseline', 'old.json', 'suites/auth.test.ts', '-t', '5.1'])).toEqual({ baseline: 'old.json', rest: ['suites/auth.test.ts', '-t', '5.1'] });
+    expect(splitBaseline(['--baseline', 'old.json', 'suites/auth.test.ts', '-t', '5.1'])).toEqual({
+      baseline: 'old.json',
+      rest: ['suites/auth.test.ts', '-t', '5.1'],
+    });
     expect(splitBaseline(['--baseline=old.json', '--shard', '1/2'])).toEqual({ baseline: 'old.json', rest: ['--shard', '1/2'] });
     expect(splitBaseline(['suites/x.test.ts'])).toEqual({ baseline: undefined, rest: ['suites/x.test.ts'] });
     expect(() => splitBaseline(['--baseline'])).toThrow(/needs a file/);
@@ -274,7 +292,14 @@ describe('shards and the conformance wrapper', () => {
 
   test('a run record built twice from the same tests is identical (reports depend on records alone)', () => {
     const a = fixtureRun({ fail: ['5.1/bearer-401'] });
-    const b = buildRunRecord({ catalogue: fixtureCatalogue(), tests: a.tests, target: a.target, startedAt: a.startedAt, finishedAt: a.finishedAt, sections: a.sections });
+    const b = buildRunRecord({
+      catalogue: fixtureCatalogue(),
+      tests: a.tests,
+      target: a.target,
+      startedAt: a.startedAt,
+      finishedAt: a.finishedAt,
+      sections: a.sections,
+    });
     expect(renderMarkdown(b)).toBe(renderMarkdown(a));
     expect(readdirSync(tmp())).toEqual([]);
   });
@@ -291,7 +316,10 @@ describe('clause ids for the catalogue check', () => {
     const { clauseIdsInSource } = await import('../../helpers/report/list-tests');
     const dir = tmp();
     const file = join(dir, 'probe.test.ts');
-    writeFileSync(file, "// clauseTest('9.9/in-a-comment')\n/** '9.8/in-a-doc' */\ncheck(['6/a-secret-header', `7/error-envelope`], 'see §5.6/x', ok);\nconst path = '/assistants/1';\n");
+    writeFileSync(
+      file,
+      "// clauseTest('9.9/in-a-comment')\n/** '9.8/in-a-doc' */\ncheck(['6/a-secret-header', `7/error-envelope`], 'see §5.6/x', ok);\nconst path = '/assistants/1';\n",
+    );
     const found = await clauseIdsInSource([file], dir);
     expect([...found.keys()].sort()).toEqual(['6/a-secret-header', '7/error-envelope']);
     expect(found.get('6/a-secret-header')).toEqual(['probe.test.ts']);

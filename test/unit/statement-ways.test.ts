@@ -12,7 +12,11 @@ import { checkWays, loadStatementLinks, wayProofs, type StatementLink } from '..
 describe('spec/statements.json ways', () => {
   it('every testable statement lists ways, each covered by a fault and its test or explained; every fault proves a way', () => {
     const catalogue = loadCatalogue();
-    const problems = checkWays(loadStatementLinks(), FAULTS.map((f) => ({ name: f.name, clauses: f.clauses })), catalogue);
+    const problems = checkWays(
+      loadStatementLinks(),
+      FAULTS.map((f) => ({ name: f.name, clauses: f.clauses })),
+      catalogue,
+    );
     expect(problems).toEqual([]);
   });
 });
@@ -23,11 +27,26 @@ describe('checkWays', () => {
     ['1/b', { targets: ['simulator'] }],
     ['1/x', { targets: [] }],
   ]);
-  const faults = [{ name: 'f.one', clauses: ['1/a'] }, { name: 'f.two', clauses: ['1/b'] }];
+  const faults = [
+    { name: 'f.one', clauses: ['1/a'] },
+    { name: 'f.two', clauses: ['1/b'] },
+  ];
   const link = (ways: StatementLink['ways']): StatementLink => ({ key: 'k', address: '1', excerpt: '', clauses: ['1/a'], ways });
 
   it('accepts covered and explained ways', () => {
-    expect(checkWays([link([{ fault: 'f.one', test: '1/a', live: true }, { fault: 'f.two', test: '1/b' }, { way: 'w', explained: 'allowed: another reading' }])], faults, catalogue)).toEqual([]);
+    expect(
+      checkWays(
+        [
+          link([
+            { fault: 'f.one', test: '1/a', live: true },
+            { fault: 'f.two', test: '1/b' },
+            { way: 'w', explained: 'allowed: another reading' },
+          ]),
+        ],
+        faults,
+        catalogue,
+      ),
+    ).toEqual([]);
   });
   it('flags a statement without ways, and a fault no way lists', () => {
     const p = checkWays([link([])], faults, catalogue).join('\n');
@@ -35,26 +54,56 @@ describe('checkWays', () => {
     expect(p).toContain('fault f.one is listed by no way');
   });
   it('flags a way that is neither covered nor explained, an unknown fault, and a test the fault does not name', () => {
-    const p = checkWays([link([{ way: 'w' }, { fault: 'f.nope', test: '1/a' }, { fault: 'f.one', test: '1/b' }, { fault: 'f.two', test: '1/b' }])], faults, catalogue).join('\n');
+    const p = checkWays(
+      [link([{ way: 'w' }, { fault: 'f.nope', test: '1/a' }, { fault: 'f.one', test: '1/b' }, { fault: 'f.two', test: '1/b' }])],
+      faults,
+      catalogue,
+    ).join('\n');
     expect(p).toContain('neither covered');
     expect(p).toContain('unknown fault f.nope');
     expect(p).toContain('does not name clause 1/b');
   });
   it('flags an explanation without its kind or its way, and a live way whose test does not run live', () => {
-    const p = checkWays([link([{ way: 'w', explained: 'because' }, { explained: 'allowed: x' }, { fault: 'f.two', test: '1/b', live: true }, { fault: 'f.one', test: '1/a' }])], faults, catalogue).join('\n');
+    const p = checkWays(
+      [link([{ way: 'w', explained: 'because' }, { explained: 'allowed: x' }, { fault: 'f.two', test: '1/b', live: true }, { fault: 'f.one', test: '1/a' }])],
+      faults,
+      catalogue,
+    ).join('\n');
     expect(p).toContain('must start');
     expect(p).toContain('needs "way"');
     expect(p).toContain('does not run there');
   });
   it('flags ways on a statement that is not testable', () => {
-    const p = checkWays([{ key: 'n', address: '1', excerpt: '', status: 'not-testable', reason: 'r', ways: [{ way: 'w', explained: 'allowed: x' }] }, link([{ fault: 'f.one', test: '1/a' }, { fault: 'f.two', test: '1/b' }])], faults, catalogue);
+    const p = checkWays(
+      [
+        { key: 'n', address: '1', excerpt: '', status: 'not-testable', reason: 'r', ways: [{ way: 'w', explained: 'allowed: x' }] },
+        link([
+          { fault: 'f.one', test: '1/a' },
+          { fault: 'f.two', test: '1/b' },
+        ]),
+      ],
+      faults,
+      catalogue,
+    );
     expect(p.join('\n')).toContain('is not-testable but lists ways');
   });
 });
 
 describe('wayProofs', () => {
   const links: StatementLink[] = [
-    { key: 's1', address: '1', excerpt: '', clauses: ['1/a', '1/b'], ways: [{ fault: 'f.one', test: '1/a' }, { fault: 'f.one', test: '1/b' }, { fault: 'f.two', test: '1/a' }, { fault: 'f.three', test: '1/b' }, { way: 'w', explained: 'allowed: x' }] },
+    {
+      key: 's1',
+      address: '1',
+      excerpt: '',
+      clauses: ['1/a', '1/b'],
+      ways: [
+        { fault: 'f.one', test: '1/a' },
+        { fault: 'f.one', test: '1/b' },
+        { fault: 'f.two', test: '1/a' },
+        { fault: 'f.three', test: '1/b' },
+        { way: 'w', explained: 'allowed: x' },
+      ],
+    },
   ];
   it('proves a way only by a killer naming its clause; a first-kill run leaves the others not shown', () => {
     const r = wayProofs(links, [

@@ -6,7 +6,15 @@
 import { describe, expect, test } from 'vitest';
 import { loadCatalogue } from '../../helpers/catalogue';
 import { parseSpec, readSpec } from '../../helpers/report/spec-doc';
-import { checkStatementLinks, loadStatementLinks, rejudgeStatements, sectionWideLinks, statementKey, type StatementLink, type StatementResult } from '../../helpers/report/statements';
+import {
+  checkStatementLinks,
+  loadStatementLinks,
+  rejudgeStatements,
+  sectionWideLinks,
+  statementKey,
+  type StatementLink,
+  type StatementResult,
+} from '../../helpers/report/statements';
 
 const spec = readSpec();
 const clauseIds = new Set(loadCatalogue().keys());
@@ -26,7 +34,13 @@ describe('spec/statements.json', () => {
 });
 
 describe('sectionWideLinks', () => {
-  const sections = new Map([['1/a', '1'], ['1/b', '1'], ['1/c', '1'], ['1/d', '1'], ['2/x', '2']]);
+  const sections = new Map([
+    ['1/a', '1'],
+    ['1/b', '1'],
+    ['1/c', '1'],
+    ['1/d', '1'],
+    ['2/x', '2'],
+  ]);
   const link = (key: string, address: string, clauses: string[]): StatementLink => ({ key, address, excerpt: '', clauses });
   test('flags statements of one section that all name every clause of it', () => {
     const all = ['1/a', '1/b', '1/c', '1/d'];
@@ -41,7 +55,9 @@ describe('checkStatementLinks', () => {
   const doc = parseSpec('# T\n\n## 1. One\n\nA must hold. B is informative.\n\n| Code | Meaning |\n|---|---|\n| 401 | unauth |\n');
   const sts = doc.sections.flatMap((s) => s.statements);
   const ok: StatementLink[] = sts.map((s, i) =>
-    i === 1 ? { key: statementKey(s), address: s.address, excerpt: '', status: 'informative', reason: 'example' } : { key: statementKey(s), address: s.address, excerpt: '', clauses: ['1/a'] },
+    i === 1
+      ? { key: statementKey(s), address: s.address, excerpt: '', status: 'informative', reason: 'example' }
+      : { key: statementKey(s), address: s.address, excerpt: '', clauses: ['1/a'] },
   );
   const ids = new Set(['1/a']);
 
@@ -57,13 +73,21 @@ describe('checkStatementLinks', () => {
     expect(r.problems.join('\n')).toContain(`add to spec/statements.json {"key": ${JSON.stringify(ok[0].key)}`);
   });
   test('a link to an unknown clause or to no statement is reported', () => {
-    const r = checkStatementLinks(doc, [...ok.map((l, i) => (i === 0 ? { ...l, clauses: ['9/nope'] } : l)), { key: '§9/sentence/x', address: '9', excerpt: '', clauses: ['1/a'] }], ids);
+    const r = checkStatementLinks(
+      doc,
+      [...ok.map((l, i) => (i === 0 ? { ...l, clauses: ['9/nope'] } : l)), { key: '§9/sentence/x', address: '9', excerpt: '', clauses: ['1/a'] }],
+      ids,
+    );
     expect(r.problems.some((p) => p.includes('unknown clause 9/nope'))).toBe(true);
     expect(r.problems.some((p) => p.includes('§9/sentence/x') && p.includes('no statement'))).toBe(true);
     expect(r.coverage).toBeLessThan(1);
   });
   test('a status without a reason is reported', () => {
-    const r = checkStatementLinks(doc, ok.map((l) => (l.status ? { ...l, reason: '' } : l)), ids);
+    const r = checkStatementLinks(
+      doc,
+      ok.map((l) => (l.status ? { ...l, reason: '' } : l)),
+      ids,
+    );
     expect(r.problems.some((p) => p.includes('without a reason'))).toBe(true);
   });
   test('row keys survive a text edit of the row; sentence keys follow the text', () => {
@@ -74,7 +98,13 @@ describe('checkStatementLinks', () => {
 });
 
 describe('statement strength (rejudgeStatements)', () => {
-  const st = (key: string, ways?: { tests: string[]; explained: number }): StatementResult => ({ address: '1', key, clauses: ['1/a'], verdict: 'not-covered', ...(ways ? { ways } : {}) });
+  const st = (key: string, ways?: { tests: string[]; explained: number }): StatementResult => ({
+    address: '1',
+    key,
+    clauses: ['1/a'],
+    verdict: 'not-covered',
+    ...(ways ? { ways } : {}),
+  });
   test('a statement is strong when every listed way is explained or covered by a passing clause', () => {
     const r = rejudgeStatements(
       [
@@ -85,7 +115,11 @@ describe('statement strength (rejudgeStatements)', () => {
         st('not-recorded'),
         { address: '1', key: 'info', clauses: [], verdict: 'informative' },
       ],
-      [{ id: '1/a', verdict: 'pass' }, { id: '1/b', verdict: 'pass' }, { id: '1/c', verdict: 'skip' }],
+      [
+        { id: '1/a', verdict: 'pass' },
+        { id: '1/b', verdict: 'pass' },
+        { id: '1/c', verdict: 'skip' },
+      ],
     );
     expect(r.statements.filter((s) => s.strong).map((s) => s.key)).toEqual(['all-pass', 'explained-only']);
     expect(r.strength).toBeCloseTo(2 / 5);

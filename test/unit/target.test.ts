@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { readTargetConfig, TargetConfigError, EMBEDDED_BASE_URL_VAR, capabilityReason, capabilitySwitch, missingFixtureReason, switchesOfReason, SWITCHES } from '../../helpers/target';
+import {
+  readTargetConfig,
+  TargetConfigError,
+  EMBEDDED_BASE_URL_VAR,
+  capabilityReason,
+  capabilitySwitch,
+  missingFixtureReason,
+  switchesOfReason,
+  SWITCHES,
+} from '../../helpers/target';
 
 const LIVE = {
   CORE_API_BASE_URL: 'https://staging.example.test/',
@@ -32,19 +41,22 @@ describe('target configuration (control-api.md, targets)', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(TargetConfigError);
-    expect((err as TargetConfigError).missing).toEqual([
-      'CORE_API_ORG_KEY',
-      'CORE_API_TENANT_KEY',
-      'CORE_API_OTHER_TENANT_ID',
-      'CORE_API_OTHER_TENANT_KEY',
-    ]);
+    expect((err as TargetConfigError).missing).toEqual(['CORE_API_ORG_KEY', 'CORE_API_TENANT_KEY', 'CORE_API_OTHER_TENANT_ID', 'CORE_API_OTHER_TENANT_KEY']);
     expect((err as Error).message).toContain('CORE_API_ORG_KEY, CORE_API_TENANT_KEY');
   });
 
   it('grants no control, SMS, billing or destructive capability on a live tenant without opt-ins', () => {
     const t = readTargetConfig(LIVE);
     expect(t.mode).toBe('live');
-    expect(t.capabilities).toMatchObject({ control: false, sms: false, billable: false, destructive: false, fuzzWrites: false, receiver: false, modelUsage: false });
+    expect(t.capabilities).toMatchObject({
+      control: false,
+      sms: false,
+      billable: false,
+      destructive: false,
+      fuzzWrites: false,
+      receiver: false,
+      modelUsage: false,
+    });
     expect(t.live?.foreignTenantId).toBeUndefined();
   });
 
@@ -75,7 +87,9 @@ describe('target configuration (control-api.md, targets)', () => {
     const t = readTargetConfig({ ...LIVE, CORE_API_WEBHOOK_PUBLIC_URL: 'https://hooks.example.test/ci/', CORE_API_WEBHOOK_PORT: '8787' });
     expect(t.capabilities.receiver).toBe(true);
     expect(t.webhook).toEqual({ publicUrl: 'https://hooks.example.test/ci', port: 8787 });
-    expect(readTargetConfig({ ...LIVE, CORE_API_WEBHOOK_PUBLIC_URL: 'https://hooks.example.test' }).webhook).toEqual({ publicUrl: 'https://hooks.example.test' });
+    expect(readTargetConfig({ ...LIVE, CORE_API_WEBHOOK_PUBLIC_URL: 'https://hooks.example.test' }).webhook).toEqual({
+      publicUrl: 'https://hooks.example.test',
+    });
     expect(readTargetConfig({ ...LIVE, CORE_API_WEBHOOK_PORT: '8787' }).capabilities.receiver).toBe(false);
     expect(() => readTargetConfig({ ...LIVE, CORE_API_WEBHOOK_PUBLIC_URL: 'http://hooks.example.test' })).toThrow(/must be an https URL/);
     expect(() => readTargetConfig({ ...LIVE, CORE_API_WEBHOOK_PUBLIC_URL: 'https://hooks.example.test/?x=1' })).toThrow(/without query/);

@@ -20,15 +20,23 @@ describe('schemas compile and validate (§2.1)', () => {
   });
 
   it('requires metadata.version and a UTC timestamp', () => {
-    expect(validate('envelope.error', { success: false, error: { code: 'X', message: 'm' }, metadata: { timestamp: new Date().toISOString() } }).ok).toBe(false);
-    expect(validate('envelope.error', { success: false, error: { code: 'X', message: 'm' }, metadata: { timestamp: '2026-01-01T10:00:00+02:00', version: '1' } }).ok).toBe(false);
+    expect(validate('envelope.error', { success: false, error: { code: 'X', message: 'm' }, metadata: { timestamp: new Date().toISOString() } }).ok).toBe(
+      false,
+    );
+    expect(
+      validate('envelope.error', { success: false, error: { code: 'X', message: 'm' }, metadata: { timestamp: '2026-01-01T10:00:00+02:00', version: '1' } }).ok,
+    ).toBe(false);
     expect(validate('envelope.error', { success: false, error: { code: 'X', message: 'm' }, metadata: meta() }).ok).toBe(true);
   });
 
   it('reports undocumented fields as drift without failing validation (§9.4)', () => {
     const body = { success: true, data: {}, metadata: { ...meta(), region: 'eu' }, traceId: 't' };
     expect(validate('envelope.success', body).ok).toBe(true);
-    expect(findDrift('envelope.success', body).map((d) => d.what).sort()).toEqual(['/metadata/region', '/traceId']);
+    expect(
+      findDrift('envelope.success', body)
+        .map((d) => d.what)
+        .sort(),
+    ).toEqual(['/metadata/region', '/traceId']);
   });
 });
 

@@ -26,7 +26,7 @@ describe('testVerdict', () => {
     expect(testVerdict('failed', TARGET_ERROR_NAME, 'none')).toBe('error');
     expect(testVerdict('failed', CONTROL_ERROR_NAME, 'none')).toBe('error');
   });
-  it('error: the test ran out of time, by our budget or vitest\'s own timeout', () => {
+  it("error: the test ran out of time, by our budget or vitest's own timeout", () => {
     expect(testVerdict('failed', OUT_OF_TIME_ERROR_NAME, 'none')).toBe('error');
     expect(testVerdict('failed', 'Error', 'none', false, 'Test timed out in 20000ms.\nIf this is a long-running test, pass a timeout value')).toBe('error');
     expect(testVerdict('failed', 'Error', 'none', false, 'expected 200, got 500 (Test timed out in 20000ms)')).toBe('fail');
@@ -39,7 +39,7 @@ describe('testVerdict', () => {
     expect(testVerdict('failed', CONFORMANCE_FAILURE_NAME, 'first')).toBe('error');
     expect(testVerdict('failed', TARGET_ERROR_NAME, 'first')).toBe('error');
   });
-  it('the error names are the classes\' own', () => {
+  it("the error names are the classes' own", () => {
     expect(new TargetError('x', { method: 'GET', path: '/', headers: {} }).name).toBe(TARGET_ERROR_NAME);
     expect(new ControlError('x').name).toBe(CONTROL_ERROR_NAME);
     expect(new OutOfTimeError('x').name).toBe(OUT_OF_TIME_ERROR_NAME);

@@ -67,7 +67,9 @@ describe('verify', () => {
       const after = { ...stored, updatedAt: '2026-01-02T00:00:00Z' };
       expect(() => verify.unchanged('converges', stored, after, documented('assistant', WRITE_STAMPS))).not.toThrow();
       expect(() => verify.unchanged('others kept', stored, { ...after, name: 'Back desk' }, documented('assistant', [...WRITE_STAMPS, 'name']))).not.toThrow();
-      expect(() => verify.unchanged('others kept', stored, { ...after, name: 'Back desk' }, documented('assistant', WRITE_STAMPS))).toThrow(/moved: name: "Front desk" → "Back desk"/);
+      expect(() => verify.unchanged('others kept', stored, { ...after, name: 'Back desk' }, documented('assistant', WRITE_STAMPS))).toThrow(
+        /moved: name: "Front desk" → "Back desk"/,
+      );
       expect(documented('assistant', WRITE_STAMPS).name).toBe('the documented fields of assistant, updatedAt aside');
     });
     it('fields, the whole value, and an answer as a reader sees it (status and data)', () => {
@@ -76,8 +78,12 @@ describe('verify', () => {
       expect(() => verify.unchanged('kept', { a: 1 }, {}, fields(['a']))).toThrow(/moved: a: 1 → \(absent\)/);
       expect(() => verify.unchanged('whole', { a: 1 }, { a: 1, c: 4 }, WHOLE)).toThrow(/moved: c: \(absent\) → 4/);
       const read = (status: number, data: unknown) => answer(status, { success: status < 300, data });
-      expect(() => verify.unchanged('as B reads it', read(200, stored), read(200, { ...stored, revision: 9 }), answerOf(documented('assistant')))).not.toThrow();
-      expect(() => verify.unchanged('as B reads it', read(200, stored), read(404, stored), answerOf(documented('assistant')))).toThrow(/moved: status: 200 → 404/);
+      expect(() =>
+        verify.unchanged('as B reads it', read(200, stored), read(200, { ...stored, revision: 9 }), answerOf(documented('assistant'))),
+      ).not.toThrow();
+      expect(() => verify.unchanged('as B reads it', read(200, stored), read(404, stored), answerOf(documented('assistant')))).toThrow(
+        /moved: status: 200 → 404/,
+      );
     });
   });
 

@@ -26,7 +26,11 @@ describe('WebhookReceiver', () => {
     const raw = Buffer.from('{ "type" :"x",\n "n": 1.50 }', 'utf8');
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) {
-      const res = await request(rx.url('/q?try=' + i), { method: 'POST', body: raw, headers: { 'content-type': 'application/json', 'X-Service-Delivery': 'd-1' } });
+      const res = await request(rx.url('/q?try=' + i), {
+        method: 'POST',
+        body: raw,
+        headers: { 'content-type': 'application/json', 'X-Service-Delivery': 'd-1' },
+      });
       await res.body.text();
       statuses.push(res.statusCode);
     }

@@ -63,11 +63,16 @@ describe('analyseBackoff', () => {
 
   test('doubling with ±20 % jitter and up to 8 ms of timer noise always passes (seeded)', () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ min: 0.8, max: 1.2, noNaN: true }), { minLength: 5, maxLength: 5 }), fc.array(fc.double({ min: 0, max: 8, noNaN: true }), { minLength: 5, maxLength: 5 }), fc.integer({ min: 20, max: 1000 }), (jit, noise, base) => {
-        const t = [0];
-        for (let i = 0; i < 5; i++) t.push(t[i] + base * 2 ** i * jit[i] + noise[i]);
-        expect(analyseBackoff(t).exponential).toBe(true);
-      }),
+      fc.property(
+        fc.array(fc.double({ min: 0.8, max: 1.2, noNaN: true }), { minLength: 5, maxLength: 5 }),
+        fc.array(fc.double({ min: 0, max: 8, noNaN: true }), { minLength: 5, maxLength: 5 }),
+        fc.integer({ min: 20, max: 1000 }),
+        (jit, noise, base) => {
+          const t = [0];
+          for (let i = 0; i < 5; i++) t.push(t[i] + base * 2 ** i * jit[i] + noise[i]);
+          expect(analyseBackoff(t).exponential).toBe(true);
+        },
+      ),
       { seed: SEED, numRuns: 300 },
     );
   });

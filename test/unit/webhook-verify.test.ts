@@ -47,7 +47,13 @@ describe('model B vectors (X-Service-Signature)', () => {
   /** Positive vectors octokit can sign: it takes non-empty text, so bodies must round-trip through UTF-8. */
   const octokitComparable = vectors.modelB.filter((v) => {
     const body = Buffer.from(v.bodyBase64, 'base64');
-    return v.expect === 'ok' && !!v.header && /^\s*sha256=[0-9a-f]{64}\s*$/.test(v.header) && body.length > 0 && Buffer.from(body.toString('utf8'), 'utf8').equals(body);
+    return (
+      v.expect === 'ok' &&
+      !!v.header &&
+      /^\s*sha256=[0-9a-f]{64}\s*$/.test(v.header) &&
+      body.length > 0 &&
+      Buffer.from(body.toString('utf8'), 'utf8').equals(body)
+    );
   });
 
   test('at least two positive vectors are cross-checked with octokit', () => {
@@ -85,14 +91,19 @@ describe('model A vectors (x-service-core-secret)', () => {
 describe('properties (seeded)', () => {
   test('any body and secret: our signature equals octokit and verifies; any change to the body fails', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 300 }), fc.string({ minLength: 1, maxLength: 64 }), fc.string({ minLength: 1, maxLength: 5 }), async (text, secret, extra) => {
-        const body = Buffer.from(text, 'utf8');
-        const header = await octokitSign(secret, body.toString('utf8'));
-        expect(signModelB(body, secret)).toBe(header);
-        expect(verifyModelB(body, { 'x-service-signature': header }, secret)).toEqual({ ok: true });
-        const changed = Buffer.concat([body, Buffer.from(extra, 'utf8')]);
-        expect(verifyModelB(changed, { 'x-service-signature': header }, secret).ok).toBe(false);
-      }),
+      fc.asyncProperty(
+        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 300 }),
+        fc.string({ minLength: 1, maxLength: 64 }),
+        fc.string({ minLength: 1, maxLength: 5 }),
+        async (text, secret, extra) => {
+          const body = Buffer.from(text, 'utf8');
+          const header = await octokitSign(secret, body.toString('utf8'));
+          expect(signModelB(body, secret)).toBe(header);
+          expect(verifyModelB(body, { 'x-service-signature': header }, secret)).toEqual({ ok: true });
+          const changed = Buffer.concat([body, Buffer.from(extra, 'utf8')]);
+          expect(verifyModelB(changed, { 'x-service-signature': header }, secret).ok).toBe(false);
+        },
+      ),
       { seed: SEED, numRuns: 200 },
     );
   });

@@ -44,7 +44,9 @@ describe('CI workflows', () => {
     });
 
     it(`${f}: every npm run step names a script of package.json`, () => {
-      const runs = steps(parse(src)).map((s) => String(s.run ?? '')).filter((r) => r.startsWith('npm run '));
+      const runs = steps(parse(src))
+        .map((s) => String(s.run ?? ''))
+        .filter((r) => r.startsWith('npm run '));
       expect(runs.length).toBeGreaterThan(0);
       for (const r of runs) expect(scripts, r).toContain(r.split(/\s+/)[2]);
     });

@@ -32,12 +32,26 @@ const reserialised = Buffer.from(JSON.stringify(JSON.parse(formatted.toString('u
 const whitespace = Buffer.from(formatted.toString('utf8').replace('"type" :', '"type":'), 'utf8');
 const noNewline = formatted.subarray(0, formatted.length - 1);
 
-interface B { name: string; bodyBase64: string; secret: string; header: string | null; expect: string; note?: string }
+interface B {
+  name: string;
+  bodyBase64: string;
+  secret: string;
+  header: string | null;
+  expect: string;
+  note?: string;
+}
 const modelB: B[] = [
   { name: 'formatted body', bodyBase64: b64(formatted), secret: SECRET, header: good, expect: 'ok' },
   { name: 'compact body', bodyBase64: b64(compact), secret: SECRET, header: sig(compact), expect: 'ok' },
   { name: 'empty body', bodyBase64: b64(empty), secret: SECRET, header: sig(empty), expect: 'ok' },
-  { name: 'bytes that are not UTF-8', bodyBase64: b64(binary), secret: SECRET, header: sig(binary), expect: 'ok', note: 'the HMAC is over bytes, never over decoded text' },
+  {
+    name: 'bytes that are not UTF-8',
+    bodyBase64: b64(binary),
+    secret: SECRET,
+    header: sig(binary),
+    expect: 'ok',
+    note: 'the HMAC is over bytes, never over decoded text',
+  },
   {
     name: 'uppercase hex digits',
     bodyBase64: b64(formatted),
@@ -46,13 +60,27 @@ const modelB: B[] = [
     expect: 'ok',
     note: 'decision: hex case carries no meaning; the spec shows <hex> without a case, so a receiver accepts both',
   },
-  { name: 'surrounding whitespace in the header value', bodyBase64: b64(formatted), secret: SECRET, header: ` ${good} `, expect: 'ok', note: 'HTTP strips optional whitespace around field values' },
+  {
+    name: 'surrounding whitespace in the header value',
+    bodyBase64: b64(formatted),
+    secret: SECRET,
+    header: ` ${good} `,
+    expect: 'ok',
+    note: 'HTTP strips optional whitespace around field values',
+  },
   { name: 'body re-serialised (JSON.parse then JSON.stringify)', bodyBase64: b64(reserialised), secret: SECRET, header: good, expect: 'mismatch' },
   { name: 'whitespace changed inside the body', bodyBase64: b64(whitespace), secret: SECRET, header: good, expect: 'mismatch' },
   { name: 'trailing newline dropped', bodyBase64: b64(noNewline), secret: SECRET, header: good, expect: 'mismatch' },
   { name: 'wrong secret', bodyBase64: b64(formatted), secret: SECRET, header: sig(formatted, OTHER_SECRET), expect: 'mismatch' },
   { name: 'missing sha256= prefix', bodyBase64: b64(formatted), secret: SECRET, header: hmac(formatted, SECRET), expect: 'wrong-prefix' },
-  { name: 'uppercase SHA256= prefix', bodyBase64: b64(formatted), secret: SECRET, header: `SHA256=${hmac(formatted, SECRET)}`, expect: 'wrong-prefix', note: 'the prefix is the literal token the spec shows' },
+  {
+    name: 'uppercase SHA256= prefix',
+    bodyBase64: b64(formatted),
+    secret: SECRET,
+    header: `SHA256=${hmac(formatted, SECRET)}`,
+    expect: 'wrong-prefix',
+    note: 'the prefix is the literal token the spec shows',
+  },
   { name: 'another algorithm prefix', bodyBase64: b64(formatted), secret: SECRET, header: `sha1=${hmac(formatted, SECRET)}`, expect: 'wrong-prefix' },
   { name: 'truncated signature (62 digits)', bodyBase64: b64(formatted), secret: SECRET, header: good.slice(0, -2), expect: 'length' },
   { name: 'truncated signature (63 digits)', bodyBase64: b64(formatted), secret: SECRET, header: good.slice(0, -1), expect: 'length' },
@@ -63,7 +91,13 @@ const modelB: B[] = [
   { name: 'no header', bodyBase64: b64(formatted), secret: SECRET, header: null, expect: 'missing-header' },
 ];
 
-interface A { name: string; secret: string; header: string | null; expect: string; note?: string }
+interface A {
+  name: string;
+  secret: string;
+  header: string | null;
+  expect: string;
+  note?: string;
+}
 const modelA: A[] = [
   { name: 'the client server secret verbatim', secret: SECRET, header: SECRET, expect: 'ok' },
   { name: 'another secret', secret: SECRET, header: OTHER_SECRET, expect: 'mismatch' },

@@ -17,13 +17,7 @@ import { parseChaos } from '../chaos.ts';
 /** Version of the control contract this simulator implements (health `contract`). */
 export const CONTROL_CONTRACT = 1;
 
-const NUMERIC_KEYS = [
-  'webhookRetryBaseMs',
-  'webhookTimeoutMs',
-  'insightsDelayMs',
-  'monitorMintsPerMinute',
-  'monitorSlotsPerCall',
-] as const;
+const NUMERIC_KEYS = ['webhookRetryBaseMs', 'webhookTimeoutMs', 'insightsDelayMs', 'monitorMintsPerMinute', 'monitorSlotsPerCall'] as const;
 
 /**
  * Validates a `PUT /config` body against the current config and returns the updated copy.

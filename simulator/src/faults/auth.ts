@@ -3,7 +3,16 @@
  * simulator/test/faults/auth.test.ts.
  */
 import { ApiError, forbidden, notFound, unauthorized } from '../envelope.ts';
-import { credentials, foreignTenantRefusal, headerParser, keyOwner, missingCredentials, orgKeyWithoutTenant, orgRouteRefusal, tenantKeyRefusal } from '../auth.ts';
+import {
+  credentials,
+  foreignTenantRefusal,
+  headerParser,
+  keyOwner,
+  missingCredentials,
+  orgKeyWithoutTenant,
+  orgRouteRefusal,
+  tenantKeyRefusal,
+} from '../auth.ts';
 import { override } from '../seam.ts';
 import { defineFaults } from './define.ts';
 
@@ -42,7 +51,8 @@ export const AUTH_FAULTS = defineFaults([
   {
     name: 'auth.lenient-header-parser',
     clauses: ['5.6/401-trailing-newline'],
-    description: 'The HTTP parser is lenient: a bare LF or CR ends a header line, so a key followed by a stray newline byte authenticates (2xx) instead of 401.',
+    description:
+      'The HTTP parser is lenient: a bare LF or CR ends a header line, so a key followed by a stray newline byte authenticates (2xx) instead of 401.',
     override: override(headerParser, () => () => 'lenient'),
   },
   {
@@ -85,15 +95,21 @@ export const AUTH_FAULTS = defineFaults([
     name: 'auth.tenant-key-own-header-refused',
     clauses: ['5.2/tenant-key-own-tenant-header'],
     description: "A tenant key sent with its own tenant's X-Tenant-Id is refused with 400 VALIDATION_ERROR.",
-    override: override(tenantKeyRefusal, (next) => (scope, xTenant, owner) =>
-      next(scope, xTenant, owner) ?? (xTenant !== undefined ? new ApiError(400, 'VALIDATION_ERROR', 'X-Tenant-Id is only for organization keys') : null)),
+    override: override(
+      tenantKeyRefusal,
+      (next) => (scope, xTenant, owner) =>
+        next(scope, xTenant, owner) ?? (xTenant !== undefined ? new ApiError(400, 'VALIDATION_ERROR', 'X-Tenant-Id is only for organization keys') : null),
+    ),
   },
   {
     name: 'org.org-key-needs-tenant',
     clauses: ['5.3/org-routes-without-tenant-header', '4.5/scope-transcriber-catalogue'],
     description: 'An organization key without X-Tenant-Id is refused (400 VALIDATION_ERROR) on organization-only routes and transcriber reads.',
-    override: override(orgRouteRefusal, (next) => (xTenant) =>
-      xTenant === undefined ? new ApiError(400, 'VALIDATION_ERROR', 'X-Tenant-Id is required with an organization key') : next(xTenant)),
+    override: override(
+      orgRouteRefusal,
+      (next) => (xTenant) =>
+        xTenant === undefined ? new ApiError(400, 'VALIDATION_ERROR', 'X-Tenant-Id is required with an organization key') : next(xTenant),
+    ),
   },
   {
     name: 'auth.org-key-no-tenant-ok',
@@ -114,8 +130,7 @@ export const AUTH_FAULTS = defineFaults([
   {
     name: 'auth.foreign-tenant-403-as-404',
     clauses: ['5.6/403-foreign-org-tenant'],
-    description:
-      'An organization key naming a tenant outside its organization (or an unknown tenant) answers 404 RESOURCE_NOT_FOUND instead of 403 FORBIDDEN.',
+    description: 'An organization key naming a tenant outside its organization (or an unknown tenant) answers 404 RESOURCE_NOT_FOUND instead of 403 FORBIDDEN.',
     override: override(foreignTenantRefusal, () => () => notFound()),
   },
   {

@@ -193,10 +193,15 @@ export const testSuitesRoutes: FastifyPluginAsync = async (app) => {
         const p = `cases[${i}]`;
         if (!c.check(p, isPlainObject(raw), 'must be an object')) return;
         const k = raw as Obj;
-        if (k.iterations !== undefined) c.check(`${p}.iterations`, iterationsOk(state, k.iterations), `must be an integer from ${MIN_ITERATIONS} to ${MAX_ITERATIONS}`);
+        if (k.iterations !== undefined)
+          c.check(`${p}.iterations`, iterationsOk(state, k.iterations), `must be an integer from ${MIN_ITERATIONS} to ${MAX_ITERATIONS}`);
         if (k.checks !== undefined && c.check(`${p}.checks`, Array.isArray(k.checks), 'must be an array')) {
           (k.checks as unknown[]).forEach((ch, j) => {
-            c.check(`${p}.checks[${j}].type`, isPlainObject(ch) && (CHECK_TYPES as readonly unknown[]).includes(ch.type), `must be one of ${CHECK_TYPES.join(', ')}`);
+            c.check(
+              `${p}.checks[${j}].type`,
+              isPlainObject(ch) && (CHECK_TYPES as readonly unknown[]).includes(ch.type),
+              `must be one of ${CHECK_TYPES.join(', ')}`,
+            );
           });
         }
         for (const key of ['priorTurns', 'mockTools']) {
@@ -221,7 +226,12 @@ export const testSuitesRoutes: FastifyPluginAsync = async (app) => {
     return ok(reply, structuredClone(data), 201);
   });
 
-  app.get('/test-suites', async (request, reply) => ok(reply, listOwned(suites(), tenantOf(request)).map((s) => structuredClone(s.data))));
+  app.get('/test-suites', async (request, reply) =>
+    ok(
+      reply,
+      listOwned(suites(), tenantOf(request)).map((s) => structuredClone(s.data)),
+    ),
+  );
 
   app.get<{ Params: { id: string } }>('/test-suites/:id', async (request, reply) => {
     return ok(reply, structuredClone(findOwned(state, suites(), tenantOf(request), request.params.id, 'test-suite').data));

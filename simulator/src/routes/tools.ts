@@ -254,7 +254,9 @@ function clearTextOverrides(o: ToolOverrideRecord): void {
   o.textSteps = {};
 }
 
-interface OverrideParams { Params: { id: string; toolId: string; stepId?: string } }
+interface OverrideParams {
+  Params: { id: string; toolId: string; stepId?: string };
+}
 
 /** Plugin with the tool and tool-override routes. */
 export const toolsRoutes: FastifyPluginAsync = async (app) => {
