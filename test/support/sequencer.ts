@@ -16,6 +16,8 @@ export const LONGEST = [
   'test/integration/chaos.test.ts',
   'test/integration/reach.test.ts',
   'test/unit/typecheck.test.ts',
+  'test/tooling/lint.test.ts',
+  'suites/webhooks.test.ts',
   'suites/robustness.test.ts',
 ];
 
