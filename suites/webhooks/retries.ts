@@ -202,7 +202,7 @@ export function retryTests(wh: WebhookFixture): void {
    * The retry schedule is judged by the gaps between attempts, so this test runs on its own within
    * the file (the other webhook tests, concurrent, would add their deliveries to the same moments).
    */
-  describe('model B: retry schedule', () => {
+  describe.concurrent('model B: retry schedule', () => {
     clauseTest(
       ['6/b-retry-count', '6/b-backoff-exponential', '6/b-same-delivery-id', '6/b-dedupe', '6/b-same-bytes', '6/b-signature'],
       'after non-2xx answers a model B event is retried 5 times with exponential backoff, same delivery id, same event',
