@@ -37,6 +37,14 @@ const maxWorkers = Math.max(1, Number(process.env.CORE_API_FILE_WORKERS) || (rem
 /** Tests of one `describe.concurrent` block in flight together: CORE_API_CONCURRENCY (default 8; helpers/concurrency.ts). */
 const maxConcurrency = Math.max(1, Number(process.env.CORE_API_CONCURRENCY) || 8);
 
+/**
+ * Allure results are for the reports people open; `CONFORMANCE_ALLURE=0` leaves them out (the inner
+ * loop, `npm run test:quick`): the writer syncs every result file to disk, which stalls the run's
+ * main process, where the embedded simulator answers.
+ */
+const allureReporter: [string, { resultsDir: string }][] =
+  process.env.CONFORMANCE_ALLURE === '0' ? [] : [['allure-vitest/reporter', { resultsDir: `${reportDir}/allure-results` }]];
+
 export default defineConfig({
   test: {
     maxWorkers,
@@ -45,7 +53,7 @@ export default defineConfig({
     reporters: [
       'default',
       ['junit', { outputFile: `${reportDir}/junit.xml`, suiteName: 'core-api-conformance' }],
-      ['allure-vitest/reporter', { resultsDir: `${reportDir}/allure-results` }],
+      ...allureReporter,
       './helpers/report/vitest-reporter.ts',
     ],
     projects: [
