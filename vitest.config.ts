@@ -17,9 +17,10 @@ import { defineConfig } from 'vitest/config';
 import LongestFirstSequencer from './test/support/sequencer.ts';
 import { vitestTimeoutMs } from './helpers/deadline.ts';
 import { onLoopback } from './helpers/target.ts';
+import { ALLURE_VAR, REPORT_DIR_VAR } from './helpers/report/env.ts';
 
 /** Where run output goes: `reports/` unless CONFORMANCE_REPORT_DIR names another folder (shards, nested runs). */
-const reportDir = process.env.CONFORMANCE_REPORT_DIR ?? 'reports';
+const reportDir = process.env[REPORT_DIR_VAR] ?? 'reports';
 // Allure keeps every result file it ever wrote; a run's results are its own.
 rmSync(`${reportDir}/allure-results`, { recursive: true, force: true });
 
@@ -43,7 +44,7 @@ const maxConcurrency = Math.max(1, Number(process.env.CORE_API_CONCURRENCY) || 8
  * main process, where the embedded simulator answers.
  */
 const allureReporter: [string, { resultsDir: string }][] =
-  process.env.CONFORMANCE_ALLURE === '0' ? [] : [['allure-vitest/reporter', { resultsDir: `${reportDir}/allure-results` }]];
+  process.env[ALLURE_VAR] === '0' ? [] : [['allure-vitest/reporter', { resultsDir: `${reportDir}/allure-results` }]];
 
 export default defineConfig({
   test: {

@@ -1,5 +1,5 @@
 /**
- * Environment variables the report code reads (documented in docs/reports.md).
+ * Environment variables the report code reads (documented in the README).
  */
 
 /** Folder all run output goes to (default `reports`); read by vitest.config.ts and the reporter. */
@@ -10,3 +10,6 @@ export const BASELINE_VAR = 'CONFORMANCE_BASELINE';
 
 /** Base URL of the spec document for links in reports and Allure (default: a relative path). */
 export const SPEC_URL_VAR = 'CONFORMANCE_SPEC_URL';
+
+/** `0` leaves Allure results out of a run (`npm run test:quick` does); anything else, or unset, writes them. */
+export const ALLURE_VAR = 'CONFORMANCE_ALLURE';
