@@ -74,9 +74,9 @@ function curl(method: string, path: string, h: Hostile, principal: PrincipalName
  * Grades one answer, on the robustness clauses through the test's `verify`. Only the API's own answers are judged (helpers/client.ts): a 5xx in the §7
  * envelope fails the `should` clause {@link SERVER_ERROR_ENVELOPED} (§7 lists 500 as a server
  * failure; no stated sentence forbids it for hostile input); a 5xx in another body of the API (a
- * bare `{"error": …}`) fails the `must` clause {@link SERVER_ERROR}, as does a 5xx outside the envelope or a lost
- * connection that persisted after the retries (the same each time: the API behind it failed on
- * this input) fails the `must` clause {@link SERVER_ERROR}. Trouble that did not persist, or that could not be
+ * bare `{"error": …}`) fails the `must` clause {@link SERVER_ERROR}, and so does a 5xx outside the
+ * envelope or a lost connection that persisted after the retries (the same each time: the API
+ * behind it failed on this input). Trouble that did not persist, or that could not be
  * retried (a POST, §8), is not graded: it is kept and ends the test as an `error` (see
  * {@link ungraded}). Below 500: a 4xx outside the §2.1 envelope is non-strict, except on the
  * bare-JSON routes of §7 exception 2.
