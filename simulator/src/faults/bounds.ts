@@ -8,14 +8,7 @@ import { fieldRule } from '../model/assistant.ts';
 import { override } from '../seam.ts';
 import { bound, enumValue, INTEGER_FIELDS, integerReading, textLength, type BoundedField } from '../validation/rules.ts';
 import { dictionaryItemRule, dictionaryLanguage, documentFieldRule, TRANSFER_SETTINGS_KEYS, transferSettingsKeyRule } from '../validation/settings.ts';
-import { defineFaults, type Fault } from './define.ts';
-
-/** What a catalogue row says of its fault: the fields of a {@link Fault} but its override. */
-interface Row<N extends string> {
-  name: N;
-  clauses: readonly string[];
-  description: string;
-}
+import { defineFaults, type Fault, type FaultRow } from './define.ts';
 
 /**
  * One end of the bound of `field` moved (§2.2, §2.4, §8): `min` or `max` in place of the spec's,
@@ -246,7 +239,7 @@ const MOVED_ENDS = [
     field: 'instructionsAppend',
     max: 1999,
   },
-] as const satisfies readonly (Row<string> & { field: BoundedField; min?: number; max?: number })[];
+] as const satisfies readonly (FaultRow<string> & { field: BoundedField; min?: number; max?: number })[];
 
 /** A coercion a lenient reader makes: `field` takes a value its §2.2 request type refuses, when `accepts` says so. */
 const COERCIONS = [
@@ -299,7 +292,7 @@ const COERCIONS = [
     field: 'csatFeedback',
     accepts: (v) => v === 0 || v === 1,
   },
-] as const satisfies readonly (Row<string> & { field: string; accepts: (v: unknown) => boolean })[];
+] as const satisfies readonly (FaultRow<string> & { field: string; accepts: (v: unknown) => boolean })[];
 
 /** A text limited in characters (§8) measured in UTF-8 bytes (a units mistake). */
 const COUNTS_BYTES = [
@@ -315,10 +308,10 @@ const COUNTS_BYTES = [
     description: 'The instructionsAppend limit counts UTF-8 bytes: 2,000 characters of U+00E9 are refused.',
     field: 'instructionsAppend',
   },
-] as const satisfies readonly (Row<string> & { field: BoundedField })[];
+] as const satisfies readonly (FaultRow<string> & { field: BoundedField })[];
 
 /** The fault of a {@link MOVED_ENDS} row: the bound seam answers the moved end for its field. */
-function movedEnd<N extends string>({ field, min, max, ...row }: Row<N> & { field: BoundedField; min?: number; max?: number }): Fault & Row<N> {
+function movedEnd<N extends string>({ field, min, max, ...row }: FaultRow<N> & { field: BoundedField; min?: number; max?: number }): Fault & FaultRow<N> {
   return {
     ...row,
     override: override(bound, (next) => (f, sent) => {
@@ -329,7 +322,7 @@ function movedEnd<N extends string>({ field, min, max, ...row }: Row<N> & { fiel
 }
 
 /** The fault of a {@link COERCIONS} row: the field's rule lets through what `accepts` takes. */
-function coercion<N extends string>({ field, accepts, ...row }: Row<N> & { field: string; accepts: (v: unknown) => boolean }): Fault & Row<N> {
+function coercion<N extends string>({ field, accepts, ...row }: FaultRow<N> & { field: string; accepts: (v: unknown) => boolean }): Fault & FaultRow<N> {
   return {
     ...row,
     override: override(fieldRule, (next) => (f, v) => {
@@ -340,7 +333,7 @@ function coercion<N extends string>({ field, accepts, ...row }: Row<N> & { field
 }
 
 /** The fault of a {@link COUNTS_BYTES} row: the text's length is its UTF-8 byte count. */
-function countsBytes<N extends string>({ field, ...row }: Row<N> & { field: BoundedField }): Fault & Row<N> {
+function countsBytes<N extends string>({ field, ...row }: FaultRow<N> & { field: BoundedField }): Fault & FaultRow<N> {
   return { ...row, override: override(textLength, (next) => (f, v) => (f === field ? Buffer.byteLength(v, 'utf8') : next(f, v))) };
 }
 

@@ -14,6 +14,16 @@ export interface Fault {
   readonly override: Override;
 }
 
+/**
+ * What a row of a table-driven fault family says of its fault: the fields of a {@link Fault} but
+ * its override, the name kept as a literal (`N`) so the family's names stay in `FaultName`.
+ */
+export interface FaultRow<N extends string> {
+  name: N;
+  clauses: readonly string[];
+  description: string;
+}
+
 /** A fault as the control API lists it (`GET /__control/faults`): everything but the override. */
 export interface FaultInfo {
   name: string;

@@ -5,14 +5,7 @@
 import { merge, nullKey, settingsFields } from '../model/merge.ts';
 import { override } from '../seam.ts';
 import { isPlainObject } from '../validation/formats.ts';
-import { defineFaults, type Fault } from './define.ts';
-
-/** What a catalogue row says of its fault: the fields of a {@link Fault} but its override. */
-interface Row<N extends string> {
-  name: N;
-  clauses: readonly string[];
-  description: string;
-}
+import { defineFaults, type Fault, type FaultRow } from './define.ts';
 
 /** A field §2.2 merges into settings that replaces the whole settings object instead (when sent at the top level). */
 const CLOBBERS = [
@@ -34,7 +27,7 @@ const CLOBBERS = [
     description: 'warmReturnMessage replaces the whole settings object instead of merging one key.',
     field: 'warmReturnMessage',
   },
-] as const satisfies readonly (Row<string> & { field: string })[];
+] as const satisfies readonly (FaultRow<string> & { field: string })[];
 
 /** A document whose null leaves the stored one instead of clearing it (§2.5–§2.7 "null clears"). */
 const NULL_IGNORED = [
@@ -56,15 +49,15 @@ const NULL_IGNORED = [
     description: 'ivrSettings: null leaves the stored document instead of clearing it.',
     field: 'ivrSettings',
   },
-] as const satisfies readonly (Row<string> & { field: string })[];
+] as const satisfies readonly (FaultRow<string> & { field: string })[];
 
 /** The fault of a {@link CLOBBERS} row: when `field` is among the fields sent, they replace settings. */
-function clobbers<N extends string>({ field, ...row }: Row<N> & { field: string }): Fault & Row<N> {
+function clobbers<N extends string>({ field, ...row }: FaultRow<N> & { field: string }): Fault & FaultRow<N> {
   return { ...row, override: override(settingsFields, (next) => (settings, fields) => (field in fields ? { ...fields } : next(settings, fields))) };
 }
 
 /** The fault of a {@link NULL_IGNORED} row: null on `field` keeps a stored document. */
-function nullIgnored<N extends string>({ field, ...row }: Row<N> & { field: string }): Fault & Row<N> {
+function nullIgnored<N extends string>({ field, ...row }: FaultRow<N> & { field: string }): Fault & FaultRow<N> {
   return {
     ...row,
     override: override(
