@@ -66,14 +66,13 @@ export const SEAM_FAULTS = [
 export type FaultName = (typeof SEAM_FAULTS)[number]['name'];
 
 /** Every known fault as the control API lists it (name, clauses, description). */
-export const FAULTS: readonly FaultInfo[] = [...SEAM_FAULTS.map(({ name, clauses, description }) => ({ name, clauses: [...clauses], description }))];
+export const FAULTS: readonly FaultInfo[] = SEAM_FAULTS.map(({ name, clauses, description }) => ({ name, clauses: [...clauses], description }));
 
-const KNOWN = new Set(FAULTS.map((f) => f.name));
 const BY_NAME = new Map<string, Fault>(SEAM_FAULTS.map((f) => [f.name, f]));
 
 /** True when `name` is a registered fault. */
 export function isKnownFault(name: string): boolean {
-  return KNOWN.has(name);
+  return BY_NAME.has(name);
 }
 
 /**
