@@ -78,32 +78,44 @@ export const LIVE_PREFIX = 'conformance-suite-';
 /** A syntactically valid key nobody issued (§5.6 "unknown or invalid key"). */
 export const UNKNOWN_KEY = 'ck_unknown_0123456789abcdefABCDEF';
 
-const live = { ...REQUIRED_LIVE_VARIABLES, ...OPTIONAL_LIVE_VARIABLES };
-const shellVar = (name: keyof typeof live) => `$${live[name]}`;
+const LIVE_VARIABLES = { ...REQUIRED_LIVE_VARIABLES, ...OPTIONAL_LIVE_VARIABLES };
+
+/** A fixture a principal's credential is made of, named as its live-target variable (helpers/target.ts). */
+type CredentialFixture = 'orgKey' | 'tenantKey' | 'tenantId' | 'otherTenantKey' | 'otherTenantId' | 'foreignTenantId' | 'rotatedKey' | 'clientServerSecret';
+
+/** The key nobody issued, which is no fixture: it is sent as it is, to a client and in a curl reproduction alike. */
+const UNKNOWN = 'unknown';
 
 /**
- * How a curl reproduction (helpers/exchange.ts `curlReproduction`) sends each principal's
- * credential: the live-target variables that hold its key and X-Tenant-Id (docs/control-api.md),
- * never the key. On a simulator the operator exports the provisioned values under those names.
+ * What each principal sends (§5.2): the fixture that holds its key (or the unknown key) and the one
+ * that holds its X-Tenant-Id, with the key's words for reports; `undefined` sends no credential.
+ * The client's credentials and a curl reproduction's shell words are both read from this table.
  */
-const CURL_CREDENTIALS: Readonly<Record<PrincipalName, CurlCredential>> = {
-  tenantA: { key: shellVar('tenantKey') },
-  tenantB: { key: shellVar('otherTenantKey') },
-  orgA: { key: shellVar('orgKey'), tenantId: shellVar('tenantId') },
-  orgB: { key: shellVar('orgKey'), tenantId: shellVar('otherTenantId') },
-  org: { key: shellVar('orgKey') },
-  orgForeign: { key: shellVar('orgKey'), tenantId: shellVar('foreignTenantId') },
-  tenantAasB: { key: shellVar('tenantKey'), tenantId: shellVar('otherTenantId') },
-  tenantAasSelf: { key: shellVar('tenantKey'), tenantId: shellVar('tenantId') },
-  anonymous: {},
-  rotated: { key: shellVar('rotatedKey') },
-  secretAsKey: { key: shellVar('clientServerSecret') },
-  unknownKey: { key: UNKNOWN_KEY },
+const PRINCIPALS: Readonly<Record<PrincipalName, { label: string; key: CredentialFixture | typeof UNKNOWN; tenantId?: CredentialFixture } | undefined>> = {
+  tenantA: { label: 'tenant key A', key: 'tenantKey' },
+  tenantB: { label: 'tenant key B', key: 'otherTenantKey' },
+  orgA: { label: 'organization key O', key: 'orgKey', tenantId: 'tenantId' },
+  orgB: { label: 'organization key O', key: 'orgKey', tenantId: 'otherTenantId' },
+  org: { label: 'organization key O', key: 'orgKey' },
+  orgForeign: { label: 'organization key O', key: 'orgKey', tenantId: 'foreignTenantId' },
+  tenantAasB: { label: 'tenant key A', key: 'tenantKey', tenantId: 'otherTenantId' },
+  tenantAasSelf: { label: 'tenant key A', key: 'tenantKey', tenantId: 'tenantId' },
+  anonymous: undefined,
+  rotated: { label: 'rotated key A', key: 'rotatedKey' },
+  secretAsKey: { label: 'client server secret A', key: 'clientServerSecret' },
+  unknownKey: { label: 'unknown key', key: UNKNOWN },
 };
 
-/** The shell words a curl reproduction sends for `principal`'s key and X-Tenant-Id (see {@link CURL_CREDENTIALS}). */
+/**
+ * The shell words a curl reproduction (helpers/exchange.ts `curlReproduction`) sends for
+ * `principal`'s key and X-Tenant-Id: the live-target variables that hold them (docs/control-api.md),
+ * never the key. On a simulator the operator exports the provisioned values under those names.
+ */
 export function curlCredential(principal: PrincipalName): CurlCredential {
-  return CURL_CREDENTIALS[principal];
+  const row = PRINCIPALS[principal];
+  if (!row) return {};
+  const key = row.key === UNKNOWN ? UNKNOWN_KEY : `$${LIVE_VARIABLES[row.key]}`;
+  return row.tenantId === undefined ? { key } : { key, tenantId: `$${LIVE_VARIABLES[row.tenantId]}` };
 }
 
 async function provisionOnSimulator(target: TargetConfig, runPrefix: string) {
@@ -159,39 +171,27 @@ export async function createWorld(): Promise<World> {
     };
   }
   const base = new ApiClient(target.baseUrl);
-  const creds = (p: PrincipalName): Credentials | undefined => {
-    switch (p) {
-      case 'tenantA':
-        return { label: 'tenant key A', key: parts.tenantA.key };
-      case 'tenantB':
-        return { label: 'tenant key B', key: parts.tenantB.key };
-      case 'orgA':
-        return { label: 'organization key O', key: parts.orgKey, tenantId: parts.tenantA.id };
-      case 'orgB':
-        return { label: 'organization key O', key: parts.orgKey, tenantId: parts.tenantB.id };
-      case 'org':
-        return { label: 'organization key O', key: parts.orgKey };
-      case 'orgForeign':
-        return { label: 'organization key O', key: parts.orgKey, tenantId: parts.foreignTenantId };
-      case 'tenantAasB':
-        return { label: 'tenant key A', key: parts.tenantA.key, tenantId: parts.tenantB.id };
-      case 'tenantAasSelf':
-        return { label: 'tenant key A', key: parts.tenantA.key, tenantId: parts.tenantA.id };
-      case 'anonymous':
-        return undefined;
-      case 'rotated':
-        return { label: 'rotated key A', key: parts.rotatedKey };
-      case 'secretAsKey':
-        return { label: 'client server secret A', key: parts.tenantA.clientServerSecret };
-      case 'unknownKey':
-        return { label: 'unknown key', key: UNKNOWN_KEY };
-    }
+  const fixtures: Readonly<Record<CredentialFixture, string | undefined>> = {
+    orgKey: parts.orgKey,
+    tenantKey: parts.tenantA.key,
+    tenantId: parts.tenantA.id,
+    otherTenantKey: parts.tenantB.key,
+    otherTenantId: parts.tenantB.id,
+    foreignTenantId: parts.foreignTenantId,
+    rotatedKey: parts.rotatedKey,
+    clientServerSecret: parts.tenantA.clientServerSecret,
   };
   const missing = (p: PrincipalName): string | undefined => {
-    if (p === 'orgForeign' && !parts.foreignTenantId) return missingFixtureReason('foreignTenantId');
-    if (p === 'rotated' && !parts.rotatedKey) return missingFixtureReason('rotatedKey');
-    if (p === 'secretAsKey' && !parts.tenantA.clientServerSecret) return missingFixtureReason('clientServerSecret');
-    return undefined;
+    const row = PRINCIPALS[p];
+    // Only an optional fixture can be absent: a live target without a required one is refused by getTarget.
+    const absent = [row?.key, row?.tenantId].find((f) => f !== undefined && f !== UNKNOWN && !fixtures[f]);
+    return absent && missingFixtureReason(absent as keyof typeof OPTIONAL_LIVE_VARIABLES);
+  };
+  const creds = (p: PrincipalName): Credentials | undefined => {
+    const row = PRINCIPALS[p];
+    if (!row) return undefined;
+    const key = row.key === UNKNOWN ? UNKNOWN_KEY : fixtures[row.key]!;
+    return row.tenantId === undefined ? { label: row.label, key } : { label: row.label, key, tenantId: fixtures[row.tenantId]! };
   };
   return {
     target,
