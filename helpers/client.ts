@@ -302,7 +302,7 @@ export class ApiClient {
         troubles.push(sent.kind);
         resends += 1;
         if (!idempotent || resends > troublePolicy.retries) this.giveUp(sent, attempts, troubles);
-        await sleep(Math.min(backoffMs(troublePolicy, resends), troublePolicy.maxTimeoutMs));
+        await sleep(backoffMs(troublePolicy, resends));
       } else if (sent.status === 429 && !opts.expect429) {
         throttles += 1;
         // The shared pause, which the next attempt (of this request or any other to the target) waits out.
@@ -313,7 +313,7 @@ export class ApiClient {
         }
       } else if (sent.status >= 500 && idempotent && resends < apiPolicy.retries) {
         resends += 1;
-        await sleep(Math.min(backoffMs(apiPolicy, resends), apiPolicy.maxTimeoutMs));
+        await sleep(backoffMs(apiPolicy, resends));
       } else {
         return this.deliver(sent, attempts, opts);
       }
