@@ -38,13 +38,9 @@ export const WRITE_STAMPS: readonly string[] = ['updatedAt'];
  * @throws Error when the schema is unknown (see {@link documentedFields}).
  */
 export function documentedPart(value: unknown, schema: string, ignore: readonly string[]): unknown {
+  // The schema is looked up for an object only: anything else is compared as is.
   if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const k of documentedFields(schema)) {
-    if (ignore.includes(k)) continue;
-    if (Object.prototype.hasOwnProperty.call(value, k)) out[k] = (value as Record<string, unknown>)[k];
-  }
-  return out;
+  return fields(documentedFields(schema).filter((k) => !ignore.includes(k))).part(value);
 }
 
 /** What an "unchanged" comparison covers of a value, said by name so a failure and a reader both see it. */
