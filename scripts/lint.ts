@@ -7,16 +7,13 @@
  * ESLint keeps a cache in node_modules/.cache/conformance/eslint/ (by file content), so a run after
  * a small change lints only what changed.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ESLint } from 'eslint';
 import * as prettier from 'prettier';
 
 const ROOT = resolve(import.meta.dirname, '..');
-
-/** What Prettier's layout is checked on: every file ESLint lints (.prettierignore leaves out the same generated folders). */
-export const FORMATTED = ['.'];
 
 const CODE = /\.(ts|js|mjs)$/;
 
@@ -39,12 +36,13 @@ export async function eslintFindings(): Promise<{ files: number; findings: strin
   return { files: results.length, findings };
 }
 
-/** Code files under `entry` (a folder ending in `/`, or one file), relative to the root, node_modules left out. */
-function filesUnder(entry: string): string[] {
-  const abs = join(ROOT, entry);
-  if (!statSync(abs).isDirectory()) return [entry];
+/**
+ * The code files Prettier's layout is checked on, relative to the root: every code file but those
+ * in node_modules (.prettierignore leaves out the same generated folders as ESLint's ignores).
+ */
+function codeFiles(): string[] {
   const out: string[] = [];
-  for (const e of readdirSync(abs, { withFileTypes: true, recursive: true })) {
+  for (const e of readdirSync(ROOT, { withFileTypes: true, recursive: true })) {
     const path = relative(ROOT, join(e.parentPath, e.name));
     if (e.isFile() && CODE.test(e.name) && !path.split('/').includes('node_modules')) out.push(path);
   }
@@ -52,11 +50,11 @@ function filesUnder(entry: string): string[] {
 }
 
 /**
- * Checks Prettier's layout of {@link FORMATTED}.
+ * Checks Prettier's layout of every code file ESLint lints.
  * @returns the files checked and those Prettier would change
  */
 export async function unformattedFiles(): Promise<{ files: number; unformatted: string[] }> {
-  const files = FORMATTED.flatMap(filesUnder);
+  const files = codeFiles();
   const unformatted: string[] = [];
   for (const file of files) {
     const abs = join(ROOT, file);

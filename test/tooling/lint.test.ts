@@ -1,8 +1,7 @@
 /**
  * The code base is clean under ESLint (eslint.config.js: typescript-eslint's recommended and
  * stylistic rules, the rules that catch real mistakes, and the rule that keeps suites to `verify`)
- * and laid out by Prettier (.prettierrc.json): `npm run lint` (scripts/lint.ts, which also holds
- * the list of folders still pending and of files whose layout is checked) run by `npm test`.
+ * and laid out by Prettier (.prettierrc.json): `npm run lint` (scripts/lint.ts) run by `npm test`.
  */
 import { describe, expect, it } from 'vitest';
 import { eslintFindings, unformattedFiles } from '../../scripts/lint';
