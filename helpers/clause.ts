@@ -226,8 +226,7 @@ function show(v: unknown): string {
  * The core check behind every {@link Checks} method: `ok` must hold. Records the outcome on the
  * clause(s) and throws {@link ConformanceFailure} with expected against actual when it does not.
  */
-function check(clauses: string | string[], requirement: string, ok: boolean, detail: { expected: unknown; actual: unknown; res?: ApiResponse }): void {
-  const ids = asList(clauses);
+function check(ids: string[], requirement: string, ok: boolean, detail: { expected: unknown; actual: unknown; res?: ApiResponse }): void {
   if (ok) {
     recordCheck({ clauses: ids, requirement, ok: true });
     return;
@@ -255,8 +254,8 @@ function check(clauses: string | string[], requirement: string, ok: boolean, det
 }
 
 /** Checks deep equality of actual and expected. */
-function checkEqual(clauses: string | string[], requirement: string, actual: unknown, expected: unknown, res?: ApiResponse): void {
-  check(clauses, requirement, isDeepStrictEqual(actual, expected), { expected, actual, res });
+function checkEqual(ids: string[], requirement: string, actual: unknown, expected: unknown, res?: ApiResponse): void {
+  check(ids, requirement, isDeepStrictEqual(actual, expected), { expected, actual, res });
 }
 
 /**
@@ -264,37 +263,37 @@ function checkEqual(clauses: string | string[], requirement: string, actual: unk
  * but not in the stated form (a 400 from its HTTP layer instead of 401 UNAUTHORIZED). Never fails
  * the test; conformance.md lists it under "Non-strict refusals".
  */
-function nonStrict(clauses: string | string[], requirement: string, detail: string): void {
-  recordCheck({ clauses: asList(clauses), requirement, ok: true, level: 'non-strict', detail: redact(detail) });
+function nonStrict(ids: string[], requirement: string, detail: string): void {
+  recordCheck({ clauses: ids, requirement, ok: true, level: 'non-strict', detail: redact(detail) });
 }
 
 /** An informational finding: recorded and reported, never fails the test (drift, timing). */
-function inform(clauses: string | string[], requirement: string, ok: boolean, detail: string): void {
-  recordCheck({ clauses: asList(clauses), requirement, ok, level: 'informational', detail: redact(detail) });
+function inform(ids: string[], requirement: string, ok: boolean, detail: string): void {
+  recordCheck({ clauses: ids, requirement, ok, level: 'informational', detail: redact(detail) });
 }
 
 /**
  * Checks an error answer: status and `error.code` (§7), branching on the code, never the message.
  */
-function checkError(clauses: string | string[], requirement: string, res: ApiResponse, status: number, code?: string): void {
+function checkError(ids: string[], requirement: string, res: ApiResponse, status: number, code?: string): void {
   const actualCode = res.json?.error?.code;
   const ok = res.status === status && (code === undefined || actualCode === code);
-  check(clauses, requirement, ok, { expected: code ? `${status} ${code}` : `${status}`, actual: statusLine(res), res });
+  check(ids, requirement, ok, { expected: code ? `${status} ${code}` : `${status}`, actual: statusLine(res), res });
 }
 
 /** Checks a 2xx answer (optionally an exact status). */
-function checkSuccess(clauses: string | string[], requirement: string, res: ApiResponse, status?: number): void {
+function checkSuccess(ids: string[], requirement: string, res: ApiResponse, status?: number): void {
   const ok = status === undefined ? res.status >= 200 && res.status < 300 : res.status === status;
-  check(clauses, requirement, ok, { expected: status ? `${status}` : '2xx', actual: statusLine(res), res });
+  check(ids, requirement, ok, { expected: status ? `${status}` : '2xx', actual: statusLine(res), res });
 }
 
 /**
  * Checks a value against a named schema (helpers/validator.ts), explaining each violation with its
  * JSON path and offending value; undocumented fields are recorded as drift, not failed.
  */
-function checkSchema(clauses: string | string[], requirement: string, schema: string, value: unknown, res?: ApiResponse): void {
+function checkSchema(ids: string[], requirement: string, schema: string, value: unknown, res?: ApiResponse): void {
   const result = validate(schema, value);
-  check(clauses, requirement, result.ok, {
+  check(ids, requirement, result.ok, {
     expected: `valid against schemas/${schema.split('#')[0]}.json`,
     actual: result.ok ? 'valid' : `\n${formatIssues(result.issues).replace(/^/gm, '    ')}`,
     res,
