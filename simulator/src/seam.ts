@@ -54,9 +54,4 @@ export class Behaviour {
   of<F extends SeamFn>(target: Seam<F>): F {
     return (this.composed.get(target) ?? target.spec) as F;
   }
-
-  /** Whether any override changes `target` (for seams read outside a request, e.g. server options). */
-  changes(target: Seam<SeamFn>): boolean {
-    return this.composed.has(target);
-  }
 }
