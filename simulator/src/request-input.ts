@@ -19,7 +19,7 @@ export function routePath(url: string | undefined): string {
 }
 
 /** True when the decoded path is `/__control` or below it. */
-export function isControlRoute(url: string | undefined): boolean {
+function isControlRoute(url: string | undefined): boolean {
   const p = routePath(url);
   return p === '/__control' || p.startsWith('/__control/');
 }

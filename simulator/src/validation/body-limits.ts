@@ -36,7 +36,7 @@ export interface BodyProblem {
  * The first limit a parsed body breaks, or null. Iterative (an explicit stack), so a body nested
  * far past {@link MAX_DEPTH} cannot overflow the call stack while it is checked.
  */
-export function bodyProblem(value: unknown): BodyProblem | null {
+function bodyProblem(value: unknown): BodyProblem | null {
   const stack: { v: unknown; path: string; depth: number }[] = [{ v: value, path: '', depth: 1 }];
   while (stack.length) {
     const { v, path, depth } = stack.pop()!;
