@@ -63,7 +63,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts', 'simulator/test/**/*.test.ts'],
-          exclude: ['simulator/test/**/*faults*.test.ts', 'simulator/test/faults/**'],
+          exclude: ['simulator/test/faults/**'],
           setupFiles: ['allure-vitest/setup'],
           // Test files share no module state they rely on, so a worker reuses loaded modules
           // between files (importing dominated the project's time otherwise).
@@ -76,10 +76,9 @@ export default defineConfig({
         test: {
           // The fault catalogue's probes: with each fault on, its probe observes another answer than
           // the spec's (a fresh simulator per probe; docs/mutation.md). One probe file per area of
-          // the catalogue (simulator/test/faults/<area>.test.ts, beside simulator/src/faults/<area>.ts);
-          // the legacy catalogue's probes are the older simulator/test/*faults*.test.ts.
+          // the catalogue (simulator/test/faults/<area>.test.ts, beside simulator/src/faults/<area>.ts).
           name: 'probes',
-          include: ['simulator/test/faults/*.test.ts', 'simulator/test/**/*faults*.test.ts'],
+          include: ['simulator/test/faults/*.test.ts'],
           setupFiles: ['allure-vitest/setup'],
           isolate: false,
           testTimeout: 30_000,

@@ -38,7 +38,7 @@ export interface StatementLink {
 
 /**
  * One way an implementation breaks a statement: either `fault` + `test` (covered: the fault of
- * `simulator/src/faults*.ts` breaks it this way, and a test naming the catalogue clause `test`,
+ * `simulator/src/faults/` breaks it this way, and a test naming the catalogue clause `test`,
  * one of the fault's clauses, kills it in the mutation run) or `explained` (why no test can or
  * may see it).
  */
@@ -97,7 +97,7 @@ export function checkWays(links: StatementLink[], faults: FaultRef[], catalogue:
         continue;
       }
       if (!f) {
-        problems.push(`${at}: unknown fault ${w.fault}: add it to simulator/src/faults*.ts or fix the name`);
+        problems.push(`${at}: unknown fault ${w.fault}: add it to simulator/src/faults/ or fix the name`);
         continue;
       }
       listed.add(f.name);
