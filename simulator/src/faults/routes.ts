@@ -2,7 +2,7 @@
  * Faults of the route map (§1, §9.2): which routes the API serves, at which path. Each overrides
  * one seam of request-input.ts or envelope.ts. Probes: simulator/test/faults/routes.test.ts.
  */
-import { ApiError, ok, requestPath, sendError, unknownRoute } from '../envelope.ts';
+import { ok, requestPath, unknownRoute } from '../envelope.ts';
 import { startCall } from '../control/calls.ts';
 import { servedAtRoot } from '../request-input.ts';
 import { callView } from '../routes/calls.ts';
@@ -26,7 +26,7 @@ export const ROUTES_FAULTS = defineFaults([
       const state = reply.server.sim;
       const tenantId = request.principal?.tenantId ?? null;
       const assistant = tenantId ? [...state.assistants.values()].find((a) => a.tenantId === tenantId) : undefined;
-      if (!tenantId || !assistant) return sendError(reply, new ApiError(404, 'NOT_FOUND', 'Route not found'));
+      if (!tenantId || !assistant) return next(request, reply);
       return ok(reply, callView(startCall(state, tenantId, assistant.data.id as string, null)), 201);
     }),
   },
