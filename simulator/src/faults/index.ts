@@ -37,7 +37,7 @@ import { WEBHOOK_FAULTS } from './webhooks.ts';
 
 export type { Fault, FaultInfo } from './define.ts';
 
-/** Every fault that is an override of a seam, in catalogue order. */
+/** Every fault of the catalogue, in catalogue order, each an override of one seam. */
 export const SEAM_FAULTS = [
   ...AUTH_FAULTS,
   ...ENVELOPE_FAULTS,
