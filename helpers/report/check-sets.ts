@@ -29,7 +29,10 @@ function checkKey(c: TestRecord['checks'][number]): string {
 /** Multiset of check keys: key → count. */
 function checkCounts(t: TestRecord): Map<string, number> {
   const out = new Map<string, number>();
-  for (const c of t.checks) out.set(checkKey(c), (out.get(checkKey(c)) ?? 0) + 1);
+  for (const c of t.checks) {
+    const key = checkKey(c);
+    out.set(key, (out.get(key) ?? 0) + 1);
+  }
   return out;
 }
 
