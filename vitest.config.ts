@@ -75,7 +75,7 @@ export default defineConfig({
         extends: true,
         test: {
           // The fault catalogue's probes: with each fault on, its probe observes another answer than
-          // the spec's (a fresh simulator per probe; docs/mutation.md). One probe file per area of
+          // the spec's (a fresh world per probe, by a control reset of the area's one simulator; docs/mutation.md). One probe file per area of
           // the catalogue (simulator/test/faults/<area>.test.ts, beside simulator/src/faults/<area>.ts).
           name: 'probes',
           include: ['simulator/test/faults/*.test.ts'],

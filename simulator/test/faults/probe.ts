@@ -4,9 +4,11 @@
  * {@link probeArea}, which proves each fault changes what its probe observes. The mutation run
  * shows the suite notices a fault; the probe shows the fault is really there to be noticed.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildSimulator } from '../../src/server.ts';
 import type { Fault } from '../../src/faults/index.ts';
-import { makeWorld, type World } from '../world.ts';
+import { freshWorld, type World } from '../world.ts';
 
 /**
  * What a probe observes in a fresh world (world.ts: organization O with tenants A and B,
@@ -27,15 +29,19 @@ export type Probes<F extends readonly Fault[]> = Readonly<Record<F[number]['name
  * Declares the probe tests of one area: for each fault, its probe runs in a fresh world with no
  * fault, then in another fresh world with only that fault switched on (`PUT /__control/config`);
  * the two observations must differ, and with `spec` given the first must equal it. A first test
- * checks the probes name exactly the area's faults.
+ * checks the probes name exactly the area's faults. A fresh world is a control reset of the area's
+ * one simulator (a reset empties every piece of state and switches every fault off).
  */
 export function probeArea<const F extends readonly Fault[]>(area: string, faults: F, probes: Probes<F>): void {
   const table = probes as Readonly<Record<string, ProbeSpec>>;
   describe(`${area} faults`, () => {
-    let w: World | undefined;
-    afterEach(async () => {
-      await w?.app.close();
-      w = undefined;
+    // One simulator for the area's probes; each world is a reset of it (world.ts `freshWorld`).
+    let app: FastifyInstance;
+    beforeAll(async () => {
+      app = await buildSimulator();
+    });
+    afterAll(async () => {
+      await app?.close();
     });
 
     it('every fault of the area has a probe, and every probe a fault', () => {
@@ -46,11 +52,9 @@ export function probeArea<const F extends readonly Fault[]>(area: string, faults
       it(`${fault.name} changes what its probe observes`, async () => {
         const entry = table[fault.name]!;
         const probe = typeof entry === 'function' ? entry : entry.probe;
-        w = await makeWorld();
-        const clean = await probe(w);
+        const clean = await probe(await freshWorld(app));
         if (typeof entry !== 'function') expect(clean, `${fault.name} off: the spec's answer`).toEqual(entry.spec);
-        await w.app.close();
-        w = await makeWorld();
+        const w = await freshWorld(app);
         expect((await w.ctl('PUT', '/config', { faults: [fault.name] })).status).toBe(200);
         const faulty = await probe(w);
         expect(faulty, `${fault.name} on`).not.toEqual(clean);
