@@ -17,7 +17,7 @@
  * resending it after the wait is not a blind retry (§8).
  */
 import { request as undiciRequest, type Dispatcher } from 'undici';
-import { redact, redactHeaders, registerSecret } from './redact';
+import { redact, redactCut, redactHeaders, registerSecret } from './redact';
 import type { ApiResponse, RequestSummary, UncheckedJson } from './exchange';
 import { recordExchange, recordHung, recordNotApi, recordNotJson, recordTargetTrouble } from './recorder';
 import { notJson } from './exchange';
@@ -147,10 +147,8 @@ export function backoffMs(policy: RetryPolicy, attemptNumber: number): number {
 // Through the proxy HTTPS_PROXY / HTTP_PROXY / NO_PROXY name, for a remote target (helpers/proxy.ts).
 const agent = suiteDispatcher({ keepAliveTimeout: 10_000, connections: 32 });
 
+/** Bodies are kept as evidence up to this many characters (helpers/exchange.ts). */
 const MAX_BODY = 4_000;
-function cut(text: string): string {
-  return text.length > MAX_BODY ? `${text.slice(0, MAX_BODY)}… (${text.length} characters)` : text;
-}
 
 /** Called with every answer a test receives (requests sent with `audit: false` excepted). */
 export type AnswerListener = (res: ApiResponse) => void;
@@ -346,7 +344,7 @@ export class ApiClient {
       method,
       path: redact(fullPath),
       headers: redactHeaders(headers),
-      body: payload === undefined ? undefined : cut(redact(payload)),
+      body: payload === undefined ? undefined : redactCut(payload, MAX_BODY),
     };
     const notResent = method === 'POST' ? '; a POST is never resent blindly (§8)' : '';
     return { method, fullPath, headers, payload, summary, words: `${method} ${summary.path}`, notResent };
@@ -458,7 +456,7 @@ export class ApiClient {
     recordExchange(
       {
         request: answer.request,
-        response: { status: answer.status, headers: redactHeaders(answer.headers), body: cut(redact(answer.text)) },
+        response: { status: answer.status, headers: redactHeaders(answer.headers), body: redactCut(answer.text, MAX_BODY) },
       },
       answer.retries,
     );

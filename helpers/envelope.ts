@@ -37,14 +37,15 @@ export function envelopeProblems(res: ApiResponse, receivedAt = Date.now()): Che
   if (isBareRoute(res.request.method, res.request.path.replace(/^https?:\/\/[^/]+/, ''))) return [];
   if (res.status === 204 || (res.text === '' && res.status < 300)) return [];
   const problems: CheckRecord[] = [];
-  const ev = describeExchange(res);
+  // The exchange's description goes into failure details only: built when a check fails.
+  const ev = (): string => describeExchange(res);
   const success = res.status >= 200 && res.status < 300;
   if (res.json === undefined) {
     problems.push({
       clauses: ['2.1/json-envelope'],
       requirement: 'every answer of a JSON endpoint is a JSON envelope',
       ok: false,
-      detail: `[2.1/json-envelope] expected a JSON body, got ${JSON.stringify(res.text.slice(0, 200))}${ev}`,
+      detail: `[2.1/json-envelope] expected a JSON body, got ${JSON.stringify(res.text.slice(0, 200))}${ev()}`,
     });
     return problems;
   }
@@ -59,7 +60,7 @@ export function envelopeProblems(res: ApiResponse, receivedAt = Date.now()): Che
         ? 'a 2xx answer is { success: true, data, metadata: { timestamp, version } }'
         : 'an error answer is { success: false, error: { code, message }, metadata: { timestamp, version } }',
       ok: false,
-      detail: `[${fixed.join(' ')}] ${status(res)} does not match schemas/${schema}.json\n${formatIssues(result.issues).replace(/^/gm, '    ')}${ev}`,
+      detail: `[${fixed.join(' ')}] ${status(res)} does not match schemas/${schema}.json\n${formatIssues(result.issues).replace(/^/gm, '    ')}${ev()}`,
     });
   }
   const ts = res.json?.metadata?.timestamp;
@@ -70,7 +71,7 @@ export function envelopeProblems(res: ApiResponse, receivedAt = Date.now()): Che
         clauses: ['2.1/metadata-timestamp-current'],
         requirement: 'metadata.timestamp is the time the server answered',
         ok: false,
-        detail: `[2.1/metadata-timestamp-current] expected within ${TIMESTAMP_TOLERANCE_MS / 1000} s of the local clock, got ${ts} (${Math.round(skew / 1000)} s away)${ev}`,
+        detail: `[2.1/metadata-timestamp-current] expected within ${TIMESTAMP_TOLERANCE_MS / 1000} s of the local clock, got ${ts} (${Math.round(skew / 1000)} s away)${ev()}`,
       });
     }
   }

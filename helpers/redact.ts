@@ -23,19 +23,50 @@ export function registerSecret(value: string | undefined | null, label: string):
   ordered = null;
 }
 
+/** The registered secrets, longest first, with their replacement text (sorted once per registration). */
+function orderedSecrets(): [value: string, replacement: string][] {
+  if (!ordered) {
+    ordered = [...secrets.entries()].sort((a, b) => b[0].length - a[0].length).map(([value, label]) => [value, `[REDACTED ${label}]`]);
+    shortest = ordered.length ? ordered[ordered.length - 1][0].length : Infinity;
+  }
+  return ordered;
+}
+
 /** Replaces every registered secret (longest first) with `[REDACTED <label>]`. */
 export function redact(text: string): string {
   if (!text || secrets.size === 0) return text;
-  if (!ordered) {
-    ordered = [...secrets.entries()].sort((a, b) => b[0].length - a[0].length).map(([value, label]) => [value, `[REDACTED ${label}]`]);
-    shortest = ordered[ordered.length - 1][0].length;
-  }
+  const list = orderedSecrets();
   if (text.length < shortest) return text;
   let out = text;
-  for (const [value, replacement] of ordered) {
+  for (const [value, replacement] of list) {
     if (out.includes(value)) out = out.split(value).join(replacement);
   }
   return out;
+}
+
+/**
+ * `text` redacted and cut after its first `max` characters, with `… (N characters)` (N: the
+ * length of `text`) when it was longer. A secret that runs across the cut is kept whole, so it is
+ * redacted whole and no part of it is left; only what is kept is redacted, so a body of megabytes
+ * costs what its first `max` characters cost.
+ */
+export function redactCut(text: string, max: number): string {
+  if (text.length <= max || secrets.size === 0) return text.length <= max ? redact(text) : `${text.slice(0, max)}… (${text.length} characters)`;
+  let end = max;
+  for (let moved = true; moved;) {
+    moved = false;
+    for (const [value] of orderedSecrets()) {
+      // The occurrences of `value` that start before `end` and end after it lie in this window.
+      const from = Math.max(0, end - value.length + 1);
+      const window = text.slice(from, end + value.length - 1);
+      for (let i = window.indexOf(value); i !== -1 && from + i < end; i = window.indexOf(value, i + 1)) {
+        if (from + i + value.length <= end) continue;
+        end = from + i + value.length;
+        moved = true;
+      }
+    }
+  }
+  return `${redact(text.slice(0, end))}… (${text.length} characters)`;
 }
 
 /** Deep-redacts a JSON-like value (strings replaced through {@link redact}); returns a copy. */
