@@ -22,6 +22,7 @@ import { request } from 'undici';
 import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
 import { gateMain } from '../../scripts/gate';
 import { filesBelow, runConformance } from './run-suite';
+import { ALLURE_VAR } from '../../helpers/report/env';
 import { startForwardProxy, type ForwardProxy } from '../support/forward-proxy';
 import { hasOpenssl, makePrivateCa, startTlsFront, type PrivateCa, type TlsFront } from '../support/tls';
 
@@ -93,7 +94,8 @@ it.skipIf(!hasOpenssl())(
   async () => {
     const base = `https://localhost:${tls!.port}/core`;
     const run = await runConformance(
-      { CORE_API_BASE_URL: base, CORE_API_CONTROL_URL: `${base}/__control`, HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: ca!.caFile },
+      // Allure results too: every file the run writes is scanned for the proxy's password.
+      { CORE_API_BASE_URL: base, CORE_API_CONTROL_URL: `${base}/__control`, HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: ca!.caFile, [ALLURE_VAR]: '1' },
       ['suites/auth.test.ts'],
     );
     const record = run.record!;

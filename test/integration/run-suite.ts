@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RunRecord } from '../../helpers/report/model';
 import { suiteFreeEnv } from '../../helpers/mutation/run';
+import { ALLURE_VAR } from '../../helpers/report/env';
 
 /** Outcome of one nested run. `record` is undefined when the reporter wrote no conformance.json. */
 export interface NestedRun {
@@ -21,6 +22,9 @@ export interface NestedRun {
 /**
  * Runs `vitest run --project conformance [files…]` with `env` (on top of a cleaned copy of
  * process.env) and a fresh report folder. Resolves when the child exits; never rejects on a failing run.
+ * The run writes no Allure results (`CONFORMANCE_ALLURE=0`: ~1 s of CPU per whole-suite run, most
+ * of it syncing each result file to disk) unless `env` sets `CONFORMANCE_ALLURE` to `1`, as a check
+ * that reads or scans the Allure results must.
  */
 export async function runConformance(env: Record<string, string>, files: string[] = []): Promise<NestedRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'conformance-nested-'));
@@ -29,7 +33,7 @@ export async function runConformance(env: Record<string, string>, files: string[
   const started = performance.now();
   const child = spawn(process.execPath, [vitest, 'run', '--project', 'conformance', ...files], {
     cwd: resolve('.'),
-    env: { ...base, ...env, CONFORMANCE_REPORT_DIR: reportDir, FORCE_COLOR: '0' },
+    env: { ...base, [ALLURE_VAR]: '0', ...env, CONFORMANCE_REPORT_DIR: reportDir, FORCE_COLOR: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
