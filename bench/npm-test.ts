@@ -44,14 +44,13 @@ function timed(cmd: string, args: string[], cwd: string): Promise<{ wallS: numbe
   return new Promise((done) => {
     const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
     let out = '';
-    child.stdout.on('data', (d) => (out = (out + d).slice(-20_000)));
-    child.stderr.on('data', (d) => (out = (out + d).slice(-20_000)));
+    child.stdout.on('data', (d) => (out = (out + d).slice(-2_000_000)));
+    child.stderr.on('data', (d) => (out = (out + d).slice(-2_000_000)));
     child.on('close', (code) => {
-      const lines = out
-        .trimEnd()
-        .split('\n')
-        .filter((l) => /passed|failed|Duration/.test(l))
-        .slice(-4);
+      const all = out.trimEnd().split('\n');
+      // The closing lines, and the tests that failed (so a red run says which without a rerun).
+      const failing = all.filter((l) => /^\s*(×|✗|FAIL)\s/.test(l)).slice(0, 10);
+      const lines = [...failing, ...all.filter((l) => /passed|failed|Duration/.test(l)).slice(-4)];
       done({ wallS: (performance.now() - t0) / 1000, cpuS: childrenCpuS() - cpu0, code: code ?? 1, tail: lines.join('\n    ') });
     });
   });
