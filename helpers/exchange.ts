@@ -109,8 +109,9 @@ const shellWord = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
  * (robustness findings, h2spec-style "how to see it yourself"): the credential as shell variables
  * (`credential`; helpers/world.ts `curlCredential` gives a principal's), then `headers` (a header
  * whose value is `undefined` is left out; values over 60 characters are shortened and say their
- * length), then `body` (over 200 characters shortened likewise). Every literal is single-quoted
- * for the shell; only the credential variables expand.
+ * length), then `body` (over 200 characters shortened likewise). Every literal reaches curl as
+ * written: only `$CORE_API_BASE_URL` and the credential variables expand (a path holding a character
+ * the shell reads inside double quotes is single-quoted).
  */
 export function curlReproduction(
   req: { method: string; path: string; headers?: Record<string, string | undefined>; body?: string },
@@ -126,5 +127,7 @@ export function curlReproduction(
     req.body === undefined
       ? ''
       : ` --data-binary ${shellWord(req.body.length > 200 ? `${req.body.slice(0, 200)}… (${req.body.length} characters)` : req.body)}`;
-  return `curl -X ${req.method} "$CORE_API_BASE_URL${req.path}"${auth}${tenant}${headers}${body}`;
+  // A path the shell would read inside double quotes ($, `, ", \, !) is one single-quoted word after the base URL's variable.
+  const url = /[$`"\\!]/.test(req.path) ? `"$CORE_API_BASE_URL"${shellWord(req.path)}` : `"$CORE_API_BASE_URL${req.path}"`;
+  return `curl -X ${req.method} ${url}${auth}${tenant}${headers}${body}`;
 }

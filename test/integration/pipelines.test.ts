@@ -13,9 +13,9 @@
  *   record per shard, naming its shard, over disjoint files, joined into one record and one set of
  *   Allure results.
  *
- * The next night and the two release candidates compare with the first night only, so they run side
- * by side, each against a simulator of its own with its fault switched on from the start. They
- * write no Allure results (`CONFORMANCE_ALLURE=0`): only the first night's are checked.
+ * The runs after the first night write no Allure results (`CONFORMANCE_ALLURE=0`): only the first
+ * night's are checked. The runs go one after the other: side by side they would load the machine
+ * enough to stretch the webhook retry waits that the suite times.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -30,14 +30,11 @@ import type { RunRecord } from '../../helpers/report/model';
 const NIGHTLY = '.github/workflows/nightly-staging.yml';
 const RELEASE = '.github/workflows/pre-release-gate.yml';
 
+let sim: RunningSimulator;
 /** The simulator of the first night: the alt personality, the spec's other careful reading. */
 let alt: RunningSimulator;
-/** Simulators started for the runs after the first night, closed at the end. */
-const started: RunningSimulator[] = [];
-/** A default-personality simulator with `names` switched on (none: a clean target). */
-async function simulatorWith(names: string[]): Promise<RunningSimulator> {
-  const sim = await startSimulator({ host: '127.0.0.1', port: 0 });
-  started.push(sim);
+/** Switches simulator faults on (or off with []). */
+async function faults(names: string[]): Promise<void> {
   const r = await request(`${sim.controlUrl}/config`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },
@@ -45,26 +42,26 @@ async function simulatorWith(names: string[]): Promise<RunningSimulator> {
   });
   await r.body.text();
   expect(r.statusCode).toBe(200);
-  return sim;
 }
 /**
  * Environment of an external-simulator target (the workflows' secrets are empty here). The robustness
  * phase sends its hostile inputs to every fourth route (CORE_API_FUZZ_STRIDE): every test and check
  * still runs, at a quarter of its requests; the main conformance run of `npm test` sends them all.
  */
-const target = (s: RunningSimulator) => ({ CORE_API_BASE_URL: s.baseUrl, CORE_API_CONTROL_URL: s.controlUrl, CORE_API_FUZZ_STRIDE: '4' });
+const target = (s: RunningSimulator = sim) => ({ CORE_API_BASE_URL: s.baseUrl, CORE_API_CONTROL_URL: s.controlUrl, CORE_API_FUZZ_STRIDE: '4' });
 /** The same, for the runs whose Allure results nothing reads. */
-const targetWithoutAllure = (s: RunningSimulator) => ({ ...target(s), [ALLURE_VAR]: '0' });
+const targetWithoutAllure = () => ({ ...target(), [ALLURE_VAR]: '0' });
 const gateStep = (r: Rehearsal) => r.steps.filter((s) => s.step.startsWith('npm run gate'));
 
 let firstNight: Rehearsal;
 
 beforeAll(async () => {
+  sim = await startSimulator({ host: '127.0.0.1', port: 0 });
   alt = await startSimulator({ host: '127.0.0.1', port: 0, personality: 'alt' });
 });
 afterAll(async () => {
+  await sim?.close();
   await alt?.close();
-  await Promise.all(started.map((s) => s.close()));
 });
 
 describe('nightly-staging, rehearsed from its YAML', () => {
@@ -102,46 +99,41 @@ describe('nightly-staging, rehearsed from its YAML', () => {
     expect(new Set(merged.tests.map((t) => t.file))).toEqual(new Set(files.flatMap((f) => [...f])));
     expect(readdirSync(join(firstNight.reports, 'allure-results')).length).toBeGreaterThan(0);
   }, 600_000);
+
+  it('next night with a fault on: compared with the first night, the gate blocks (exit 1) and names the regression', async () => {
+    await faults(['auth.accept-bearer']);
+    try {
+      const night = await rehearse(NIGHTLY, { env: targetWithoutAllure(), previous: firstNight.artifacts });
+      const merge = night.steps.find((s) => s.step.startsWith('npm run report:merge'))!;
+      expect(merge.code, merge.output).toBe(0);
+      expect(merge.output).not.toMatch(/no baseline/);
+      const [gate] = gateStep(night);
+      expect(gate.code, gate.output).toBe(1);
+      expect(gate.output).toMatch(/BLOCK must clause 5\.1\/[\w-]+ fails \(regressed: pass → fail\)/);
+      expect(night.summary).toMatch(/Regressions/);
+    } finally {
+      await faults([]);
+    }
+  }, 600_000);
 });
 
-/** The rehearsals after the first night, started together once it is done (each test awaits its own). */
-const after = {
-  nextNight: undefined as Promise<Rehearsal> | undefined,
-  cleanRelease: undefined as Promise<Rehearsal> | undefined,
-  faultyRelease: undefined as Promise<Rehearsal> | undefined,
-};
-
-describe('after the first night, side by side', () => {
-  beforeAll(async () => {
-    const release = { previous: firstNight.artifacts, inputs: { baseline_run_id: '1' } };
-    after.nextNight = simulatorWith(['auth.accept-bearer']).then((s) => rehearse(NIGHTLY, { env: targetWithoutAllure(s), previous: firstNight.artifacts }));
-    after.cleanRelease = simulatorWith([]).then((s) => rehearse(RELEASE, { env: targetWithoutAllure(s), ...release }));
-    after.faultyRelease = simulatorWith(['envelope.drop-version']).then((s) => rehearse(RELEASE, { env: targetWithoutAllure(s), ...release }));
-    // Each test awaits its own: a set-up failure surfaces there, never as an unhandled rejection first.
-    for (const p of Object.values(after)) p?.catch(() => undefined);
-  });
-
-  it('nightly-staging, next night with a fault on: compared with the first night, the gate blocks (exit 1) and names the regression', async () => {
-    const night = await after.nextNight!;
-    const merge = night.steps.find((s) => s.step.startsWith('npm run report:merge'))!;
-    expect(merge.code, merge.output).toBe(0);
-    expect(merge.output).not.toMatch(/no baseline/);
-    const [gate] = gateStep(night);
-    expect(gate.code, gate.output).toBe(1);
-    expect(gate.output).toMatch(/BLOCK must clause 5\.1\/[\w-]+ fails \(regressed: pass → fail\)/);
-    expect(night.summary).toMatch(/Regressions/);
-  }, 600_000);
-
-  it('pre-release-gate, clean release candidate: the gate passes (exit 0) against the last nightly', async () => {
-    const r = await after.cleanRelease!;
+describe('pre-release-gate, rehearsed from its YAML', () => {
+  it('clean release candidate: the gate passes (exit 0) against the last nightly', async () => {
+    await faults([]);
+    const r = await rehearse(RELEASE, { env: targetWithoutAllure(), previous: firstNight.artifacts, inputs: { baseline_run_id: '1' } });
     const [gate] = gateStep(r);
     expect(gate.code, r.steps.map((s) => `${s.step}: ${s.code}`).join('\n') + gate.output).toBe(0);
   }, 600_000);
 
-  it('pre-release-gate, release candidate with a fault on: the gate blocks (exit 1)', async () => {
-    const r = await after.faultyRelease!;
-    const [gate] = gateStep(r);
-    expect(gate.code, gate.output).toBe(1);
-    expect(gate.output).toMatch(/BLOCK/);
+  it('release candidate with a fault on: the gate blocks (exit 1)', async () => {
+    await faults(['envelope.drop-version']);
+    try {
+      const r = await rehearse(RELEASE, { env: targetWithoutAllure(), previous: firstNight.artifacts, inputs: { baseline_run_id: '1' } });
+      const [gate] = gateStep(r);
+      expect(gate.code, gate.output).toBe(1);
+      expect(gate.output).toMatch(/BLOCK/);
+    } finally {
+      await faults([]);
+    }
   }, 600_000);
 });

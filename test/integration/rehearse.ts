@@ -15,8 +15,6 @@
  * - `${{ matrix.* }}`, `${{ inputs.* }}`, `${{ secrets.* }}`, `${{ vars.* }}` and `${{ github.token }}`
  *   are replaced (secrets and variables from the given maps, else empty); a matrix axis named `node`
  *   runs its first value only;
- * - a job's matrix combinations run side by side, as a runner starts them, unless the job's
- *   `strategy.max-parallel` is 1 (then one after the other); their steps are listed in matrix order;
  * - a step's `if:` is honoured in the forms `${{ X == 'v' }}` and `${{ X != 'v' }}` (X a
  *   `secrets.`, `vars.` or `inputs.` name): an opt-in step, such as the webhook tunnel that would
  *   reach the internet, is skipped unless the rehearsal gives its variable. Any other form throws.
@@ -89,7 +87,7 @@ function condition(expr: string | undefined, opts: RehearsalOptions): boolean {
 interface Job {
   needs?: string | string[];
   env?: Record<string, string>;
-  strategy?: { matrix?: Record<string, unknown[]>; 'max-parallel'?: number };
+  strategy?: { matrix?: Record<string, unknown[]> };
   steps: Step[];
 }
 
@@ -216,10 +214,9 @@ export async function rehearse(workflow: string, opts: RehearsalOptions = {}): P
       jobCodes[label] = code;
       return steps;
     };
-    // As a runner schedules them: a job's combinations side by side, unless its `max-parallel` is 1.
-    const matrices = combinations(job.strategy?.matrix);
-    if (job.strategy?.['max-parallel'] === 1) for (const matrix of matrices) steps.push(...(await runCombination(matrix)));
-    else for (const done of await Promise.all(matrices.map(runCombination))) steps.push(...done);
+    // One combination after the other: side by side they would contend for this machine's cores
+    // with the rest of the test run, and a rehearsal proves the steps, not the runner's parallelism.
+    for (const matrix of combinations(job.strategy?.matrix)) steps.push(...(await runCombination(matrix)));
   }
   return { steps, artifacts, reports, summary: readFileSync(summaryFile, 'utf8'), jobCodes };
 }

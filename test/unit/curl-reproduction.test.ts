@@ -48,6 +48,13 @@ describe('curl reproduction', () => {
     expect(words.at(-1)).toBe(`'${'z'.repeat(199)}… (301 characters)`);
   });
 
+  it('passes a path the shell would expand or unquote to curl as written', () => {
+    for (const path of ['/assistants/$(id)', '/assistants/`id`', '/a"b', '/a\\b', '/x?q=$HOME!', "/it's"]) {
+      const words = shellWords(curlReproduction({ method: 'GET', path }));
+      expect(words, path).toEqual(['-X', 'GET', path]);
+    }
+  });
+
   it('every principal has its credential words, and none is a key but the unknown one nobody issued', () => {
     const principals: PrincipalName[] = [
       'tenantA',
