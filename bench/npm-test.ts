@@ -16,7 +16,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseArgs, stripVTControlCharacters } from 'node:util';
 import { median } from 'simple-statistics';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -47,11 +47,8 @@ function timed(cmd: string, args: string[], cwd: string): Promise<{ wallS: numbe
     child.stdout.on('data', (d) => (out = (out + d).slice(-2_000_000)));
     child.stderr.on('data', (d) => (out = (out + d).slice(-2_000_000)));
     child.on('close', (code) => {
-      // eslint-disable-next-line no-control-regex -- colour codes, when the reporter prints them anyway
-      const all = out
-        .replace(/\u001b\[[0-9;]*m/g, '')
-        .trimEnd()
-        .split('\n');
+      // Without colour codes, which the reporter may print anyway.
+      const all = stripVTControlCharacters(out).trimEnd().split('\n');
       // The closing lines, and the tests that failed (so a red run says which without a rerun).
       const failing = all.filter((l) => /^\s*(×|✗|FAIL)\s/.test(l)).slice(0, 10);
       const lines = [...failing, ...all.filter((l) => /passed|failed|Duration/.test(l)).slice(-4)];
