@@ -12,7 +12,8 @@
  * `CONFORMANCE_REQUIRE_BROWSER=1` (set by `.ci/run`) a missing browser fails the run instead.
  */
 import type { TestProject } from 'vitest/node';
-import { findBrowser, type BrowserFound } from './chromium';
+import type { BrowserServer } from 'playwright-core';
+import { findBrowser, startBrowserServer, type BrowserFound } from './chromium';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,17 +22,38 @@ declare module 'vitest' {
   }
 }
 
-/** One look per process, shared by both projects' set-ups (the unpacking must not race). */
-const shared = globalThis as { __conformanceBrowser?: Promise<BrowserFound> };
+/**
+ * One look per process, shared by both projects' set-ups (the unpacking must not race), and the one
+ * running browser with the number of set-ups still using it.
+ */
+const shared = globalThis as { __conformanceBrowser?: Promise<{ found: BrowserFound; server?: BrowserServer }>; __conformanceBrowserUsers?: number };
+
+/** Finds the browser and starts it once; when it cannot be kept running, files launch their own. */
+async function findAndStart(): Promise<{ found: BrowserFound; server?: BrowserServer }> {
+  const found = await findBrowser();
+  if (!found.path) return { found };
+  try {
+    const server = await startBrowserServer(found.path);
+    return { found: { ...found, wsEndpoint: server.wsEndpoint() }, server };
+  } catch {
+    return { found };
+  }
+}
 
 /**
- * Finds the browser and provides it to the project's test files.
+ * Finds the browser, starts it once for the run, and provides it to the project's test files;
+ * the returned teardown closes it after the last project using it.
  * @throws Error when CONFORMANCE_REQUIRE_BROWSER=1 and no browser starts.
  */
-export default async function setup(project: TestProject): Promise<void> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const first = !shared.__conformanceBrowser;
-  shared.__conformanceBrowser ??= findBrowser();
-  const found = await shared.__conformanceBrowser;
+  shared.__conformanceBrowser ??= findAndStart();
+  shared.__conformanceBrowserUsers = (shared.__conformanceBrowserUsers ?? 0) + 1;
+  const { found, server } = await shared.__conformanceBrowser;
+  const teardown = async () => {
+    shared.__conformanceBrowserUsers = (shared.__conformanceBrowserUsers ?? 1) - 1;
+    if (shared.__conformanceBrowserUsers === 0) await server?.close();
+  };
   if (!found.path) {
     if (process.env.CONFORMANCE_REQUIRE_BROWSER === '1') {
       throw new Error(`CONFORMANCE_REQUIRE_BROWSER=1 but the browser checks cannot run: ${found.reason}`);
@@ -39,4 +61,5 @@ export default async function setup(project: TestProject): Promise<void> {
     if (first) console.warn(`browser checks skipped: ${found.reason}`);
   }
   project.provide('browser', found);
+  return teardown;
 }

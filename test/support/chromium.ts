@@ -1,14 +1,14 @@
 /**
  * Headless Chromium for the tests that open a report in a browser (report-html, spec-html,
- * allure-report, the spec report of the pipeline rehearsal): one place that finds the binary and
- * launches it, on a throwaway profile with background networking off, so a page's own requests are
- * all it makes. The run finds the browser once (test/support/browser-setup.ts); test files read
- * it with `inject('browser')`.
+ * allure-report, the spec report of the mutation run): one place that finds the binary and
+ * launches it, with background networking off, so a page's own requests are all it makes. The run
+ * finds the browser once and starts it once (test/support/browser-setup.ts); test files read it
+ * with `inject('browser')` and each opens a fresh context of it (its own cookies and storage).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type BrowserServer, type Page } from 'playwright-core';
 
 /** Path of Debian's `chromium` package binary (`.ci/run` installs it when missing). */
 export const DEBIAN_CHROMIUM = '/usr/bin/chromium';
@@ -24,6 +24,8 @@ export interface BrowserFound {
   path?: string;
   source?: 'CONFORMANCE_CHROMIUM' | 'debian' | '@sparticuz/chromium';
   reason?: string;
+  /** The run's one running browser (test/support/browser-setup.ts), when it started: test files connect to it. */
+  wsEndpoint?: string;
 }
 
 /** Command-line flags of every launch: headless, no sandbox (root), no background networking. */
@@ -84,6 +86,15 @@ export async function findBrowser(env: NodeJS.ProcessEnv = process.env): Promise
   return { reason: `no Chromium starts here (${tried.join('; ')}); ${BROWSER_HINT}` };
 }
 
+/**
+ * Starts the browser at `path` once for the whole run, for the test files to connect to
+ * ({@link openChromium}): one start instead of one per file.
+ * @throws Error from playwright-core when the browser cannot start.
+ */
+export function startBrowserServer(path: string): Promise<BrowserServer> {
+  return chromium.launchServer({ executablePath: path, headless: true, args: FLAGS, timeout: 30_000 });
+}
+
 /** An open headless browser: its context, its first page, and a close that removes the profile. */
 export interface OpenBrowser {
   context: BrowserContext;
@@ -92,10 +103,26 @@ export interface OpenBrowser {
 }
 
 /**
- * Launches headless Chromium at `executablePath` on a fresh profile (viewport 1280×800).
- * @throws Error from playwright-core when the browser cannot start.
+ * A fresh context (viewport 1280×800) of the run's running browser when `found` names one
+ * (`wsEndpoint`), else of headless Chromium launched at `found.path` on a fresh profile.
+ * @throws Error from playwright-core when the browser cannot be reached or started, or when `found` has no path.
  */
-export async function openChromium(executablePath: string): Promise<OpenBrowser> {
+export async function openChromium(found: BrowserFound): Promise<OpenBrowser> {
+  if (found.wsEndpoint) {
+    const browser = await chromium.connect(found.wsEndpoint);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    return {
+      context,
+      page,
+      close: async () => {
+        await context.close();
+        await browser.close();
+      },
+    };
+  }
+  const executablePath = found.path;
+  if (!executablePath) throw new Error(`no browser: ${found.reason ?? 'none found'}`);
   const profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath,

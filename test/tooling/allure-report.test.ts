@@ -24,7 +24,7 @@ beforeAll(async () => {
   const run = await runConformance({ [ALLURE_VAR]: '1' }, ['suites/organization.test.ts']);
   expect(run.code, run.output.slice(-1000)).toBe(0);
   index = buildAllureReport(join(run.reportDir, 'allure-results'), mkdtempSync(join(tmpdir(), 'allure-report-')));
-  if (HAS_CHROMIUM) browser = await openChromium(CHROMIUM!);
+  if (HAS_CHROMIUM) browser = await openChromium(inject('browser'));
 }, 180_000);
 afterAll(async () => {
   await browser?.close();

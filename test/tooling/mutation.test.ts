@@ -216,7 +216,7 @@ describe('a small real mutation run', () => {
       if (!runRecord('auth.accept-bearer').spec) ctx.skip('the runs found no spec document: set CORE_API_SPEC=<path of core-api.md>');
       const html = join(runsDir, 'auth.accept-bearer', 'reports', 'spec.html');
       expect(existsSync(html)).toBe(true);
-      const browser = await openChromium(CHROMIUM!);
+      const browser = await openChromium(inject('browser'));
       try {
         const page = browser.page;
         await page.goto(pathToFileURL(html).href);

@@ -40,7 +40,7 @@ beforeAll(async () => {
   registerSecret(FIXTURE_SECRET, 'fixture tenant key');
   dir = mkdtempSync(join(tmpdir(), 'report-html-'));
   await writeReports(run, dir);
-  browser = await openChromium(CHROMIUM);
+  browser = await openChromium(found);
   page = browser.page;
   page.on('request', (r) => requests.push(r.url()));
   page.on('pageerror', (e) => pageErrors.push(e.message));

@@ -36,7 +36,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'spec-html-'));
   const out = await writeReports(run, dir);
   expect(out.spec).toBeDefined();
-  browser = await openChromium(CHROMIUM!);
+  browser = await openChromium(inject('browser'));
   page = browser.page;
   page.on('request', (r) => requests.push(r.url()));
   await page.goto(pathToFileURL(out.spec!).href);
