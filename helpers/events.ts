@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { request } from 'undici';
 import { ControlClient, ControlError } from './control';
 import { EVENT_UNSUPPORTED_NAME } from './error-names';
-import { redact } from './redact';
+import { redact, registerUrlCredentials } from './redact';
 import { getTarget, isTriggerUrl, type TargetConfig } from './target';
 import { suiteDispatcher } from './proxy';
 
@@ -136,7 +136,10 @@ export class TriggerEvents implements Events {
   constructor(
     readonly trigger: string,
     private readonly timeoutMs = TRIGGER_TIMEOUT_MS,
-  ) {}
+  ) {
+    // A trigger URL's user, password and query values (a hook's token) never reach a message.
+    registerUrlCredentials(trigger, EVENT_TRIGGER_VAR);
+  }
 
   async startCall(tenantId: string, assistantId: string): Promise<StartedCall> {
     const a = await this.ask({ kind: 'start-call', tenantId, assistantId });

@@ -32,6 +32,24 @@ function orderedSecrets(): [value: string, replacement: string][] {
   return ordered;
 }
 
+/**
+ * Registers the credentials a URL carries (`label` names the URL, e.g. "CORE_API_EVENT_TRIGGER"):
+ * its user name and password, and the value of every query parameter, since a hook URL often holds
+ * its token there (`?token=…`). Not a URL: nothing is registered. Values shorter than 6 characters
+ * are ignored, as by {@link registerSecret}.
+ */
+export function registerUrlCredentials(url: string | undefined, label: string): void {
+  let u: URL;
+  try {
+    u = new URL(url ?? '');
+  } catch {
+    return;
+  }
+  registerSecret(decodeURIComponent(u.username), `${label} user`);
+  registerSecret(decodeURIComponent(u.password), `${label} password`);
+  for (const [name, value] of u.searchParams) registerSecret(value, `${label} ${name}`);
+}
+
 /** Replaces every registered secret (longest first) with `[REDACTED <label>]`. */
 export function redact(text: string): string {
   if (!text || secrets.size === 0) return text;

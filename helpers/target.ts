@@ -207,7 +207,8 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
   if (trigger && /^[a-z][a-z0-9+.-]*:\/\//i.test(trigger) && !isTriggerUrl(trigger)) {
     throw new TargetConfigError(
       [],
-      `CORE_API_EVENT_TRIGGER must be a command, an https URL or an http URL on loopback, got ${JSON.stringify(trigger.slice(0, 80))}`,
+      // Scheme and host only: the URL may carry a user, a password or a token.
+      `CORE_API_EVENT_TRIGGER must be a command, an https URL or an http URL on loopback, got ${urlWithoutCredentials(trigger)}`,
     );
   }
   return {
@@ -279,6 +280,16 @@ export function onLoopback(url: string | URL): boolean {
     return ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback';
   } catch {
     return false;
+  }
+}
+
+/** `scheme://host/…` of a URL, without user, password, path or query (for messages); the scheme alone when it does not parse. */
+function urlWithoutCredentials(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}/…`;
+  } catch {
+    return `${url.split(':')[0]}://…`;
   }
 }
 

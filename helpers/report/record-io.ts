@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { redact, redactHeaders, redactValue, registerSecret } from '../redact';
+import { redact, redactHeaders, redactValue, registerSecret, registerUrlCredentials } from '../redact';
 import { readTargetConfig } from '../target';
 import type { Exchange } from '../exchange';
 import type { RunRecord } from './model';
@@ -77,6 +77,8 @@ export function registerEnvironmentSecrets(env: NodeJS.ProcessEnv = process.env)
   for (const [name, value] of Object.entries(env)) {
     if (/^CORE_API_.*(KEY|SECRET)/.test(name)) registerSecret(value, name);
   }
+  // A URL-shaped trigger may carry a user, a password or a token in its query.
+  registerUrlCredentials(env.CORE_API_EVENT_TRIGGER?.trim(), 'CORE_API_EVENT_TRIGGER');
 }
 
 /** One evidence entry with its credential headers reduced; anything that is not an exchange is kept as is. */

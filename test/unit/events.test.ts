@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { EventUnsupportedError, TriggerEvents } from '../../helpers/events';
 import { ControlError } from '../../helpers/control';
 import { readTargetConfig } from '../../helpers/target';
+import { redact } from '../../helpers/redact';
 import { clauseTest } from '../../helpers/clause';
 
 const dir = mkdtempSync(join(tmpdir(), 'trigger-'));
@@ -127,6 +128,23 @@ describe('CORE_API_EVENT_TRIGGER in the target', () => {
     expect(readTargetConfig({ ...LIVE, CORE_API_EVENT_TRIGGER: 'http://127.0.0.1:8788/' }).capabilities.events).toBe(true);
     expect(() => readTargetConfig({ ...LIVE, CORE_API_EVENT_TRIGGER: 'http://ops.example.test/trigger' })).toThrow(
       /command, an https URL or an http URL on loopback/,
+    );
+  });
+
+  it("never repeats a refused trigger URL's user, password or token, and redacts those of a trigger in use", () => {
+    const refused = 'http://ops-user:tr1gger-pa55@ops.example.test/trigger?token=tr1gger-t0ken';
+    let message = '';
+    try {
+      readTargetConfig({ ...LIVE, CORE_API_EVENT_TRIGGER: refused });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toContain('http://ops.example.test/…');
+    for (const part of ['ops-user', 'tr1gger-pa55', 'tr1gger-t0ken']) expect(message).not.toContain(part);
+
+    new TriggerEvents('https://hook-user:h00k-pa55word@ops.example.test/trigger?sig=h00k-s1gnature&kind=x');
+    expect(redact('POST https://hook-user:h00k-pa55word@ops.example.test/trigger?sig=h00k-s1gnature failed')).toBe(
+      'POST https://[REDACTED CORE_API_EVENT_TRIGGER user]:[REDACTED CORE_API_EVENT_TRIGGER password]@ops.example.test/trigger?sig=[REDACTED CORE_API_EVENT_TRIGGER sig] failed',
     );
   });
 });
