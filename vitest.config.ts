@@ -59,6 +59,9 @@ function namedOnTheCommandLine(projects: TestProjectInlineConfiguration[]): Test
   return named.length && named.every((n) => known.has(n)) ? projects.filter((p) => named.includes(nameOf(p)!)) : projects;
 }
 
+/** The project's own tests write their scratch folders under one root per run, removed at its end (test/support/scratch.ts). */
+const SCRATCH_SETUP = './test/support/scratch-setup.ts';
+
 export default defineConfig({
   test: {
     maxWorkers,
@@ -77,6 +80,7 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts', 'simulator/test/**/*.test.ts'],
           exclude: ['simulator/test/faults/**'],
+          globalSetup: [SCRATCH_SETUP],
           setupFiles: ['allure-vitest/setup'],
           // Test files share no module state they rely on, so a worker reuses loaded modules
           // between files (importing dominated the project's time otherwise).
@@ -92,6 +96,7 @@ export default defineConfig({
           // the catalogue (simulator/test/faults/<area>.test.ts, beside simulator/src/faults/<area>.ts).
           name: 'probes',
           include: ['simulator/test/faults/*.test.ts'],
+          globalSetup: [SCRATCH_SETUP],
           setupFiles: ['allure-vitest/setup'],
           isolate: false,
           testTimeout: 30_000,
@@ -104,7 +109,7 @@ export default defineConfig({
           // the small mutation run, the spec-absent run), browsers, OpenAPI linters, report tools.
           name: 'tooling',
           include: ['test/tooling/**/*.test.ts'],
-          globalSetup: ['./test/support/browser-setup.ts'],
+          globalSetup: [SCRATCH_SETUP, './test/support/browser-setup.ts'],
           setupFiles: ['allure-vitest/setup'],
           isolate: false,
           testTimeout: 60_000,
@@ -116,7 +121,7 @@ export default defineConfig({
           // Checks of the suite as a whole: nested conformance runs in live mode, under chaos, secret scans.
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          globalSetup: ['./test/support/browser-setup.ts'],
+          globalSetup: [SCRATCH_SETUP, './test/support/browser-setup.ts'],
           testTimeout: 240_000,
           hookTimeout: 60_000,
           // Files run beside each other and beside the other projects: each owns its simulators,

@@ -20,11 +20,11 @@
  *   reach the internet, is skipped unless the rehearsal gives its variable. Any other form throws.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { suiteFreeEnv } from '../../helpers/mutation/run';
+import { scratchDir } from '../support/scratch';
 
 /** One step as it ran. */
 export interface StepRun {
@@ -139,7 +139,7 @@ function order(jobs: Record<string, Job>): string[] {
  */
 export async function rehearse(workflow: string, opts: RehearsalOptions = {}): Promise<Rehearsal> {
   const doc = parse(readFileSync(workflow, 'utf8')) as { jobs: Record<string, Job> };
-  const root = mkdtempSync(join(tmpdir(), 'rehearsal-'));
+  const root = scratchDir('rehearsal-');
   const reports = join(root, 'reports');
   const artifacts = join(root, 'artifacts');
   const summaryFile = join(root, 'step-summary.md');

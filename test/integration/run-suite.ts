@@ -3,12 +3,12 @@
  * folder, for checks of the suite as a whole (live mode, chaos, secret scans, shards).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunRecord } from '../../helpers/report/model';
 import { suiteFreeEnv } from '../../helpers/mutation/run';
 import { ALLURE_VAR } from '../../helpers/report/env';
+import { scratchDir } from '../support/scratch';
 
 /** Outcome of one nested run. `record` is undefined when the reporter wrote no conformance.json. */
 export interface NestedRun {
@@ -27,7 +27,7 @@ export interface NestedRun {
  * that reads or scans the Allure results must.
  */
 export async function runConformance(env: Record<string, string>, files: string[] = []): Promise<NestedRun> {
-  const reportDir = mkdtempSync(join(tmpdir(), 'conformance-nested-'));
+  const reportDir = scratchDir('conformance-nested-');
   const base = suiteFreeEnv();
   const vitest = resolve('node_modules/vitest/vitest.mjs');
   const started = performance.now();

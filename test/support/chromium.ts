@@ -5,10 +5,9 @@
  * finds the browser once and starts it once (test/support/browser-setup.ts); test files read it
  * with `inject('browser')` and each opens a fresh context of it (its own cookies and storage).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, rmSync } from 'node:fs';
 import { chromium, type BrowserContext, type BrowserServer, type Page } from 'playwright-core';
+import { scratchDir } from './scratch';
 
 /** Path of Debian's `chromium` package binary (`.ci/run` installs it when missing). */
 export const DEBIAN_CHROMIUM = '/usr/bin/chromium';
@@ -123,7 +122,7 @@ export async function openChromium(found: BrowserFound): Promise<OpenBrowser> {
   }
   const executablePath = found.path;
   if (!executablePath) throw new Error(`no browser: ${found.reason ?? 'none found'}`);
-  const profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
+  const profile = scratchDir('chromium-profile-');
   const context = await chromium.launchPersistentContext(profile, {
     executablePath,
     headless: true,

@@ -5,11 +5,11 @@
  * a staging host behind a company CA looks like to the suite.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { connect, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:tls';
+import { scratchDir } from './scratch';
 
 /** Files of a private CA: the CA certificate (what NODE_EXTRA_CA_CERTS names) and a server key pair it signed. */
 export interface PrivateCa {
@@ -33,7 +33,7 @@ export function hasOpenssl(): boolean {
 
 /** Makes a CA and a server certificate in a fresh temporary folder (P-256 keys, one day). @throws when openssl fails. */
 export function makePrivateCa(): PrivateCa {
-  const dir = mkdtempSync(join(tmpdir(), 'private-ca-'));
+  const dir = scratchDir('private-ca-');
   const f = (name: string) => join(dir, name);
   const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];

@@ -3,14 +3,14 @@
  * headless Chromium (Debian's package) showing the run's tests under their spec sections.
  */
 import { afterAll, beforeAll, describe, expect, test, inject } from 'vitest';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildAllureReport } from '../../scripts/report-allure';
 import { ALLURE_VAR } from '../../helpers/report/env';
 import { runConformance } from '../integration/run-suite';
 import { openChromium, type OpenBrowser } from '../support/chromium';
+import { scratchDir } from '../support/scratch';
 
 /** The browser of the run (test/support/browser-setup.ts); undefined when none starts here. */
 const CHROMIUM = inject('browser').path;
@@ -23,7 +23,7 @@ beforeAll(async () => {
   // A small real run writes real Allure results (labels per clause and spec section).
   const run = await runConformance({ [ALLURE_VAR]: '1' }, ['suites/organization.test.ts']);
   expect(run.code, run.output.slice(-1000)).toBe(0);
-  index = buildAllureReport(join(run.reportDir, 'allure-results'), mkdtempSync(join(tmpdir(), 'allure-report-')));
+  index = buildAllureReport(join(run.reportDir, 'allure-results'), scratchDir('allure-report-'));
   if (HAS_CHROMIUM) browser = await openChromium(inject('browser'));
 }, 180_000);
 afterAll(async () => {

@@ -4,11 +4,11 @@
  */
 import { describe, expect, test } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compareTargets, renderTargetsHtml, renderTargetsMarkdown } from '../../helpers/report/compare-targets';
 import { fixtureRun } from '../fixtures/report/records';
+import { scratchDir } from '../support/scratch';
 
 const clean = fixtureRun();
 const broken = fixtureRun({ fail: ['5.1/bearer-401'], error: ['8/backoff-429'] });
@@ -38,7 +38,7 @@ describe('compareTargets', () => {
     expect(html).not.toMatch(/<script/);
   });
   test('the CLI writes both files and fails with fewer than two records', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'compare-targets-'));
+    const dir = scratchDir('compare-targets-');
     try {
       writeFileSync(join(dir, 'a.json'), JSON.stringify(clean));
       writeFileSync(join(dir, 'b.json'), JSON.stringify(broken));

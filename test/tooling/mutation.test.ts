@@ -9,9 +9,8 @@
  * broken clauses first.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RunRecord, TestRecord } from '../../helpers/report/model';
 import { breaks, groupOf, type Fault } from '../../helpers/mutation/fault';
@@ -33,6 +32,7 @@ import type { MutationReport } from '../../helpers/mutation/matrix';
 import { compareTargets } from '../../helpers/report/compare-targets';
 import { readRunRecord } from '../../helpers/report/record-io';
 import { openChromium } from '../support/chromium';
+import { scratchDir } from '../support/scratch';
 
 const bearer: Fault = { name: 'auth.accept-bearer', clauses: ['5.1/bearer-401'], description: '' };
 const monitoring: Fault = { name: 'monitoring.x', clauses: ['4.5/monitor-bare-json'], description: '' };
@@ -162,7 +162,7 @@ const runRecord = (name: string): RunRecord => readRunRecord(join(runsDir, name,
 
 describe('a small real mutation run', () => {
   beforeAll(async () => {
-    runsDir = mkdtempSync(join(tmpdir(), 'mutation-unit-'));
+    runsDir = scratchDir('mutation-unit-');
     report = await runMutation({
       projectRoot: resolve(__dirname, '..', '..'),
       runsDir,

@@ -5,14 +5,14 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { assembleOpenApi } from '../../helpers/openapi/assemble';
+import { scratchDir } from '../support/scratch';
 
 let file: string;
 beforeAll(() => {
-  file = join(mkdtempSync(join(tmpdir(), 'openapi-lint-')), 'openapi.json');
+  file = join(scratchDir('openapi-lint-'), 'openapi.json');
   writeFileSync(file, JSON.stringify(assembleOpenApi({ version: '0.0.0-lint' }).document, null, 2));
 });
 

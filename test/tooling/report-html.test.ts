@@ -5,8 +5,7 @@
  * failing clauses and that the page makes no network request, and keeps a screenshot under reports/.
  */
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
@@ -16,6 +15,7 @@ import { REPORT_DIR } from '../../helpers/report/vitest-reporter';
 import { registerSecret } from '../../helpers/redact';
 import { FIXTURE_SECRET, fixtureRun } from '../fixtures/report/records';
 import { openChromium, type OpenBrowser } from '../support/chromium';
+import { scratchDir } from '../support/scratch';
 
 const found = inject('browser');
 const CHROMIUM = found.path;
@@ -38,7 +38,7 @@ const pageErrors: string[] = [];
 beforeAll(async () => {
   if (!CHROMIUM) return;
   registerSecret(FIXTURE_SECRET, 'fixture tenant key');
-  dir = mkdtempSync(join(tmpdir(), 'report-html-'));
+  dir = scratchDir('report-html-');
   await writeReports(run, dir);
   browser = await openChromium(found);
   page = browser.page;

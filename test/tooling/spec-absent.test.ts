@@ -8,11 +8,11 @@
  */
 import { describe, expect, test } from 'vitest';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { suiteFreeEnv } from '../../helpers/mutation/run';
+import { scratchDir } from '../support/scratch';
 
 const ROOT = resolve(__dirname, '..', '..');
 const SELF = relative(ROOT, __filename);
@@ -43,7 +43,7 @@ describe('without the spec document', () => {
   });
 
   test('every spec-dependent test file skips, and none fails, when CORE_API_SPEC names a missing file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'spec-absent-'));
+    const dir = scratchDir('spec-absent-');
     try {
       const out = join(dir, 'report.json');
       const env = { ...suiteFreeEnv(), CORE_API_SPEC: join(dir, 'no-such-spec.md'), CONFORMANCE_REPORT_DIR: dir, FORCE_COLOR: '0' };

@@ -6,8 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { diffSpecs, renderSpecDiff, similarity, statementsWithoutTest } from '../../helpers/report/spec-diff';
@@ -15,6 +14,7 @@ import { statementKey, type StatementLink } from '../../helpers/report/statement
 import { parseSpec, SPEC_NEEDED, SPEC_PATH } from '../../helpers/report/spec-doc';
 import { writeRunRecord } from '../../helpers/report/record-io';
 import { FIXTURE_CLAUSES, fixtureRun } from '../fixtures/report/records';
+import { scratchDir } from '../support/scratch';
 
 const HAS_SPEC = existsSync(SPEC_PATH);
 if (!HAS_SPEC) console.warn(`spec-diff.test.ts: ${SPEC_NEEDED}`);
@@ -154,7 +154,7 @@ describe.skipIf(!HAS_SPEC)(`spec diff${HAS_SPEC ? '' : ` (${SPEC_NEEDED})`}`, ()
   });
 
   test('npm run spec-diff prints the diff with the tests from a run record', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'spec-diff-'));
+    const dir = scratchDir('spec-diff-');
     writeFileSync(join(dir, 'old.md'), spec);
     writeFileSync(join(dir, 'new.md'), edited());
     writeRunRecord(run, join(dir, 'run'));

@@ -4,8 +4,7 @@
  * shows its clause, tests and failure message. The page loads nothing from the network.
  */
 import { afterAll, beforeAll, describe, expect, test, inject } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
@@ -15,6 +14,7 @@ import { attachStatements } from '../../helpers/report/statements';
 import { renderSpecHtml } from '../../helpers/report/spec-html';
 import { fixtureRun } from '../fixtures/report/records';
 import { openChromium, type OpenBrowser } from '../support/chromium';
+import { scratchDir } from '../support/scratch';
 
 /** The browser of the run (test/support/browser-setup.ts); undefined when none starts here. */
 const CHROMIUM = inject('browser').path;
@@ -33,7 +33,7 @@ const requests: string[] = [];
 
 beforeAll(async () => {
   if (!runnable) return;
-  dir = mkdtempSync(join(tmpdir(), 'spec-html-'));
+  dir = scratchDir('spec-html-');
   const out = await writeReports(run, dir);
   expect(out.spec).toBeDefined();
   browser = await openChromium(inject('browser'));

@@ -4,8 +4,7 @@
  * merged shard records in the suite's order.
  */
 import { describe, expect, test } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MatrixCell } from '../../helpers/meta';
 import type { RunRecord, TestRecord } from '../../helpers/report/model';
@@ -13,6 +12,7 @@ import { authorizationMatrix, renderAuthorizationMatrix } from '../../helpers/re
 import { mergeRuns } from '../../helpers/report/merge';
 import { writeReports } from '../../helpers/report/writers';
 import { fixtureRun } from '../fixtures/report/records';
+import { scratchDir } from '../support/scratch';
 
 const COLUMNS = ['tenant key', 'no key'];
 const ROUTES = [
@@ -72,13 +72,13 @@ describe('authorization matrix report', () => {
   });
 
   test('writeReports writes the matrix next to the reports and links it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'matrix-'));
+    const dir = scratchDir('matrix-');
     const out = await writeReports(withCells(fixtureRun(), [cellTest(0, 0, 'pass: 404 RESOURCE_NOT_FOUND')]), dir);
     expect(out.authorizationMatrix).toBe(join(dir, 'authorization-matrix.md'));
     expect(existsSync(join(dir, 'authorization-matrix.json'))).toBe(true);
     expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toContain('[authorization matrix](authorization-matrix.md)');
     expect(readFileSync(join(dir, 'conformance.html'), 'utf8')).toContain('href="authorization-matrix.md"');
-    const none = mkdtempSync(join(tmpdir(), 'matrix-none-'));
+    const none = scratchDir('matrix-none-');
     expect((await writeReports(fixtureRun(), none)).authorizationMatrix).toBeUndefined();
     expect(existsSync(join(none, 'authorization-matrix.md'))).toBe(false);
   });

@@ -4,8 +4,7 @@
  * `error`, a non-zero exit or non-JSON output are trigger failures (ControlError: an `error` verdict).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { EventUnsupportedError, TriggerEvents } from '../../helpers/events';
@@ -13,8 +12,9 @@ import { ControlError } from '../../helpers/control';
 import { readTargetConfig } from '../../helpers/target';
 import { redact } from '../../helpers/redact';
 import { clauseTest } from '../../helpers/clause';
+import { scratchDir } from '../support/scratch';
 
-const dir = mkdtempSync(join(tmpdir(), 'trigger-'));
+const dir = scratchDir('trigger-');
 
 /** A trigger command: a node script that logs each request to a file and answers with `answer(req)` (JS source). */
 function trigger(answer: string): { command: string; log: string } {

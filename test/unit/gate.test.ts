@@ -4,14 +4,14 @@
  * line prints one line per reason with exit status 1 (blocked), 0 (pass) or 2 (bad input).
  */
 import { describe, expect, test } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_MAX_CHECKED_DROP, evaluateGate, mustChecked, readKnownDeviations, type KnownDeviation } from '../../helpers/report/gate';
 import { writeRunRecord } from '../../helpers/report/record-io';
 import { gateMain } from '../../scripts/gate';
 import { fixtureRun } from '../fixtures/report/records';
 import type { RunRecord } from '../../helpers/report/model';
+import { scratchDir } from '../support/scratch';
 
 const NOW = new Date('2026-06-15T10:00:00Z');
 const entry = (clause: string, expires: string): KnownDeviation => ({
@@ -21,7 +21,7 @@ const entry = (clause: string, expires: string): KnownDeviation => ({
 });
 
 function files(run: RunRecord, baseline?: RunRecord, deviations: KnownDeviation[] = []): { run: string; baseline?: string; allow: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'gate-test-'));
+  const dir = scratchDir('gate-test-');
   writeRunRecord(run, join(dir, 'run'));
   if (baseline) writeRunRecord(baseline, join(dir, 'base'));
   writeFileSync(join(dir, 'allow.json'), JSON.stringify({ deviations }));
@@ -186,7 +186,7 @@ describe('allow-list of known deviations', () => {
   });
 
   test('the allow-list file is checked: an entry without comment or with a bad date is refused', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gate-allow-'));
+    const dir = scratchDir('gate-allow-');
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ deviations: [{ clause: '5.1/bearer-401', expires: 'next year' }] }));
     expect(() => readKnownDeviations(bad)).toThrow(/must have required property 'comment'[\s\S]*must match format "date"/);

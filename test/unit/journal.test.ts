@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clearJournal, journal, pendingSnapshots } from '../../helpers/journal';
+import { scratchDir } from '../support/scratch';
 
 describe('live-fixture journal (npm run cleanup)', () => {
   it('keeps the first snapshot of an object until it is restored', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'journal-')), 'j.jsonl');
+    const file = join(scratchDir('journal-'), 'j.jsonl');
     const at = new Date().toISOString();
     journal({ kind: 'snapshot', at, tenantId: 't', resource: 'assistant', id: 'a1', state: { name: 'first' } }, file);
     journal({ kind: 'snapshot', at, tenantId: 't', resource: 'assistant', id: 'a1', state: { name: 'second' } }, file);
@@ -18,7 +17,7 @@ describe('live-fixture journal (npm run cleanup)', () => {
   });
 
   it('keeps tool snapshots with the assistants whose overrides their restore clears', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'journal-')), 'j.jsonl');
+    const file = join(scratchDir('journal-'), 'j.jsonl');
     const at = new Date().toISOString();
     journal(
       {

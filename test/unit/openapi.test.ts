@@ -6,11 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assembleOpenApi, loadSchemaFiles, SCHEMA_DIR } from '../../helpers/openapi/assemble';
 import { METHODLESS_PATHS, OPERATIONS } from '../../helpers/openapi/paths';
+import { scratchDir } from '../support/scratch';
 
 const assembled = assembleOpenApi();
 const { missing, components } = assembled;
@@ -134,7 +134,7 @@ describe('OpenAPI document', () => {
   });
 
   it('reports a table entry whose schema is missing, and rewrites file-relative $refs', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'openapi-schemas-'));
+    const dir = scratchDir('openapi-schemas-');
     try {
       mkdirSync(join(dir, 'events'));
       writeFileSync(join(dir, 'common.json'), JSON.stringify({ $id: 'https://x.test/s/common.json', $defs: { uuid: { type: 'string', format: 'uuid' } } }));

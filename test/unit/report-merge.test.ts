@@ -5,16 +5,16 @@
  * test/integration/pipelines.test.ts.
  */
 import { describe, expect, test } from 'vitest';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mergeRuns, MergeError } from '../../helpers/report/merge';
 import { readRunRecord, writeRunRecord } from '../../helpers/report/record-io';
 import { mergeMain } from '../../scripts/report-merge';
 import { fixtureRun } from '../fixtures/report/records';
+import { scratchDir } from '../support/scratch';
 
 function shards(): { root: string; one: ReturnType<typeof fixtureRun>; two: ReturnType<typeof fixtureRun> } {
-  const root = mkdtempSync(join(tmpdir(), 'merge-test-'));
+  const root = scratchDir('merge-test-');
   const one = fixtureRun({ sections: ['5', '7'], fail: ['5.1/bearer-401'], startedAt: '2026-01-02T03:04:05.000Z' });
   one.shard = { index: 1, count: 2 };
   const two = fixtureRun({ sections: ['2', '8'], skip: { '8/backoff-429': 'opt-in not given: x' }, startedAt: '2026-01-02T03:04:06.000Z' });

@@ -4,8 +4,7 @@
  * `conformance` wrapper's argument split.
  */
 import { describe, expect, test } from 'vitest';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { clauseVerdicts, buildRunRecord, skipKindOf } from '../../helpers/report/model';
 import { compareRuns, hasChanges } from '../../helpers/report/baseline';
@@ -17,8 +16,9 @@ import { conformanceReportDir, REPORT_DIR } from '../../helpers/report/vitest-re
 import { registerSecret } from '../../helpers/redact';
 import { splitBaseline } from '../../scripts/conformance';
 import { FIXTURE_SECRET, fixtureCatalogue, fixtureRun, fixtureTests } from '../fixtures/report/records';
+import { scratchDir } from '../support/scratch';
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'report-test-'));
+const tmp = () => scratchDir('report-test-');
 
 describe('clause verdicts', () => {
   test('a failing check fails only the clause it names; the envelope clause checked in the same test passes', () => {
