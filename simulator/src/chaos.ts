@@ -17,6 +17,8 @@
  *     request without credentials or to an unknown route may be throttled too, with the bodies
  *     gateways send (Kong's and AWS API Gateway's `{"message": …}`, nginx's HTML page), and a
  *     `Retry-After` in seconds, as an HTTP date, or none.
+ *   - `both`: a gateway in front and a limiter inside, each drawing with half of `rate429` and
+ *     `rateReset` (so a request meets about the same rates as with one limiter).
  * - `retryAfterSeconds` (default 0): the delay the 429s ask for.
  *
  * Further keys (default 0), the ways gateways and networks misbehave; drawn at the front stage
@@ -48,7 +50,7 @@ export function parseChaos(v: unknown): ChaosConfig | null {
     return x;
   };
   const placement = o.placement ?? 'app';
-  if (placement !== 'app' && placement !== 'front') throw new Error("chaos.placement must be 'app' or 'front'");
+  if (placement !== 'app' && placement !== 'front' && placement !== 'both') throw new Error("chaos.placement must be 'app', 'front' or 'both'");
   return {
     rate429: num('rate429', 0, 1),
     rateReset: num('rateReset', 0, 1),
@@ -98,7 +100,7 @@ const GATEWAY_429S: { contentType: string; body: string; retryAfter: 'seconds' |
 
 /**
  * Applies the configured chaos to one public request at one stage: `front` (the first hook, before
- * authentication and routing) or `app` (after authentication succeeded). The delay is added at the
+ * authentication and routing) or `app` (after authentication succeeded); placement `both` draws at each. The delay is added at the
  * front stage only. Returns true when the request was answered (429) or dropped here and must not
  * be processed further.
  */
@@ -107,20 +109,24 @@ export async function applyChaos(state: SimState, request: FastifyRequest, reply
   if (!chaos) return false;
   if (stage === 'front' && chaos.delayMs > 0) await new Promise((r) => setTimeout(r, chaos.delayMs));
   if (stage === 'front' && (await networkChaos(state, chaos, request, reply))) return true;
-  if (stage !== chaos.placement) return false;
+  if (chaos.placement !== 'both' && stage !== chaos.placement) return false;
+  // With a limiter at both stages each draws at half the rates, so a request meets about the configured ones.
+  const share = chaos.placement === 'both' ? 0.5 : 1;
+  const rateReset = chaos.rateReset * share;
+  const rate429 = chaos.rate429 * share;
   const roll = draw(state, chaos);
-  if (roll < chaos.rateReset) {
+  if (roll < rateReset) {
     reply.hijack();
     request.raw.socket.destroy();
     return true;
   }
-  if (roll < chaos.rateReset + chaos.rate429) {
+  if (roll < rateReset + rate429) {
     if (stage === 'app') {
       reply.header('retry-after', String(chaos.retryAfterSeconds));
       await sendError(reply, new ApiError(429, 'RATE_LIMITED', 'Too many requests'));
       return true;
     }
-    const g = GATEWAY_429S[Math.floor(((roll - chaos.rateReset) / chaos.rate429) * GATEWAY_429S.length) % GATEWAY_429S.length];
+    const g = GATEWAY_429S[Math.floor(((roll - rateReset) / rate429) * GATEWAY_429S.length) % GATEWAY_429S.length];
     if (g.retryAfter === 'seconds') reply.header('retry-after', String(chaos.retryAfterSeconds));
     if (g.retryAfter === 'date') reply.header('retry-after', new Date(Date.now() + chaos.retryAfterSeconds * 1000).toUTCString());
     await reply.code(429).header('content-type', g.contentType).send(g.body);

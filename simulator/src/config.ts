@@ -35,8 +35,8 @@ export interface ChaosConfig {
   delayMs: number;
   /** Seed of the deterministic generator (mulberry32): the same seed gives the same draws. */
   seed: number;
-  /** Where the limiter sits: `app` (after authentication) or `front` (a gateway before everything). */
-  placement: 'app' | 'front';
+  /** Where the limiter sits: `app` (after authentication), `front` (a gateway before everything) or `both` (each at half the rates). */
+  placement: 'app' | 'front' | 'both';
   /** Delay the 429s ask for, in s. */
   retryAfterSeconds: number;
 }

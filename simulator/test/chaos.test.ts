@@ -46,6 +46,23 @@ describe('chaos placement', () => {
     expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
   });
 
+  it('both: a gateway in front and a limiter inside, each at half the rate', async () => {
+    w = await makeWorld();
+    await w.ctl('PUT', '/config', { chaos: { rate429: 0.8, rateReset: 0, seed: 7, placement: 'both' } });
+    // Without credentials only the gateway can throttle: gateway bodies, never the envelope.
+    const anon = (await anonymous(40)).filter((r) => r.status === 429);
+    expect(anon.length).toBeGreaterThan(5);
+    expect(anon.every((r) => !r.raw.includes('"success"'))).toBe(true);
+    // With a key, both limiters answer: the gateway's bodies and the API's envelope.
+    const bodies: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const r = await w.req('GET', '/assistants', { key: w.A.apiKey });
+      if (r.status === 429) bodies.push(r.raw);
+    }
+    expect(bodies.some((b) => b.includes('RATE_LIMITED'))).toBe(true);
+    expect(bodies.some((b) => !b.includes('"success"'))).toBe(true);
+  });
+
   it('refuses an unknown placement', async () => {
     w = await makeWorld();
     expect((await w.ctl('PUT', '/config', { chaos: { rate429: 0.1, placement: 'sidecar' } })).status).toBe(400);
