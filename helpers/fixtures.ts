@@ -7,6 +7,7 @@
  * `conformance-suite-registry-<purpose>`, whose `toolIds` holds it; prompts are found in
  * `GET /prompts?type=` by their name.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { ApiClient, ApiResponse } from './client';
 import type { UncheckedJson } from './exchange';
 import { LIVE_PREFIX, type World } from './world';
@@ -68,7 +69,7 @@ const RESTORABLE = [
  * An assistant of the client's tenant for one purpose (e.g. "auth", "merge-1").
  * Simulator: a new assistant named `<runPrefix><purpose>`. Live: the assistant named
  * `conformance-suite-<purpose>`, created once if absent; its state is snapshotted now and written
- * back by the world's cleanup ledger.
+ * back by the world's cleanup ledger, unless the run left it as it found it (then a GET, no write).
  * @returns the assistant's `data` object as the target answered it (§2.2 response column)
  * @throws FixtureError when the target refuses; TargetError when it cannot be reached.
  */
@@ -98,7 +99,10 @@ export async function assistantFixture(world: World, client: ApiClient, purpose:
   const tenantId = tenantOf(world, client);
   journal({ kind: 'snapshot', at: new Date().toISOString(), tenantId, resource: 'assistant', id: current.id, state: snapshot });
   world.cleanup.add(`restore assistant ${name}`, async () => {
-    await restoreAssistant(client, current.id, snapshot);
+    // A fixture the run left as it found it is not written again (a PATCH would still move its updatedAt).
+    const now = await client.get(`/assistants/${current.id}`);
+    const unchanged = now.status === 200 && isDeepStrictEqual(restorableState(now.json?.data ?? {}), snapshot);
+    if (!unchanged) await restoreAssistant(client, current.id, snapshot);
     journal({ kind: 'restored', at: new Date().toISOString(), id: current.id });
   });
   return current;
