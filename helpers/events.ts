@@ -11,14 +11,11 @@ import { request } from 'undici';
 import { ControlClient, ControlError } from './control';
 import { EVENT_UNSUPPORTED_NAME } from './error-names';
 import { redact, registerUrlCredentials } from './redact';
-import { getTarget, isTriggerUrl, type TargetConfig } from './target';
+import { EVENT_TRIGGER_VAR, getTarget, isTriggerUrl, type TargetConfig } from './target';
 import { suiteDispatcher } from './proxy';
 
 /** A trigger URL is reached as the target is: through the proxy HTTPS_PROXY names, unless NO_PROXY exempts it (helpers/proxy.ts). */
 let triggerDispatcher: ReturnType<typeof suiteDispatcher> | undefined;
-
-/** The environment variable naming the operator's trigger (a shell command, an https URL, or an http URL on loopback). */
-export const EVENT_TRIGGER_VAR = 'CORE_API_EVENT_TRIGGER';
 
 /** Messaging channels a conversation can be started on (§1: web chat, SMS, messaging app). */
 export type Channel = 'sms' | 'web' | 'chatapp';

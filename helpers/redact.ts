@@ -69,7 +69,7 @@ export function redact(text: string): string {
  * costs what its first `max` characters cost.
  */
 export function redactCut(text: string, max: number): string {
-  if (text.length <= max || secrets.size === 0) return text.length <= max ? redact(text) : `${text.slice(0, max)}… (${text.length} characters)`;
+  if (text.length <= max) return redact(text);
   let end = max;
   for (let moved = true; moved;) {
     moved = false;

@@ -203,7 +203,7 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
     if (value && value.length > 0) live[field] = value;
   }
   const webhook = readWebhookReach(env);
-  const trigger = env.CORE_API_EVENT_TRIGGER?.trim() || undefined;
+  const trigger = env[EVENT_TRIGGER_VAR]?.trim() || undefined;
   if (trigger && /^[a-z][a-z0-9+.-]*:\/\//i.test(trigger) && !isTriggerUrl(trigger)) {
     throw new TargetConfigError(
       [],
@@ -292,6 +292,9 @@ function urlWithoutCredentials(url: string): string {
     return `${url.split(':')[0]}://…`;
   }
 }
+
+/** The environment variable naming the operator's trigger (a shell command, an https URL, or an http URL on loopback). */
+export const EVENT_TRIGGER_VAR = 'CORE_API_EVENT_TRIGGER';
 
 /**
  * Whether an event trigger names a URL the suite may POST to (docs/event-trigger.md): https, or

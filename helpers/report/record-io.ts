@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { redact, redactHeaders, redactValue, registerSecret, registerUrlCredentials } from '../redact';
-import { readTargetConfig } from '../target';
+import { EVENT_TRIGGER_VAR, readTargetConfig } from '../target';
 import type { Exchange } from '../exchange';
 import type { RunRecord } from './model';
 
@@ -78,7 +78,7 @@ export function registerEnvironmentSecrets(env: NodeJS.ProcessEnv = process.env)
     if (/^CORE_API_.*(KEY|SECRET)/.test(name)) registerSecret(value, name);
   }
   // A URL-shaped trigger may carry a user, a password or a token in its query.
-  registerUrlCredentials(env.CORE_API_EVENT_TRIGGER?.trim(), 'CORE_API_EVENT_TRIGGER');
+  registerUrlCredentials(env[EVENT_TRIGGER_VAR]?.trim(), EVENT_TRIGGER_VAR);
 }
 
 /** One evidence entry with its credential headers reduced; anything that is not an exchange is kept as is. */

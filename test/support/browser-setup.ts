@@ -14,6 +14,7 @@
 import type { TestProject } from 'vitest/node';
 import type { BrowserServer } from 'playwright-core';
 import { findBrowser, startBrowserServer, type BrowserFound } from './chromium';
+import { joinShared } from './shared-by-projects';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,12 +22,6 @@ declare module 'vitest' {
     browser: BrowserFound;
   }
 }
-
-/**
- * One look per process, shared by both projects' set-ups (the unpacking must not race), and the one
- * running browser with the number of set-ups still using it.
- */
-const shared = globalThis as { __conformanceBrowser?: Promise<{ found: BrowserFound; server?: BrowserServer }>; __conformanceBrowserUsers?: number };
 
 /** Finds the browser and starts it once; when it cannot be kept running, files launch their own. */
 async function findAndStart(): Promise<{ found: BrowserFound; server?: BrowserServer }> {
@@ -41,25 +36,21 @@ async function findAndStart(): Promise<{ found: BrowserFound; server?: BrowserSe
 }
 
 /**
- * Finds the browser, starts it once for the run, and provides it to the project's test files;
- * the returned teardown closes it after the last project using it.
+ * Finds the browser, starts it once for the run, and provides it to the project's test files:
+ * one look per process, shared by the projects' set-ups (the unpacking must not race); the
+ * returned teardown closes it after the last project using it.
  * @throws Error when CONFORMANCE_REQUIRE_BROWSER=1 and no browser starts.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const first = !shared.__conformanceBrowser;
-  shared.__conformanceBrowser ??= findAndStart();
-  shared.__conformanceBrowserUsers = (shared.__conformanceBrowserUsers ?? 0) + 1;
-  const { found, server } = await shared.__conformanceBrowser;
-  const teardown = async () => {
-    shared.__conformanceBrowserUsers = (shared.__conformanceBrowserUsers ?? 1) - 1;
-    if (shared.__conformanceBrowserUsers === 0) await server?.close();
-  };
+  const share = joinShared('browser', findAndStart, async (running) => (await running).server?.close());
+  const { found } = await share.value;
   if (!found.path) {
     if (process.env.CONFORMANCE_REQUIRE_BROWSER === '1') {
+      await share.leave();
       throw new Error(`CONFORMANCE_REQUIRE_BROWSER=1 but the browser checks cannot run: ${found.reason}`);
     }
-    if (first) console.warn(`browser checks skipped: ${found.reason}`);
+    if (share.first) console.warn(`browser checks skipped: ${found.reason}`);
   }
   project.provide('browser', found);
-  return teardown;
+  return share.leave;
 }

@@ -8,21 +8,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SCRATCH_VAR } from './scratch';
-
-/** One root per process, shared by the projects' set-ups, with the number of set-ups still using it. */
-const shared = globalThis as { __conformanceScratch?: { root: string; users: number } };
+import { joinShared } from './shared-by-projects';
 
 /** Makes (or joins) the run's scratch root; the returned teardown removes it after its last user. */
-export default function setup(): () => void {
-  shared.__conformanceScratch ??= { root: mkdtempSync(join(tmpdir(), 'conformance-test-run-')), users: 0 };
-  const scratch = shared.__conformanceScratch;
-  scratch.users += 1;
-  process.env[SCRATCH_VAR] = scratch.root;
-  return () => {
-    scratch.users -= 1;
-    if (scratch.users === 0) {
-      rmSync(scratch.root, { recursive: true, force: true });
-      delete shared.__conformanceScratch;
-    }
-  };
+export default function setup(): () => Promise<void> {
+  const share = joinShared(
+    'scratch',
+    () => mkdtempSync(join(tmpdir(), 'conformance-test-run-')),
+    (root) => rmSync(root, { recursive: true, force: true }),
+  );
+  process.env[SCRATCH_VAR] = share.value;
+  return share.leave;
 }
