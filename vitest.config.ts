@@ -13,6 +13,7 @@
  */
 import { rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import LongestFirstSequencer from './test/support/sequencer.ts';
 import { vitestTimeoutMs } from './helpers/deadline.ts';
@@ -53,10 +54,10 @@ const allureReporter: [string, { resultsDir: string }][] =
  * `--project conformance`) would pay four times over.
  */
 function namedOnTheCommandLine(projects: TestProjectInlineConfiguration[]): TestProjectInlineConfiguration[] {
-  const named = process.argv.flatMap((a, i) => (a === '--project' ? [process.argv[i + 1]] : a.startsWith('--project=') ? [a.slice('--project='.length)] : []));
+  const named = parseArgs({ args: process.argv.slice(2), options: { project: { type: 'string', multiple: true } }, strict: false }).values.project ?? [];
   const nameOf = (p: TestProjectInlineConfiguration) => (typeof p.test?.name === 'string' ? p.test.name : undefined);
   const known = new Set(projects.map(nameOf));
-  return named.length && named.every((n) => known.has(n)) ? projects.filter((p) => named.includes(nameOf(p)!)) : projects;
+  return named.length && named.every((n) => typeof n === 'string' && known.has(n)) ? projects.filter((p) => named.includes(nameOf(p)!)) : projects;
 }
 
 /** The project's own tests write their scratch folders under one root per run, removed at its end (test/support/scratch.ts). */

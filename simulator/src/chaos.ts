@@ -100,8 +100,8 @@ const GATEWAY_429S: { contentType: string; body: string; retryAfter: 'seconds' |
 
 /**
  * Applies the configured chaos to one public request at one stage: `front` (the first hook, before
- * authentication and routing) or `app` (after authentication succeeded); placement `both` draws at each. The delay is added at the
- * front stage only. Returns true when the request was answered (429) or dropped here and must not
+ * authentication and routing) or `app` (after authentication succeeded); placement `both` draws at
+ * each. The delay is added at the front stage only. Returns true when the request was answered (429) or dropped here and must not
  * be processed further.
  */
 export async function applyChaos(state: SimState, request: FastifyRequest, reply: FastifyReply, stage: 'front' | 'app' = 'front'): Promise<boolean> {
