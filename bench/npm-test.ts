@@ -9,7 +9,7 @@
  * Prints, per run: wall seconds, CPU seconds of the command and every process it waited for (user +
  * system, from /proc/self/stat on Linux: on a shared machine the CPU figure moves less than the wall
  * figure), the exit code and the command's closing lines. Speed is measured here, never by a timed
- * test. Figures measured on the project machine: README "Benchmarks" and docs/benchmarks.md.
+ * test. Figures measured on the project machine: docs/benchmarks.md, "Current figures" (summed up in the README).
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
- * How long the suite waits for the target, and how a test's time is charged (README "Live tenants:
- * safety and resilience"). One number drives the rest, so a hung request always ends well before
+ * How long the suite waits for the target, and how a test's time is charged (docs/live-tenants.md, "Safety
+ * and resilience"). One number drives the rest, so a hung request always ends well before
  * the test that sent it, and the test always ends before vitest's own timeout:
  *
  * - the request deadline (`CORE_API_REQUEST_TIMEOUT_MS`, default {@link DEFAULT_REQUEST_TIMEOUT_MS}):

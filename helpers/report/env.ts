@@ -1,5 +1,5 @@
 /**
- * Environment variables the report code reads (documented in the README).
+ * Environment variables the report code reads (listed in docs/configuration.md).
  */
 
 /** Folder all run output goes to (default `reports`); read by vitest.config.ts and the reporter. */

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 export const SPEC_PATH = process.env.CORE_API_SPEC ?? join(process.cwd(), '..', 'shared', 'spec', 'core-api.md');
 
 /** The one line printed (or used as a skip reason) where something needs the spec and it is absent. */
-export const SPEC_NEEDED = `needs the spec document, not found at ${SPEC_PATH}: set CORE_API_SPEC=<path of core-api.md> (README, "The spec document")`;
+export const SPEC_NEEDED = `needs the spec document, not found at ${SPEC_PATH}: set CORE_API_SPEC=<path of core-api.md> (docs/targets.md, "The spec document")`;
 
 /** One statement of the spec: a table row, a list item, or one sentence of a paragraph. */
 export interface SpecStatement {

@@ -143,7 +143,7 @@ beforeAll(async () => {
     // Allure results too: the secret scan reads every file a run writes.
     [ALLURE_VAR]: '1',
   };
-  // The opt-ins that send or make something (README, "Turning capabilities on"): texts from numbers
+  // The opt-ins that send or make something (docs/live-tenants.md, "Turning capabilities on"): texts from numbers
   // of A and B, SMS reasons (each run leaves its three), number purchase.
   const numberA = await control('POST', '/phone-numbers', { tenantId: a.id, number: '+15555550123', smsEnabled: true });
   const numberB = await control('POST', '/phone-numbers', { tenantId: b.id, number: '+15555550124', smsEnabled: true });

@@ -1,6 +1,6 @@
 /**
- * Reaching staging from a CI runner, and what the gate says when it cannot (README, "Live
- * tenants"): nested runs of one suite file each against an external simulator mounted under
+ * Reaching staging from a CI runner, and what the gate says when it cannot (docs/live-tenants.md,
+ * "Reaching staging from a CI runner"): nested runs of one suite file each against an external simulator mounted under
  * /core, kept to one file so the four runs stay cheap.
  *
  * - Behind TLS with a private CA (NODE_EXTRA_CA_CERTS) and a forward proxy with credentials

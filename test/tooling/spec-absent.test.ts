@@ -1,6 +1,6 @@
 /**
  * Every test that needs the spec document skips when it is absent, with one line saying where it
- * looked (README, "The spec document"). The spec-dependent test files are found mechanically: every
+ * looked (docs/targets.md, "The spec document"). The spec-dependent test files are found mechanically: every
  * test file that imports the spec reader (helpers/report/spec-doc). They run once more, in a child
  * vitest, with CORE_API_SPEC naming a file that does not exist; the child must end with no failure,
  * and each of those files with at least one skip. A new spec-dependent test that forgets to skip

@@ -2,7 +2,7 @@
  * The repository stands alone: every link in the README and docs resolves to a file inside the
  * repository, and nothing points to a sibling checkout (`../shared`) or outside the repository:
  * neither the documentation nor a comment or string of the code and its configuration (the spec
- * is an input, found through `CORE_API_SPEC`; README, "The spec document").
+ * is an input, found through `CORE_API_SPEC`; docs/targets.md, "The spec document").
  */
 import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

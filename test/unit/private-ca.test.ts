@@ -1,5 +1,5 @@
 /**
- * A private certificate authority (README, "Live tenants"): a CA made at test time with openssl
+ * A private certificate authority (docs/live-tenants.md, "Reaching staging from a CI runner"): a CA made at test time with openssl
  * signs the certificate of a TLS front before a simulator mounted under /core. Without
  * NODE_EXTRA_CA_CERTS the probe stops on the untrusted certificate and names that variable as the
  * fix. A whole run with the variable set is test/integration/reach.test.ts.
