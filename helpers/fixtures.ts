@@ -5,12 +5,15 @@
  * file's tests: assistants with a PATCH, tools with a PUT (§4.5). A tool cannot be listed or read
  * (§4.5 shows only POST and PUT), so a live fixture tool is found through an assistant of its own,
  * `conformance-suite-registry-<purpose>`, whose `toolIds` holds it; prompts are found in
- * `GET /prompts?type=` by their name.
+ * `GET /prompts?type=` by their name. Every live name belongs to the run's lane (helpers/lanes.ts
+ * `liveName`: `conformance-suite-<purpose>` in lane 1, `…-l<N>` in lane N), so runs that meet on
+ * one tenant never write the same fixture.
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { ApiClient, ApiResponse } from './client';
 import type { UncheckedJson } from './exchange';
-import { LIVE_PREFIX, type World } from './world';
+import type { World } from './world';
+import { liveName } from './lanes';
 import { TargetError } from './client';
 import { journal } from './journal';
 import { rowsOf } from './shapes';
@@ -81,7 +84,7 @@ export async function assistantFixture(world: World, client: ApiClient, purpose:
     if (res.status < 200 || res.status >= 300 || !res.json?.data?.id) throw new FixtureError(`assistant ${purpose}`, res);
     return res.json.data;
   }
-  const name = `${LIVE_PREFIX}${purpose}`;
+  const name = liveName(purpose);
   const list = await client.get('/assistants');
   if (list.status !== 200) throw new FixtureError('assistant list', list);
   const found = (list.json?.data?.assistants ?? []).find((a: UncheckedJson) => a?.name === name);
@@ -217,8 +220,8 @@ export async function toolFixture(
     if (res.status >= 300 || typeof res.json?.data?.id !== 'string') throw new FixtureError(`tool ${purpose}`, res);
     return { id: res.json.data.id, data: res.json.data, body };
   }
-  const body = { name: `${LIVE_PREFIX}${purpose}`, ...state };
-  const registry = await ownAssistant(client, `${LIVE_PREFIX}registry-${purpose}`);
+  const body = { name: liveName(purpose), ...state };
+  const registry = await ownAssistant(client, liveName(`registry-${purpose}`));
   let id: string | undefined = Array.isArray(registry.toolIds) ? registry.toolIds.find((t: unknown) => typeof t === 'string') : undefined;
   let res: ApiResponse | undefined;
   if (id) {
@@ -272,7 +275,7 @@ export async function restoreTool(client: ApiClient, id: string, body: Record<st
  */
 export async function promptFixture(world: World, client: ApiClient, purpose: string, type: string, content: string): Promise<UncheckedJson> {
   const live = !world.target.capabilities.control;
-  const name = `${live ? LIVE_PREFIX : world.runPrefix}${purpose}`;
+  const name = live ? liveName(purpose) : `${world.runPrefix}${purpose}`;
   if (live) {
     const list = await client.get('/prompts', { query: { type } });
     if (list.status !== 200) throw new FixtureError(`prompt list of type ${type}`, list);
@@ -305,7 +308,7 @@ function tenantOf(world: World, client: ApiClient): string {
  */
 export async function suiteFixture(world: World, client: ApiClient, purpose: string, body: Record<string, unknown>): Promise<UncheckedJson> {
   const live = !world.target.capabilities.control;
-  const name = `${live ? LIVE_PREFIX : world.runPrefix}${purpose}`;
+  const name = live ? liveName(purpose) : `${world.runPrefix}${purpose}`;
   if (live) {
     const list = await client.get('/test-suites');
     if (list.status !== 200)

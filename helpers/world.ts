@@ -72,8 +72,8 @@ export function newRunPrefix(): string {
   return `cf-${randomBytes(3).toString('hex')}-`;
 }
 
-/** Name prefix of long-lived objects the suite keeps on a live tenant (they cannot be deleted, §4.5). */
-export const LIVE_PREFIX = 'conformance-suite-';
+/** Name prefix of long-lived objects the suite keeps on a live tenant (helpers/lanes.ts adds the lane). */
+export { LIVE_PREFIX } from './lanes';
 
 /** A syntactically valid key nobody issued (§5.6 "unknown or invalid key"). */
 export const UNKNOWN_KEY = 'ck_unknown_0123456789abcdefABCDEF';
