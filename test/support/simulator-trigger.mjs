@@ -35,6 +35,17 @@ async function control(method, path, body) {
   return text ? JSON.parse(text) : undefined;
 }
 
+/** Runs an end request; resolves true when the control API says the call or conversation had already ended (an end asked twice is quiet), false when it ended now. */
+async function alreadyEnded(end) {
+  try {
+    await end();
+    return false;
+  } catch (e) {
+    if (/answered 400: .*already ended/.test(e.message)) return true;
+    throw e;
+  }
+}
+
 /** A fiction-range E.164 number (555-01xx), distinct enough per request: the "operator's test line". */
 function testLine() {
   return `+1555012${String(Math.floor(Math.random() * 10_000)).padStart(4, '0')}`;
@@ -49,7 +60,9 @@ async function answer(req) {
       return { id: call.id, callId: call.callId, customerNumber };
     }
     case 'end-call':
-      await control('POST', `/calls/${encodeURIComponent(req.callId)}/end`, { supervisorAnswered: req.supervisorAnswered === true });
+      // A call the suite already ended through the API (POST /calls/{id}/end) ends quietly here.
+      if (await alreadyEnded(() => control('POST', `/calls/${encodeURIComponent(req.callId)}/end`, { supervisorAnswered: req.supervisorAnswered === true })))
+        return {};
       return { supervisorAnswered: req.supervisorAnswered === true };
     case 'start-conversation': {
       const customerIdentifier = req.channel === 'web' ? `visitor-${Date.now().toString(36)}` : testLine();
@@ -57,7 +70,7 @@ async function answer(req) {
       return { id: conv.id, customerIdentifier };
     }
     case 'end-conversation':
-      await control('POST', `/conversations/${encodeURIComponent(req.conversationId)}/end`);
+      await alreadyEnded(() => control('POST', `/conversations/${encodeURIComponent(req.conversationId)}/end`));
       return {};
     case 'onboarding': {
       // Onboarding events go to the tenant-level server URL (§6): point it where the suite listens.
