@@ -2,18 +2,20 @@
  * Global setup of the conformance project: reads the target once (failing fast with one message
  * that lists every missing variable), starts the embedded simulator when `CORE_API_BASE_URL` is
  * unset, says in the run's first lines whether a proxy is used (without credentials), probes the
- * target once (helpers/probe.ts), checks a control API's health, and sets the run-wide simulator
- * config once (files never change global config, so they can run in parallel).
+ * target once (helpers/probe.ts), checks each credential of a live tenant with one read
+ * (helpers/credentials.ts), checks a control API's health, and sets the run-wide simulator config
+ * once (files never change global config, so they can run in parallel).
  *
- * A target the probe cannot reach (or a control API that does not answer) stops the run before
- * the first test: one line naming the cause and the fix, a run record saying so (`unreachable`,
- * so the gate blocks and the reports say why), and exit status 2.
+ * A target the probe cannot reach, a refused credential (or a control API that does not answer)
+ * stops the run before the first test: one line naming the cause and the fix, a run record saying
+ * so (`unreachable`, so the gate blocks and the reports say why), and exit status 2.
  */
 import type { TestProject } from 'vitest/node';
 import { readTargetConfig, describeTarget, EMBEDDED_BASE_URL_VAR, loadEnv } from './target';
 import { ControlClient } from './control';
 import { describeProxy } from './proxy';
 import { connectionCause, probeTarget, unreachableLine } from './probe';
+import { checkCredentials, refusedLine } from './credentials';
 
 /** Simulator config applied once per run: short webhook retry delays and timeouts keep suites fast; a 50 ms base (50…800 ms waits) keeps the backoff's ratios readable when a busy machine delays a timer by tens of ms. */
 export const RUN_CONFIG = { webhookRetryBaseMs: 50, webhookTimeoutMs: 1_000, insightsDelayMs: 300 };
@@ -48,8 +50,8 @@ export default async function setup(project?: TestProject): Promise<() => Promis
   const proxy = describeProxy(baseUrl);
   if (proxy) console.log(`conformance: ${proxy}`);
 
-  const stop = async (why: { cause: string; fix: string }): Promise<never> => {
-    console.error(unreachableLine(why));
+  const stop = async (why: { cause: string; fix: string }, line = unreachableLine(why)): Promise<never> => {
+    console.error(line);
     try {
       const { writeUnreachableRecord } = await import('./report/vitest-reporter');
       const shard = project?.vitest.config.shard;
@@ -63,6 +65,10 @@ export default async function setup(project?: TestProject): Promise<() => Promis
 
   const probe = await probeTarget(baseUrl);
   if (!probe.ok) await stop(probe);
+  if (target.live) {
+    const credentials = await checkCredentials(baseUrl, target.live);
+    if (!credentials.ok) await stop(credentials, refusedLine(credentials));
+  }
   if (controlUrl) {
     const control = new ControlClient(controlUrl);
     try {

@@ -10,6 +10,8 @@
  *   the nightly gate (`--allow-errors`) exits 1.
  * - Set-up failing after the probe (the control API refuses provisioning): `error` verdicts,
  *   never `skip`, and the gate blocks, `--allow-errors` included: it checked no must clause.
+ * - A refused credential (live mode, a rotated tenant key): one line naming the variable, exit
+ *   status 2, the gate blocks; the key appears nowhere.
  * - A flaky night (one route's POST loses its connection): `error` verdicts, which
  *   `--allow-errors` lets through, saying so; without the flag the gate blocks.
  */
@@ -20,6 +22,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
+import { ControlClient } from '../../helpers/control';
 import { gateMain } from '../../scripts/gate';
 import { filesBelow, runConformance } from './run-suite';
 import { ALLURE_VAR } from '../../helpers/report/env';
@@ -183,5 +186,36 @@ it('a flaky night: error verdicts, which --allow-errors lets through with the re
     expect(strict.code, strict.output).toBe(1);
   } finally {
     frontMode = 'pass';
+  }
+});
+
+it('a refused credential (a rotated tenant key, live mode): one line naming the variable, exit 2, never the key; the nightly gate exits non-zero', async () => {
+  const control = new ControlClient(sim.controlUrl);
+  const org = await control.send<{ id: string; apiKey: string }>('POST', '/organizations', { name: 'reach-O' });
+  const a = await control.send<{ id: string; apiKey: string }>('POST', '/tenants', { organizationId: org.id });
+  const b = await control.send<{ id: string; apiKey: string }>('POST', '/tenants', { organizationId: org.id });
+  await control.send('POST', '/keys/rotate', { apiKey: a.apiKey });
+  const env = {
+    CORE_API_BASE_URL: sim.baseUrl,
+    CORE_API_ORG_KEY: org.apiKey,
+    CORE_API_TENANT_ID: a.id,
+    CORE_API_TENANT_KEY: a.apiKey, // rotated away above
+    CORE_API_OTHER_TENANT_ID: b.id,
+    CORE_API_OTHER_TENANT_KEY: b.apiKey,
+  };
+  const run = await runConformance(env, ['suites/auth.test.ts']);
+  expect(run.code, run.output).toBe(2);
+  expect(run.output.split('\n').filter((l) => l.startsWith('conformance:'))).toEqual([
+    expect.stringMatching(
+      /^conformance: credential refused: CORE_API_TENANT_KEY answered 401 UNAUTHORIZED to GET \/assistants, no test ran; likely: the key was rotated in the dashboard/,
+    ),
+  ]);
+  expect(run.record?.tests).toEqual([]);
+  expect(run.record?.unreachable?.cause).toMatch(/^credential refused: CORE_API_TENANT_KEY/);
+  const gate = nightlyGate(run.reportDir, '--allow-errors', '--allow-partial');
+  expect(gate.code, gate.output).toBe(1);
+  for (const key of [org.apiKey, a.apiKey, b.apiKey]) {
+    expect(run.output).not.toContain(key);
+    for (const f of filesBelow(run.reportDir)) expect(readFileSync(f, 'utf8').includes(key), f).toBe(false);
   }
 });
