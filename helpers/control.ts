@@ -91,6 +91,14 @@ export class ControlClient {
     registerSecret(r.apiKey, 'rotated-in key');
     return r.apiKey;
   }
+  /**
+   * Removes a tenant (`DELETE /__control/tenants/{id}`, an addition of docs/control-api.md): from
+   * then on its keys are refused and an organization key naming it answers 403 (§5.6 "tenant moved
+   * or removed"). @throws ControlError when the tenant is unknown or the addition is not served.
+   */
+  async removeTenant(tenantId: string): Promise<void> {
+    await this.send('DELETE', `/tenants/${tenantId}`);
+  }
   tenantServerUrl(tenantId: string, url: string | null) {
     return this.send('PUT', `/tenants/${tenantId}/server-url`, { url });
   }

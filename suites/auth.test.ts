@@ -10,6 +10,7 @@ import { clauseTest, skipUnlessServed, skipWith, type Verify } from '../helpers/
 import { rawRequest, rawStart } from '../helpers/raw-http';
 import { assistantFixture } from '../helpers/fixtures';
 import type { ApiClient, ApiResponse } from '../helpers/client';
+import { statusLine } from '../helpers/exchange';
 import { MALFORMED_AUTH_VARIANTS } from '../helpers/auth-variants';
 
 const world = useWorld();
@@ -19,6 +20,17 @@ beforeAll(async () => {
   const w = world();
   assistant = await assistantFixture(w, w.as('tenantA'), 'auth');
 });
+
+/**
+ * `key` with the case of its letters changed: upper-cased, or lower-cased when upper-casing
+ * changes nothing; undefined when the key has no cased letter (no case variant exists).
+ */
+function caseChanged(key: string): string | undefined {
+  const upper = key.toUpperCase();
+  if (upper !== key) return upper;
+  const lower = key.toLowerCase();
+  return lower !== key ? lower : undefined;
+}
 
 /** The tenant-scoped routes every credential is tried on. `write` routes are checked for no effect after a refusal. */
 const TENANT_ROUTES: { route: string; write?: boolean; send: (c: ApiClient) => Promise<ApiResponse> }[] = [
@@ -86,6 +98,28 @@ describe.each(TENANT_ROUTES)('$route', ({ route, write, send }) => {
     });
   }
 
+  // §5.6 "unknown or invalid key": the issued key with the case of its letters changed is another
+  // key (a key column with a case-insensitive collation would take it).
+  const CASE_CHANGED: { principal: 'tenantA' | 'orgA'; words: string }[] = [
+    { principal: 'tenantA', words: 'tenant key A' },
+    { principal: 'orgA', words: 'organization key O (X-Tenant-Id A)' },
+  ];
+  for (const k of CASE_CHANGED) {
+    clauseTest('5.6/401-unknown-key', `${k.words} with its letters' case changed is rejected with 401 UNAUTHORIZED`, async (ctx) => {
+      const w = world();
+      const issued = w.as(k.principal).credentials!;
+      const changed = caseChanged(issued.key!);
+      if (changed === undefined) skipWith(ctx, 'the key has no letter whose case could change');
+      const client = w.as(k.principal).as({ ...issued, label: `${issued.label}, case changed`, key: changed });
+      await sendChecked(
+        ctx.verify,
+        write,
+        () => send(client),
+        (res) => ctx.verify.error(res, 401, 'UNAUTHORIZED', `${route} with ${k.words} upper-cased (or lower-cased) answers 401 UNAUTHORIZED`),
+      );
+    });
+  }
+
   clauseTest('5.6/400-org-key-without-tenant', 'an organization key without X-Tenant-Id answers 400 VALIDATION_ERROR', async ({ verify }) => {
     await sendChecked(
       verify,
@@ -142,6 +176,66 @@ describe('the acting tenant', () => {
       org.success(viaOrg, 200, 'organization key with X-Tenant-Id A reads the same assistant');
       org.equal('both principals act on tenant A', viaOrg.json?.data?.id, viaTenant.json?.data?.id, viaOrg);
     },
+  );
+});
+
+/**
+ * §5.6 "tenant moved or removed" (simulator only: the suite removes a tenant through the control
+ * API, `DELETE /__control/tenants/{id}`). A tenant of its own organization R is made, both keys are
+ * seen to work, then the tenant is removed: the organization key naming it answers 403 FORBIDDEN
+ * (a removed tenant is no resource: not 404), and the tenant's own key is refused (401 UNAUTHORIZED
+ * or 403 FORBIDDEN: the outcome table is read either way).
+ */
+describe('a removed tenant', () => {
+  interface Removed {
+    org: ApiClient;
+    tenant: ApiClient;
+    before: { org: ApiResponse; tenant: ApiResponse };
+  }
+  let removal: Promise<Removed> | undefined;
+  /** Made once for the file, on first use (both tests need the control API). */
+  function removedTenant(): Promise<Removed> {
+    removal ??= (async () => {
+      const w = world();
+      const org = await w.control!.organization(`${w.runPrefix}org-R`);
+      const t = await w.control!.tenant(org.id, `${w.runPrefix}tenant-R`);
+      const orgClient = w.as('anonymous').as({ label: 'organization key R', key: org.apiKey, tenantId: t.id });
+      const tenantClient = w.as('anonymous').as({ label: 'tenant key of the removed tenant', key: t.apiKey });
+      const before = { org: await orgClient.get('/assistants'), tenant: await tenantClient.get('/assistants') };
+      await w.control!.removeTenant(t.id);
+      return { org: orgClient, tenant: tenantClient, before };
+    })();
+    return removal;
+  }
+
+  clauseTest(
+    '5.6/403-removed-tenant',
+    'an organization key naming its removed tenant answers 403 FORBIDDEN',
+    async ({ verify }) => {
+      const r = await removedTenant();
+      verify.success(r.before.org, 200, 'before the removal, GET /assistants with organization key R and X-Tenant-Id of its tenant answers 200');
+      verify.error(await r.org.get('/assistants'), 403, 'FORBIDDEN', 'GET /assistants with organization key R and X-Tenant-Id of its removed tenant');
+    },
+    { requires: ['control'] },
+  );
+
+  clauseTest(
+    '5.6/removed-tenant-key-refused',
+    "a removed tenant's own key is refused (401 UNAUTHORIZED or 403 FORBIDDEN)",
+    async ({ verify }) => {
+      const r = await removedTenant();
+      verify.success(r.before.tenant, 200, 'before the removal, GET /assistants with the tenant key answers 200');
+      for (const path of ['/assistants', '/assistants', '/calls']) {
+        const res = await r.tenant.get(path);
+        const code = res.json?.error?.code;
+        verify.that(
+          `GET ${path} with the removed tenant's key is refused with 401 UNAUTHORIZED or 403 FORBIDDEN`,
+          (res.status === 401 && code === 'UNAUTHORIZED') || (res.status === 403 && code === 'FORBIDDEN'),
+          { expected: '401 UNAUTHORIZED or 403 FORBIDDEN', actual: statusLine(res), res },
+        );
+      }
+    },
+    { requires: ['control'] },
   );
 });
 

@@ -77,11 +77,18 @@ export const orgKeyWithoutTenant = seam(
 );
 
 /**
+ * Why X-Tenant-Id names no tenant of the key's organization: the tenant exists in another
+ * organization, it was removed (§5.6 "moved or removed"), or no such tenant ever existed (not a
+ * uuid at all included).
+ */
+export type ForeignTenantKind = 'other-organization' | 'removed' | 'unknown';
+
+/**
  * §5.6: X-Tenant-Id naming no tenant of the key's organization (another organization's tenant, a
  * removed or unknown tenant, not a uuid at all) is 403 FORBIDDEN: the key is valid, the tenant
- * is not allowed. `known` tells whether the tenant exists elsewhere.
+ * is not allowed. `kind` tells which of them it is.
  */
-export const foreignTenantRefusal = seam('auth.foreign-tenant-refusal', (_known: boolean): ApiError => forbidden());
+export const foreignTenantRefusal = seam('auth.foreign-tenant-refusal', (_kind: ForeignTenantKind): ApiError => forbidden());
 
 function headerValue(request: FastifyRequest, name: string): string | undefined {
   const v = request.headers[name];
@@ -125,7 +132,9 @@ export function authenticate(state: SimState, request: FastifyRequest, scope: Ro
     return { keyType: 'organization', organizationId: owner.organizationId, tenantId: answer.tenantId };
   }
   const tenant = state.tenants.get(xTenant);
-  if (!tenant || tenant.organizationId !== owner.organizationId) throw seams.of(foreignTenantRefusal)(tenant !== undefined);
+  if (!tenant || tenant.organizationId !== owner.organizationId) {
+    throw seams.of(foreignTenantRefusal)(tenant ? 'other-organization' : state.removedTenants.has(xTenant) ? 'removed' : 'unknown');
+  }
   return { keyType: 'organization', organizationId: owner.organizationId, tenantId: tenant.id };
 }
 

@@ -78,6 +78,10 @@ export class SimState {
   keys = new Map<string, KeyOwner>();
   /** Keys rotated away → former owner (kept only so the `auth.accept-rotated-key` fault can work). */
   rotatedKeys = new Map<string, KeyOwner>();
+  /** Tenants removed (§5.6 "moved or removed") → the tenant as it was: authentication tells them from ids that never existed. */
+  removedTenants = new Map<string, Tenant>();
+  /** Keys of removed tenants → former owner (kept only so the `auth.removed-tenant-key-accepted` fault can work). */
+  removedKeys = new Map<string, KeyOwner>();
   /** Assistants by id (all tenants; always filter by tenant, §5.7). */
   assistants = new Map<string, AssistantRecord>();
   /** Task overrides by overrideId. */
@@ -115,6 +119,8 @@ export class SimState {
     this.tenants.clear();
     this.keys.clear();
     this.rotatedKeys.clear();
+    this.removedTenants.clear();
+    this.removedKeys.clear();
     this.assistants.clear();
     this.taskOverrides.clear();
     this.dns.clear();
@@ -174,9 +180,15 @@ export class SimState {
    * the id is unknown.
    */
   removeTenant(tenantId: string): boolean {
-    if (!this.tenants.delete(tenantId)) return false;
+    const tenant = this.tenants.get(tenantId);
+    if (!tenant) return false;
+    this.tenants.delete(tenantId);
+    this.removedTenants.set(tenantId, tenant);
     for (const [key, owner] of this.keys) {
-      if (owner.type === 'tenant' && owner.tenantId === tenantId) this.keys.delete(key);
+      if (owner.type === 'tenant' && owner.tenantId === tenantId) {
+        this.keys.delete(key);
+        this.removedKeys.set(key, owner);
+      }
     }
     return true;
   }

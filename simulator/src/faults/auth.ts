@@ -137,6 +137,29 @@ export const AUTH_FAULTS = defineFaults([
     name: 'auth.unknown-tenant-404',
     clauses: ['5.6/403-unknown-tenant'],
     description: "An organization key naming a tenant that never existed answers 404 RESOURCE_NOT_FOUND (another organization's tenant still answers 403).",
-    override: override(foreignTenantRefusal, (next) => (known) => (known ? next(known) : notFound())),
+    override: override(foreignTenantRefusal, (next) => (kind) => (kind === 'unknown' ? notFound() : next(kind))),
+  },
+  {
+    name: 'auth.removed-tenant-404',
+    clauses: ['5.6/403-removed-tenant'],
+    description:
+      'A soft-deleting tenant lookup: an organization key naming a tenant of its organization that was removed answers 404 RESOURCE_NOT_FOUND instead of 403 FORBIDDEN.',
+    override: override(foreignTenantRefusal, (next) => (kind) => (kind === 'removed' ? notFound() : next(kind))),
+  },
+  {
+    name: 'auth.removed-tenant-key-accepted',
+    clauses: ['5.6/removed-tenant-key-refused'],
+    description: "A removed tenant's own key keeps authenticating (the key rows outlive the soft-deleted tenant).",
+    override: override(keyOwner, (next) => (state, key) => next(state, key) ?? state.removedKeys.get(key) ?? null),
+  },
+  {
+    name: 'auth.key-case-insensitive',
+    clauses: ['5.6/401-unknown-key'],
+    description:
+      'Keys are looked up case-insensitively (a key column with a case-insensitive collation, as MySQL utf8mb4_general_ci or citext): the issued key with its letters upper-cased authenticates.',
+    override: override(keyOwner, (next) => (state, key) => {
+      const folded = key.toLowerCase();
+      return next(state, key) ?? [...state.keys].find(([k]) => k.toLowerCase() === folded)?.[1] ?? null;
+    }),
   },
 ]);

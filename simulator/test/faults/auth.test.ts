@@ -35,4 +35,16 @@ probeArea('auth', AUTH_FAULTS, {
   'auth.org-key-no-tenant-401': async (w) => st(await w.req('GET', '/assistants', { key: w.orgKey })),
   'auth.foreign-tenant-403-as-404': async (w) => st(await w.req('GET', '/assistants', { key: w.orgKey, headers: { 'x-tenant-id': w.F.id } })),
   'auth.unknown-tenant-404': async (w) => st(await w.req('GET', '/assistants', { key: w.orgKey, headers: { 'x-tenant-id': NEVER_EXISTED } })),
+  'auth.removed-tenant-404': {
+    probe: async (w) => {
+      await w.ctl('DELETE', `/tenants/${w.B.id}`);
+      return st(await w.req('GET', '/assistants', { key: w.orgKey, headers: { 'x-tenant-id': w.B.id } }))[0];
+    },
+    spec: 403,
+  },
+  'auth.removed-tenant-key-accepted': async (w) => {
+    await w.ctl('DELETE', `/tenants/${w.B.id}`);
+    return st(await w.req('GET', '/assistants', { key: w.B.apiKey }))[0];
+  },
+  'auth.key-case-insensitive': { probe: async (w) => st(await w.req('GET', '/assistants', { key: w.A.apiKey.toUpperCase() }))[0], spec: 401 },
 });
