@@ -28,7 +28,8 @@ export type Probes<F extends readonly Fault[]> = Readonly<Record<F[number]['name
 /**
  * Declares the probe tests of one area: for each fault, its probe runs in a fresh world with no
  * fault, then in another fresh world with only that fault switched on (`PUT /__control/config`);
- * the two observations must differ, and with `spec` given the first must equal it. A first test
+ * the two observations must differ, and with `spec` given the first must equal it. Each test's
+ * name ends with the fault's clause ids in brackets. A first test
  * checks the probes name exactly the area's faults. A fresh world is a control reset of the area's
  * one simulator (a reset empties every piece of state and switches every fault off).
  */
@@ -49,7 +50,8 @@ export function probeArea<const F extends readonly Fault[]>(area: string, faults
     });
 
     for (const fault of faults) {
-      it(`${fault.name} changes what its probe observes`, async () => {
+      // The fault's clause ids close the name, as a conformance test's do (`-t <clause>` selects its probe too).
+      it(`${fault.name} changes what its probe observes [${fault.clauses.join(' ')}]`, async () => {
         const entry = table[fault.name]!;
         const probe = typeof entry === 'function' ? entry : entry.probe;
         const clean = await probe(await freshWorld(app));
