@@ -119,83 +119,109 @@ export function utcDay(d: Date): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** Decides the gate. Never throws on a well-formed record. */
-export function evaluateGate(input: GateInput): GateResult {
-  const { run } = input;
-  const today = utcDay(input.now ?? new Date());
-  const reasons: string[] = [];
-  const notes: string[] = [];
-  const entries = (input.deviations ?? []).filter((d) => !d.targets || d.targets.includes(run.target.mode));
-  const used = new Set<KnownDeviation>();
-  const known = new Set(run.clauses.map((c) => c.id));
+/**
+ * The gate's verdict as it is written: blocking reasons and notes in the order found, and the
+ * allow-list entries applicable to the run's mode with the ones that were consulted.
+ */
+class GateLedger {
+  readonly reasons: string[] = [];
+  readonly notes: string[] = [];
+  /** Allow-list entries consulted for a blocking clause (the rest are reported as unneeded). */
+  readonly used = new Set<KnownDeviation>();
+
+  constructor(
+    /** Allow-list entries that apply to the run's target mode. */
+    readonly entries: KnownDeviation[],
+    /** Today, YYYY-MM-DD (UTC): an entry unblocks up to and including its expiry day. */
+    private readonly today: string,
+  ) {}
 
   /** The allow-list's say on a clause: an unexpired entry unblocks; an expired one is named. */
-  const allowance = (id: string): { allowed?: KnownDeviation; expired?: KnownDeviation } => {
-    const list = entries.filter((d) => d.clause === id);
-    for (const d of list) used.add(d);
-    const allowed = list.find((d) => d.expires >= today);
+  private allowance(id: string): { allowed?: KnownDeviation; expired?: KnownDeviation } {
+    const list = this.entries.filter((d) => d.clause === id);
+    for (const d of list) this.used.add(d);
+    const allowed = list.find((d) => d.expires >= this.today);
     return allowed ? { allowed } : { expired: list[0] };
-  };
-  const block = (id: string, line: string) => {
-    const { allowed, expired } = allowance(id);
-    if (allowed) notes.push(`allowed: ${line} — known deviation until ${allowed.expires}: ${allowed.comment}`);
-    else if (expired) reasons.push(`${line} (allow-list entry expired on ${expired.expires}, no longer unblocks: ${expired.comment})`);
-    else reasons.push(line);
-  };
+  }
 
+  /** Blocks on `line`, unless the allow-list unblocks clause `id` (then a note says so). */
+  block(id: string, line: string): void {
+    const { allowed, expired } = this.allowance(id);
+    if (allowed) this.notes.push(`allowed: ${line} — known deviation until ${allowed.expires}: ${allowed.comment}`);
+    else if (expired) this.reasons.push(`${line} (allow-list entry expired on ${expired.expires}, no longer unblocks: ${expired.comment})`);
+    else this.reasons.push(line);
+  }
+
+  /** Marks the reason or allowed note about failing clause `was` as a regression too. */
+  markRegressed(was: string): void {
+    const i = this.reasons.findIndex((x) => x.startsWith(was));
+    if (i >= 0) this.reasons[i] = this.reasons[i].replace(was, `${was} (regressed: pass → fail)`);
+    else {
+      const j = this.notes.findIndex((x) => x.startsWith(`allowed: ${was}`));
+      if (j >= 0) this.notes[j] = this.notes[j].replace(was, `${was} (regressed: pass → fail)`);
+    }
+  }
+}
+
+/** What no flag excuses in a run as a whole: an unreachable target, no test, no must clause checked; and a partial run. */
+function judgeRunAsAWhole(input: GateInput, checked: ReturnType<typeof mustChecked>, ledger: GateLedger): void {
+  const { run } = input;
   if (run.unreachable)
-    reasons.push(
+    ledger.reasons.push(
       `the target could not be reached, no test ran: ${run.unreachable.cause} (fix: ${run.unreachable.fix}); --allow-errors tolerates a flaky target, not an outage`,
     );
-  else if (run.summary.total === 0) reasons.push('no conformance test ran: the record holds no test, so it proves nothing');
-  const checked = mustChecked(run);
+  else if (run.summary.total === 0) ledger.reasons.push('no conformance test ran: the record holds no test, so it proves nothing');
   // Errors are tolerated one by one (allowErrors); a run that verified nothing is an outage, not flakiness.
   if (!run.unreachable && run.summary.total > 0 && checked.testable > 0 && checked.checked === 0) {
-    reasons.push(
+    ledger.reasons.push(
       `the run checked no must clause (every one errored, was skipped or not covered): it proves nothing; --allow-errors tolerates a flaky target, not an outage`,
     );
   }
   if (run.partial && !input.allowPartial)
-    reasons.push(`partial run (${run.partial.reasons.join('; ')}): clauses whose tests did not run were not verified (--allow-partial lets such a run decide)`);
-  else if (run.partial) notes.push(`partial run: ${run.partial.reasons.join('; ')}`);
-  for (const c of run.clauses) {
-    if (c.level === 'must' && c.verdict === 'fail') block(c.id, `must clause ${c.id} fails: ${whyLine(c.message, 200) || c.text}`);
+    ledger.reasons.push(
+      `partial run (${run.partial.reasons.join('; ')}): clauses whose tests did not run were not verified (--allow-partial lets such a run decide)`,
+    );
+  else if (run.partial) ledger.notes.push(`partial run: ${run.partial.reasons.join('; ')}`);
+}
+
+/** Failing clauses: a `must` blocks, a `should` blocks only under `strict` (a warning otherwise). */
+function judgeFailingClauses(input: GateInput, ledger: GateLedger): void {
+  for (const c of input.run.clauses) {
+    if (c.level === 'must' && c.verdict === 'fail') ledger.block(c.id, `must clause ${c.id} fails: ${whyLine(c.message, 200) || c.text}`);
     else if (c.level === 'should' && c.verdict === 'fail') {
       const line = `should clause ${c.id} fails: ${whyLine(c.message, 200) || c.text}`;
-      if (input.strict) block(c.id, `${line} (--strict)`);
-      else notes.push(`warning: ${line} (blocks only with --strict)`);
+      if (input.strict) ledger.block(c.id, `${line} (--strict)`);
+      else ledger.notes.push(`warning: ${line} (blocks only with --strict)`);
     }
   }
-  let comparison: RunComparison | undefined;
-  if (input.baseline) {
-    const margin = input.maxCheckedDrop ?? DEFAULT_MAX_CHECKED_DROP;
-    const before = mustChecked(input.baseline);
-    const drop = (before.share - checked.share) * 100;
-    if (checked.checked > 0 && before.checked > 0 && drop > margin) {
-      reasons.push(
-        `the share of must clauses checked fell from ${checkedLine(before)} in the baseline to ${checkedLine(checked)}, ` +
-          `${drop.toFixed(1)} points, more than the ${margin}-point margin (--max-checked-drop): the target answered less than last time; --allow-errors tolerates a flaky target, not an outage`,
-      );
-    }
-    comparison = compareRuns(input.baseline, run, input.baselineFile);
-    for (const r of comparison.regressions) {
-      if (r.level === 'must' || (input.strict && r.level === 'should')) {
-        // already blocked above as a failing clause; say that it is also a regression
-        const was = `${r.level} clause ${r.id} fails`;
-        const i = reasons.findIndex((x) => x.startsWith(was));
-        if (i >= 0) reasons[i] = reasons[i].replace(was, `${was} (regressed: pass → fail)`);
-        else {
-          const j = notes.findIndex((x) => x.startsWith(`allowed: ${was}`));
-          if (j >= 0) notes[j] = notes[j].replace(was, `${was} (regressed: pass → fail)`);
-        }
-        continue;
-      }
-      block(r.id, `${r.level} clause ${r.id} regressed: pass → fail: ${whyLine(r.message, 200) || r.text}`);
-    }
+}
+
+/** Against a baseline: a fall in the share of must clauses checked, and regressions (pass → fail). */
+function judgeAgainstBaseline(input: GateInput & { baseline: RunRecord }, checked: ReturnType<typeof mustChecked>, ledger: GateLedger): RunComparison {
+  const margin = input.maxCheckedDrop ?? DEFAULT_MAX_CHECKED_DROP;
+  const before = mustChecked(input.baseline);
+  const drop = (before.share - checked.share) * 100;
+  if (checked.checked > 0 && before.checked > 0 && drop > margin) {
+    ledger.reasons.push(
+      `the share of must clauses checked fell from ${checkedLine(before)} in the baseline to ${checkedLine(checked)}, ` +
+        `${drop.toFixed(1)} points, more than the ${margin}-point margin (--max-checked-drop): the target answered less than last time; --allow-errors tolerates a flaky target, not an outage`,
+    );
   }
+  const comparison = compareRuns(input.baseline, input.run, input.baselineFile);
+  for (const r of comparison.regressions) {
+    // A failing must clause (or should, under strict) was judged above: say that it also regressed.
+    if (r.level === 'must' || (input.strict && r.level === 'should')) ledger.markRegressed(`${r.level} clause ${r.id} fails`);
+    else ledger.block(r.id, `${r.level} clause ${r.id} regressed: pass → fail: ${whyLine(r.message, 200) || r.text}`);
+  }
+  return comparison;
+}
+
+/** Clauses with an `error` verdict: an unverified must clause blocks unless `allowErrors`; the rest are warnings. */
+function judgeUnverifiedClauses(input: GateInput, checked: ReturnType<typeof mustChecked>, ledger: GateLedger): void {
+  const { run } = input;
   const unverified = run.clauses.filter((c) => c.level === 'must' && c.verdict === 'error').length;
   if (unverified > 0 && input.allowErrors) {
-    notes.push(
+    ledger.notes.push(
       `--allow-errors: ${unverified} must clause${unverified > 1 ? 's' : ''} could not be verified this run (target or network trouble, error verdicts below) and pass as warnings; must clauses checked: ${checkedLine(checked)}`,
     );
   }
@@ -203,14 +229,32 @@ export function evaluateGate(input: GateInput): GateResult {
     if (c.verdict !== 'error') continue;
     const line = `${c.level} clause ${c.id} has no verdict, the target or network misbehaved: ${firstLine(c.message, 160)}`;
     // Fail closed: a must clause that could not be verified blocks a release unless errors are allowed.
-    if (c.level === 'must' && !input.allowErrors) block(c.id, `${line} (unverified must clause; --allow-errors lets it pass as a warning)`);
-    else notes.push(`warning: ${line}`);
+    if (c.level === 'must' && !input.allowErrors) ledger.block(c.id, `${line} (unverified must clause; --allow-errors lets it pass as a warning)`);
+    else ledger.notes.push(`warning: ${line}`);
   }
-  for (const d of entries) {
-    if (!known.has(d.clause)) notes.push(`allow-list entry for ${d.clause} names no clause of this run's catalogue`);
-    else if (!used.has(d)) notes.push(`allow-list entry for ${d.clause} (until ${d.expires}) is no longer needed: the clause does not fail`);
+}
+
+/** Allow-list entries naming no clause of the run's catalogue, or not needed this run: notes. */
+function noteIdleAllowances(run: RunRecord, ledger: GateLedger): void {
+  const known = new Set(run.clauses.map((c) => c.id));
+  for (const d of ledger.entries) {
+    if (!known.has(d.clause)) ledger.notes.push(`allow-list entry for ${d.clause} names no clause of this run's catalogue`);
+    else if (!ledger.used.has(d)) ledger.notes.push(`allow-list entry for ${d.clause} (until ${d.expires}) is no longer needed: the clause does not fail`);
   }
-  const result: GateResult = { ok: reasons.length === 0, reasons, notes };
+}
+
+/** Decides the gate. Never throws on a well-formed record. */
+export function evaluateGate(input: GateInput): GateResult {
+  const { run } = input;
+  const entries = (input.deviations ?? []).filter((d) => !d.targets || d.targets.includes(run.target.mode));
+  const ledger = new GateLedger(entries, utcDay(input.now ?? new Date()));
+  const checked = mustChecked(run);
+  judgeRunAsAWhole(input, checked, ledger);
+  judgeFailingClauses(input, ledger);
+  const comparison = input.baseline ? judgeAgainstBaseline({ ...input, baseline: input.baseline }, checked, ledger) : undefined;
+  judgeUnverifiedClauses(input, checked, ledger);
+  noteIdleAllowances(run, ledger);
+  const result: GateResult = { ok: ledger.reasons.length === 0, reasons: ledger.reasons, notes: ledger.notes };
   if (comparison) result.comparison = comparison;
   return result;
 }

@@ -31,7 +31,6 @@ const TO_SPLIT = new Set([
   'helpers/report/markdown.ts renderMarkdown',
   'simulator/src/routes/test-suites.ts testSuitesRoutes',
   'helpers/report/spec-doc.ts parseSpec',
-  'helpers/report/gate.ts evaluateGate',
   'helpers/target.ts readTargetConfig',
   'simulator/src/model/assistant.ts applyAssistantInput',
   'helpers/report/spec-html.ts renderSpecHtml',
