@@ -5,7 +5,7 @@
  */
 import type { RunRecord } from './model';
 import type { RunComparison, ClauseChange } from './model';
-import { byClauseId, cut, describeAnswer, describeRequest, evidenceFor, firstLine, whyLine } from './evidence';
+import { byClauseId, cut, describeAnswer, describeRequest, evidenceFor, firstLine, whyLine, type ClauseEvidence } from './evidence';
 
 /** Options of {@link renderMarkdown}. */
 export interface MarkdownOptions {
@@ -139,11 +139,10 @@ export function renderComparison(c: RunComparison): string[] {
   return lines;
 }
 
-/** Renders the Markdown report from a run record alone. */
-export function renderMarkdown(run: RunRecord, opts: MarkdownOptions = {}): string {
+/** The title (PASS or FAIL), an unreachable target, a partial run, the target line and links to the other reports. */
+function renderHeading(run: RunRecord, opts: MarkdownOptions): string[] {
   const s = run.summary;
   const cs = run.clauseSummary;
-  const failingClauses = run.clauses.filter((c) => c.verdict === 'fail' || c.verdict === 'error').sort(byClauseId);
   // A run that checked nothing (no test, or an unreachable target) proves nothing: never PASS.
   const ok = s.total > 0 && !run.unreachable && s.failed === 0 && s.errors === 0 && cs.fail === 0 && cs.error === 0;
   const lines: string[] = [];
@@ -158,56 +157,71 @@ export function renderMarkdown(run: RunRecord, opts: MarkdownOptions = {}): stri
     opts.authorizationMatrix && `[authorization matrix](${opts.authorizationMatrix})`,
   ].filter(Boolean);
   if (links.length) lines.push(links.join(' · '), '');
-  lines.push(...renderTrouble(run));
-  lines.push(...renderOff(run));
-  if (run.comparison) lines.push(...renderComparison(run.comparison));
-  lines.push('## Totals', '');
-  lines.push(
-    `- Clauses: **${cs.fail} fail**, ${cs.error} error, ${cs.pass} pass, ${cs.skip} skip, ${cs['not-covered']} not covered, ${cs['not-testable']} not testable`,
-  );
-  lines.push(`- Coverage: **${(cs.coverage * 100).toFixed(1)}%** (testable clauses with at least one test / testable clauses)`);
-  lines.push(`- Tests: ${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped (${s.total} in all)`);
+  return lines;
+}
+
+/** Clause verdict counts, coverage, test counts and requests (with the budget, when one was set). */
+function renderTotals(run: RunRecord): string[] {
+  const s = run.summary;
+  const cs = run.clauseSummary;
   const budget = run.requests.budget;
-  lines.push(
+  return [
+    '## Totals',
+    '',
+    `- Clauses: **${cs.fail} fail**, ${cs.error} error, ${cs.pass} pass, ${cs.skip} skip, ${cs['not-covered']} not covered, ${cs['not-testable']} not testable`,
+    `- Coverage: **${(cs.coverage * 100).toFixed(1)}%** (testable clauses with at least one test / testable clauses)`,
+    `- Tests: ${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped (${s.total} in all)`,
     `- Requests: ${run.requests.total} (${run.requests.retries} retries, ${run.requests.hung ?? 0} hung past the deadline, ${run.requests.notApi ?? 0} answers not the API's)${budget === undefined ? '' : `, budget ${budget}${run.requests.total > budget ? ' — **over budget**' : ''}`}`,
     '',
-  );
+  ];
+}
 
-  if (failingClauses.length) {
-    lines.push('## Failing clauses', '', '| clause | level | verdict | why |', '|---|---|---|---|');
-    for (const c of failingClauses) lines.push(`| \`${c.id}\` | ${c.level} | ${c.verdict} | ${cell(whyLine(c.message, 160))} |`);
-    lines.push('');
-    lines.push('## Failures', '');
-    let budget = 400_000; // characters of evidence, well under the 1 MiB job-summary limit
-    for (const c of failingClauses) {
-      lines.push(`### ${c.verdict === 'error' ? 'ERROR' : 'FAIL'} \`${c.id}\` (${c.level}, §${c.section}) ${cell(c.text)}`, '');
-      if (c.verdict === 'error') lines.push('_The target or the network misbehaved; this is not a conformance verdict._', '');
-      for (const ev of evidenceFor(run, c, 2)) {
-        lines.push(`Test: ${cell(ev.test.name)} (\`${ev.test.file}\`)`, '');
-        const why = ev.details.length ? ev.details.join('\n\n') : (ev.test.message ?? '');
-        const block = [fence(cut(why, 2500))];
-        const x = ev.exchanges[ev.exchanges.length - 1];
-        if (x)
-          block.push(
-            '',
-            '<details><summary>request and answer</summary>',
-            '',
-            fence(`${describeRequest(x)}\n\n--- answer ---\n${describeAnswer(x)}`),
-            '',
-            '</details>',
-          );
-        const text = block.join('\n');
-        if (budget - text.length < 0) {
-          lines.push('_(more evidence in conformance.json and the HTML report)_', '');
-          break;
-        }
-        budget -= text.length;
-        lines.push(text, '');
+/** The failing (and error) clauses as a table, then each with the evidence that shows it, within a character budget. */
+function renderFailures(run: RunRecord): string[] {
+  const failingClauses = run.clauses.filter((c) => c.verdict === 'fail' || c.verdict === 'error').sort(byClauseId);
+  if (!failingClauses.length) return [];
+  const lines = ['## Failing clauses', '', '| clause | level | verdict | why |', '|---|---|---|---|'];
+  for (const c of failingClauses) lines.push(`| \`${c.id}\` | ${c.level} | ${c.verdict} | ${cell(whyLine(c.message, 160))} |`);
+  lines.push('');
+  lines.push('## Failures', '');
+  let budget = 400_000; // characters of evidence, well under the 1 MiB job-summary limit
+  for (const c of failingClauses) {
+    lines.push(`### ${c.verdict === 'error' ? 'ERROR' : 'FAIL'} \`${c.id}\` (${c.level}, §${c.section}) ${cell(c.text)}`, '');
+    if (c.verdict === 'error') lines.push('_The target or the network misbehaved; this is not a conformance verdict._', '');
+    for (const ev of evidenceFor(run, c, 2)) {
+      lines.push(`Test: ${cell(ev.test.name)} (\`${ev.test.file}\`)`, '');
+      const text = evidenceBlock(ev);
+      if (budget - text.length < 0) {
+        lines.push('_(more evidence in conformance.json and the HTML report)_', '');
+        break;
       }
+      budget -= text.length;
+      lines.push(text, '');
     }
   }
+  return lines;
+}
 
-  lines.push('## Clauses', '', '| clause | level | verdict | tests | note |', '|---|---|---|---:|---|');
+/** One piece of evidence: why the test failed, fenced, and its last request and answer in a collapsed block. */
+function evidenceBlock(ev: ClauseEvidence): string {
+  const why = ev.details.length ? ev.details.join('\n\n') : (ev.test.message ?? '');
+  const block = [fence(cut(why, 2500))];
+  const x = ev.exchanges[ev.exchanges.length - 1];
+  if (x)
+    block.push(
+      '',
+      '<details><summary>request and answer</summary>',
+      '',
+      fence(`${describeRequest(x)}\n\n--- answer ---\n${describeAnswer(x)}`),
+      '',
+      '</details>',
+    );
+  return block.join('\n');
+}
+
+/** Every clause with its verdict, test count and a note (skip kind, why not testable, why it failed). */
+function renderClauseTable(run: RunRecord): string[] {
+  const lines = ['## Clauses', '', '| clause | level | verdict | tests | note |', '|---|---|---|---:|---|'];
   for (const c of [...run.clauses].sort(byClauseId)) {
     const note =
       c.verdict === 'skip'
@@ -219,28 +233,58 @@ export function renderMarkdown(run: RunRecord, opts: MarkdownOptions = {}): stri
             : whyLine(c.message, 120);
     lines.push(`| \`${c.id}\` | ${c.level} | ${c.verdict} | ${c.tests.length} | ${cell(note)} |`);
   }
-  lines.push('', '## Requests per suite file', '', '| suite file | requests |', '|---|---:|');
+  return lines;
+}
+
+/** Requests per suite file and their total. */
+function renderRequestsPerFile(run: RunRecord): string[] {
+  const lines = ['', '## Requests per suite file', '', '| suite file | requests |', '|---|---:|'];
   for (const [file, n] of Object.entries(run.requests.perFile).sort()) lines.push(`| ${file} | ${n} |`);
   lines.push(`| **total** | **${run.requests.total}** |`);
+  return lines;
+}
+
+/** Checks graded non-strict: refusals in another form than the spec states (none: no section). */
+function renderNonStrict(run: RunRecord): string[] {
   const nonStrict = run.tests.flatMap((t) => t.checks.filter((c) => c.level === 'non-strict').map((c) => ({ test: t.name, check: c })));
-  if (nonStrict.length) {
+  if (!nonStrict.length) return [];
+  const lines = [
+    '',
+    '## Non-strict refusals',
+    '',
+    'The target refused as the spec requires, but not in the form it states (for example a 400 from its HTTP layer where §5.6 says 401). Not a failure.',
+    '',
+    '| clauses | requirement | what happened | test |',
+    '|---|---|---|---|',
+  ];
+  for (const { test, check } of nonStrict)
     lines.push(
-      '',
-      '## Non-strict refusals',
-      '',
-      'The target refused as the spec requires, but not in the form it states (for example a 400 from its HTTP layer where §5.6 says 401). Not a failure.',
-      '',
-      '| clauses | requirement | what happened | test |',
-      '|---|---|---|---|',
+      `| ${check.clauses.map((id) => `\`${id}\``).join(' ')} | ${cell(check.requirement)} | ${cell(firstLine(check.detail, 160))} | ${cell(firstLine(test, 100))} |`,
     );
-    for (const { test, check } of nonStrict)
-      lines.push(
-        `| ${check.clauses.map((id) => `\`${id}\``).join(' ')} | ${cell(check.requirement)} | ${cell(firstLine(check.detail, 160))} | ${cell(firstLine(test, 100))} |`,
-      );
-  }
-  if (run.drift.length) {
-    lines.push('', '## Drift (informational)', '', '| kind | where | what | tests |', '|---|---|---|---:|');
-    for (const d of run.drift) lines.push(`| ${d.kind} | ${cell(d.where)} | ${cell(d.what)} | ${d.tests.length} |`);
-  }
+  return lines;
+}
+
+/** Drift: what the target answered that the spec does not document (none: no section). */
+function renderDrift(run: RunRecord): string[] {
+  if (!run.drift.length) return [];
+  const lines = ['', '## Drift (informational)', '', '| kind | where | what | tests |', '|---|---|---|---:|'];
+  for (const d of run.drift) lines.push(`| ${d.kind} | ${cell(d.where)} | ${cell(d.what)} | ${d.tests.length} |`);
+  return lines;
+}
+
+/** Renders the Markdown report from a run record alone. */
+export function renderMarkdown(run: RunRecord, opts: MarkdownOptions = {}): string {
+  const lines = [
+    ...renderHeading(run, opts),
+    ...renderTrouble(run),
+    ...renderOff(run),
+    ...(run.comparison ? renderComparison(run.comparison) : []),
+    ...renderTotals(run),
+    ...renderFailures(run),
+    ...renderClauseTable(run),
+    ...renderRequestsPerFile(run),
+    ...renderNonStrict(run),
+    ...renderDrift(run),
+  ];
   return lines.join('\n') + '\n';
 }
