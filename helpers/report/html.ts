@@ -155,122 +155,152 @@ const JS = `
 })();
 `;
 
-/** Renders the HTML report from a run record alone. */
-export function renderHtml(run: RunRecord, opts: HtmlOptions = {}): string {
-  const specHref = opts.specHref;
-  /** `text` linked to the spec heading of `section` when a spec URL is configured, else plain. */
-  const specAnchor = (section: string, html: string) => {
-    const href = sectionLink(run, section, specHref);
-    return href ? `<a href="${esc(href)}">${html}</a>` : html;
-  };
+/** `html` linked to the spec heading of `section` when a spec URL is configured, else plain. */
+function specAnchor(run: RunRecord, section: string, html: string, specHref: string | undefined): string {
+  const href = sectionLink(run, section, specHref);
+  return href ? `<a href="${esc(href)}">${html}</a>` : html;
+}
+
+/** A run that checked nothing (no test, or an unreachable target) proves nothing: never PASS. */
+function runPasses(run: RunRecord): boolean {
   const s = run.summary;
   const cs = run.clauseSummary;
-  const clauses = [...run.clauses].sort(byClauseId);
-  const failing = clauses.filter((c) => c.verdict === 'fail' || c.verdict === 'error');
-  // A run that checked nothing (no test, or an unreachable target) proves nothing: never PASS.
-  const ok = s.total > 0 && !run.unreachable && s.failed === 0 && s.errors === 0 && cs.fail === 0 && cs.error === 0;
-  const title = `Core API conformance: ${ok ? 'PASS' : 'FAIL'}`;
+  return s.total > 0 && !run.unreachable && s.failed === 0 && s.errors === 0 && cs.fail === 0 && cs.error === 0;
+}
+
+/** One card per clause verdict (a click shows only that verdict) and the coverage card. */
+function cardsHtml(run: RunRecord, clauses: ClauseRecord[]): string {
+  const cs = run.clauseSummary;
   const testable = clauses.filter((c) => c.targets.length > 0);
   const covered = testable.filter((c) => c.tests.length > 0).length;
-
-  const cards = [
+  return [
     ...CLAUSE_VERDICTS.map((v) => `<div class="card click" data-only="${v}" title="show only ${esc(LABEL[v])}"><b>${cs[v]}</b>${badge(v)}</div>`),
     `<div class="card"><b>${(cs.coverage * 100).toFixed(1)}%</b>coverage <span class="meta">(${covered}/${testable.length} testable clauses have a test)</span></div>`,
   ].join('');
-  const testLine = `tests: ${s.total} (${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped) · requests: ${run.requests.total} (${run.requests.retries} retries)`;
+}
 
+/** What the run left off: the share of must clauses checked and the switches that would check more. */
+function offHtml(run: RunRecord): string {
   const off = run.off;
-  const offHtml = off
-    ? `<section id="off"><div><strong>Checked ${off.mustChecked} of ${off.mustTestable} testable <code>must</code> clauses (${off.mustTestable ? Math.round((off.mustChecked / off.mustTestable) * 100) : 100}%).</strong></div>${
-        off.switches.length
-          ? `<table class="small"><tr><th>left off</th><th>how to turn it on</th><th><code>must</code> clauses it would turn on</th><th>skipped tests</th></tr>${off.switches
-              .map(
-                (w) =>
-                  `<tr><td>${esc(w.label)}</td><td>${w.variable ? `<code>${esc(w.variable)}</code>` : esc(w.howTo)}</td><td class="n" title="${esc(w.mustClauses.join(' '))}">${w.mustClauses.length}</td><td class="n">${w.tests ?? ''}</td></tr>`,
-              )
-              .join('')}</table>`
-          : ''
-      }</section>`
-    : '';
-
-  const failingHtml = failing.length
-    ? `<section id="failing"><h2>Failing clauses (${failing.length})</h2><table><tr><th>clause</th><th>level</th><th>verdict</th><th>statement</th><th>why</th></tr>${failing
+  if (!off) return '';
+  const switches = off.switches.length
+    ? `<table class="small"><tr><th>left off</th><th>how to turn it on</th><th><code>must</code> clauses it would turn on</th><th>skipped tests</th></tr>${off.switches
         .map(
-          (c) =>
-            `<tr class="${c.verdict}"><td><a href="#c-${esc(c.id)}"><code>${esc(c.id)}</code></a></td><td>${esc(c.level)}</td><td>${badge(c.verdict)}</td><td>${esc(c.text)}</td><td class="why">${esc(whyLine(c.message, 220))}</td></tr>`,
+          (w) =>
+            `<tr><td>${esc(w.label)}</td><td>${w.variable ? `<code>${esc(w.variable)}</code>` : esc(w.howTo)}</td><td class="n" title="${esc(w.mustClauses.join(' '))}">${w.mustClauses.length}</td><td class="n">${w.tests ?? ''}</td></tr>`,
         )
-        .join('')}</table></section>`
-    : `<section id="failing"><h2>No clause fails</h2></section>`;
+        .join('')}</table>`
+    : '';
+  return `<section id="off"><div><strong>Checked ${off.mustChecked} of ${off.mustTestable} testable <code>must</code> clauses (${off.mustTestable ? Math.round((off.mustChecked / off.mustTestable) * 100) : 100}%).</strong></div>${switches}</section>`;
+}
 
+/** The failing (and error) clauses, each linked to its row in the clause table. */
+function failingHtml(failing: ClauseRecord[]): string {
+  if (!failing.length) return `<section id="failing"><h2>No clause fails</h2></section>`;
+  return `<section id="failing"><h2>Failing clauses (${failing.length})</h2><table><tr><th>clause</th><th>level</th><th>verdict</th><th>statement</th><th>why</th></tr>${failing
+    .map(
+      (c) =>
+        `<tr class="${c.verdict}"><td><a href="#c-${esc(c.id)}"><code>${esc(c.id)}</code></a></td><td>${esc(c.level)}</td><td>${badge(c.verdict)}</td><td>${esc(c.text)}</td><td class="why">${esc(whyLine(c.message, 220))}</td></tr>`,
+    )
+    .join('')}</table></section>`;
+}
+
+/** Under a clause's statement: its evidence when it failed, else why it was skipped, not testable or not covered. */
+function clauseDetailHtml(run: RunRecord, c: ClauseRecord): string {
+  if (c.verdict === 'fail' || c.verdict === 'error')
+    return `<details><summary>${esc(whyLine(c.message, 160) || 'evidence')}</summary>${evidenceHtml(run, c)}</details>`;
+  if (c.verdict === 'skip') return `<div class="reason">skipped (${esc(c.skipKind ?? 'other')}): ${esc(firstLine(c.message, 200))}</div>`;
+  if (c.verdict === 'not-testable') return `<div class="reason">not testable: ${esc(c.reason ?? '')}</div>`;
+  if (c.verdict === 'not-covered') return `<div class="reason">no test names this clause</div>`;
+  return '';
+}
+
+/** One row of the clause table. */
+function clauseRowHtml(run: RunRecord, c: ClauseRecord, specHref: string | undefined): string {
+  const amb = c.ambiguity ? `<div class="amb">ambiguity: ${esc(c.ambiguity)}</div>` : '';
+  const tests = c.tests.length ? `<details><summary>${c.tests.length}</summary><ul>${c.tests.map((t) => `<li>${esc(t)}</li>`).join('')}</ul></details>` : '0';
+  return `<tr class="clause" id="c-${esc(c.id)}" data-status="${c.verdict}"><td>${specAnchor(run, c.section, `<code>${esc(c.id)}</code>`, specHref)}</td><td>§${esc(c.section)}</td><td>${esc(c.level)}</td><td>${badge(c.verdict)}</td><td>${esc(c.text)}${amb}${clauseDetailHtml(run, c)}</td><td>${tests}</td></tr>`;
+}
+
+/** The clause table's bodies: one per top-level spec section, headed by its verdict counts. */
+function sectionBodiesHtml(run: RunRecord, clauses: ClauseRecord[], specHref: string | undefined): string {
   const groups = new Map<string, ClauseRecord[]>();
   for (const c of clauses) {
     const top = topOf(c.section);
     groups.set(top, [...(groups.get(top) ?? []), c]);
   }
-  const bodies = [...groups.entries()]
+  return [...groups.entries()]
     .sort((a, b) => a[0].localeCompare(b[0], 'en', { numeric: true }))
     .map(([top, list]) => {
       const counts = CLAUSE_VERDICTS.filter((v) => list.some((c) => c.verdict === v))
         .map((v) => `${list.filter((c) => c.verdict === v).length} ${LABEL[v]}`)
         .join(', ');
-      const head = `<tr class="section-row"><th colspan="6">${specAnchor(top, `§${esc(top)} ${esc(run.sections?.[top] ?? '')}`)} <span class="meta">${esc(counts)}</span></th></tr>`;
-      const rows = list
-        .map((c) => {
-          const detail =
-            c.verdict === 'fail' || c.verdict === 'error'
-              ? `<details><summary>${esc(whyLine(c.message, 160) || 'evidence')}</summary>${evidenceHtml(run, c)}</details>`
-              : c.verdict === 'skip'
-                ? `<div class="reason">skipped (${esc(c.skipKind ?? 'other')}): ${esc(firstLine(c.message, 200))}</div>`
-                : c.verdict === 'not-testable'
-                  ? `<div class="reason">not testable: ${esc(c.reason ?? '')}</div>`
-                  : c.verdict === 'not-covered'
-                    ? `<div class="reason">no test names this clause</div>`
-                    : '';
-          const amb = c.ambiguity ? `<div class="amb">ambiguity: ${esc(c.ambiguity)}</div>` : '';
-          const tests = c.tests.length
-            ? `<details><summary>${c.tests.length}</summary><ul>${c.tests.map((t) => `<li>${esc(t)}</li>`).join('')}</ul></details>`
-            : '0';
-          return `<tr class="clause" id="c-${esc(c.id)}" data-status="${c.verdict}"><td>${specAnchor(c.section, `<code>${esc(c.id)}</code>`)}</td><td>§${esc(c.section)}</td><td>${esc(c.level)}</td><td>${badge(c.verdict)}</td><td>${esc(c.text)}${amb}${detail}</td><td>${tests}</td></tr>`;
-        })
-        .join('');
+      const head = `<tr class="section-row"><th colspan="6">${specAnchor(run, top, `§${esc(top)} ${esc(run.sections?.[top] ?? '')}`, specHref)} <span class="meta">${esc(counts)}</span></th></tr>`;
+      const rows = list.map((c) => clauseRowHtml(run, c, specHref)).join('');
       return `<tbody class="sec" data-section="${esc(top)}">${head}${rows}</tbody>`;
     })
     .join('');
+}
 
-  const filters = `<div class="filters">${CLAUSE_VERDICTS.map(
+/** The clause table's filters: a box per verdict, problems only, all, and a search field. */
+function filtersHtml(run: RunRecord): string {
+  const cs = run.clauseSummary;
+  return `<div class="filters">${CLAUSE_VERDICTS.map(
     (v) => `<label><input type="checkbox" data-filter value="${v}" checked> ${badge(v)} ${cs[v]}</label>`,
   ).join(
     '',
   )}<button id="problems" type="button">problems only</button><button id="all" type="button">all</button><input id="q" type="search" placeholder="search id, text, reason"><span id="shown" class="meta"></span></div>`;
+}
 
+/** Requests per suite file and their total. */
+function requestsHtml(run: RunRecord): string {
   const perFile = Object.entries(run.requests.perFile)
     .sort()
     .map(([f, n]) => `<tr><td>${esc(f)}</td><td class="n">${n}</td></tr>`)
     .join('');
-  const drift = run.drift.length
+  return `<section><h2>Requests per suite file</h2><table class="small"><tr><th>suite file</th><th>requests</th></tr>${perFile}<tr><th>total</th><th class="n">${run.requests.total}</th></tr></table></section>`;
+}
+
+/** Drift: what the target answered that the spec does not document (none: nothing). */
+function driftHtml(run: RunRecord): string {
+  return run.drift.length
     ? `<section><h2>Drift (informational, §9.4)</h2><table><tr><th>kind</th><th>where</th><th>what</th><th>tests</th></tr>${run.drift.map((d) => `<tr><td>${esc(d.kind)}</td><td>${esc(d.where)}</td><td><code>${esc(d.what)}</code></td><td class="n">${d.tests.length}</td></tr>`).join('')}</table></section>`
     : '';
+}
+
+/** The page header: verdict, target and time, links to the other reports; an unreachable target under it. */
+function headerHtml(run: RunRecord, opts: HtmlOptions): string {
+  const ok = runPasses(run);
   const links = [
     `<a href="conformance.md">Markdown</a>`,
     `<a href="conformance.json">JSON</a>`,
     opts.authorizationMatrix ? `<a href="${esc(opts.authorizationMatrix)}">authorization matrix</a>` : '',
   ].filter(Boolean);
   const where = `${esc(run.target.mode)} ${esc(run.target.baseUrl)} · ${esc(run.startedAt)} → ${esc(run.finishedAt)}${run.shard ? ` · shard ${run.shard.index}/${run.shard.count}` : ''}${run.merged ? ` · merged from ${run.merged.sources.length} shard records` : ''}`;
+  return `<header><h1>Core API conformance <span class="verdict ${ok ? 'pass' : 'fail'}">${ok ? 'PASS' : 'FAIL'}</span>${run.partial ? ' <span class="meta">(partial run)</span>' : ''}</h1><span class="meta">${where}</span><span>${links.join(' · ')}</span></header>${run.unreachable ? `<p class="unreachable"><b>Target unreachable, no test ran</b>: ${esc(run.unreachable.cause)}. Fix: ${esc(run.unreachable.fix)}.</p>` : ''}`;
+}
 
+/** Renders the HTML report from a run record alone. */
+export function renderHtml(run: RunRecord, opts: HtmlOptions = {}): string {
+  const s = run.summary;
+  const clauses = [...run.clauses].sort(byClauseId);
+  const failing = clauses.filter((c) => c.verdict === 'fail' || c.verdict === 'error');
+  const title = `Core API conformance: ${runPasses(run) ? 'PASS' : 'FAIL'}`;
+  const testLine = `tests: ${s.total} (${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped) · requests: ${run.requests.total} (${run.requests.retries} retries)`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
 <title>${esc(title)}</title><style>${CSS}</style></head>
-<body><header><h1>Core API conformance <span class="verdict ${ok ? 'pass' : 'fail'}">${ok ? 'PASS' : 'FAIL'}</span>${run.partial ? ' <span class="meta">(partial run)</span>' : ''}</h1><span class="meta">${where}</span><span>${links.join(' · ')}</span></header>${run.unreachable ? `<p class="unreachable"><b>Target unreachable, no test ran</b>: ${esc(run.unreachable.cause)}. Fix: ${esc(run.unreachable.fix)}.</p>` : ''}
+<body>${headerHtml(run, opts)}
 <main>
-${run.partial ? `<p class="partial"><strong>Partial run</strong>: ${esc(run.partial.reasons.join('; '))}. Clauses whose tests did not run read "not run", not "not covered".</p>` : ''}<div class="cards">${cards}</div><div class="meta tests">${esc(testLine)}</div>
-${offHtml}
+${run.partial ? `<p class="partial"><strong>Partial run</strong>: ${esc(run.partial.reasons.join('; '))}. Clauses whose tests did not run read "not run", not "not covered".</p>` : ''}<div class="cards">${cardsHtml(run, clauses)}</div><div class="meta tests">${esc(testLine)}</div>
+${offHtml(run)}
 ${run.comparison ? comparisonHtml(run.comparison) : ''}
-${failingHtml}
-<section id="clauses"><h2>Clauses by spec section</h2>${filters}
-<table id="clause-table"><thead><tr><th>clause</th><th>section</th><th>level</th><th>verdict</th><th>statement · evidence</th><th>tests</th></tr></thead>${bodies}</table></section>
-<section><h2>Requests per suite file</h2><table class="small"><tr><th>suite file</th><th>requests</th></tr>${perFile}<tr><th>total</th><th class="n">${run.requests.total}</th></tr></table></section>
-${drift}
+${failingHtml(failing)}
+<section id="clauses"><h2>Clauses by spec section</h2>${filtersHtml(run)}
+<table id="clause-table"><thead><tr><th>clause</th><th>section</th><th>level</th><th>verdict</th><th>statement · evidence</th><th>tests</th></tr></thead>${sectionBodiesHtml(run, clauses, opts.specHref)}</table></section>
+${requestsHtml(run)}
+${driftHtml(run)}
 </main><script>${JS}</script></body></html>
 `;
 }

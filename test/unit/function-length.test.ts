@@ -27,8 +27,6 @@ const TO_SPLIT = new Set([
   'simulator/src/control/calls.ts callsControl',
   'simulator/src/server.ts buildSimulator',
   'helpers/mutation/index.ts runMutation',
-  'helpers/report/html.ts renderHtml',
-  'helpers/report/markdown.ts renderMarkdown',
   'simulator/src/routes/test-suites.ts testSuitesRoutes',
   'helpers/report/spec-doc.ts parseSpec',
   'helpers/target.ts readTargetConfig',
