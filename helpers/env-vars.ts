@@ -10,7 +10,7 @@
  */
 
 /** Where a variable applies; each group is one table of docs/configuration.md, in this order. */
-export type EnvGroup = 'target' | 'live-required' | 'live-optional' | 'live-opt-in' | 'reach' | 'run' | 'reports' | 'project-tests' | 'internal';
+export type EnvGroup = 'target' | 'live-required' | 'live-optional' | 'live-opt-in' | 'live-lanes' | 'reach' | 'run' | 'reports' | 'project-tests' | 'internal';
 
 /** Titles and one-line introductions of the groups, in the page's order. */
 export const ENV_GROUPS: Readonly<Record<EnvGroup, { title: string; intro: string }>> = {
@@ -27,6 +27,10 @@ export const ENV_GROUPS: Readonly<Record<EnvGroup, { title: string; intro: strin
     title: 'Live tenant: opt-ins and limits',
     intro: 'What costs money, reaches a person or leaves something behind is never done without its opt-in (simulators have them all on).',
   },
+  'live-lanes': {
+    title: 'Live tenant: runs sharing one tenant',
+    intro: 'Lanes and their leases (`helpers/lanes.ts`; [live-tenants.md](live-tenants.md), "Runs sharing one tenant").',
+  },
   reach: {
     title: 'Reaching a remote target',
     intro: 'Deadlines, proxies and certificates ([live-tenants.md](live-tenants.md), "Reaching staging from a CI runner").',
@@ -37,7 +41,10 @@ export const ENV_GROUPS: Readonly<Record<EnvGroup, { title: string; intro: strin
     title: "The project's own tests",
     intro: "Read by `npm test`'s own checks, not by a conformance run ([development.md](development.md)).",
   },
-  internal: { title: 'Set by the project itself', intro: 'Never set these by hand; listed so that every variable the code reads is here.' },
+  internal: {
+    title: 'Set by the project itself',
+    intro: 'Set by the project itself or by GitHub Actions, never by hand; listed so that every variable the code reads is here.',
+  },
 };
 
 /** One environment variable. */
@@ -169,6 +176,26 @@ export const ENV_VARS: readonly EnvVar[] = [
     default: '2000',
     does: 'Requests a full run may send, retries included; reports show it beside the request count and the closing lines say when a run went over it.',
   },
+  // live tenant: lanes
+  {
+    name: 'CORE_API_LANES',
+    group: 'live-lanes',
+    default: '2',
+    does: 'How many runs may meet on one live tenant, each in a lane of its own fixtures held by a lease (1 to 99).',
+  },
+  { name: 'CORE_API_LANE_WAIT_S', group: 'live-lanes', default: '120', does: 'Seconds a run waits for a free lane before it stops.' },
+  {
+    name: 'CORE_API_LANE_LEASE_S',
+    group: 'live-lanes',
+    default: '300',
+    does: "Seconds a lane's lease lasts unless renewed (its holder renews it every third of that); at least 10.",
+  },
+  {
+    name: 'CORE_API_LANE_SETTLE_S',
+    group: 'live-lanes',
+    default: '4',
+    does: 'Seconds between writing a lease and reading it back; the lease must last more than three of them.',
+  },
   // reaching a remote target
   {
     name: 'CORE_API_REQUEST_TIMEOUT_MS',
@@ -292,6 +319,26 @@ export const ENV_VARS: readonly EnvVar[] = [
     default: '—',
     does: "The run's one scratch folder of the project's own tests (`test/support/scratch.ts`), removed at its end.",
   },
+  {
+    name: 'CORE_API__LANE',
+    group: 'internal',
+    default: '1',
+    does: "The run's lane, handed by the global set-up to the test workers.",
+  },
+  {
+    name: 'CORE_API__LANE_RECORD',
+    group: 'internal',
+    default: '—',
+    does: 'What the run record says of the lane (JSON), handed by the global set-up to the reporter.',
+  },
+  {
+    name: 'GITHUB_RUN_ID',
+    group: 'internal',
+    default: 'unset outside GitHub Actions',
+    does: "With `GITHUB_RUN_ATTEMPT` and `GITHUB_JOB`, names the run in a lane's lease (`gh-<run id>.<attempt>-<job>-…`).",
+  },
+  { name: 'GITHUB_RUN_ATTEMPT', group: 'internal', default: '`1`', does: 'See `GITHUB_RUN_ID`.' },
+  { name: 'GITHUB_JOB', group: 'internal', default: '`job`', does: 'See `GITHUB_RUN_ID`.' },
 ];
 
 /** Every name a variable may be read under (names and aliases). */
