@@ -9,13 +9,17 @@
  * Tenant B's resources come from B's own API calls (assistants, tools, prompts) or from the control
  * API (calls, conversations, phone numbers). On a live tenant: B's assistant is a found-or-created
  * fixture, B's finished call is CORE_API_OTHER_CALL_ID and B's number CORE_API_OTHER_SMS_FROM_NUMBER;
- * anything that would end, take over, text or litter runs only with the matching capability.
+ * B's calls that tenant A's credentials try to end, take over or mint on are calls the suite started
+ * itself through the operator's trigger (`tenantId` B in its request, docs/event-trigger.md), on B's
+ * fixture assistants, and ended through it afterwards: so a broken isolation could only act on a
+ * call the suite started. Anything that would text or litter runs only with the matching capability.
  */
 import { beforeAll, vi } from 'vitest';
 import { randomInt, randomUUID } from 'node:crypto';
 import { useWorld, type PrincipalName, type World } from '../../helpers/world';
 import { assistantFixture, promptFixture, toolFixture } from '../../helpers/fixtures';
-import { missingFixtureReason, switchReason } from '../../helpers/target';
+import { capabilityReason, missingFixtureReason, switchReason } from '../../helpers/target';
+import { eventsFor, type Events, type StartedCall } from '../../helpers/events';
 
 /** Tenant B's (and A's) resources used by a cross-tenant file; a missing one has its reason in `why`. */
 export interface Fixtures {
@@ -24,8 +28,17 @@ export interface Fixtures {
   toolB?: string;
   /** The name tenant B's tool carries (the fixture's; its PUTs keep it). */
   toolBName?: string;
-  /** A live call of B (simulator only). */
-  callBLive?: { id: string; callId?: string };
+  /** A live call of B, started through the event source (the control API, or the operator's trigger on a live tenant). */
+  callBLive?: StartedCall;
+  /**
+   * A finished call of B that the suite started and ended itself through the event source, for the
+   * actions that must not touch a call the suite did not start (CORE_API_OTHER_CALL_ID is only read).
+   */
+  callBEnded?: { id: string; callId?: string };
+  /** The event source (helpers/events.ts), undefined when the target has none; set with the fixtures. */
+  events?: Events;
+  /** B's fixture assistant for calls started one at a time by single tests (the trigger holds one call per assistant). */
+  assistantBCalls?: { id: string };
   /** A finished call of B whose insights have landed (simulator) or CORE_API_OTHER_CALL_ID (live). */
   callBDone?: { id: string; callId?: string };
   /** A call of A that was deleted (simulator whose control API can delete calls). */
@@ -111,9 +124,24 @@ export function useCrossTenantFixture(): CrossTenantFixture {
       const made = await promptFixture(w, B, 'xtenant-b-prompt', 'chat', 'conformance isolation fixture');
       return { value: made.id as string };
     });
+    const events = eventsFor(w.target, control);
+    fx.events = events;
+    const noEvents = { why: capabilityReason('events') };
     await fixture('callBLive', async () => {
-      if (!control) return noControl('a live call of tenant B needs the control API');
-      return { value: await control.startCall({ tenantId: w.tenantB.id, assistantId: fx.assistantB.id, customerNumber: fictionalNumber() }) };
+      if (!events) return noEvents;
+      const call = await events.startCall(w.tenantB.id, fx.assistantB.id);
+      w.cleanup.add(`end B's call ${call.id}`, () => events.endCall(w.tenantB.id, call, false).then(() => undefined));
+      return { value: call };
+    });
+    await fixture('assistantBCalls', async () => {
+      if (!events) return noEvents;
+      return { value: await assistantFixture(w, B, 'xtenant-b-calls') };
+    });
+    await fixture('callBEnded', async () => {
+      if (!events || !fx.assistantBCalls) return noEvents;
+      const call = await events.startCall(w.tenantB.id, fx.assistantBCalls.id);
+      await events.endCall(w.tenantB.id, call, false);
+      return { value: call };
     });
     await fixture('callBDone', async () => {
       if (!control) {

@@ -5,13 +5,16 @@
  *
  * How these files' fixtures are made on each target: suites/cross-tenant/fixture.ts.
  */
-import { describe } from 'vitest';
+import { describe, onTestFinished } from 'vitest';
 import { isDeepStrictEqual } from 'node:util';
 import { answerOf, documented, WHOLE } from '../../helpers/documented';
 import { clauseTest, skipWith, type Verify } from '../../helpers/clause';
 import type { ApiResponse } from '../../helpers/client';
 import { routeNotServed as routeMissing, statusLine } from '../../helpers/exchange';
-import { ACTOR, ASKERS, fictionalNumber, STEP, stepSuffix, toolBody, type CrossTenantFixture } from './fixture';
+import { capabilityReason } from '../../helpers/target';
+import { EVENT_UNSUPPORTED_NAME } from '../../helpers/error-names';
+import type { StartedCall } from '../../helpers/events';
+import { ACTOR, ASKERS, STEP, stepSuffix, toolBody, type CrossTenantFixture } from './fixture';
 
 /** Registers this concern's tests on the cross-tenant fixture (suites/cross-tenant.test.ts: tenant B's resources made once per run). */
 export function writeTests({ world, fx }: CrossTenantFixture): void {
@@ -130,7 +133,7 @@ export function writeTests({ world, fx }: CrossTenantFixture): void {
           checkRefused(ctx.verify, "DELETE /calls/{id}/monitor-session on B's call", res, ctx);
           checkUnchanged(ctx.verify, "B's monitor-session audit", before, await readAsB(audit));
         },
-        { requires: ['destructive'] },
+        { requires: ['events'] },
       );
 
       for (const action of ['end', 'takeover'] as const) {
@@ -139,13 +142,18 @@ export function writeTests({ world, fx }: CrossTenantFixture): void {
           `${asker.words}: POST /calls/{id}/${action} on B's live call answers the bare 404 and the call stays live`,
           async (ctx) => {
             const w = world();
-            let call: { id: string };
+            if (!fx.events || !fx.assistantBCalls) skipWith(ctx, fx.why.assistantBCalls ?? capabilityReason('events'));
+            const events = fx.events;
+            let call: StartedCall;
             try {
-              call = await w.control!.startCall({ tenantId: w.tenantB.id, assistantId: fx.assistantB.id, customerNumber: fictionalNumber() });
+              // A call of B the suite starts itself (the trigger on a live tenant): the only kind A's credentials may try to end or take over.
+              call = await events.startCall(w.tenantB.id, fx.assistantBCalls.id);
             } catch (e) {
+              if ((e as Error).name === EVENT_UNSUPPORTED_NAME) throw e;
               skipWith(ctx, `precondition failed: a live call of tenant B could not be made (${(e as Error).message.slice(0, 200)})`);
             }
-            w.cleanup.add(`end B's call ${call.id}`, () => w.control!.endCall(call.id).catch(() => undefined));
+            // Ended at the test's end, so B's call assistant holds one call at a time (docs/event-trigger.md).
+            onTestFinished(() => events.endCall(w.tenantB.id, call, false).then(() => undefined));
             const liveBefore = await readAsB('/calls/live');
             const auditBefore = await readAsB(`/calls/${call.id}/monitor-sessions`);
             const res = await w.as(asker.principal).post(`/calls/${call.id}/${action}`, ACTOR);
@@ -170,7 +178,7 @@ export function writeTests({ world, fx }: CrossTenantFixture): void {
             if (!routeMissing(auditBefore))
               checkUnchanged(ctx.verify.on(C), "B's monitor-session audit", auditBefore, await readAsB(`/calls/${call.id}/monitor-sessions`));
           },
-          { requires: ['destructive', 'control'] },
+          { requires: ['events'], timeout: 120_000 },
         );
       }
     }
