@@ -78,99 +78,125 @@ function sentences(paragraph: string): string[] {
     .filter(Boolean);
 }
 
-/** Parses spec Markdown into numbered sections and statements. */
-export function parseSpec(md: string): SpecDoc {
-  const lines = md.replace(/\r\n/g, '\n').split('\n');
-  const sections: SpecSection[] = [];
-  let title = '';
-  let cur: SpecSection | undefined;
-  let subheading: string | undefined;
-  let item: string | undefined; // number of the last numbered list item (sections without subsections)
-  let table: { header?: string[]; rows: string[][] } | undefined;
-  let paragraph: string[] = [];
-  let pendingItem: { text: string; key?: string } | undefined;
+/**
+ * Reads spec Markdown line by line: the heading, sub-heading and numbered list item in force, and the
+ * table, paragraph or list item being gathered, which becomes statements when it ends.
+ */
+class SpecParser {
+  title = '';
+  readonly sections: SpecSection[] = [];
+  private cur: SpecSection | undefined;
+  private subheading: string | undefined;
+  /** Number of the last numbered list item (sections without subsections). */
+  private item: string | undefined;
+  private table: { header?: string[]; rows: string[][] } | undefined;
+  private paragraph: string[] = [];
+  private pendingItem: { text: string; key?: string } | undefined;
 
-  const push = (s: Omit<SpecStatement, 'section' | 'address' | 'subheading'>) => {
+  private push(s: Omit<SpecStatement, 'section' | 'address' | 'subheading'>): void {
+    const { cur, item, subheading } = this;
     if (!cur) return;
     const address = item && !cur.number.includes('.') && !subheading ? `${cur.number}.${item}` : cur.number;
     cur.statements.push({ section: cur.number, address, ...(subheading ? { subheading } : {}), ...s });
-  };
-  const flushParagraph = () => {
-    if (paragraph.length) {
-      for (const s of sentences(paragraph.join(' '))) push({ kind: 'sentence', text: s });
-      paragraph = [];
+  }
+
+  private flushParagraph(): void {
+    if (this.paragraph.length) {
+      for (const s of sentences(this.paragraph.join(' '))) this.push({ kind: 'sentence', text: s });
+      this.paragraph = [];
     }
-  };
-  const flushItem = () => {
-    if (pendingItem) push({ kind: 'item', ...pendingItem });
-    pendingItem = undefined;
-  };
-  const flushTable = () => {
+  }
+
+  private flushItem(): void {
+    if (this.pendingItem) this.push({ kind: 'item', ...this.pendingItem });
+    this.pendingItem = undefined;
+  }
+
+  private flushTable(): void {
+    const table = this.table;
     if (!table) return;
     const firstCells = table.rows.map((r) => r[0]);
     for (const r of table.rows) {
       const dup = firstCells.filter((c) => c === r[0]).length > 1;
-      push({ kind: 'row', key: `${subheading ?? ''}|${(table.header ?? []).join('/')}|${dup ? `${r[0]} ${r[1] ?? ''}` : r[0]}`, text: r.join(' | ') });
+      this.push({
+        kind: 'row',
+        key: `${this.subheading ?? ''}|${(table.header ?? []).join('/')}|${dup ? `${r[0]} ${r[1] ?? ''}` : r[0]}`,
+        text: r.join(' | '),
+      });
     }
-    table = undefined;
-  };
-  const flushAll = () => {
-    flushItem();
-    flushTable();
-    flushParagraph();
-  };
+    this.table = undefined;
+  }
 
-  for (const raw of lines) {
+  /** Ends whatever is being gathered. */
+  flushAll(): void {
+    this.flushItem();
+    this.flushTable();
+    this.flushParagraph();
+  }
+
+  /** A heading: the title (`#`), a numbered section, or an unnumbered sub-heading. */
+  private heading(depth: number, text: string): void {
+    this.flushAll();
+    const num = /^(\d+(?:\.\d+)*)\.?\s+(.*)$/.exec(text);
+    if (depth === 1) this.title = text;
+    else if (num) {
+      this.cur = { number: num[1], title: num[2].trim(), anchor: headingAnchor(text), depth, leaf: true, statements: [] };
+      this.sections.push(this.cur);
+      this.subheading = undefined;
+      this.item = undefined;
+    } else {
+      this.subheading = text;
+      this.item = undefined;
+    }
+  }
+
+  /** A table line: its header, a separator (skipped), or a row. */
+  private tableLine(line: string): void {
+    this.flushItem();
+    this.flushParagraph();
+    const c = cells(line);
+    if (c.every((x) => /^:?-{3,}:?$/.test(x))) return; // separator row
+    if (!this.table) this.table = { header: c, rows: [] };
+    else this.table.rows.push(c);
+  }
+
+  /** A top-level list item, numbered (`3.`) or not (`-`, `*`). */
+  private listItem(number: string | undefined, text: string): void {
+    this.flushItem();
+    this.flushParagraph();
+    if (number) this.item = number;
+    this.pendingItem = { text: text.trim(), ...(number ? { key: `${this.subheading ?? ''}|item ${number}` } : {}) };
+  }
+
+  /** Reads one line of the document. */
+  line(raw: string): void {
     const line = raw.replace(/\s+$/, '');
     const h = /^(#{1,6})\s+(.*)$/.exec(line);
-    if (h) {
-      flushAll();
-      const depth = h[1].length;
-      const text = h[2].trim();
-      const num = /^(\d+(?:\.\d+)*)\.?\s+(.*)$/.exec(text);
-      if (depth === 1) title = text;
-      else if (num) {
-        cur = { number: num[1], title: num[2].trim(), anchor: headingAnchor(text), depth, leaf: true, statements: [] };
-        sections.push(cur);
-        subheading = undefined;
-        item = undefined;
-      } else {
-        subheading = text;
-        item = undefined;
-      }
-      continue;
-    }
-    if (/^\s*\|/.test(line)) {
-      flushItem();
-      flushParagraph();
-      const c = cells(line);
-      if (c.every((x) => /^:?-{3,}:?$/.test(x))) continue; // separator row
-      if (!table) table = { header: c, rows: [] };
-      else table.rows.push(c);
-      continue;
-    }
-    flushTable();
+    if (h) return this.heading(h[1].length, h[2].trim());
+    if (/^\s*\|/.test(line)) return this.tableLine(line);
+    this.flushTable();
     const li = /^(\s*)(?:(\d+)\.|[-*])\s+(.*)$/.exec(line);
-    if (li && li[1].length === 0) {
-      flushItem();
-      flushParagraph();
-      if (li[2]) item = li[2];
-      pendingItem = { text: li[3].trim(), ...(li[2] ? { key: `${subheading ?? ''}|item ${li[2]}` } : {}) };
-      continue;
-    }
+    if (li && li[1].length === 0) return this.listItem(li[2], li[3]);
     if (line.trim() === '') {
-      flushItem();
-      flushParagraph();
-      continue;
+      this.flushItem();
+      this.flushParagraph();
+      return;
     }
-    if (pendingItem) {
-      pendingItem.text += ` ${line.trim()}`;
-      continue;
+    if (this.pendingItem) {
+      this.pendingItem.text += ` ${line.trim()}`;
+      return;
     }
-    if (paragraph.length === 0) item = undefined; // a paragraph ends the list it follows
-    paragraph.push(line.trim());
+    if (this.paragraph.length === 0) this.item = undefined; // a paragraph ends the list it follows
+    this.paragraph.push(line.trim());
   }
-  flushAll();
+}
+
+/** Parses spec Markdown into numbered sections and statements. */
+export function parseSpec(md: string): SpecDoc {
+  const parser = new SpecParser();
+  for (const raw of md.replace(/\r\n/g, '\n').split('\n')) parser.line(raw);
+  parser.flushAll();
+  const { title, sections } = parser;
   for (const s of sections) s.leaf = !sections.some((o) => o.number.startsWith(`${s.number}.`));
   for (const s of sections) for (const st of s.statements) st.text = st.text.replace(/\s+/g, ' ').trim();
   return { title, sections };
