@@ -28,10 +28,8 @@ const TO_SPLIT = new Set([
   'simulator/src/server.ts buildSimulator',
   'helpers/mutation/index.ts runMutation',
   'simulator/src/routes/test-suites.ts testSuitesRoutes',
-  'helpers/report/spec-doc.ts parseSpec',
   'helpers/target.ts readTargetConfig',
   'simulator/src/model/assistant.ts applyAssistantInput',
-  'helpers/report/spec-html.ts renderSpecHtml',
 ]);
 
 function walk(dir: string, out: string[] = []): string[] {
