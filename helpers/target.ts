@@ -133,62 +133,37 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
+/** A simulator's capabilities (embedded or external): the control API makes every test safe to run. */
+function simulatorCapabilities(): TargetConfig['capabilities'] {
+  return {
+    control: true,
+    sms: true,
+    billable: true,
+    destructive: true,
+    fuzzWrites: true,
+    receiver: true,
+    modelUsage: true,
+    events: true,
+    smsReasons: true,
+  };
+}
+
+/** The embedded simulator, at the URL global setup handed down ('' before it started). */
+function embeddedTarget(env: NodeJS.ProcessEnv): TargetConfig {
+  const embedded = env[EMBEDDED_BASE_URL_VAR] ?? '';
+  return {
+    mode: 'embedded',
+    baseUrl: trimSlash(embedded),
+    controlUrl: embedded ? `${trimSlash(embedded)}/__control` : undefined,
+    capabilities: simulatorCapabilities(),
+  };
+}
+
 /**
- * Reads the target from an environment (default `process.env`, after loading `.env` if present).
- * - `CORE_API_BASE_URL` unset: embedded simulator; its URL comes from {@link EMBEDDED_BASE_URL_VAR}
- *   once global setup has started it (before that, `baseUrl` is '').
- * - `CORE_API_BASE_URL` and `CORE_API_CONTROL_URL` set: external simulator.
- * - only `CORE_API_BASE_URL` set: live tenant; every required live variable must be present.
- * @throws TargetConfigError listing every missing required variable (live mode) or a bad URL.
+ * A live tenant's keys and ids: every required variable, and the optional ones that are set.
+ * @throws TargetConfigError listing every missing required variable.
  */
-export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConfig {
-  const base = env.CORE_API_BASE_URL?.trim();
-  const control = env.CORE_API_CONTROL_URL?.trim();
-  if (!base) {
-    const embedded = env[EMBEDDED_BASE_URL_VAR] ?? '';
-    return {
-      mode: 'embedded',
-      baseUrl: trimSlash(embedded),
-      controlUrl: embedded ? `${trimSlash(embedded)}/__control` : undefined,
-      capabilities: {
-        control: true,
-        sms: true,
-        billable: true,
-        destructive: true,
-        fuzzWrites: true,
-        receiver: true,
-        modelUsage: true,
-        events: true,
-        smsReasons: true,
-      },
-    };
-  }
-  for (const [name, value] of [
-    ['CORE_API_BASE_URL', base],
-    ['CORE_API_CONTROL_URL', control],
-  ] as const) {
-    if (value && !/^https?:\/\//.test(value)) {
-      throw new TargetConfigError([], `${name} must be an http(s) URL, got ${JSON.stringify(value.slice(0, 80))}`);
-    }
-  }
-  if (control) {
-    return {
-      mode: 'external',
-      baseUrl: trimSlash(base),
-      controlUrl: trimSlash(control),
-      capabilities: {
-        control: true,
-        sms: true,
-        billable: true,
-        destructive: true,
-        fuzzWrites: true,
-        receiver: true,
-        modelUsage: true,
-        events: true,
-        smsReasons: true,
-      },
-    };
-  }
+function readLiveFixtures(env: NodeJS.ProcessEnv): LiveFixtures {
   const missing = Object.values(REQUIRED_LIVE).filter((name) => !env[name]?.trim());
   if (missing.length > 0) throw new TargetConfigError(missing);
   const live: LiveFixtures = {
@@ -202,7 +177,14 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
     const value = env[name];
     if (value && value.length > 0) live[field] = value;
   }
-  const webhook = readWebhookReach(env);
+  return live;
+}
+
+/**
+ * The event trigger of a live tenant (a command or a URL), undefined when unset.
+ * @throws TargetConfigError when it is a URL neither https nor http on loopback (named without credentials).
+ */
+function readEventTrigger(env: NodeJS.ProcessEnv): string | undefined {
   const trigger = env[EVENT_TRIGGER_VAR]?.trim() || undefined;
   if (trigger && /^[a-z][a-z0-9+.-]*:\/\//i.test(trigger) && !isTriggerUrl(trigger)) {
     throw new TargetConfigError(
@@ -211,6 +193,14 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
       `CORE_API_EVENT_TRIGGER must be a command, an https URL or an http URL on loopback, got ${urlWithoutCredentials(trigger)}`,
     );
   }
+  return trigger;
+}
+
+/** A live tenant at `base`: its fixtures, and the capabilities the operator allowed or gave the means for. */
+function liveTarget(base: string, env: NodeJS.ProcessEnv): TargetConfig {
+  const live = readLiveFixtures(env);
+  const webhook = readWebhookReach(env);
+  const trigger = readEventTrigger(env);
   return {
     mode: 'live',
     baseUrl: trimSlash(base),
@@ -230,6 +220,30 @@ export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConf
     ...(trigger ? { trigger } : {}),
     ...wildcardDnsOf(env),
   };
+}
+
+/**
+ * Reads the target from an environment (default `process.env`, after loading `.env` if present).
+ * - `CORE_API_BASE_URL` unset: embedded simulator; its URL comes from {@link EMBEDDED_BASE_URL_VAR}
+ *   once global setup has started it (before that, `baseUrl` is '').
+ * - `CORE_API_BASE_URL` and `CORE_API_CONTROL_URL` set: external simulator.
+ * - only `CORE_API_BASE_URL` set: live tenant; every required live variable must be present.
+ * @throws TargetConfigError listing every missing required variable (live mode) or a bad URL.
+ */
+export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConfig {
+  const base = env.CORE_API_BASE_URL?.trim();
+  const control = env.CORE_API_CONTROL_URL?.trim();
+  if (!base) return embeddedTarget(env);
+  for (const [name, value] of [
+    ['CORE_API_BASE_URL', base],
+    ['CORE_API_CONTROL_URL', control],
+  ] as const) {
+    if (value && !/^https?:\/\//.test(value)) {
+      throw new TargetConfigError([], `${name} must be an http(s) URL, got ${JSON.stringify(value.slice(0, 80))}`);
+    }
+  }
+  if (control) return { mode: 'external', baseUrl: trimSlash(base), controlUrl: trimSlash(control), capabilities: simulatorCapabilities() };
+  return liveTarget(base, env);
 }
 
 /** Variable setting the request budget of a run ({@link requestBudget}). */

@@ -28,7 +28,6 @@ const TO_SPLIT = new Set([
   'simulator/src/server.ts buildSimulator',
   'helpers/mutation/index.ts runMutation',
   'simulator/src/routes/test-suites.ts testSuitesRoutes',
-  'helpers/target.ts readTargetConfig',
   'simulator/src/model/assistant.ts applyAssistantInput',
 ]);
 
