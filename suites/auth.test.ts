@@ -13,6 +13,7 @@ import type { ApiClient, ApiResponse } from '../helpers/client';
 import { statusLine } from '../helpers/exchange';
 import { MALFORMED_AUTH_VARIANTS } from '../helpers/auth-variants';
 
+// #region docs: auth-setup
 const world = useWorld();
 let assistant: { id: string; name: string };
 
@@ -20,6 +21,7 @@ beforeAll(async () => {
   const w = world();
   assistant = await assistantFixture(w, w.as('tenantA'), 'auth');
 });
+// #endregion
 
 /**
  * `key` with the case of its letters changed: upper-cased, or lower-cased when upper-casing
@@ -32,6 +34,7 @@ function caseChanged(key: string): string | undefined {
   return lower !== key ? lower : undefined;
 }
 
+// #region docs: auth-routes
 /** The tenant-scoped routes every credential is tried on. `write` routes are checked for no effect after a refusal. */
 const TENANT_ROUTES: { route: string; write?: boolean; send: (c: ApiClient) => Promise<ApiResponse> }[] = [
   { route: 'GET /assistants', send: (c) => c.get('/assistants') },
@@ -61,6 +64,7 @@ async function sendChecked(verify: Verify, write: boolean | undefined, send: () 
   // Documented fields (§2.2 response column), updatedAt included: undocumented ones may change on every read (§9.4).
   verify.unchanged('a refused PATCH changes no documented field', before, after.json?.data, documented('assistant'), after);
 }
+// #endregion
 
 describe.each(TENANT_ROUTES)('$route', ({ route, write, send }) => {
   describe.each([
@@ -129,6 +133,7 @@ describe.each(TENANT_ROUTES)('$route', ({ route, write, send }) => {
     );
   });
 
+  // #region docs: auth-tests
   clauseTest('5.6/403-foreign-org-tenant', "an organization key naming another organization's tenant answers 403 FORBIDDEN", async (ctx) => {
     const why = world().missing('orgForeign');
     if (why) skipWith(ctx, why);
@@ -149,6 +154,7 @@ describe.each(TENANT_ROUTES)('$route', ({ route, write, send }) => {
       (res) => verify.error(res, 403, 'FORBIDDEN', `${route} with tenant key A and X-Tenant-Id of B`),
     );
   });
+  // #endregion
 
   const ACCEPTED: { principal: PrincipalName; clause: string[]; words: string }[] = [
     { principal: 'tenantA', clause: ['5.1/apikey-scheme', '5.2/tenant-key-no-tenant-header'], words: '`ApiKey <tenant key>` without X-Tenant-Id' },
