@@ -203,6 +203,229 @@ function narrowedEnvelope(envelope: unknown, data: Record<string, unknown>): Rec
   };
 }
 
+/** `{ 'application/json': { schema } }`: a JSON content map. */
+function json(schema: Record<string, unknown>): Record<string, unknown> {
+  return { 'application/json': { schema } };
+}
+
+/** Every schema file embedded as a component, by component name. */
+function embedAll(files: SchemaFile[], dir: string): Record<string, unknown> {
+  const byUrl = new Map<string, string>();
+  for (const f of files) {
+    byUrl.set(pathToFileURL(join(dir, f.file)).href, f.name);
+    if (typeof f.json.$id === 'string') byUrl.set(new URL(f.json.$id as string).href, f.name);
+  }
+  const schemas: Record<string, unknown> = {};
+  for (const f of files) schemas[f.name] = embedSchema(f, byUrl, dir);
+  return schemas;
+}
+
+/**
+ * The embedded components and the references into them the document makes; a table entry naming
+ * no schema is recorded in `missing` and answered with an open schema.
+ */
+class ComponentRefs {
+  /** Table entries naming a schema that does not exist, in the order the document refers to them. */
+  readonly missing: string[] = [];
+  /** The path parameter and delivery id schema: `common#/$defs/uuid`, or an inline uuid string. */
+  readonly uuid: Record<string, unknown>;
+  /** The error envelope every error response carries. */
+  readonly envelopeError: Record<string, unknown>;
+
+  constructor(readonly schemas: Record<string, unknown>) {
+    this.uuid =
+      'common' in schemas && atPointer(schemas.common, '/$defs/uuid') ? this.ref('common#/$defs/uuid', 'path parameter') : { type: 'string', format: 'uuid' };
+    this.envelopeError = this.ref('envelope.error', 'error envelope');
+  }
+
+  /** `$ref` object for a table schema name (`where` names the table entry for `missing`). */
+  ref(name: SchemaName, where: string): Record<string, unknown> {
+    if (name === 'open') return {};
+    const { component, pointer } = parseSchemaName(name);
+    if (!(component in this.schemas) || atPointer(this.schemas[component], pointer) === undefined) {
+      this.missing.push(`${where}: ${name}`);
+      return {};
+    }
+    return { $ref: componentPointer(component, pointer) };
+  }
+}
+
+/** The tag of a path: its first segment (`/v1/...` audits are tagged `audits`). */
+function tagOf(path: string): string {
+  return path.split('/')[1] === 'v1' ? 'audits' : path.split('/')[1];
+}
+
+/** An operation's parameters: each path id (uuid), the X-Tenant-Id header for its scope, and its query parameters. */
+function operationParameters(row: OperationRow, refs: ComponentRefs): Record<string, unknown>[] {
+  const params: Record<string, unknown>[] = [...row.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({
+    name: m[1],
+    in: 'path',
+    required: true,
+    description: 'identifier (uuid string, opaque; §2.1, §9.4)',
+    schema: refs.uuid,
+  }));
+  params.push(tenantParameter(row.scope));
+  for (const q of row.query ?? []) params.push({ name: q.name, in: 'query', required: q.required, description: q.description, schema: q.schema });
+  return params;
+}
+
+/** A bare-JSON route's answers (§7 exceptions 2 and 3): success, and the bare 404, 409 and 429 it names. */
+function bareResponses(row: OperationRow & { bare: NonNullable<OperationRow['bare']> }, where: string, refs: ComponentRefs): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  responses[String(row.successStatus ?? 200)] = {
+    description: 'Bare JSON (no envelope; §7 exception 2)',
+    content: json(refs.ref(row.bare.success, `${where} bare success`)),
+  };
+  if (row.bare.notFound)
+    responses['404'] = {
+      description: 'Byte-identical `{ "error": "not_found" }` for unknown, other-tenant and deleted calls (§7 exception 2)',
+      content: json(refs.ref(row.bare.notFound, `${where} bare 404`)),
+    };
+  if (row.bare.conflict)
+    responses['409'] = {
+      description: '`{ "error": "conflict", "reason" }`; reasons named: not_live (final), agent_absent (retry once or twice) (§3, §7 exception 2)',
+      content: json(refs.ref(row.bare.conflict, `${where} bare 409`)),
+    };
+  if (row.bare.tooMany)
+    responses['429'] = {
+      description: 'Per-tenant mint limit; top-level retryAfterSeconds (§7 exception 3)',
+      content: json(refs.ref(row.bare.tooMany, `${where} bare 429`)),
+    };
+  return responses;
+}
+
+/** An operation's answers: its success (enveloped, `data` narrowed when the table names it, or bare) and its error statuses. */
+function operationResponses(row: OperationRow, where: string, refs: ComponentRefs): Record<string, unknown> {
+  let responses: Record<string, unknown>;
+  if (row.bare) responses = bareResponses({ ...row, bare: row.bare }, where, refs);
+  else {
+    const data = row.data && row.data !== 'open' ? refs.ref(row.data, `${where} data`) : undefined;
+    const success = refs.ref('envelope.success', `${where} envelope`);
+    const schema = data && Object.keys(data).length ? narrowedEnvelope(refs.schemas['envelope.success'], data) : success;
+    responses = {
+      [String(row.successStatus ?? 200)]: {
+        description: `Success envelope (§2.1)${row.data === 'open' || !row.data ? '; data shape not shown' : ''}`,
+        content: json(schema),
+      },
+    };
+  }
+  for (const code of [400, 401, 403, 404, 500, ...(row.extraErrors ?? [])]) {
+    if (!(String(code) in responses)) responses[String(code)] = { $ref: `#/components/responses/${ERROR_RESPONSES[code].name}` };
+  }
+  return responses;
+}
+
+/** One operation of the path table as an OpenAPI operation object. */
+function operationObject(row: OperationRow, refs: ComponentRefs): Record<string, unknown> {
+  const where = `${row.section} ${row.method} ${row.path}`;
+  const parameters = operationParameters(row, refs);
+  const op: Record<string, unknown> = {
+    operationId: operationId(row),
+    summary: row.summary,
+    description: `§${row.section}. Auth scope: ${row.scope}.`,
+    tags: [tagOf(row.path)],
+    parameters,
+    responses: operationResponses(row, where, refs),
+    'x-spec-section': row.section,
+    'x-auth-scope': row.scope,
+  };
+  if (row.request !== undefined) {
+    op.requestBody = { required: row.request !== 'open', content: json(refs.ref(row.request, `${where} request`)) };
+  }
+  return op;
+}
+
+/** `paths`: every operation of the table, then the paths the spec names without methods. */
+function pathsObject(refs: ComponentRefs): Record<string, Record<string, unknown>> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const row of OPERATIONS) (paths[row.path] ??= {})[row.method] = operationObject(row, refs);
+  for (const p of METHODLESS_PATHS) {
+    paths[p.path] ??= {
+      summary: p.summary,
+      description: `§${p.section}: the path is named, its methods and shapes are not shown. Auth scope: ${p.scope}.`,
+      'x-spec-section': p.section,
+      'x-auth-scope': p.scope,
+    };
+  }
+  return paths;
+}
+
+/** The headers a webhook delivery carries: model A the client server secret; model B a signature and a delivery id (§6). */
+function webhookHeaders(model: string, uuid: Record<string, unknown>): Record<string, unknown>[] {
+  if (model === 'A')
+    return [
+      {
+        name: 'x-service-core-secret',
+        in: 'header',
+        required: true,
+        description: 'the client server secret verbatim (§6 model A)',
+        schema: { type: 'string' },
+      },
+    ];
+  return [
+    {
+      name: 'X-Service-Signature',
+      in: 'header',
+      required: true,
+      description: 'sha256=<hex>: HMAC-SHA256 of the raw body bytes keyed by the client server secret (§6 model B)',
+      schema: { type: 'string' },
+    },
+    { name: 'X-Service-Delivery', in: 'header', required: true, description: 'delivery id (uuid), the same on every retry (§6 model B)', schema: uuid },
+  ];
+}
+
+/** `webhooks`: every event the service posts to the client's server (§6). */
+function webhooksObject(refs: ComponentRefs): Record<string, unknown> {
+  const webhooks: Record<string, unknown> = {};
+  for (const w of WEBHOOKS) {
+    webhooks[w.name] = {
+      post: {
+        summary: w.summary,
+        description: `§6, delivery model ${w.model}. ${w.model === 'A' ? 'No retries.' : 'At-least-once; up to 5 retries with exponential backoff.'}`,
+        security: [],
+        parameters: webhookHeaders(w.model, refs.uuid),
+        requestBody: { required: true, content: json(refs.ref(w.body, `6 webhook ${w.name}`)) },
+        responses: { '2XX': { description: 'Received; an empty body is fine (only assistant-request may carry per-call overrides, §6 A.4)' } },
+      },
+    };
+  }
+  return webhooks;
+}
+
+/** `components` besides the schemas: the ApiKey scheme (§5.1), the X-Tenant-Id parameters (§5.2, §5.3), the error responses (§7). */
+function sharedComponents(refs: ComponentRefs): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  for (const r of Object.values(ERROR_RESPONSES)) responses[r.name] = { description: r.description, content: json(refs.envelopeError) };
+  return {
+    securitySchemes: {
+      ApiKey: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'Authorization',
+        description:
+          'The header value is `ApiKey <API_KEY>` (scheme exactly ApiKey; Bearer, a bare key and X-Api-Key are rejected with 401; §5.1). A tenant key or an organization key (§5.2).',
+      },
+    },
+    parameters: {
+      XTenantId: {
+        name: 'X-Tenant-Id',
+        in: 'header',
+        required: false,
+        description: 'Tenant acted on: required with an organization key (400 VALIDATION_ERROR without it), unnecessary with a tenant key (§4, §5.2, §5.6)',
+        schema: refs.uuid,
+      },
+      XTenantIdNotNeeded: {
+        name: 'X-Tenant-Id',
+        in: 'header',
+        required: false,
+        description: 'Not needed: this route accepts an organization key without X-Tenant-Id (§5.3)',
+        schema: refs.uuid,
+      },
+    },
+    responses,
+  };
+}
+
 /**
  * Assembles the document from schemas/ and the path table.
  * @param opts.schemaDir schemas folder (default {@link SCHEMA_DIR})
@@ -212,134 +435,10 @@ function narrowedEnvelope(envelope: unknown, data: Record<string, unknown>): Rec
 export function assembleOpenApi(opts: { schemaDir?: string; version?: string } = {}): AssembledDocument {
   const dir = opts.schemaDir ?? SCHEMA_DIR;
   const files = loadSchemaFiles(dir);
-  const byUrl = new Map<string, string>();
-  for (const f of files) {
-    byUrl.set(pathToFileURL(join(dir, f.file)).href, f.name);
-    if (typeof f.json.$id === 'string') byUrl.set(new URL(f.json.$id as string).href, f.name);
-  }
-  const schemas: Record<string, unknown> = {};
-  for (const f of files) schemas[f.name] = embedSchema(f, byUrl, dir);
-
-  const missing: string[] = [];
-  /** `$ref` object for a table schema name; records a miss and answers an open schema instead. */
-  const ref = (name: SchemaName, where: string): Record<string, unknown> => {
-    if (name === 'open') return {};
-    const { component, pointer } = parseSchemaName(name);
-    if (!(component in schemas) || atPointer(schemas[component], pointer) === undefined) {
-      missing.push(`${where}: ${name}`);
-      return {};
-    }
-    return { $ref: componentPointer(component, pointer) };
-  };
-  const uuid =
-    'common' in schemas && atPointer(schemas.common, '/$defs/uuid') ? ref('common#/$defs/uuid', 'path parameter') : { type: 'string', format: 'uuid' };
-  const json = (schema: Record<string, unknown>) => ({ 'application/json': { schema } });
-  const envelopeError = ref('envelope.error', 'error envelope');
-
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const row of OPERATIONS) {
-    const where = `${row.section} ${row.method} ${row.path}`;
-    const params: Record<string, unknown>[] = [...row.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({
-      name: m[1],
-      in: 'path',
-      required: true,
-      description: 'identifier (uuid string, opaque; §2.1, §9.4)',
-      schema: uuid,
-    }));
-    params.push(tenantParameter(row.scope));
-    for (const q of row.query ?? []) params.push({ name: q.name, in: 'query', required: q.required, description: q.description, schema: q.schema });
-
-    const responses: Record<string, unknown> = {};
-    const status = String(row.successStatus ?? 200);
-    if (row.bare) {
-      responses[status] = { description: 'Bare JSON (no envelope; §7 exception 2)', content: json(ref(row.bare.success, `${where} bare success`)) };
-      if (row.bare.notFound)
-        responses['404'] = {
-          description: 'Byte-identical `{ "error": "not_found" }` for unknown, other-tenant and deleted calls (§7 exception 2)',
-          content: json(ref(row.bare.notFound, `${where} bare 404`)),
-        };
-      if (row.bare.conflict)
-        responses['409'] = {
-          description: '`{ "error": "conflict", "reason" }`; reasons named: not_live (final), agent_absent (retry once or twice) (§3, §7 exception 2)',
-          content: json(ref(row.bare.conflict, `${where} bare 409`)),
-        };
-      if (row.bare.tooMany)
-        responses['429'] = {
-          description: 'Per-tenant mint limit; top-level retryAfterSeconds (§7 exception 3)',
-          content: json(ref(row.bare.tooMany, `${where} bare 429`)),
-        };
-    } else {
-      const data = row.data && row.data !== 'open' ? ref(row.data, `${where} data`) : undefined;
-      const success = ref('envelope.success', `${where} envelope`);
-      const schema = data && Object.keys(data).length ? narrowedEnvelope(schemas['envelope.success'], data) : success;
-      responses[status] = { description: `Success envelope (§2.1)${row.data === 'open' || !row.data ? '; data shape not shown' : ''}`, content: json(schema) };
-    }
-    for (const code of [400, 401, 403, 404, 500, ...(row.extraErrors ?? [])]) {
-      if (!(String(code) in responses)) responses[String(code)] = { $ref: `#/components/responses/${ERROR_RESPONSES[code].name}` };
-    }
-
-    const op: Record<string, unknown> = {
-      operationId: operationId(row),
-      summary: row.summary,
-      description: `§${row.section}. Auth scope: ${row.scope}.`,
-      tags: [row.path.split('/')[1] === 'v1' ? 'audits' : row.path.split('/')[1]],
-      parameters: params,
-      responses,
-      'x-spec-section': row.section,
-      'x-auth-scope': row.scope,
-    };
-    if (row.request !== undefined) {
-      op.requestBody = { required: row.request !== 'open', content: json(ref(row.request, `${where} request`)) };
-    }
-    (paths[row.path] ??= {})[row.method] = op;
-  }
-  for (const p of METHODLESS_PATHS) {
-    paths[p.path] ??= {
-      summary: p.summary,
-      description: `§${p.section}: the path is named, its methods and shapes are not shown. Auth scope: ${p.scope}.`,
-      'x-spec-section': p.section,
-      'x-auth-scope': p.scope,
-    };
-  }
-
-  const webhooks: Record<string, unknown> = {};
-  for (const w of WEBHOOKS) {
-    const headers =
-      w.model === 'A'
-        ? [
-            {
-              name: 'x-service-core-secret',
-              in: 'header',
-              required: true,
-              description: 'the client server secret verbatim (§6 model A)',
-              schema: { type: 'string' },
-            },
-          ]
-        : [
-            {
-              name: 'X-Service-Signature',
-              in: 'header',
-              required: true,
-              description: 'sha256=<hex>: HMAC-SHA256 of the raw body bytes keyed by the client server secret (§6 model B)',
-              schema: { type: 'string' },
-            },
-            { name: 'X-Service-Delivery', in: 'header', required: true, description: 'delivery id (uuid), the same on every retry (§6 model B)', schema: uuid },
-          ];
-    webhooks[w.name] = {
-      post: {
-        summary: w.summary,
-        description: `§6, delivery model ${w.model}. ${w.model === 'A' ? 'No retries.' : 'At-least-once; up to 5 retries with exponential backoff.'}`,
-        security: [],
-        parameters: headers,
-        requestBody: { required: true, content: json(ref(w.body, `6 webhook ${w.name}`)) },
-        responses: { '2XX': { description: 'Received; an empty body is fine (only assistant-request may carry per-call overrides, §6 A.4)' } },
-      },
-    };
-  }
-
-  const responses: Record<string, unknown> = {};
-  for (const r of Object.values(ERROR_RESPONSES)) responses[r.name] = { description: r.description, content: json(envelopeError) };
-
+  const schemas = embedAll(files, dir);
+  const refs = new ComponentRefs(schemas);
+  const paths = pathsObject(refs);
+  const webhooks = webhooksObject(refs);
   const document = {
     openapi: '3.1.0',
     info: {
@@ -359,38 +458,10 @@ export function assembleOpenApi(opts: { schemaDir?: string; version?: string } =
       },
     ],
     security: [{ ApiKey: [] }],
-    tags: [...new Set(OPERATIONS.map((r) => (r.path.split('/')[1] === 'v1' ? 'audits' : r.path.split('/')[1])))].map((name) => ({ name })),
+    tags: [...new Set(OPERATIONS.map((r) => tagOf(r.path)))].map((name) => ({ name })),
     paths,
     webhooks,
-    components: {
-      securitySchemes: {
-        ApiKey: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'Authorization',
-          description:
-            'The header value is `ApiKey <API_KEY>` (scheme exactly ApiKey; Bearer, a bare key and X-Api-Key are rejected with 401; §5.1). A tenant key or an organization key (§5.2).',
-        },
-      },
-      parameters: {
-        XTenantId: {
-          name: 'X-Tenant-Id',
-          in: 'header',
-          required: false,
-          description: 'Tenant acted on: required with an organization key (400 VALIDATION_ERROR without it), unnecessary with a tenant key (§4, §5.2, §5.6)',
-          schema: uuid,
-        },
-        XTenantIdNotNeeded: {
-          name: 'X-Tenant-Id',
-          in: 'header',
-          required: false,
-          description: 'Not needed: this route accepts an organization key without X-Tenant-Id (§5.3)',
-          schema: uuid,
-        },
-      },
-      responses,
-      schemas,
-    },
+    components: { ...sharedComponents(refs), schemas },
   };
-  return { document, missing, components: files.map((f) => f.name) };
+  return { document, missing: refs.missing, components: files.map((f) => f.name) };
 }
