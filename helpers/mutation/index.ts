@@ -34,8 +34,10 @@ import {
   unreachableFault,
   type FaultResult,
   type MutationReport,
+  type TestSelection,
 } from './matrix';
-import { runConformance } from './run';
+import { runConformance, type ConformanceRunResult } from './run';
+import type { RunRecord } from '../report/model';
 import { listFaults, startFaultySimulator } from './simulator';
 
 export { closingLine } from './matrix';
@@ -98,35 +100,43 @@ function safeDirName(name: string): string {
   return name.replace(/[^a-zA-Z0-9._-]/g, '_');
 }
 
+/** One conformance run against a fresh simulator with `faultNames` on, into `<runsDir>/<name>/`. */
+type RunOnce = (
+  name: string,
+  faultNames: string[],
+  files: string[],
+  extra?: { testNamePattern?: string; bail?: number; extraEnv?: Record<string, string> },
+) => Promise<ConformanceRunResult>;
+
+/** What every fault's runs share: the options, the runner, and the baseline run's record and failing tests. */
+interface MutationContext {
+  opts: MutationOptions;
+  log: (line: string) => void;
+  selection: 'targeted' | 'full';
+  firstKill: boolean;
+  runOnce: RunOnce;
+  baseline: RunRecord;
+  baselineFailing: ReturnType<typeof failingKeys>;
+  /** Every suite file of the baseline (and those the options name), sorted. */
+  allFiles: string[];
+  catalogue: Map<string, Clause>;
+}
+
 /**
- * Runs the whole mutation run and returns the kill matrix (reports are written by the caller
- * with `writeMutationReports`).
- * @throws Error when the fault list cannot be read, a requested fault is unknown, or the
- *   baseline run breaks (then no verdict would mean anything).
+ * The catalogue's faults, or only those `names` lists.
+ * @throws Error naming each requested fault the catalogue does not hold.
  */
-export async function runMutation(opts: MutationOptions): Promise<MutationReport> {
-  const started = Date.now();
-  const log = opts.log ?? (() => {});
-  const workers = opts.workers ?? Math.max(1, availableParallelism());
-  const selection = opts.selection ?? 'targeted';
-  const firstKill = opts.firstKill ?? true;
-  const catalogue: Map<string, Clause> = loadCatalogue();
+async function selectFaults(names: string[] | undefined): Promise<Fault[]> {
+  const faults: Fault[] = await listFaults();
+  if (!names?.length) return faults;
+  const unknown = names.filter((n) => !faults.some((f) => f.name === n));
+  if (unknown.length) throw new Error(`unknown fault(s): ${unknown.join(', ')} (GET /__control/faults lists ${faults.length})`);
+  return faults.filter((f) => names.includes(f.name));
+}
 
-  let faults: Fault[] = await listFaults();
-  if (opts.faults?.length) {
-    const unknown = opts.faults.filter((n) => !faults.some((f) => f.name === n));
-    if (unknown.length) throw new Error(`unknown fault(s): ${unknown.join(', ')} (GET /__control/faults lists ${faults.length})`);
-    faults = faults.filter((f) => opts.faults!.includes(f.name));
-  }
-  log(`mutation: ${faults.length} fault(s), ${workers} worker(s), selection ${selection}`);
-
-  rmSync(opts.runsDir, { recursive: true, force: true });
-  const runOnce = async (
-    name: string,
-    faultNames: string[],
-    files: string[],
-    extra: { testNamePattern?: string; bail?: number; extraEnv?: Record<string, string> } = {},
-  ) => {
+/** The runner of {@link RunOnce}: starts a simulator with the faults on, runs the suite against it, closes it. */
+function runnerFor(opts: MutationOptions): RunOnce {
+  return async (name, faultNames, files, extra = {}) => {
     const sim = await startFaultySimulator(faultNames);
     try {
       return await runConformance({
@@ -143,81 +153,92 @@ export async function runMutation(opts: MutationOptions): Promise<MutationReport
       await sim.close();
     }
   };
+}
 
-  const base = await runOnce('_baseline', [], opts.files ?? []);
-  const baseline = base.record;
-  const baselineFailing = failingKeys(baseline);
-  const allFiles = [...new Set([...baseline.tests.map((t) => t.file), ...(opts.files ?? [])])].sort();
-  log(`baseline: ${baseline.summary.total} tests in ${allFiles.length} file(s), ${baselineFailing.size} failing, ${(base.wallMs / 1000).toFixed(1)} s`);
+/**
+ * A fault's verdict from its runs: under first kill, the closest tests then the whole selection
+ * stop at their first failure and are trusted only for a kill; otherwise (or when no kill came)
+ * the selection runs to the end, so the verdict is exact.
+ */
+async function faultVerdict(
+  ctx: MutationContext,
+  fault: Fault,
+  pick: TestSelection,
+  strict: Record<string, string> | undefined,
+): Promise<{ result: FaultResult; stoppedEarly: boolean }> {
+  const { files } = pick;
+  const testNamePattern = pick.wholeFiles ? undefined : namePattern(pick.names);
+  // First kill: the closest tests first, stopping at the first failure.
+  const near = ctx.firstKill && ctx.selection === 'targeted' ? closestTests(ctx.baseline, fault, pick) : undefined;
+  if (near) {
+    const run = await ctx.runOnce(fault.name, [fault.name], near.files, {
+      testNamePattern: near.wholeFiles ? undefined : namePattern(near.names),
+      bail: 1,
+      extraEnv: strict,
+    });
+    const first = judgeFault(fault, run.record, ctx.baselineFailing, near.files, run.wallMs);
+    if (first.verdict === 'killed') return { result: first, stoppedEarly: true };
+  }
+  if (ctx.firstKill) {
+    const run = await ctx.runOnce(fault.name, [fault.name], files, { testNamePattern, bail: 1, extraEnv: strict });
+    const all = judgeFault(fault, run.record, ctx.baselineFailing, files, run.wallMs);
+    // A bailed run is trusted only for a kill: with concurrent tests, --bail can cancel the run
+    // before the failing test's result is recorded, so "nothing failed" is confirmed below by a
+    // run to the end.
+    if (all.verdict === 'killed') return { result: all, stoppedEarly: true };
+  }
+  // Exhaustive, or the first failure was no kill: run to the end so the verdict is exact.
+  const run = await ctx.runOnce(fault.name, [fault.name], files, { testNamePattern, extraEnv: strict });
+  return { result: judgeFault(fault, run.record, ctx.baselineFailing, files, run.wallMs), stoppedEarly: false };
+}
 
-  const results: FaultResult[] = await pool(faults, workers, async (fault) => {
-    const pick = selection === 'full' ? { files: allFiles, names: [], wholeFiles: true } : testsForFault(baseline, fault);
-    const files = pick.files;
-    if (files.length === 0) {
-      const r = unreachableFault(fault, (id) => catalogue.has(id));
-      log(`  ${fault.name}: survived (nothing to run: ${r.note})`);
-      return r;
-    }
-    const strict = (opts.strictTimingForTimingFaults ?? true) && isTimingFault(fault) ? { CORE_API_STRICT_TIMING: '1' } : undefined;
-    const testNamePattern = pick.wholeFiles ? undefined : namePattern(pick.names);
-    const t0 = Date.now();
-    try {
-      let r: FaultResult | undefined;
-      let stoppedEarly = false;
-      // First kill: the closest tests first, stopping at the first failure.
-      const near = firstKill && selection === 'targeted' ? closestTests(baseline, fault, pick) : undefined;
-      if (near) {
-        const run = await runOnce(fault.name, [fault.name], near.files, {
-          testNamePattern: near.wholeFiles ? undefined : namePattern(near.names),
-          bail: 1,
-          extraEnv: strict,
-        });
-        const first = judgeFault(fault, run.record, baselineFailing, near.files, run.wallMs);
-        if (first.verdict === 'killed') [r, stoppedEarly] = [first, true];
-      }
-      if (!r && firstKill) {
-        const run = await runOnce(fault.name, [fault.name], files, { testNamePattern, bail: 1, extraEnv: strict });
-        const all = judgeFault(fault, run.record, baselineFailing, files, run.wallMs);
-        // A bailed run is trusted only for a kill: with concurrent tests, --bail can cancel the run
-        // before the failing test's result is recorded, so "nothing failed" is confirmed below by a
-        // run to the end.
-        if (all.verdict === 'killed') [r, stoppedEarly] = [all, true];
-      }
-      if (!r) {
-        // Exhaustive, or the first failure was no kill: run to the end so the verdict is exact.
-        const run = await runOnce(fault.name, [fault.name], files, { testNamePattern, extraEnv: strict });
-        r = judgeFault(fault, run.record, baselineFailing, files, run.wallMs);
-      }
-      r.wallMs = Date.now() - t0;
-      r.stoppedEarly = stoppedEarly;
-      if (!pick.wholeFiles) r.selectedTests = pick.names.length;
-      log(
-        `  ${fault.name}: ${r.verdict}${r.verdict === 'killed' ? ` by ${r.killedBy.length}${stoppedEarly ? '+' : ''} test(s)` : ''} ` +
-          `(${pick.wholeFiles ? 'whole files' : `${pick.names.length} tests`} in ${files.length} file(s), ${(r.wallMs / 1000).toFixed(1)} s)`,
-      );
-      return r;
-    } catch (e) {
-      log(`  ${fault.name}: run error: ${(e as Error).message.split('\n')[0]}`);
-      return erroredFault(fault, files, (e as Error).message, Date.now() - t0);
-    }
-  });
+/** One fault's result: its selection, its runs (timing faults under strict timing), and a progress line. A run that breaks is an `error` verdict. */
+async function judgeOneFault(ctx: MutationContext, fault: Fault): Promise<FaultResult> {
+  const { opts, log } = ctx;
+  const pick = ctx.selection === 'full' ? { files: ctx.allFiles, names: [], wholeFiles: true } : testsForFault(ctx.baseline, fault);
+  const files = pick.files;
+  if (files.length === 0) {
+    const r = unreachableFault(fault, (id) => ctx.catalogue.has(id));
+    log(`  ${fault.name}: survived (nothing to run: ${r.note})`);
+    return r;
+  }
+  const strict = (opts.strictTimingForTimingFaults ?? true) && isTimingFault(fault) ? { CORE_API_STRICT_TIMING: '1' } : undefined;
+  const t0 = Date.now();
+  try {
+    const { result: r, stoppedEarly } = await faultVerdict(ctx, fault, pick, strict);
+    r.wallMs = Date.now() - t0;
+    r.stoppedEarly = stoppedEarly;
+    if (!pick.wholeFiles) r.selectedTests = pick.names.length;
+    log(
+      `  ${fault.name}: ${r.verdict}${r.verdict === 'killed' ? ` by ${r.killedBy.length}${stoppedEarly ? '+' : ''} test(s)` : ''} ` +
+        `(${pick.wholeFiles ? 'whole files' : `${pick.names.length} tests`} in ${files.length} file(s), ${(r.wallMs / 1000).toFixed(1)} s)`,
+    );
+    return r;
+  } catch (e) {
+    log(`  ${fault.name}: run error: ${(e as Error).message.split('\n')[0]}`);
+    return erroredFault(fault, files, (e as Error).message, Date.now() - t0);
+  }
+}
 
+/** The kill matrix from the baseline and the faults' results, with the statement ways they prove when the links file reads. */
+function mutationReport(ctx: MutationContext, started: number, workers: number, baseWallMs: number, results: FaultResult[]): MutationReport {
+  const { baseline } = ctx;
   const report: MutationReport = {
     schemaVersion: 1,
     startedAt: new Date(started).toISOString(),
     finishedAt: new Date().toISOString(),
     wallMs: Date.now() - started,
     workers,
-    selection,
-    firstKill,
+    selection: ctx.selection,
+    firstKill: ctx.firstKill,
     baseline: {
-      wallMs: base.wallMs,
+      wallMs: baseWallMs,
       summary: baseline.summary,
       failing: baseline.tests.filter((t) => t.status === 'fail' || t.status === 'error').map((t) => ({ name: t.name, file: t.file })),
     },
     totals: totals(results),
     faults: results,
-    suites: tallySuites(results, allFiles),
+    suites: tallySuites(results, ctx.allFiles),
   };
   try {
     report.ways = wayProofs(loadStatementLinks(), results);
@@ -225,4 +246,33 @@ export async function runMutation(opts: MutationOptions): Promise<MutationReport
     // The links file is unreadable: the matrix stands without the ways (the unit test reports it).
   }
   return report;
+}
+
+/**
+ * Runs the whole mutation run and returns the kill matrix (reports are written by the caller
+ * with `writeMutationReports`).
+ * @throws Error when the fault list cannot be read, a requested fault is unknown, or the
+ *   baseline run breaks (then no verdict would mean anything).
+ */
+export async function runMutation(opts: MutationOptions): Promise<MutationReport> {
+  const started = Date.now();
+  const log = opts.log ?? (() => {});
+  const workers = opts.workers ?? Math.max(1, availableParallelism());
+  const selection = opts.selection ?? 'targeted';
+  const firstKill = opts.firstKill ?? true;
+  const catalogue: Map<string, Clause> = loadCatalogue();
+  const faults = await selectFaults(opts.faults);
+  log(`mutation: ${faults.length} fault(s), ${workers} worker(s), selection ${selection}`);
+
+  rmSync(opts.runsDir, { recursive: true, force: true });
+  const runOnce = runnerFor(opts);
+  const base = await runOnce('_baseline', [], opts.files ?? []);
+  const baseline = base.record;
+  const baselineFailing = failingKeys(baseline);
+  const allFiles = [...new Set([...baseline.tests.map((t) => t.file), ...(opts.files ?? [])])].sort();
+  log(`baseline: ${baseline.summary.total} tests in ${allFiles.length} file(s), ${baselineFailing.size} failing, ${(base.wallMs / 1000).toFixed(1)} s`);
+
+  const ctx: MutationContext = { opts, log, selection, firstKill, runOnce, baseline, baselineFailing, allFiles, catalogue };
+  const results: FaultResult[] = await pool(faults, workers, (fault) => judgeOneFault(ctx, fault));
+  return mutationReport(ctx, started, workers, base.wallMs, results);
 }

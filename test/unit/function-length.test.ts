@@ -25,7 +25,6 @@ const TO_SPLIT = new Set([
   'simulator/src/routes/tools.ts toolsRoutes',
   'simulator/src/control/calls.ts callsControl',
   'simulator/src/server.ts buildSimulator',
-  'helpers/mutation/index.ts runMutation',
   'simulator/src/routes/test-suites.ts testSuitesRoutes',
   'simulator/src/model/assistant.ts applyAssistantInput',
 ]);
