@@ -218,6 +218,19 @@ describe('§4.5 / §5.3 organization routes', () => {
     }
   });
 
+  clauseTest('5.2/org-tenants-own-organization-only', 'GET /organization/tenants lists no tenant of another organization', async (ctx) => {
+    const w = world();
+    const why = w.missing('orgForeign');
+    if (why) skipWith(ctx, why);
+    const res = await w.as('org').get('/organization/tenants');
+    ctx.verify.success(res, 200, 'GET /organization/tenants with the organization key alone answers 200');
+    ctx.verify.that("another organization's tenant is not listed", !containsString(res.json?.data, w.foreignTenantId!, { keys: true }), {
+      expected: `no row with the foreign tenant's id ${w.foreignTenantId}`,
+      actual: rowsOf(res.json?.data).map((r) => r?.id),
+      res,
+    });
+  });
+
   clauseTest('4.5/org-tenants', 'GET /organization/tenants with a tenant key answers 403 ORG_SCOPE_REQUIRED', async ({ verify }) => {
     verify.error(await world().as('tenantA').get('/organization/tenants'), 403, 'ORG_SCOPE_REQUIRED', 'GET /organization/tenants with tenant key A');
   });

@@ -15,13 +15,19 @@ export const ORG_FAULTS = defineFaults([
     name: 'org.tenants-list-first-only',
     clauses: ['1/hierarchy'],
     description: "GET /organization/tenants lists only the organization's first tenant.",
-    override: override(tenantRows, (next) => (tenants) => next(tenants).slice(0, 1)),
+    override: override(tenantRows, (next) => (tenants, organizationId) => next(tenants, organizationId).slice(0, 1)),
   },
   {
     name: 'org.tenant-ids-prefixed',
     clauses: ['2.1/ids-uuid'],
     description: 'Tenant ids in GET /organization/tenants carry a prefix (ten_<uuid>) and are no UUID strings.',
-    override: override(tenantRows, (next) => (tenants) => next(tenants).map((t) => ({ ...t, id: `ten_${t.id}` }))),
+    override: override(tenantRows, (next) => (tenants, organizationId) => next(tenants, organizationId).map((t) => ({ ...t, id: `ten_${t.id}` }))),
+  },
+  {
+    name: 'org.tenants-list-every-org',
+    clauses: ['5.2/org-tenants-own-organization-only'],
+    description: "GET /organization/tenants lists the tenants of every organization (the query lost its organization filter), another organization's included.",
+    override: override(tenantRows, (next) => (tenants) => [...new Set(tenants.map((t) => t.organizationId))].flatMap((org) => next(tenants, org))),
   },
   {
     name: 'org.available-numbers-bare',

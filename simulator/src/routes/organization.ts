@@ -24,9 +24,13 @@ interface OrgItem {
 
 const ORG = { config: { scope: 'organization' as const } };
 
-/** §1, §4.5: `GET /organization/tenants` lists every tenant of the organization, each with its id (a UUID, §2.1) and name. */
-export const tenantRows = seam('org.tenant-rows', (tenants: readonly Tenant[]): { id: string; name: string }[] =>
-  tenants.map((t) => ({ id: t.id, name: t.name })),
+/**
+ * §1, §4.5, §5.2: `GET /organization/tenants` lists every tenant of the key's organization
+ * (`organizationId`) out of all tenants (`tenants`), each with its id (a UUID, §2.1) and name, and
+ * no tenant of another organization.
+ */
+export const tenantRows = seam('org.tenant-rows', (tenants: readonly Tenant[], organizationId: string): { id: string; name: string }[] =>
+  tenants.filter((t) => t.organizationId === organizationId).map((t) => ({ id: t.id, name: t.name })),
 );
 
 /**
@@ -49,7 +53,7 @@ export const organizationRoutes: FastifyPluginAsync = async (app) => {
 
   app.get('/organization/tenants', ORG, async (request, reply) => {
     const { organizationId } = principalOf(request);
-    return ok(reply, state.behaviour.of(tenantRows)(state.tenantsOf(organizationId)));
+    return ok(reply, state.behaviour.of(tenantRows)([...state.tenants.values()], organizationId));
   });
 
   for (const kind of ['retention', 'churn'] as const) {

@@ -11,5 +11,9 @@ probeArea('org', ORG_FAULTS, {
     const n = (await w.req('GET', '/phone-numbers/available', { key: w.A.apiKey })).body.data[0].number;
     return (await w.req('POST', '/phone-numbers', { key: w.A.apiKey, body: { number: n } })).status;
   },
+  'org.tenants-list-every-org': {
+    probe: async (w) => (await w.req('GET', '/organization/tenants', { key: w.orgKey })).body.data.some((t: { id: string }) => t.id === w.F.id),
+    spec: false,
+  },
   'org.audits-need-tenant': async (w) => (await w.req('POST', '/v1/retention/audits', { key: w.orgKey, body: {} })).status,
 });
