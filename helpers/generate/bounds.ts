@@ -351,6 +351,7 @@ class BoundsGenerator {
     exampleCases(site);
     wrongTypeCases(site);
     patternCases(site);
+    digitCases(site);
     this.objectCases(site);
     if (site.types.includes('array') && node.items) {
       this.walk(node.items, b, [...path, 0], { clauseChain: chain, validated, wrap: (v) => here.wrap([v]), shown: here.shown });
@@ -558,6 +559,19 @@ function patternCases({ node, add }: Site): void {
     if (typeof ex !== 'string' || ex.length < 2 || re.test(ex.slice(1))) continue;
     add('format', ex.slice(1), 'reject', `${JSON.stringify(ex)} without its first character, against ${node.pattern}`);
   }
+}
+
+/**
+ * A telephone number's digit limit (`x-max-digits`; E.164, §2.2: at most 15 digits): the first
+ * documented example lengthened with zeros to one digit over the limit is refused. No case at the
+ * limit itself: a validator that knows each country's number lengths may refuse such a number.
+ */
+function digitCases({ node, add }: Site): void {
+  const max = node['x-max-digits'];
+  const example = (node.examples ?? []).find((e: unknown): e is string => typeof e === 'string');
+  if (typeof max !== 'number' || example === undefined) return;
+  const over = example + '0'.repeat(Math.max(0, max + 1 - example.replace(/\D/g, '').length));
+  add('length', over, 'reject', `${max + 1} digits, over the limit of ${max}`);
 }
 
 /** Kinds kept whole by {@link budgetSample}: each of their cases proves a distinct bound or rule. */

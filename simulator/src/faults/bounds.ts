@@ -272,6 +272,13 @@ const COERCIONS = [
     accepts: (v) => typeof v === 'string' && /^[1-9]\d{6,14}$/.test(v),
   },
   {
+    name: 'bounds.e164-16-digits',
+    clauses: ['2.2/e164-failover-number'],
+    description: 'failoverNumber accepts 16 digits after the + (E.164 allows at most 15): the pattern counts one digit too many.',
+    field: 'failoverNumber',
+    accepts: (v) => typeof v === 'string' && /^\+[1-9]\d{15}$/.test(v),
+  },
+  {
     name: 'bounds.categories-non-strings',
     clauses: ['2.2/request-types'],
     description: 'categories accepts an array with non-string items.',

@@ -58,6 +58,7 @@ probeArea('bounds', BOUNDS_FAULTS, {
   'bounds.number-for-string-accepted': { probe: p((a) => a.status({ firstMessage: 1 })), spec: 400 },
   'bounds.uuid-any-string': { probe: p((a) => a.status({ voiceId: 'not-a-uuid' })), spec: 400 },
   'bounds.e164-without-plus': { probe: p((a) => a.status({ failoverNumber: '14155550123' })), spec: 400 },
+  'bounds.e164-16-digits': { probe: p((a) => a.status({ failoverNumber: '+1415555012345678' })), spec: 400 },
   'bounds.categories-non-strings': { probe: p((a) => a.status({ categories: [1, 2] })), spec: 400 },
   'bounds.null-for-string-accepted': { probe: p((a) => a.status({ firstMessage: null })), spec: 400 },
   'bounds.timezone-any-string': { probe: p((a) => a.status({ timezone: 'Mars/Olympus' })), spec: 400 },
