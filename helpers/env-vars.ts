@@ -181,20 +181,25 @@ export const ENV_VARS: readonly EnvVar[] = [
     name: 'CORE_API_LANES',
     group: 'live-lanes',
     default: '2',
-    does: 'How many runs may meet on one live tenant, each in a lane of its own fixtures held by a lease (1 to 99).',
+    does: 'How many runs may meet on one live tenant: each holds a lane, whose fixtures are its own (`conformance-suite-<purpose>` in lane 1, `…-l<N>` in lane N), through a lease ([live-tenants.md](live-tenants.md), "Runs sharing one tenant").',
   },
-  { name: 'CORE_API_LANE_WAIT_S', group: 'live-lanes', default: '120', does: 'Seconds a run waits for a free lane before it stops.' },
+  {
+    name: 'CORE_API_LANE_WAIT_S',
+    group: 'live-lanes',
+    default: '120',
+    does: 'Seconds a live run waits for a free lane; then it stops in one line naming each holder and when its lease expires (exit 2, an outage for the gate).',
+  },
   {
     name: 'CORE_API_LANE_LEASE_S',
     group: 'live-lanes',
     default: '300',
-    does: "Seconds a lane's lease lasts unless renewed (its holder renews it every third of that); at least 10.",
+    does: "Seconds a lane's lease lasts unless renewed (its holder renews it every third of that): how long a crashed run keeps its lane.",
   },
   {
     name: 'CORE_API_LANE_SETTLE_S',
     group: 'live-lanes',
-    default: '4',
-    does: 'Seconds between writing a lease and reading it back; the lease must last more than three of them.',
+    default: '4 (0.5 for a target on loopback)',
+    does: "Seconds between writing a lease and reading it back; lanes hold while the API answers a lease's GET and PATCH within half of it.",
   },
   // reaching a remote target
   {

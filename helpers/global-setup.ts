@@ -9,13 +9,33 @@
  * A target the probe cannot reach, a refused credential (or a control API that does not answer)
  * stops the run before the first test: one line naming the cause and the fix, a run record saying
  * so (`unreachable`, so the gate blocks and the reports say why), and exit status 2.
+ *
+ * On a live tenant the run then takes a lane (helpers/lanes.ts, docs/live-tenants.md): it holds the
+ * lane's lease until teardown, renewing it, and hands the lane to the test workers, so its fixtures
+ * are the lane's. A run that finds no free lane within `CORE_API_LANE_WAIT_S` stops the same way,
+ * its line naming each lane's holder and when that lease expires.
  */
 import type { TestProject } from 'vitest/node';
-import { readTargetConfig, describeTarget, EMBEDDED_BASE_URL_VAR, loadEnv } from './target';
+import { readTargetConfig, describeTarget, EMBEDDED_BASE_URL_VAR, loadEnv, onLoopback, type TargetConfig } from './target';
 import { ControlClient } from './control';
 import { describeProxy } from './proxy';
 import { connectionCause, probeTarget, unreachableLine } from './probe';
 import { checkCredentials, refusedLine } from './credentials';
+import { redact } from './redact';
+import {
+  acquireLane,
+  AssistantLeaseStore,
+  holderWords,
+  LANE_RECORD_VAR,
+  LANE_SETTLE_VAR,
+  LANE_VAR,
+  laneLine,
+  newRunner,
+  noLaneStop,
+  readLaneSettings,
+  takeoverLine,
+  type LaneRecord,
+} from './lanes';
 
 /** Simulator config applied once per run: short webhook retry delays and timeouts keep suites fast; a 50 ms base (50…800 ms waits) keeps the backoff's ratios readable when a busy machine delays a timer by tens of ms. */
 export const RUN_CONFIG = { webhookRetryBaseMs: 50, webhookTimeoutMs: 1_000, insightsDelayMs: 300 };
@@ -50,7 +70,7 @@ export default async function setup(project?: TestProject): Promise<() => Promis
   const proxy = describeProxy(baseUrl);
   if (proxy) console.log(`conformance: ${proxy}`);
 
-  const stop = async (why: { cause: string; fix: string }, line = unreachableLine(why)): Promise<never> => {
+  const stop = async (why: { cause: string; fix: string; what?: string }, line = unreachableLine(why)): Promise<never> => {
     console.error(line);
     try {
       const { writeUnreachableRecord } = await import('./report/vitest-reporter');
@@ -87,7 +107,60 @@ export default async function setup(project?: TestProject): Promise<() => Promis
     }
     await control.config(RUN_CONFIG);
   }
+  const release = target.mode === 'live' ? await holdLane(target, stop) : undefined;
   return async () => {
+    await release?.();
     if (close) await close();
+  };
+}
+
+/**
+ * Takes a lane of the live tenant for this run (helpers/lanes.ts), says which in the run's first
+ * lines (and that it took over an expired lease, when it did), hands it to the workers
+ * (`CORE_API__LANE`) and to the reporter (`CORE_API__LANE_RECORD`), and renews its lease until the
+ * returned release. A lost lease is said at once and kept for the run record. When no lane comes
+ * free within the wait, or the lease cannot be kept, calls `stop`.
+ * @throws LaneSettingError for an unusable lane variable.
+ */
+async function holdLane(target: TargetConfig, stop: (why: { cause: string; fix: string; what: string }) => Promise<never>): Promise<() => Promise<void>> {
+  const settings = readLaneSettings(process.env, onLoopback(target.baseUrl));
+  const { ApiClient } = await import('./client');
+  const client = new ApiClient(target.baseUrl).as({ label: 'tenant key A', key: target.live!.tenantKey });
+  const me = newRunner();
+  const got = await acquireLane(new AssistantLeaseStore(client, settings.settleMs), me, settings).catch((e: Error) =>
+    stop({
+      what: 'no lane taken on the live tenant',
+      cause: redact(e.message),
+      fix: 'check that tenant key A may read and PATCH its assistants (§4.1), then run again',
+    }),
+  );
+  if (!got.ok) return stop(noLaneStop(got.held, settings));
+  const { hold } = got;
+  console.log(laneLine(hold, settings.lanes));
+  if (got.tookOver) console.log(takeoverLine(got.tookOver));
+  if (got.writeMs > settings.settleMs / 2)
+    console.log(
+      `conformance: note the lease's GET and PATCH took ${Math.round(got.writeMs)} ms, more than half of ${LANE_SETTLE_VAR}: a run racing for the same lane may not have seen it (docs/live-tenants.md)`,
+    );
+  const record: LaneRecord = { lane: hold.lane, lanes: settings.lanes, run: me.run, host: me.host };
+  if (got.tookOver) record.tookOver = { run: got.tookOver.run, host: got.tookOver.host, expires: got.tookOver.expires };
+  process.env[LANE_VAR] = String(hold.lane);
+  process.env[LANE_RECORD_VAR] = JSON.stringify(record);
+  hold.start(
+    (holder) => {
+      record.lost = { at: new Date().toISOString(), ...(holder ? { by: { run: holder.run, host: holder.host, expires: holder.expires } } : {}) };
+      process.env[LANE_RECORD_VAR] = JSON.stringify(record);
+      console.error(
+        `conformance: lane ${hold.lane}'s lease was taken by ${holder ? holderWords(holder) : 'another run'}: from now on the two runs may meet on its fixtures`,
+      );
+    },
+    (e) => console.error(`conformance: lane ${hold.lane}'s lease was not renewed this time: ${redact(e.message)}`),
+  );
+  return async () => {
+    const freed = await hold.release().catch((e: Error) => {
+      console.error(`conformance: lane ${hold.lane}'s lease was not released (${redact(e.message)}); it ends at ${hold.lease.expires}`);
+      return true;
+    });
+    if (!freed) console.error(`conformance: lane ${hold.lane} was not released: another run holds it now`);
   };
 }

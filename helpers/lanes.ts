@@ -44,6 +44,8 @@ export const DEFAULT_LEASE_S = 300;
 export const LANE_SETTLE_VAR = 'CORE_API_LANE_SETTLE_S';
 /** Default of {@link LANE_SETTLE_VAR}. */
 export const DEFAULT_SETTLE_S = 4;
+/** Default of {@link LANE_SETTLE_VAR} for a target on this machine (loopback), which answers in milliseconds. */
+export const DEFAULT_LOOPBACK_SETTLE_S = 0.5;
 /** Environment variable through which global setup hands the run's lane (1, 2, …) to the test workers. */
 export const LANE_VAR = 'CORE_API__LANE';
 /** Environment variable through which global setup hands what the run record says of its lane ({@link LaneRecord}, JSON) to the reporter. */
@@ -93,11 +95,12 @@ export class LaneSettingError extends Error {
 
 /**
  * Reads the lane settings; an unset or empty variable takes its default (a workflow passes an unset
- * repository variable as '').
+ * repository variable as ''). `loopback`: the target is on this machine, so the settle period's
+ * default is {@link DEFAULT_LOOPBACK_SETTLE_S}.
  * @throws LaneSettingError when `CORE_API_LANES` is not an integer 1–99, or a time is not a number
  *   of seconds (wait ≥ 0, lease ≥ 10, settle > 0; the lease must exceed three settle periods).
  */
-export function readLaneSettings(env: NodeJS.ProcessEnv = process.env): LaneSettings {
+export function readLaneSettings(env: NodeJS.ProcessEnv = process.env, loopback = false): LaneSettings {
   const num = (name: string, fallback: number, ok: (n: number) => boolean, what: string): number => {
     const raw = env[name]?.trim();
     if (!raw) return fallback;
@@ -108,7 +111,7 @@ export function readLaneSettings(env: NodeJS.ProcessEnv = process.env): LaneSett
   const lanes = num(LANES_VAR, DEFAULT_LANES, (n) => Number.isInteger(n) && n >= 1 && n <= 99, 'a whole number of lanes from 1 to 99');
   const waitS = num(LANE_WAIT_VAR, DEFAULT_LANE_WAIT_S, (n) => n >= 0, 'a number of seconds, 0 or more');
   const leaseS = num(LANE_LEASE_VAR, DEFAULT_LEASE_S, (n) => n >= 10, 'a number of seconds, 10 or more');
-  const settleS = num(LANE_SETTLE_VAR, DEFAULT_SETTLE_S, (n) => n > 0, 'a number of seconds above 0');
+  const settleS = num(LANE_SETTLE_VAR, loopback ? DEFAULT_LOOPBACK_SETTLE_S : DEFAULT_SETTLE_S, (n) => n > 0, 'a number of seconds above 0');
   if (leaseS <= 3 * settleS) throw new LaneSettingError(`${LANE_LEASE_VAR} (${leaseS} s) must be more than three times ${LANE_SETTLE_VAR} (${settleS} s)`);
   return { lanes, waitMs: waitS * 1000, leaseMs: leaseS * 1000, settleMs: settleS * 1000 };
 }
@@ -299,6 +302,11 @@ type Attempt = { ok: true; lease: Lease; tookOver?: Lease; writeMs: number } | {
 async function tryLane(store: LeaseStore, me: LaneRunner, lane: number, opts: AcquireOptions, clock: LaneClock): Promise<Attempt> {
   let readAt = clock.now();
   let seen = await store.read(lane);
+  // A slow read (the first one also finds or makes the lock assistant) is read again: the write must follow its read closely.
+  if (clock.now() - readAt > opts.settleMs / 2) {
+    readAt = clock.now();
+    seen = await store.read(lane);
+  }
   let tookOver: Lease | undefined;
   if (seen.lease && seen.lease.run !== me.run) {
     if (!expired(seen.lease, seen.now)) return { ok: false, holder: seen.lease };
@@ -448,6 +456,19 @@ export interface LaneRecord {
   tookOver?: { run: string; host: string; expires: string };
   /** Set when a renewal found the lease another run's: from then on the two runs may have met. */
   lost?: { at: string; by?: { run: string; host: string; expires: string } };
+}
+
+/**
+ * What global setup handed the reporter about this run's lane ({@link LANE_RECORD_VAR}), as the run
+ * record's `lanes`; undefined when the run held none (a simulator) or the value does not parse.
+ */
+export function laneRecordOfRun(env: NodeJS.ProcessEnv = process.env): LaneRecord[] | undefined {
+  try {
+    const r = JSON.parse(env[LANE_RECORD_VAR] ?? '');
+    return r && typeof r.lane === 'number' ? [r as LaneRecord] : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The one line and fix a run stops with when no lane came free within the wait. */

@@ -193,7 +193,7 @@ export async function probeTarget(baseUrl: string, opts: ProbeOptions = {}): Pro
   return { ok: false, cause: redact(last!.cause), fix: redact(last!.fix), attempts };
 }
 
-/** The one line a run that cannot reach its target stops with. */
-export function unreachableLine(r: { cause: string; fix: string }): string {
-  return `conformance: target unreachable, no test ran: ${r.cause}; fix: ${r.fix}`;
+/** The one line a run that cannot reach its target stops with; `what` names another outage that stopped it ("no free lane on the live tenant"). */
+export function unreachableLine(r: { cause: string; fix: string; what?: string }): string {
+  return `conformance: ${r.what ?? 'target unreachable'}, no test ran: ${r.cause}; fix: ${r.fix}`;
 }

@@ -163,12 +163,12 @@ class GateLedger {
   }
 }
 
-/** What no flag excuses in a run as a whole: an unreachable target, no test, no must clause checked; and a partial run. */
+/** What no flag excuses in a run as a whole: an unreachable target (or another outage that stopped it before its first test, such as no free lane), no test, no must clause checked; and a partial run. */
 function judgeRunAsAWhole(input: GateInput, checked: ReturnType<typeof mustChecked>, ledger: GateLedger): void {
   const { run } = input;
   if (run.unreachable)
     ledger.reasons.push(
-      `the target could not be reached, no test ran: ${run.unreachable.cause} (fix: ${run.unreachable.fix}); --allow-errors tolerates a flaky target, not an outage`,
+      `${run.unreachable.what ?? 'the target could not be reached'}, no test ran: ${run.unreachable.cause} (fix: ${run.unreachable.fix}); --allow-errors tolerates a flaky target, not an outage`,
     );
   else if (run.summary.total === 0) ledger.reasons.push('no conformance test ran: the record holds no test, so it proves nothing');
   // Errors are tolerated one by one (allowErrors); a run that verified nothing is an outage, not flakiness.

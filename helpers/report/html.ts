@@ -5,7 +5,7 @@
  * filterable by verdict, each failure expandable to its evidence (checks, request, answer).
  */
 import type { ClauseRecord, ClauseVerdict, RunRecord } from './model';
-import { CLAUSE_VERDICTS } from './model';
+import { CLAUSE_VERDICTS, outageHeading } from './model';
 import type { ClauseChange, RunComparison } from './model';
 import { byClauseId, cut, describeAnswer, describeRequest, evidenceFor, firstLine, topOf, whyLine } from './evidence';
 import { headingAnchor } from './spec-doc';
@@ -277,7 +277,7 @@ function headerHtml(run: RunRecord, opts: HtmlOptions): string {
     opts.authorizationMatrix ? `<a href="${esc(opts.authorizationMatrix)}">authorization matrix</a>` : '',
   ].filter(Boolean);
   const where = `${esc(run.target.mode)} ${esc(run.target.baseUrl)} · ${esc(run.startedAt)} → ${esc(run.finishedAt)}${run.shard ? ` · shard ${run.shard.index}/${run.shard.count}` : ''}${run.merged ? ` · merged from ${run.merged.sources.length} shard records` : ''}`;
-  return `<header><h1>Core API conformance <span class="verdict ${ok ? 'pass' : 'fail'}">${ok ? 'PASS' : 'FAIL'}</span>${run.partial ? ' <span class="meta">(partial run)</span>' : ''}</h1><span class="meta">${where}</span><span>${links.join(' · ')}</span></header>${run.unreachable ? `<p class="unreachable"><b>Target unreachable, no test ran</b>: ${esc(run.unreachable.cause)}. Fix: ${esc(run.unreachable.fix)}.</p>` : ''}`;
+  return `<header><h1>Core API conformance <span class="verdict ${ok ? 'pass' : 'fail'}">${ok ? 'PASS' : 'FAIL'}</span>${run.partial ? ' <span class="meta">(partial run)</span>' : ''}</h1><span class="meta">${where}</span><span>${links.join(' · ')}</span></header>${run.unreachable ? `<p class="unreachable"><b>${esc(outageHeading(run.unreachable))}, no test ran</b>: ${esc(run.unreachable.cause)}. Fix: ${esc(run.unreachable.fix)}.</p>` : ''}`;
 }
 
 /** Renders the HTML report from a run record alone. */

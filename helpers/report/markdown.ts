@@ -3,7 +3,7 @@
  * 1 MiB, so evidence is cut). Order: what changed since the baseline (when given), totals, failures
  * first with the request and answer that show them, the clause table, requests per suite file, drift.
  */
-import type { RunRecord } from './model';
+import { outageHeading, type RunRecord } from './model';
 import type { RunComparison, ClauseChange } from './model';
 import { byClauseId, cut, describeAnswer, describeRequest, evidenceFor, firstLine, whyLine, type ClauseEvidence } from './evidence';
 
@@ -67,12 +67,11 @@ export function verdictLines(run: RunRecord): string[] {
 
 /** "12 answers were not the API's …, 3 requests hung …, 40 retries", or undefined when the target never misbehaved. */
 function troubleWords(run: RunRecord): string | undefined {
-  const { hung = 0, notApi = 0, notJsonResent = 0, retries } = run.requests;
+  const { hung = 0, notApi = 0, retries } = run.requests;
   if (hung + notApi + retries + run.summary.errors === 0) return undefined;
   return [
     `${notApi} answer${notApi === 1 ? ' was' : 's were'} not the API's (a gateway's page, a body cut short)`,
     `${hung} request attempt${hung === 1 ? '' : 's'} hung past the deadline`,
-    ...(notJsonResent ? [`${notJsonResent} answer${notJsonResent === 1 ? '' : 's'} whose body did not parse asked for again`] : []),
     `${retries} retr${retries === 1 ? 'y' : 'ies'}`,
     `${run.summary.errors} test${run.summary.errors === 1 ? '' : 's'} in error`,
   ].join(', ');
@@ -148,7 +147,7 @@ function renderHeading(run: RunRecord, opts: MarkdownOptions): string[] {
   const ok = s.total > 0 && !run.unreachable && s.failed === 0 && s.errors === 0 && cs.fail === 0 && cs.error === 0;
   const lines: string[] = [];
   lines.push(`# Core API conformance: ${ok ? 'PASS' : 'FAIL'}${run.partial ? ' (partial run)' : ''}`, '');
-  if (run.unreachable) lines.push(`**Target unreachable, no test ran**: ${run.unreachable.cause}. Fix: ${run.unreachable.fix}.`, '');
+  if (run.unreachable) lines.push(`**${outageHeading(run.unreachable)}, no test ran**: ${run.unreachable.cause}. Fix: ${run.unreachable.fix}.`, '');
   if (run.partial) lines.push(`**Partial run**: ${run.partial.reasons.join('; ')}. Clauses whose tests did not run read "not run", not "not covered".`, '');
   const shard = run.shard ? ` · shard ${run.shard.index}/${run.shard.count}` : '';
   const merged = run.merged ? ` · merged from ${run.merged.sources.length} shard records` : '';

@@ -61,6 +61,9 @@ export function mergeRuns(records: RunRecord[], sources: string[] = []): RunReco
   // A shard that could not reach the target makes the whole run unreachable: the gate must say why.
   const unreachable = ordered.find((r) => r.unreachable)?.unreachable;
   if (unreachable) merged.unreachable = unreachable;
+  // Each shard held a lane of its own on a live tenant: the merged record lists them all.
+  const lanes = ordered.flatMap((r) => r.lanes ?? []);
+  if (lanes.length) merged.lanes = lanes;
   // The statements of the spec are the same in every shard: judge them again on the merged clauses.
   const statements = ordered.findLast((r) => r.spec?.statements?.length)?.spec?.statements;
   if (statements) {

@@ -7,6 +7,7 @@ import type { CheckRecord, DriftRecord, MatrixCell } from '../meta';
 import type { Clause, ClauseTarget } from '../catalogue';
 import type { StatementResult } from './statements';
 import { SWITCHES, type Switch } from '../target';
+import type { LaneRecord } from '../lanes';
 
 /** Verdict of one test. `error`: the target or network misbehaved, not a conformance verdict. */
 export type TestVerdict = 'pass' | 'fail' | 'skip' | 'error';
@@ -62,8 +63,6 @@ export interface TestRecord {
   hung?: number;
   /** Answers that were not the API's: a gateway's 5xx page, a body cut short (format 1.6; absent means 0). */
   notApi?: number;
-  /** Answers whose body did not parse, asked for once more before being judged (format 1.10; absent means 0; helpers/mangled.ts). */
-  notJsonResent?: number;
   /** For `error`: the first target trouble in words, redacted: what came back instead, or what a cut-off test waited on (format 1.6). */
   trouble?: string;
   drift: DriftRecord[];
@@ -117,7 +116,7 @@ export interface RunRecord {
    * target misbehaved: attempts that hung past the request deadline, answers that were not the API's;
    * (format 1.8, live runs) the run's request budget.
    */
-  requests: { total: number; retries: number; perFile: Record<string, number>; hung?: number; notApi?: number; notJsonResent?: number; budget?: number };
+  requests: { total: number; retries: number; perFile: Record<string, number>; hung?: number; notApi?: number; budget?: number };
   drift: (DriftRecord & { tests: string[] })[];
   tests: TestRecord[];
   clauses: ClauseRecord[];
@@ -137,10 +136,28 @@ export interface RunRecord {
   off?: OffSummary;
   /**
    * Set when the run stopped before its first test because the probe could not reach the API
-   * (helpers/probe.ts): the cause and its fix, redacted; the record then holds no test, and the
-   * gate blocks whatever its flags; format 1.5.
+   * (helpers/probe.ts), or (format 1.10, `what` set) something else stopped it there, such as no
+   * free lane on a live tenant (helpers/lanes.ts): the cause and its fix, redacted; the record then
+   * holds no test, and the gate blocks whatever its flags (an outage); format 1.5.
    */
-  unreachable?: { cause: string; fix: string };
+  unreachable?: Outage;
+  /** The live-tenant lane each run of the record held (one per shard once merged; helpers/lanes.ts); format 1.10. */
+  lanes?: LaneRecord[];
+}
+
+/**
+ * What stopped a run before its first test: `what` names it the way the reports' heading and the
+ * gate say it ("no free lane on the live tenant"); absent, the target could not be reached.
+ */
+export interface Outage {
+  cause: string;
+  fix: string;
+  what?: string;
+}
+
+/** The reports' heading of an outage: its `what` with a capital, else "Target unreachable". */
+export function outageHeading(o: Outage): string {
+  return o.what ? o.what[0].toUpperCase() + o.what.slice(1) : 'Target unreachable';
 }
 
 /** One switch a run left off (helpers/target.ts `SWITCHES`) and the `must` clauses it would turn on. */
@@ -337,7 +354,6 @@ export function summariseRequests(tests: TestRecord[]): RunRecord['requests'] {
     perFile,
     hung: tests.reduce((n, t) => n + (t.hung ?? 0), 0),
     notApi: tests.reduce((n, t) => n + (t.notApi ?? 0), 0),
-    notJsonResent: tests.reduce((n, t) => n + (t.notJsonResent ?? 0), 0),
   };
 }
 

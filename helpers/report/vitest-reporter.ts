@@ -19,7 +19,8 @@ import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { loadCatalogue } from '../catalogue';
 import { readTargetConfig, describeTarget, EMBEDDED_BASE_URL_VAR, requestBudget, REQUEST_BUDGET_VARIABLE } from '../target';
 import { redact, registerSecret } from '../redact';
-import { buildRunRecord, skipKindOf, type ShardInfo, type TestRecord, type TestVerdict } from './model';
+import { buildRunRecord, skipKindOf, type Outage, type ShardInfo, type TestRecord, type TestVerdict } from './model';
+import { laneRecordOfRun } from '../lanes';
 import { writeReports } from './writers';
 import { offLines, verdictLines } from './markdown';
 import { readRunRecord, registerEnvironmentSecrets, writeRunRecord } from './record-io';
@@ -83,7 +84,6 @@ function toRecord(tc: TestCase, root: string): TestRecord {
     retries: meta.retries ?? 0,
     ...(meta.hung ? { hung: meta.hung } : {}),
     ...(meta.notApi ? { notApi: meta.notApi } : {}),
-    ...(meta.notJsonResent ? { notJsonResent: meta.notJsonResent } : {}),
     ...(status === 'error' && meta.trouble ? { trouble: redact(meta.trouble) } : {}),
     drift: meta.drift ?? [],
     evidence: status === 'fail' || status === 'error' ? JSON.parse(redact(JSON.stringify(meta.exchanges ?? []))) : undefined,
@@ -115,11 +115,12 @@ export function partialReasons(root: string, modules: readonly TestModule[], sha
 
 /**
  * Writes the record (and its reports) of a run that stopped before its first test because the
- * probe could not reach the target (helpers/global-setup.ts): no test, every clause uncovered, and
- * `unreachable` naming the cause and the fix, so the reports and the gate say why. Returns the folder.
+ * probe could not reach the target, or another outage stopped it there (`what`: no free lane on a
+ * live tenant; helpers/global-setup.ts): no test, every clause uncovered, and `unreachable` naming
+ * the cause and the fix, so the reports and the gate say why. Returns the folder.
  */
 export async function writeUnreachableRecord(
-  unreachable: { cause: string; fix: string },
+  unreachable: Outage,
   target: { mode: string; baseUrl: string },
   startedAt: Date,
   shard?: ShardInfo,
@@ -134,7 +135,7 @@ export async function writeUnreachableRecord(
     sections: sectionTitles(readSpec()),
     shard,
   });
-  record.unreachable = { cause: redact(unreachable.cause), fix: redact(unreachable.fix) };
+  record.unreachable = { cause: redact(unreachable.cause), fix: redact(unreachable.fix), ...(unreachable.what ? { what: unreachable.what } : {}) };
   const dir = conformanceReportDir(shard);
   writeRunRecord(record, dir);
   await writeReports(record, dir);
@@ -200,7 +201,7 @@ export default class ConformanceReporter implements Reporter {
         partial: partialReasons(root, testModules, this.shard, this.namePattern),
       });
       attachStatements(record, readSpec());
-      if (record.target.mode === 'live') record.requests.budget = requestBudget();
+      if (record.target.mode === 'live') [record.requests.budget, record.lanes] = [requestBudget(), laneRecordOfRun()];
       const baseline = process.env[BASELINE_VAR];
       if (baseline) {
         try {
