@@ -268,6 +268,15 @@ export function requestBudget(env: NodeJS.ProcessEnv = process.env): number {
   return Number.isInteger(n) && n > 0 ? n : DEFAULT_REQUEST_BUDGET;
 }
 
+/**
+ * Request budget at or above which a live run checks every generated §2.2–§2.7 case
+ * (suites/validation-bounds.test.ts) instead of one case per field, kind and expectation: 2,500.
+ * The cases the sample cuts (144 of 327) cost two requests each (the PATCH and the GET that reads
+ * it back), about 300 in all; a live run with every capability on sends about 1,850 with the sample,
+ * so about 2,150 with the full sets, and the rest is room for waited-out 429s.
+ */
+export const FULL_CASE_SETS_BUDGET = 2500;
+
 /** Variable naming the wildcard DNS domain (helpers/generate/hosts.ts `wildcardName`). */
 export const WILDCARD_DNS_VARIABLE = 'CORE_API_WILDCARD_DNS';
 
@@ -437,12 +446,24 @@ export function capabilitySwitch(cap: Capability): Switch {
 /**
  * Something whose absence skips tests, and which an operator turns on: a simulator's control API
  * (`control`: run against a simulator), an opt-in, an optional fixture variable, or a facility of
- * the live run (public webhook URL, event trigger, wildcard DNS, a finished call id). Every skip
+ * the live run (public webhook URL, event trigger, wildcard DNS, a finished call id, a request budget
+ * large enough for the full generated case sets). Every skip
  * for such a reason carries its switches (helpers/meta.ts `skipNeeds`), so the report counts
  * exactly which clauses each would turn on, without reading the reason's words.
  */
 export type Switch =
-  'control' | 'publicUrl' | 'trigger' | 'wildcardDns' | 'callId' | 'modelUsage' | 'sms' | 'billable' | 'fuzzWrites' | 'smsReasons' | keyof typeof OPTIONAL_LIVE;
+  | 'control'
+  | 'publicUrl'
+  | 'trigger'
+  | 'wildcardDns'
+  | 'callId'
+  | 'modelUsage'
+  | 'sms'
+  | 'billable'
+  | 'fuzzWrites'
+  | 'smsReasons'
+  | 'requestBudget'
+  | keyof typeof OPTIONAL_LIVE;
 
 /** What a {@link Switch} is called in reports and how it is turned on. */
 export interface SwitchInfo {
@@ -488,6 +509,11 @@ export const SWITCHES: Readonly<Record<Switch, SwitchInfo>> = {
     label: 'SMS reasons',
     variable: 'CORE_API_ALLOW_SMS_REASONS=1',
     howTo: 'set CORE_API_ALLOW_SMS_REASONS=1 to create SMS reasons (they can be neither listed nor deleted: §4.5)',
+  },
+  requestBudget: {
+    label: 'full case sets',
+    variable: `${REQUEST_BUDGET_VARIABLE}=${FULL_CASE_SETS_BUDGET}`,
+    howTo: `set ${REQUEST_BUDGET_VARIABLE} to ${FULL_CASE_SETS_BUDGET} or more to run every generated §2.2–§2.7 case, not one per field, kind and expectation`,
   },
   foreignTenantId: {
     label: 'foreign tenant',

@@ -15,7 +15,7 @@ import { resolve } from 'node:path';
 import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
 import { ALLURE_VAR } from '../../helpers/report/env';
 import { filesBelow, runConformance, type NestedRun } from './run-suite';
-import { DEFAULT_REQUEST_BUDGET } from '../../helpers/target';
+import { FULL_CASE_SETS_BUDGET } from '../../helpers/target';
 import { ControlClient } from '../../helpers/control';
 
 let sim: RunningSimulator;
@@ -140,6 +140,8 @@ beforeAll(async () => {
     CORE_API_ROTATED_KEY: rotated,
     CORE_API_WILDCARD_DNS: WILDCARD_DOMAIN,
     CORE_API_ALLOW_MODEL_USAGE: '1',
+    // A budget large enough for every generated §2.2–§2.7 case (the bare run below shows the cut sets).
+    CORE_API_REQUEST_BUDGET: String(FULL_CASE_SETS_BUDGET),
     // Allure results too: the secret scan reads every file a run writes.
     [ALLURE_VAR]: '1',
   };
@@ -236,6 +238,17 @@ describe('a live-mode run against an external simulator', () => {
       '4.5/test-run-realtime-400',
       '4.3/sms-reason-nine-fields',
       '2.9/sms-reason-request-optional',
+      // What the trigger can cause (issue 35): every way a call or thread ends, tenant B's calls the suite started,
+      // and, with a budget large enough, the full generated case sets.
+      '6/end-of-call-every-end',
+      '6/end-of-conversation-every-channel',
+      '5.7/isolation-monitor-session-close',
+      '7/bare-404-takeover',
+      '7/bare-404-end',
+      '7/bare-404-monitor-session',
+      '2.4/delivery-mode-enum',
+      '2.6/language-null-or-omitted',
+      '2.7/ivr-mode-boolean',
     ])
       expect(byClause.get(id), id).toBe('pass');
     // Calls through the trigger: the monitoring and insights tests that need no control API ran and passed.
@@ -253,9 +266,9 @@ describe('a live-mode run against an external simulator', () => {
     expect(dnsCases.filter((t) => t.status !== 'pass').map((t) => `${t.name}: ${t.needs}`)).toEqual(
       dnsCases.filter((t) => t.needs?.includes('control')).map((t) => `${t.name}: ${t.needs}`),
     );
-    // Request budget: a full live run stays within the default budget (helpers/target.ts DEFAULT_REQUEST_BUDGET).
-    expect(first.record!.requests.budget).toBe(DEFAULT_REQUEST_BUDGET);
-    expect(first.record!.requests.total, 'requests of a full live run').toBeLessThan(DEFAULT_REQUEST_BUDGET);
+    // Request budget: a full live run with the full case sets stays within the budget that runs them (helpers/target.ts FULL_CASE_SETS_BUDGET).
+    expect(first.record!.requests.budget).toBe(FULL_CASE_SETS_BUDGET);
+    expect(first.record!.requests.total, 'requests of a full live run').toBeLessThan(FULL_CASE_SETS_BUDGET);
     const top = Object.entries(first.record!.requests.perFile)
       .sort((a, b) => b[1] - a[1])
       .slice(0, 5);
@@ -298,7 +311,7 @@ describe('a live-mode run against an external simulator', () => {
     }
   });
 
-  it('with nothing optional on, passes and says what each capability would add (the §2.3, text-run and SMS-reason tests only)', async () => {
+  it('with nothing optional on, passes and says what each capability would add (the §2.3, text-run, SMS-reason and cut case-set tests only)', async () => {
     const required = [
       'CORE_API_BASE_URL',
       'CORE_API_ORG_KEY',
@@ -312,13 +325,20 @@ describe('a live-mode run against an external simulator', () => {
       'suites/text-tests.test.ts',
       'suites/sms.test.ts',
       '-t',
-      '2\\.3/|test-run|4\\.3/sms-reason',
+      '2\\.3/|test-run|4\\.3/sms-reason|2\\.4/delivery-mode-enum|2\\.6/language-null-or-omitted|2\\.7/ivr-mode-boolean',
     ]);
     expect(bare.code, bare.output.slice(-2000)).toBe(0);
     const off = new Map(bare.record!.off!.switches.map((w) => [w.name, w]));
     expect(off.get('wildcardDns')?.tests, 'wildcard DNS').toBeGreaterThan(30);
     expect(off.get('modelUsage')?.mustClauses).toEqual(['3/test-run-outcomes', '4.5/test-run-realtime-400']);
     expect(off.get('smsReasons')?.mustClauses.length).toBeGreaterThan(0);
+    // Under the default budget the cut case sets are named, with the budget that runs them.
+    expect(off.get('requestBudget')?.mustClauses).toEqual(
+      expect.arrayContaining(['2.4/delivery-mode-enum', '2.6/language-null-or-omitted', '2.7/ivr-mode-boolean']),
+    );
+    expect(bare.output).toMatch(
+      new RegExp(`off: full case sets would turn on \\d+ must clauses? \\(\\d+ tests\\): set CORE_API_REQUEST_BUDGET=${FULL_CASE_SETS_BUDGET}`),
+    );
     expect(bare.output).toMatch(/off: wildcard DNS would turn on \d+ must clauses? \(\d+ tests\): set CORE_API_WILDCARD_DNS=<domain>/);
     expect(bare.output).toContain('off: model usage would turn on 2 must clauses (2 tests): set CORE_API_ALLOW_MODEL_USAGE=1');
     console.log(`live-mode run, nothing optional on (§2.3, text runs, SMS reasons): ${Math.round(bare.wallMs)} ms, ${bare.record!.requests.total} requests`);
