@@ -132,6 +132,50 @@ describe('§4.5 tools: instruction and textInstructions', () => {
   );
 });
 
+/**
+ * `steps` as far as the sent steps name fields: each step cut to the keys its sent counterpart has
+ * (a step's inner shape is not shown, §4.5: a field a server adds, an id, is left out; one it dropped
+ * reads undefined in both answers alike). Every step of the answer is kept, so appended ones show.
+ */
+function sentStepFields(steps: unknown, sent: readonly Record<string, unknown>[]): unknown {
+  if (!Array.isArray(steps)) return steps;
+  return steps.map((s, i) => {
+    const keys = Object.keys(sent[Math.min(i, sent.length - 1)] ?? {});
+    return s && typeof s === 'object' ? Object.fromEntries(keys.map((k) => [k, (s as Record<string, unknown>)[k]])) : s;
+  });
+}
+
+describe('§8 a replayed PUT /tools/{id}', () => {
+  clauseTest('8/put-replay-converges', 'PUT /tools/{id} sent twice converges: instruction and textInstructions replaced, not appended to', async (ctx) => {
+    if (!putFixture) skipWith(ctx, `precondition failed: the fixture tool could not be made (${putFixtureError?.message.slice(0, 200)})`);
+    const body = { name: putFixture.body.name, instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTIONS };
+    const answers = [await putTool(putFixture.id, body), await putTool(putFixture.id, body)];
+    answers.forEach((res, n) => {
+      const which = n === 0 ? 'first' : 'replayed';
+      ctx.verify.success(res, undefined, `the ${which} PUT /tools/{id} answers 2xx`);
+      for (const k of ['instruction', 'textInstructions'] as const) {
+        const got = res.json?.data?.[k];
+        for (const f of ['title', 'description'] as const) ctx.verify.soft.equal(`after the ${which} PUT, ${k}.${f} reads as sent`, got?.[f], body[k][f], res);
+        ctx.verify.soft.equal(
+          `after the ${which} PUT, ${k}.steps holds the ${body[k].steps.length} step(s) sent`,
+          got?.steps?.length,
+          body[k].steps.length,
+          res,
+        );
+      }
+    });
+    const [first, replayed] = answers.map((r) => r.json?.data);
+    for (const k of ['instruction', 'textInstructions'] as const) {
+      ctx.verify.equal(
+        `the replayed PUT leaves ${k}.steps as the first left them (the sent fields of each step)`,
+        sentStepFields(replayed?.[k]?.steps, body[k].steps),
+        sentStepFields(first?.[k]?.steps, body[k].steps),
+        answers[1],
+      );
+    }
+  });
+});
+
 describe('§4.5 per-assistant tool overrides', () => {
   let tool: any;
   let why = '';

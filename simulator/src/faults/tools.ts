@@ -3,7 +3,15 @@
  * overrides one seam of routes/tools.ts. Probes: simulator/test/faults/tools.test.ts.
  */
 import { ApiError, forbidden } from '../envelope.ts';
-import { foreignOverrideRefusal, foreignToolAnswer, foreignWrite, setTextDescription, storedOverrideText, unsentTextInstructions } from '../routes/tools.ts';
+import {
+  foreignOverrideRefusal,
+  foreignToolAnswer,
+  foreignWrite,
+  setTextDescription,
+  storedOverrideText,
+  unsentTextInstructions,
+  writtenInstruction,
+} from '../routes/tools.ts';
 import { override } from '../seam.ts';
 import { defineFaults } from './define.ts';
 
@@ -20,6 +28,16 @@ export const TOOLS_FAULTS = defineFaults([
     clauses: ['4.5/tool-put-null-removes-text-instructions'],
     description: 'PUT /tools/{id} with textInstructions: null keeps the stored value.',
     override: override(unsentTextInstructions, (next) => (sent, stored) => (sent === 'null' ? stored : next(sent, stored))),
+  },
+  {
+    name: 'tools.put-appends-steps',
+    clauses: ['8/put-replay-converges'],
+    description:
+      'PUT /tools/{id} appends the steps it sends to the stored ones instead of replacing them (a merge that appends), so every replay of the same PUT adds the steps again.',
+    override: override(writtenInstruction, (next) => (stored, sent) => {
+      const written = next(stored, sent);
+      return stored ? { ...written, steps: [...stored.steps, ...written.steps] } : written;
+    }),
   },
   {
     name: 'tools.empty-description-stored',

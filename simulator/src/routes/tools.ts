@@ -56,6 +56,13 @@ export const unsentTextInstructions = seam(
   (sent: 'absent' | 'null', stored: ToolInstruction | null): ToolInstruction | null => (sent === 'absent' ? stored : null),
 );
 
+/**
+ * §4.5, §8: an instruction document a PUT sends (`sent`) replaces the stored one (`stored`; null
+ * when the tool has none), steps included, so a replayed PUT converges ("PATCH and PUT converge
+ * when replayed").
+ */
+export const writtenInstruction = seam('tools.written-instruction', (_stored: ToolInstruction | null, sent: ToolInstruction): ToolInstruction => sent);
+
 /** §4.5: an override text as stored: an empty one restores the default (null). */
 export const storedOverrideText = seam('tools.override-text', (v: string | null): string | null => (v === '' ? null : v));
 
@@ -171,7 +178,7 @@ function applyTextInstructions(state: SimState, c: Checker, body: Record<string,
     return;
   }
   const ti = parseInstruction(c, 'textInstructions', body.textInstructions);
-  if (ti) next.textInstructions = ti;
+  if (ti) next.textInstructions = state.behaviour.of(writtenInstruction)(next.textInstructions, ti);
 }
 
 function bodyOf(body: unknown): Record<string, unknown> {
@@ -240,7 +247,7 @@ function putTool(state: SimState, tool: ToolRecord, body: Record<string, unknown
   }
   if (body.instruction !== undefined) {
     const ins = parseInstruction(c, 'instruction', body.instruction);
-    if (ins) next.instruction = ins;
+    if (ins) next.instruction = state.behaviour.of(writtenInstruction)(next.instruction, ins);
   }
   applyTextInstructions(state, c, body, next);
   c.throwIfAny();

@@ -12,6 +12,16 @@ probeArea('tools', TOOLS_FAULTS, {
     const t = await tool(w, w.A, { name: 't', instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTION });
     return (await w.req('PUT', `/tools/${t.id}`, { key: w.A.apiKey, body: { textInstructions: null } })).body.data.textInstructions;
   },
+  'tools.put-appends-steps': {
+    probe: async (w) => {
+      const t = await tool(w, w.A, { name: 't', instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTION });
+      const put = () => w.req('PUT', `/tools/${t.id}`, { key: w.A.apiKey, body: { instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTION } });
+      await put();
+      const d = (await put()).body.data;
+      return [d.instruction.steps.length, d.textInstructions.steps.length];
+    },
+    spec: [INSTRUCTION.steps.length, TEXT_INSTRUCTION.steps.length],
+  },
   'tools.empty-description-stored': async (w) => {
     const a = await w.assistant(w.A.apiKey);
     const t = await tool(w, w.A);
