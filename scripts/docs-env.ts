@@ -11,7 +11,11 @@
  *   the constants that name a variable hold it (`'CORE_API_REQUEST_TIMEOUT_MS'`), or in a key of an
  *   object literal (an environment built for a nested run); a name written `$X` or `${X}` (an
  *   unexpanded variable the auth suite sends on purpose) is not one;
- * - a prefixed name in `package.json`'s scripts, `.ci/run`, the workflows and `.env.example`.
+ * - a repository variable a workflow reads (`${{ vars.X }}`: it is the operator's setting, as
+ *   `CONFORMANCE_WEBHOOK_TUNNEL`).
+ * Files that only set or list variables (`package.json`'s scripts, `.ci/run`, the workflows,
+ * `.env.example`) are not reads: {@link scanEnvMentions} finds the names they give, which must be
+ * declared too, and a variable they set that no code reads is still reported as unread.
  */
 import ts from 'typescript';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -77,16 +81,38 @@ export function readsInSource(fileName: string, text: string): Set<string> {
   return names;
 }
 
+/** Adds `file` to the files of `name`. */
+function addTo(found: Map<string, string[]>, name: string, file: string): void {
+  found.set(name, [...(found.get(name) ?? []), file]);
+}
+
+/** The map sorted by variable name. */
+function sorted(found: Map<string, string[]>): Map<string, string[]> {
+  return new Map([...found].sort(([a], [b]) => a.localeCompare(b)));
+}
+
 /**
- * Every variable the repository's sources read, each with the files that read it (relative paths),
- * found as the module comment says.
+ * Every variable the repository reads, each with the files that read it (relative paths), found as
+ * the module comment says: the code, and the repository variables the workflows read.
  */
 export function scanEnvReads(root: string = ROOT): Map<string, string[]> {
   const found = new Map<string, string[]>();
-  const add = (name: string, file: string) => found.set(name, [...(found.get(name) ?? []), file]);
-  for (const f of codeFiles(root)) for (const name of readsInSource(f, readFileSync(join(root, f), 'utf8'))) add(name, f);
-  for (const f of otherFiles(root)) for (const name of new Set([...readFileSync(join(root, f), 'utf8').matchAll(PREFIXED)].map((m) => m[1]))) add(name, f);
-  return new Map([...found].sort(([a], [b]) => a.localeCompare(b)));
+  for (const f of codeFiles(root)) for (const name of readsInSource(f, readFileSync(join(root, f), 'utf8'))) addTo(found, name, f);
+  for (const f of otherFiles(root).filter((f) => f.startsWith('.github/'))) {
+    for (const name of new Set([...readFileSync(join(root, f), 'utf8').matchAll(/\bvars\.([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]))) addTo(found, name, f);
+  }
+  return sorted(found);
+}
+
+/**
+ * Every project-prefixed variable named by the files that set or list variables (`package.json`,
+ * `.ci/run`, the workflows, `.env.example`), each with those files.
+ */
+export function scanEnvMentions(root: string = ROOT): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  for (const f of otherFiles(root))
+    for (const name of new Set([...readFileSync(join(root, f), 'utf8').matchAll(PREFIXED)].map((m) => m[1]))) addTo(found, name, f);
+  return sorted(found);
 }
 
 /** One table cell: pipes escaped, so a `|` in a description cannot split the row. */

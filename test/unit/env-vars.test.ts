@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { ENV_GROUPS, ENV_VARS, envNames } from '../../helpers/env-vars';
-import { CONFIGURATION_PAGE, readsInSource, renderEnvTable, scanEnvReads, withTable } from '../../scripts/docs-env';
+import { CONFIGURATION_PAGE, readsInSource, renderEnvTable, scanEnvMentions, scanEnvReads, withTable } from '../../scripts/docs-env';
 
 const found = scanEnvReads();
 const declared = new Set(envNames());
@@ -16,6 +16,11 @@ const HOW = 'declare it in helpers/env-vars.ts (name, default, what it does) and
 describe('environment variables: the code and the table agree', () => {
   it('every variable the sources read is declared', () => {
     const undeclared = [...found].filter(([name]) => !declared.has(name)).map(([name, files]) => `${name} (read in ${files.join(', ')})`);
+    expect(undeclared, HOW).toEqual([]);
+  });
+
+  it('every variable the npm scripts, CI, the workflows and .env.example set or list is declared', () => {
+    const undeclared = [...scanEnvMentions()].filter(([name]) => !declared.has(name)).map(([name, files]) => `${name} (named in ${files.join(', ')})`);
     expect(undeclared, HOW).toEqual([]);
   });
 
