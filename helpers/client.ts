@@ -19,7 +19,8 @@
 import { request as undiciRequest, type Dispatcher } from 'undici';
 import { redact, redactCut, redactHeaders, registerSecret } from './redact';
 import type { ApiResponse, RequestSummary, UncheckedJson } from './exchange';
-import { recordExchange, recordHung, recordNotApi, recordNotJson, recordTargetTrouble } from './recorder';
+import { recordExchange, recordHung, recordNotApi, recordNotJson, recordNotJsonResent, recordTargetTrouble } from './recorder';
+import { resendable, unjudgedBody, unreadableBody } from './mangled';
 import { notJson } from './exchange';
 import { TARGET_ERROR_NAME } from './error-names';
 import { suiteDispatcher } from './proxy';
@@ -274,7 +275,8 @@ export class ApiClient {
    *
    * One loop decides after each attempt: a 429 is waited out (its own budget,
    * {@link THROTTLE_RETRIES}); trouble and the API's own 5xx share one budget of resends (the
-   * policy's `retries`), each resend after an exponential back-off with jitter (§8).
+   * policy's `retries`), each resend after an exponential back-off with jitter (§8). A body that
+   * does not parse is asked for once more before it is judged (helpers/mangled.ts).
    * @throws TargetError when no answer of the API could be obtained (`kind` says why; for
    *   `not-api` the last answer is attached); also when the test was judged (`cancelled`).
    */
@@ -291,6 +293,8 @@ export class ApiClient {
     let resends = 0;
     /** The kind of trouble each attempt met, in order (none for an attempt the API answered). */
     const troubles: TroubleKind[] = [];
+    /** The first answer, when its body did not parse and the request was sent once more (helpers/mangled.ts). */
+    let unreadable: ApiResponse<T> | undefined;
 
     for (;;) {
       await this.waitForPause(req, testSignal);
@@ -312,7 +316,17 @@ export class ApiClient {
       } else if (sent.status >= 500 && idempotent && resends < apiPolicy.retries) {
         resends += 1;
         await sleep(backoffMs(apiPolicy, resends));
+      } else if (!unreadable && unreadableBody(sent)) {
+        unreadable = sent;
+        if (!resendable(method)) {
+          recordNotApi();
+          this.giveUp(new TargetError(unjudgedBody(req.words, sent)!, req.summary, 'not-api', sent), attempts, troubles);
+        }
+        recordNotJsonResent();
       } else {
+        const unjudged = unreadable && unjudgedBody(req.words, unreadable, sent);
+        if (unjudged) this.giveUp(new TargetError(unjudged, req.summary, 'not-api', sent), attempts, troubles);
+        if (unreadable) sent.notJsonResent = true;
         return this.deliver(sent, attempts, opts);
       }
     }

@@ -45,7 +45,7 @@ export function envelopeProblems(res: ApiResponse, receivedAt = Date.now()): Che
       clauses: ['2.1/json-envelope'],
       requirement: 'every answer of a JSON endpoint is a JSON envelope',
       ok: false,
-      detail: `[2.1/json-envelope] expected a JSON body, got ${JSON.stringify(res.text.slice(0, 200))}${ev()}`,
+      detail: `[2.1/json-envelope] expected a JSON body, got ${JSON.stringify(res.text.slice(0, 200))}${res.notJsonResent ? ' (asked twice, §8: neither body was JSON)' : ''}${ev()}`,
     });
     return problems;
   }

@@ -35,6 +35,11 @@ export interface ApiResponse<T = UncheckedJson> {
   durationMs: number;
   /** Number of retries that preceded this answer (0 when the first attempt answered). */
   retries: number;
+  /**
+   * Set when the first answer to this request had a body that did not parse and the request was
+   * sent once more (§8; helpers/mangled.ts): this is the second answer, with the first one's status.
+   */
+  notJsonResent?: boolean;
   /** What was sent, redacted. */
   request: RequestSummary;
 }

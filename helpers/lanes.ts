@@ -444,7 +444,7 @@ export class LaneHold {
   }
 }
 
-/** What the run record says of a run's lane (format 1.10). */
+/** What the run record says of a run's lane (format 1.11). */
 export interface LaneRecord {
   /** The lane held, 1-based, and how many there are. */
   lane: number;

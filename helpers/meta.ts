@@ -99,6 +99,8 @@ declare module 'vitest' {
     hung?: number;
     /** Answers that were not the API's: a gateway's 5xx page, a body cut short by the connection. */
     notApi?: number;
+    /** Answers whose body did not parse, whose request was sent once more (helpers/mangled.ts). */
+    notJsonResent?: number;
     /** The authorization-matrix cell this test decides, when it is one. */
     matrixCell?: MatrixCell;
     /** Why the test was skipped (capability missing, optional fixture absent, opt-in not given). */

@@ -75,6 +75,12 @@ export function recordHung(): void {
   if (t) t.meta.hung = (t.meta.hung ?? 0) + 1;
 }
 
+/** Counts one answer whose body did not parse and whose request was sent once more (helpers/mangled.ts) on the running test. */
+export function recordNotJsonResent(): void {
+  const t = live();
+  if (t) t.meta.notJsonResent = (t.meta.notJsonResent ?? 0) + 1;
+}
+
 /** Counts one answer that was not the API's (a gateway's 5xx page, a body cut short) on the running test. */
 export function recordNotApi(): void {
   const t = live();

@@ -67,11 +67,12 @@ export function verdictLines(run: RunRecord): string[] {
 
 /** "12 answers were not the API's …, 3 requests hung …, 40 retries", or undefined when the target never misbehaved. */
 function troubleWords(run: RunRecord): string | undefined {
-  const { hung = 0, notApi = 0, retries } = run.requests;
+  const { hung = 0, notApi = 0, notJsonResent = 0, retries } = run.requests;
   if (hung + notApi + retries + run.summary.errors === 0) return undefined;
   return [
     `${notApi} answer${notApi === 1 ? ' was' : 's were'} not the API's (a gateway's page, a body cut short)`,
     `${hung} request attempt${hung === 1 ? '' : 's'} hung past the deadline`,
+    ...(notJsonResent ? [`${notJsonResent} answer${notJsonResent === 1 ? '' : 's'} whose body did not parse asked for again`] : []),
     `${retries} retr${retries === 1 ? 'y' : 'ies'}`,
     `${run.summary.errors} test${run.summary.errors === 1 ? '' : 's'} in error`,
   ].join(', ');

@@ -63,6 +63,8 @@ export interface TestRecord {
   hung?: number;
   /** Answers that were not the API's: a gateway's 5xx page, a body cut short (format 1.6; absent means 0). */
   notApi?: number;
+  /** Answers whose body did not parse, asked for once more before being judged (format 1.10; absent means 0; helpers/mangled.ts). */
+  notJsonResent?: number;
   /** For `error`: the first target trouble in words, redacted: what came back instead, or what a cut-off test waited on (format 1.6). */
   trouble?: string;
   drift: DriftRecord[];
@@ -116,7 +118,7 @@ export interface RunRecord {
    * target misbehaved: attempts that hung past the request deadline, answers that were not the API's;
    * (format 1.8, live runs) the run's request budget.
    */
-  requests: { total: number; retries: number; perFile: Record<string, number>; hung?: number; notApi?: number; budget?: number };
+  requests: { total: number; retries: number; perFile: Record<string, number>; hung?: number; notApi?: number; notJsonResent?: number; budget?: number };
   drift: (DriftRecord & { tests: string[] })[];
   tests: TestRecord[];
   clauses: ClauseRecord[];
@@ -136,12 +138,12 @@ export interface RunRecord {
   off?: OffSummary;
   /**
    * Set when the run stopped before its first test because the probe could not reach the API
-   * (helpers/probe.ts), or (format 1.10, `what` set) something else stopped it there, such as no
+   * (helpers/probe.ts), or (format 1.11, `what` set) something else stopped it there, such as no
    * free lane on a live tenant (helpers/lanes.ts): the cause and its fix, redacted; the record then
    * holds no test, and the gate blocks whatever its flags (an outage); format 1.5.
    */
   unreachable?: Outage;
-  /** The live-tenant lane each run of the record held (one per shard once merged; helpers/lanes.ts); format 1.10. */
+  /** The live-tenant lane each run of the record held (one per shard once merged; helpers/lanes.ts); format 1.11. */
   lanes?: LaneRecord[];
 }
 
@@ -187,7 +189,7 @@ export interface OffSummary {
 }
 
 /** Current minor format revision written by this code. */
-export const FORMAT_VERSION = '1.10';
+export const FORMAT_VERSION = '1.11';
 
 /** Which catalogue target a run mode exercises: simulators (embedded, external) or a live tenant. */
 export function targetKindOf(mode: string): ClauseTarget {
@@ -354,6 +356,7 @@ export function summariseRequests(tests: TestRecord[]): RunRecord['requests'] {
     perFile,
     hung: tests.reduce((n, t) => n + (t.hung ?? 0), 0),
     notApi: tests.reduce((n, t) => n + (t.notApi ?? 0), 0),
+    notJsonResent: tests.reduce((n, t) => n + (t.notJsonResent ?? 0), 0),
   };
 }
 

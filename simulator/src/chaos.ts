@@ -31,6 +31,9 @@
  * - `rateTruncate`: probability that the answer, after the request was processed, is cut short:
  *   the headers promise the whole body, half of it comes, and the connection is closed;
  * - `rateResetBody`: the same, but the connection is reset (RST) after half the body.
+ * - `rateMangle`: probability that a JSON answer, after the request was processed, arrives well
+ *   framed with only the first half of its body (Content-Length fixed to match), as from a proxy
+ *   that rewrites bodies: nothing at the HTTP layer says it was cut, only the JSON does not parse.
  * `delayMs` makes a slow target (every answer that much later).
  */
 import type { ServerResponse } from 'node:http';
@@ -63,6 +66,7 @@ export function parseChaos(v: unknown): ChaosConfig | null {
     rateGateway: num('rateGateway', 0, 1),
     rateTruncate: num('rateTruncate', 0, 1),
     rateResetBody: num('rateResetBody', 0, 1),
+    rateMangle: num('rateMangle', 0, 1),
   };
 }
 
@@ -161,7 +165,7 @@ const GATEWAY_5XXS: { status: number; contentType: string; body: string }[] = [
  * here (hung or answered by the gateway) and must not be processed.
  */
 async function networkChaos(state: SimState, chaos: ChaosConfig, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-  const total = chaos.rateHang + chaos.rateGateway + chaos.rateTruncate + chaos.rateResetBody;
+  const total = chaos.rateHang + chaos.rateGateway + chaos.rateTruncate + chaos.rateResetBody + chaos.rateMangle;
   if (total <= 0) return false;
   let roll = draw(state, chaos);
   if (roll < chaos.rateHang) {
@@ -180,7 +184,38 @@ async function networkChaos(state: SimState, chaos: ChaosConfig, request: Fastif
   }
   roll -= chaos.rateGateway;
   if (roll < chaos.rateTruncate + chaos.rateResetBody) cutTheBody(reply, roll < chaos.rateTruncate ? 'close' : 'reset');
+  else if (roll < chaos.rateTruncate + chaos.rateResetBody + chaos.rateMangle) mangleTheBody(reply);
   return false;
+}
+
+/**
+ * Lets the request be processed and answered, but a JSON answer keeps only the first half of its
+ * body, with its Content-Length set to that half: a well-framed answer whose JSON does not parse.
+ * Other answers (a 204, a plain-text page) go out whole.
+ */
+function mangleTheBody(reply: FastifyReply): void {
+  const res = reply.raw;
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  let head: unknown[] | undefined;
+  (res as { writeHead: unknown }).writeHead = (...args: unknown[]) => {
+    head = args;
+    return res;
+  };
+  (res as { end: unknown }).end = (chunk?: unknown, ...rest: unknown[]) => {
+    const body = typeof chunk === 'string' || Buffer.isBuffer(chunk) ? Buffer.from(chunk as string) : Buffer.alloc(0);
+    const headers = head?.find((a): a is Record<string, unknown> => !!a && typeof a === 'object' && !Array.isArray(a));
+    const type = String(headers?.['content-type'] ?? res.getHeader('content-type') ?? '');
+    if (body.length >= 2 && /json/i.test(type)) {
+      const half = body.subarray(0, Math.floor(body.length / 2));
+      if (headers) headers['content-length'] = String(half.length);
+      res.setHeader('content-length', String(half.length));
+      if (head) writeHead(...head);
+      return end(half);
+    }
+    if (head) writeHead(...head);
+    return end(chunk, ...rest);
+  };
 }
 
 /**

@@ -27,6 +27,8 @@ export interface ChaosConfig {
   rateTruncate: number;
   /** Probability 0..1 that the connection is reset after half the answer's body. */
   rateResetBody: number;
+  /** Probability 0..1 that a JSON answer arrives well framed with only the first half of its body (Content-Length fixed to match), as from a proxy that rewrites bodies. */
+  rateMangle: number;
   /** Probability 0..1 of a 429 before the request is processed. */
   rate429: number;
   /** Probability 0..1 that the connection is destroyed before any answer, before the request is processed. */

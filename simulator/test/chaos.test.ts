@@ -114,6 +114,16 @@ describe('chaos: the ways gateways and networks misbehave (real sockets)', () =>
     }
   });
 
+  it('rateMangle: a well-framed answer, half its JSON body, Content-Length matching', () =>
+    withSim({ rateMangle: 1, seed: 5 }, async (base) => {
+      const r = await get(base);
+      expect(r.error).toBeUndefined();
+      expect(r.status).toBe(401);
+      expect(r.type).toMatch(/json/);
+      expect(r.body).toMatch(/^\{"success":false/);
+      expect(() => JSON.parse(r.body!)).toThrow();
+    }));
+
   it('rateHang: accepted, never answered, until the client gives up', () =>
     withSim({ rateHang: 1, seed: 5 }, async (base) => {
       const t0 = Date.now();
