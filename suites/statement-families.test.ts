@@ -5,7 +5,9 @@
  *   U+00E9, one character under every reading of "character" and two UTF-8 bytes;
  * - cardinality "each": an invalid item after a valid one in toolIds (§2.2) and in the
  *   dictionarySettings arrays (§2.6), where generated cases put the item first;
- * - every credential form: rotation (§5.4) with an organization key, not only a tenant key.
+ * - every credential form: rotation (§5.4) with an organization key, not only a tenant key;
+ * - units of storage (§4.1, §2.2): values with characters outside the BMP and the longest allowed
+ *   value read back exactly (a 3-byte `utf8` column cuts them).
  *
  * Refused PATCHes change nothing; accepted ones write an assistant of this file only (restored on
  * a live tenant as every fixture is). The rotation test needs a control API to rotate a key.
@@ -73,6 +75,53 @@ describe('§8 character limits in characters, not bytes (U+00E9: one character, 
     clauseTest(l.clauses, `${l.field}: 2,001 × U+00E9 is refused`, async ({ verify }) => {
       const res = await patch(l.body(E.repeat(2001)));
       checkRefused(verify, `PATCH with 2,001 two-byte characters in ${l.field}`, res, l.names);
+    });
+  }
+});
+
+/**
+ * §4.1, §2.2 storage fidelity: an accepted value reads back exactly as written, in the PATCH answer
+ * and in a following GET. Characters outside the Basic Multilingual Plane (four UTF-8 bytes, two
+ * UTF-16 code units: a 3-byte `utf8` column cuts or refuses them) and the longest allowed value of
+ * warmReturnMessage (2,000 characters of the BMP, the limit under every reading of "character"; the
+ * one with emoji is 2,000 UTF-16 code units, 1,500 code points: within it under every reading).
+ */
+describe('§4.1 / §2.2 values read back exactly (characters outside the BMP, the longest allowed value)', () => {
+  const ASTRAL = '\u{1F600} \u{1F468}\u200D\u{1F469}\u200D\u{1F467} \u{1D11E} \u{20BB7}';
+  const STRINGS: Record<string, string> = {
+    firstMessage: `Hello \u{1F600}, how can I help?`,
+    developerPrompt: `Greet with ${ASTRAL} and go on`,
+    address: `\u{1F3E2} 1 Main Street, Springfield`,
+    endOfCallMessage: `Goodbye \u{1F44B}`,
+    summaryPrompt: `\u{1D11E} summarise the call`,
+  };
+  const LONGEST = 'a\u00e9\u20ac'.repeat(667).slice(0, 2000);
+  const LONGEST_ASTRAL = `${'a'.repeat(1000)}${'\u{1F600}'.repeat(500)}`;
+
+  async function readsBack(verify: Verify, words: string, body: Record<string, unknown>, shown: (data: any) => unknown, expected: unknown) {
+    const res = await patch(body);
+    verify.success(res, 200, `PATCH with ${words} answers 200`);
+    verify.soft.equal(`the PATCH answer shows ${words} exactly as written`, shown(res.json?.data), expected, res);
+    const got = await world().as('tenantA').get(`/assistants/${assistant.id}`);
+    verify.equal(`a following GET shows ${words} exactly as written`, shown(got.json?.data), expected, got);
+  }
+
+  clauseTest('4.1/value-reads-back-exactly', 'string fields with characters outside the BMP read back exactly', async ({ verify }) => {
+    await readsBack(
+      verify,
+      'emoji and other characters outside the BMP in five string fields',
+      STRINGS,
+      (d) => Object.fromEntries(Object.keys(STRINGS).map((k) => [k, d?.[k]])),
+      STRINGS,
+    );
+  });
+
+  for (const [words, value] of [
+    ['the longest allowed warmReturnMessage (2,000 characters of the BMP)', LONGEST],
+    ['a warmReturnMessage of 1,000 letters and 500 emoji (2,000 UTF-16 code units)', LONGEST_ASTRAL],
+  ] as const) {
+    clauseTest(['4.1/value-reads-back-exactly', '2.2/warm-return-message-merged-into-settings'], `${words} reads back exactly`, async ({ verify }) => {
+      await readsBack(verify, words, { warmReturnMessage: value }, (d) => d?.settings?.warmReturnMessage, value);
     });
   }
 });

@@ -8,10 +8,21 @@ import { notOwned } from '../resources.ts';
 import { created, listed, patchAnswer, shown, written } from '../routes/assistants.ts';
 import { override } from '../seam.ts';
 import { isPlainObject } from '../validation/formats.ts';
+import { storedString } from '../model/assistant.ts';
 import { defineFaults } from './define.ts';
 
 /** The assistant route faults, and the cross-tenant faults of assistants. */
 export const ASSISTANTS_FAULTS = defineFaults([
+  {
+    name: 'assistants.text-cut-at-astral',
+    clauses: ['4.1/value-reads-back-exactly'],
+    description:
+      'String values are stored cut at their first character outside the Basic Multilingual Plane (an emoji), as a 3-byte MySQL utf8 column does in non-strict mode; the PATCH is still accepted.',
+    override: override(storedString, (next) => (v) => {
+      const cut = /[\u{10000}-\u{10FFFF}]/u.exec(v);
+      return next(cut ? v.slice(0, cut.index) : v);
+    }),
+  },
   {
     name: 'assistants.updated-at-missing',
     clauses: ['2.2/response-shape'],

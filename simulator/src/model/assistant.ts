@@ -223,10 +223,16 @@ function readBoundedInteger(state: SimState, c: Checker, path: string, field: In
   return n;
 }
 
+/**
+ * §4.1, §2.2: a string value as it is stored: exactly as written, characters outside the Basic
+ * Multilingual Plane included (what a `utf8mb4` column keeps; a 3-byte `utf8` one would not).
+ */
+export const storedString = seam('assistants.stored-string', (v: string): string => v);
+
 /** §2.2, §8: reads warmReturnMessage (at most 2000 characters; '' means the built-in wording). */
 function readWarmReturnMessage(state: SimState, c: Checker, path: string, v: unknown): string | undefined {
   const seams = state.behaviour;
-  if (typeof v === 'string' && seams.of(textLength)('warmReturnMessage', v) <= seams.of(bound)('warmReturnMessage', v).max) return v;
+  if (typeof v === 'string' && seams.of(textLength)('warmReturnMessage', v) <= seams.of(bound)('warmReturnMessage', v).max) return seams.of(storedString)(v);
   c.fail(path, `must be a string of at most ${WARM_RETURN_MESSAGE_MAX} characters`);
   return undefined;
 }
@@ -308,7 +314,7 @@ export function applyAssistantInput(state: SimState, current: Obj, body: unknown
     if (!has(k)) continue;
     const problem = seams.of(fieldRule)(k, input[k]);
     if (problem) c.fail(k, problem);
-    else store(k, structuredClone(input[k]));
+    else store(k, typeof input[k] === 'string' ? seams.of(storedString)(input[k]) : structuredClone(input[k]));
   }
 
   if (has('transferMode')) {

@@ -14,6 +14,15 @@ probeArea('assistants', ASSISTANTS_FAULTS, {
     await w.assistant(w.B.apiKey);
     return (await w.req('GET', '/assistants', { key: w.orgKey, headers: { 'x-tenant-id': w.A.id } })).body.data.assistants.length;
   },
+  'assistants.text-cut-at-astral': {
+    probe: async (w) => {
+      const a = await w.assistant(w.A.apiKey);
+      const body = { firstMessage: 'Hi \u{1F600} there', warmReturnMessage: 'Back \u{1D11E}' };
+      const d = (await w.req('PATCH', `/assistants/${a.id}`, { key: w.A.apiKey, body })).body.data;
+      return [d.firstMessage, d.settings.warmReturnMessage];
+    },
+    spec: ['Hi \u{1F600} there', 'Back \u{1D11E}'],
+  },
   'assistants.updated-at-missing': async (w) =>
     'updatedAt' in (await w.req('GET', `/assistants/${(await w.assistant(w.A.apiKey)).id}`, { key: w.A.apiKey })).body.data,
   'assistants.created-at-text': async (w) =>
