@@ -18,6 +18,12 @@
  * - a step's `if:` is honoured in the forms `${{ X == 'v' }}` and `${{ X != 'v' }}` (X a
  *   `secrets.`, `vars.` or `inputs.` name): an opt-in step, such as the webhook tunnel that would
  *   reach the internet, is skipped unless the rehearsal gives its variable. Any other form throws.
+ *
+ * A rehearsal proves a wiring with the smallest run that proves it: with `suiteFiles`, every
+ * `npm run conformance` step runs those suite files only (they are appended to its command, so its
+ * `--shard` splits them), and every `npm run gate` step gets `--allow-partial` (a run of some files
+ * is partial, and the gate blocks a partial run: test/unit/partial-run.test.ts). Nothing else of
+ * the YAML changes.
  */
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -48,6 +54,11 @@ export interface RehearsalOptions {
   vars?: Record<string, string>;
   /** Artifact store of an earlier rehearsal (what `dawidd6/action-download-artifact` finds). */
   previous?: string;
+  /**
+   * Suite files (e.g. `suites/auth.test.ts`) every `npm run conformance` step runs instead of the
+   * whole suite; the gate steps then get `--allow-partial` (module comment). Whole suite when absent.
+   */
+  suiteFiles?: string[];
 }
 
 /** What a rehearsal left: every step, the artifact store, the workspace's reports folder and the job summary. */
@@ -89,6 +100,19 @@ interface Job {
   env?: Record<string, string>;
   strategy?: { matrix?: Record<string, unknown[]> };
   steps: Step[];
+}
+
+/**
+ * A step's command narrowed to {@link RehearsalOptions.suiteFiles}: the files appended to a
+ * conformance run, `--allow-partial` to a gate. Other commands, or no files, unchanged.
+ */
+export function narrowed(command: string, suiteFiles: string[] | undefined): string {
+  if (!suiteFiles?.length) return command;
+  // npm passes words after `--` to the script; a command without one gets it.
+  const append = (words: string[]) => `${command}${/\s--(\s|$)/.test(command) ? '' : ' --'} ${words.join(' ')}`;
+  if (/^npm run conformance\b/.test(command)) return append(suiteFiles);
+  if (/^npm run gate\b/.test(command)) return append(['--allow-partial']);
+  return command;
 }
 
 /** Runs a shell command to its end; answers its exit code and combined output (never rejects). */
@@ -196,7 +220,7 @@ export async function rehearse(workflow: string, opts: RehearsalOptions = {}): P
             else run = { ...run, output: `no artifact ${w.name} from an earlier run (if_no_artifact_found: ${w.if_no_artifact_found})` };
           }
         } else {
-          const command = sub(step.run ?? '');
+          const command = narrowed(sub(step.run ?? ''), opts.suiteFiles);
           if (/^npm ci\b/.test(command)) {
             run = { job: label, step: command, code: 0, output: 'skipped: the checkout is installed' };
           } else {

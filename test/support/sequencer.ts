@@ -11,6 +11,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 export const LONGEST = [
   'test/integration/pipelines.test.ts',
   'test/integration/live-mode.test.ts',
+  'test/integration/alt-personality.test.ts',
   'test/tooling/mutation.test.ts',
   'test/integration/target-trouble.test.ts',
   'test/integration/chaos.test.ts',
