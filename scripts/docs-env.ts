@@ -36,6 +36,8 @@ const PREFIXED = /(?<![$\w{])((?:CORE_API|CONFORMANCE|FC|SIMULATOR)_[A-Z0-9_]*[A
 const ENV_OBJECT = /(^|\.)env$|^loadEnv\(\)$/;
 /** A variable name read from an environment object: upper case, or a lower-case proxy spelling. */
 const ENV_NAME = /^(?:[A-Z][A-Z0-9_]*|[a-z]+_proxy)$/;
+/** What a file that reads a variable contains at least: an environment object or a prefixed name. */
+const MAY_READ = /\benv\b|loadEnv\(\)|(?:CORE_API|CONFORMANCE|FC|SIMULATOR)_/;
 /** Folders whose code is scanned, and root files. */
 const CODE_FOLDERS = ['helpers', 'scripts', 'bench', 'suites', 'simulator', 'test'];
 const CODE_FILES = ['vitest.config.ts', 'eslint.config.js'];
@@ -62,11 +64,12 @@ function codeFiles(root: string): string[] {
 /** The variable names one code file reads (see the module comment for what counts). */
 export function readsInSource(fileName: string, text: string): Set<string> {
   const names = new Set<string>();
-  const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
-  const visit = (node: ts.Node): void => {
-    if (ts.isPropertyAccessExpression(node) && ENV_OBJECT.test(node.expression.getText(sf)) && ENV_NAME.test(node.name.text)) {
-      const parent = node.parent;
-      const assigned = ts.isBinaryExpression(parent) && parent.left === node && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken;
+  if (!MAY_READ.test(text)) return names; // most files name no variable: parsing them all would cost about a second of CPU
+  // No parent links and no JSDoc parsing (cheaper): the visitor hands each node its parent.
+  const sf = ts.createSourceFile(fileName, text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, false);
+  const visit = (node: ts.Node, parent: ts.Node | undefined): void => {
+    if (ts.isPropertyAccessExpression(node) && ENV_NAME.test(node.name.text) && ENV_OBJECT.test(node.expression.getText(sf))) {
+      const assigned = parent && ts.isBinaryExpression(parent) && parent.left === node && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken;
       if (!assigned) names.add(node.name.text);
     }
     if (ts.isStringLiteralLike(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
@@ -75,9 +78,9 @@ export function readsInSource(fileName: string, text: string): Set<string> {
     if ((ts.isPropertyAssignment(node) || ts.isShorthandPropertyAssignment(node)) && ts.isIdentifier(node.name)) {
       for (const m of node.name.text.matchAll(PREFIXED)) if (m[1] === node.name.text) names.add(m[1]);
     }
-    ts.forEachChild(node, visit);
+    ts.forEachChild(node, (child) => visit(child, node));
   };
-  visit(sf);
+  visit(sf, undefined);
   return names;
 }
 
