@@ -14,6 +14,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { TestRunner, type RunnerTestCase as Test } from 'vitest';
 import type { Budget } from './deadline';
+import { TestRecorder } from './test-recorder';
 
 /** One request a test is waiting on: its words (`GET /assistants/…`) and when it was sent (ms since the epoch). */
 export interface Waiting {
@@ -25,6 +26,8 @@ export interface Waiting {
 export interface TestScope {
   /** The test; undefined in a detached scope (work done on no test's behalf, e.g. restoring a fixture). */
   task?: Test;
+  /** The test's record (its task's meta, closed once `signal` aborts); undefined in a detached scope. */
+  record?: TestRecorder;
   /** Aborted once the test is judged (passed, failed or cut off). */
   signal?: AbortSignal;
   /** The test's charged time (paused while queued). */
@@ -48,9 +51,24 @@ export function currentScope(): TestScope | undefined {
   return scope.getStore();
 }
 
-/** Runs `fn` with `task` as the current test for everything it awaits; answers what `fn` answers. */
-export function runAsTest<T>(task: Test, fn: () => T, extra: Omit<TestScope, 'task' | 'inflight' | 'queued'> = {}): T {
-  return scope.run({ task, inflight: new Map(), queued: new Map(), ...extra }, fn);
+/**
+ * The record of the test whose body is running in this async context (helpers/test-recorder.ts),
+ * or undefined outside a test. Inside a clause test's scope it is closed once the test was judged.
+ */
+export function currentRecord(): TestRecorder | undefined {
+  const s = scope.getStore();
+  if (s) return s.record;
+  const task = TestRunner.getCurrentTest();
+  return task ? new TestRecorder(task.meta) : undefined;
+}
+
+/**
+ * Runs `fn` with `task` as the current test for everything it awaits; answers what `fn` answers.
+ * The scope's record writes into `task.meta` until `extra.signal` aborts.
+ */
+export function runAsTest<T>(task: Test, fn: () => T, extra: Omit<TestScope, 'task' | 'record' | 'inflight' | 'queued'> = {}): T {
+  const record = new TestRecorder(task.meta, () => extra.signal?.aborted === true);
+  return scope.run({ task, record, inflight: new Map(), queued: new Map(), ...extra }, fn);
 }
 
 /** Runs `fn` on no test's behalf (nothing recorded, no test's signal): restoring a shared fixture after a cut-off test. */
@@ -88,9 +106,4 @@ export function markQueued(what: string): () => void {
     s.queued.delete(key);
     s.budget?.resume();
   };
-}
-
-/** Whether the running test was already judged (its signal aborted): it must not act any more. */
-export function judged(): boolean {
-  return scope.getStore()?.signal?.aborted === true;
 }

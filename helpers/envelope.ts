@@ -3,12 +3,62 @@
  * against the envelope schemas, so a target that drops `metadata.version` fails wherever it is
  * seen, under the envelope's own clause ids. Bare-JSON routes of §7 exceptions 2 and 3 are
  * exempt. Failures are soft: recorded on the test and raised when the test body ends.
+ *
+ * The audit's clauses ({@link AUDIT_CLAUSES}) are the one stated exception to "a test records only
+ * the clauses it declares" (docs/writing-suites.md): every test that receives an answer records them.
+ *
+ * §2.1's rule for an answer that is not JSON lives here too ({@link notJsonRule}): it fails
+ * `2.1/json-envelope` once per test, and the test's failing checks are not evaluated on it.
  */
 import { onAnswer } from './client';
-import { describeExchange, type ApiResponse } from './exchange';
+import { describeExchange, NOT_JSON, notJson, type ApiResponse } from './exchange';
 import { findDrift, formatIssues, validate } from './validator';
 import type { CheckRecord } from './meta';
-import { recordCheck, recordDrift, recordedChecks } from './recorder';
+import { currentRecord } from './current-test';
+import { redact } from './redact';
+import type { TestRecorder } from './test-recorder';
+
+/** The envelope clause a body that is not JSON fails (§2.1). */
+const JSON_ENVELOPE = '2.1/json-envelope';
+
+/**
+ * The clause ids the envelope audit records on any test that receives an answer, declared or not
+ * (§2.1, §7): the one exception to "every recorded clause is a declared one".
+ */
+export const AUDIT_CLAUSES: readonly string[] = [
+  '2.1/json-envelope',
+  '2.1/success-envelope',
+  '7/error-envelope',
+  '2.1/metadata-required',
+  '2.1/metadata-timestamp-current',
+];
+
+/** Whether `record` already holds a failed `2.1/json-envelope` check (it fails once per test). */
+function jsonEnvelopeFailed(record: TestRecorder): boolean {
+  return record.checks.some((c) => !c.ok && c.clauses.includes(JSON_ENVELOPE));
+}
+
+/**
+ * §2.1 for the checks of a test (the check engine's `unevaluated` rule, helpers/checks.ts): a
+ * failing check on a complete 2xx answer that is not JSON fails `2.1/json-envelope` once per test
+ * (recorded here unless the audit already did), and it, like every failing check of a test that
+ * met such an answer, is not evaluated: answers {@link NOT_JSON}. Otherwise undefined.
+ */
+export function notJsonRule(res: ApiResponse | undefined, record: TestRecorder): string | undefined {
+  const thisOne = res !== undefined && notJson(res);
+  if (thisOne && !jsonEnvelopeFailed(record)) {
+    record.check({
+      clauses: [JSON_ENVELOPE],
+      requirement: 'every answer of a JSON endpoint is a JSON envelope',
+      ok: false,
+      detail:
+        redact(
+          `[${JSON_ENVELOPE}] expected a JSON body, got ${JSON.stringify(res.text.slice(0, 200))}${res.notJsonResent ? ' (asked twice, §8: neither body was JSON)' : ''}`,
+        ) + describeExchange(res),
+    });
+  }
+  return thisOne || record.receivedNotJson ? NOT_JSON : undefined;
+}
 
 /** Routes answering bare JSON (§4.5, §7 exceptions 2 and 3), as method + path pattern. */
 export const BARE_JSON_ROUTES: { method: string; pattern: RegExp }[] = [
@@ -42,10 +92,10 @@ export function envelopeProblems(res: ApiResponse, receivedAt = Date.now()): Che
   const success = res.status >= 200 && res.status < 300;
   if (res.json === undefined) {
     problems.push({
-      clauses: ['2.1/json-envelope'],
+      clauses: [JSON_ENVELOPE],
       requirement: 'every answer of a JSON endpoint is a JSON envelope',
       ok: false,
-      detail: `[2.1/json-envelope] expected a JSON body, got ${JSON.stringify(res.text.slice(0, 200))}${res.notJsonResent ? ' (asked twice, §8: neither body was JSON)' : ''}${ev()}`,
+      detail: `[${JSON_ENVELOPE}] expected a JSON body, got ${JSON.stringify(res.text.slice(0, 200))}${res.notJsonResent ? ' (asked twice, §8: neither body was JSON)' : ''}${ev()}`,
     });
     return problems;
   }
@@ -83,29 +133,30 @@ function status(res: ApiResponse): string {
 }
 
 /**
- * Audits an answer on behalf of the running test: passing audits are recorded once per clause,
- * failing ones are recorded and raised when the test body ends (helpers/clause.ts). Undocumented
- * error codes are recorded as drift.
+ * Audits an answer on behalf of the running test (helpers/recorder.ts finds its record; `record`
+ * names one explicitly): passing audits are recorded once per clause, failing ones are recorded
+ * and raised when the test body ends (helpers/clause.ts). Undocumented error codes are recorded as
+ * drift. Outside a test, nothing.
  */
-export function auditEnvelope(res: ApiResponse): void {
+export function auditEnvelope(res: ApiResponse, record: TestRecorder | undefined = currentRecord()): void {
+  if (!record) return;
   let problems = envelopeProblems(res);
   // A body that is not JSON fails §2.1 once per test, however many such answers it met.
-  if (res.json === undefined && recordedChecks().some((c) => !c.ok && c.clauses[0] === '2.1/json-envelope'))
-    problems = problems.filter((p) => p.clauses[0] !== '2.1/json-envelope');
-  for (const p of problems) recordCheck({ ...p, level: 'must' });
+  if (res.json === undefined && jsonEnvelopeFailed(record)) problems = problems.filter((p) => p.clauses[0] !== JSON_ENVELOPE);
+  for (const p of problems) record.check({ ...p, level: 'must' });
   if (problems.length === 0 && !isBareRoute(res.request.method, res.request.path) && res.json !== undefined) {
     const clause = res.status < 300 ? '2.1/success-envelope' : '7/error-envelope';
     for (const [id, requirement] of [
       [clause, 'answer uses the envelope'],
       ['2.1/json-envelope', 'answer has a JSON body'],
     ] as const) {
-      if (!recordedChecks().some((c) => c.ok && c.clauses[0] === id)) recordCheck({ clauses: [id], requirement, ok: true });
+      if (!record.checks.some((c) => c.ok && c.clauses[0] === id)) record.check({ clauses: [id], requirement, ok: true });
     }
     const code = res.json?.error?.code;
     if (typeof code === 'string' && !validate('error-codes', code).ok) {
-      recordDrift({ kind: 'error-code', where: `${res.request.method} ${res.request.path.split('?')[0]}`, what: code });
+      record.drift({ kind: 'error-code', where: `${res.request.method} ${res.request.path.split('?')[0]}`, what: code });
     }
-    if (res.status < 300 && res.json?.metadata) recordDrift(...findDrift('envelope.success', { ...res.json, data: {} }));
+    if (res.status < 300 && res.json?.metadata) record.drift(...findDrift('envelope.success', { ...res.json, data: {} }));
   }
 }
 
@@ -116,5 +167,5 @@ let unsubscribe: (() => void) | undefined;
  * `onAnswer`), once per module instance; every suite file's world calls it (helpers/world.ts).
  */
 export function installEnvelopeAudit(): void {
-  unsubscribe ??= onAnswer(auditEnvelope);
+  unsubscribe ??= onAnswer((res) => auditEnvelope(res));
 }

@@ -1,6 +1,7 @@
 /**
- * The shape of what a conformance test records about itself (vitest task meta). Written only
- * through helpers/recorder.ts; read only by helpers/report/vitest-reporter.ts.
+ * The shape of what a conformance test records about itself ({@link TestMeta}, kept as the vitest
+ * task's meta). Written only through a helpers/test-recorder.ts `TestRecorder`; read only by
+ * helpers/report/vitest-reporter.ts.
  */
 import type { Exchange } from './exchange';
 
@@ -64,53 +65,55 @@ export interface MatrixCell {
   position: [number, number];
 }
 
-declare module 'vitest' {
-  interface TaskMeta {
-    /** Clause ids the whole test names. */
-    clauses?: string[];
-    /** Clause-tagged checks in execution order. */
-    checks?: CheckRecord[];
-    /** Requests sent to the target by this test (retries included). */
-    requests?: number;
-    /** Retries among them. */
-    retries?: number;
-    /** Last few exchanges, redacted, kept as failure evidence. */
-    exchanges?: Exchange[];
-    /** Undocumented fields or codes seen. */
-    drift?: DriftRecord[];
-    /**
-     * The target gave no answer of the API after the retries (connection error, timeout, a
-     * gateway's page, throttled past the retries) or the test ran out of time: a failure of this
-     * test is an `error` verdict. A 5xx in the API's envelope does not set it: it is an answer, and
-     * the check that expected another status judges it.
-     */
-    targetTrouble?: boolean;
-    /** The first target trouble, in words (redacted): "GET /x: 502 text/html from the gateway …", or what a cut-off test waited on. */
-    trouble?: string;
-    /**
-     * Set with the first target trouble: whether a check had already failed on an answer that
-     * arrived before it. Such a failure is the target's, whatever came after: the test is `fail`
-     * (helpers/report/verdict.ts).
-     */
-    failedBeforeTrouble?: boolean;
-    /** The test received a complete 2xx answer whose body is not JSON: its later failing checks are not evaluated. */
-    notJson?: boolean;
-    /** Attempts that got no answer within the request deadline (helpers/deadline.ts). */
-    hung?: number;
-    /** Answers that were not the API's: a gateway's 5xx page, a body cut short by the connection. */
-    notApi?: number;
-    /** Answers whose body did not parse, whose request was sent once more (helpers/mangled.ts). */
-    notJsonResent?: number;
-    /** The authorization-matrix cell this test decides, when it is one. */
-    matrixCell?: MatrixCell;
-    /** Why the test was skipped (capability missing, optional fixture absent, opt-in not given). */
-    skipReason?: string;
-    /**
-     * What would lift the skip: switch names of helpers/target.ts `SWITCHES` (`wildcardDns`,
-     * `control`, `rotatedKey`, …); absent when no switch would (a failed precondition).
-     */
-    skipNeeds?: string[];
-  }
+/** What one conformance test records about itself; vitest keeps it as the task's meta. */
+export interface TestMeta {
+  /** Clause ids the whole test names. */
+  clauses?: string[];
+  /** Clause-tagged checks in execution order. */
+  checks?: CheckRecord[];
+  /** Requests sent to the target by this test (retries included). */
+  requests?: number;
+  /** Retries among them. */
+  retries?: number;
+  /** Last few exchanges, redacted, kept as failure evidence. */
+  exchanges?: Exchange[];
+  /** Undocumented fields or codes seen. */
+  drift?: DriftRecord[];
+  /**
+   * The target gave no answer of the API after the retries (connection error, timeout, a
+   * gateway's page, throttled past the retries) or the test ran out of time: a failure of this
+   * test is an `error` verdict. A 5xx in the API's envelope does not set it: it is an answer, and
+   * the check that expected another status judges it.
+   */
+  targetTrouble?: boolean;
+  /** The first target trouble, in words (redacted): "GET /x: 502 text/html from the gateway …", or what a cut-off test waited on. */
+  trouble?: string;
+  /**
+   * Set with the first target trouble: whether a check had already failed on an answer that
+   * arrived before it. Such a failure is the target's, whatever came after: the test is `fail`
+   * (helpers/report/verdict.ts).
+   */
+  failedBeforeTrouble?: boolean;
+  /** The test received a complete 2xx answer whose body is not JSON: its later failing checks are not evaluated. */
+  notJson?: boolean;
+  /** Attempts that got no answer within the request deadline (helpers/deadline.ts). */
+  hung?: number;
+  /** Answers that were not the API's: a gateway's 5xx page, a body cut short by the connection. */
+  notApi?: number;
+  /** Answers whose body did not parse, whose request was sent once more (helpers/mangled.ts). */
+  notJsonResent?: number;
+  /** The authorization-matrix cell this test decides, when it is one. */
+  matrixCell?: MatrixCell;
+  /** Why the test was skipped (capability missing, optional fixture absent, opt-in not given). */
+  skipReason?: string;
+  /**
+   * What would lift the skip: switch names of helpers/target.ts `SWITCHES` (`wildcardDns`,
+   * `control`, `rotatedKey`, …); absent when no switch would (a failed precondition).
+   */
+  skipNeeds?: string[];
 }
 
-export {};
+declare module 'vitest' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- vitest's meta is the record's shape
+  interface TaskMeta extends TestMeta {}
+}

@@ -14,7 +14,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { auditEnvelope } from '../../helpers/envelope';
-import { verifier } from '../../helpers/clause';
+import { verifier } from '../../helpers/checks';
 import { findDrift, validate } from '../../helpers/validator';
 import { monitorRetryDecision } from '../../helpers/monitoring';
 import type { ApiResponse } from '../../helpers/client';
@@ -143,8 +143,9 @@ describe('unknown codes and fields are drift, never a crash', () => {
     const model = { id: 'm-1', type: 'chat', contextWindow: 128000 };
     expect(validate('model', model).ok).toBe(true);
     expect(findDrift('model', model)).toEqual([{ kind: 'field', where: 'model', what: '/contextWindow' }]);
-    expect(() => verifier('2.10/model-type').schema('a model entry', 'model', model)).not.toThrow();
-    expect(TestRunner.getCurrentTest()!.meta.drift).toContainEqual({ kind: 'field', where: 'model', what: '/contextWindow' });
+    const verify = verifier('2.10/model-type');
+    expect(() => verify.schema('a model entry', 'model', model)).not.toThrow();
+    expect(verify.record.meta.drift).toContainEqual({ kind: 'field', where: 'model', what: '/contextWindow' });
   });
 
   it('unknown fields on a live row, a task override and a 409 body are drift', () => {

@@ -4,11 +4,10 @@
  * with "the answer was not JSON", never `fail`.
  */
 import { describe, expect, it } from 'vitest';
-import { ConformanceFailure, verifier } from '../../helpers/clause';
-import { runAsTest } from '../../helpers/current-test';
+import { ConformanceFailure, verifier } from '../../helpers/checks';
 import { notJson, NOT_JSON, type ApiResponse } from '../../helpers/exchange';
-import { auditEnvelope } from '../../helpers/envelope';
-import { recordNotJson } from '../../helpers/recorder';
+import { auditEnvelope, notJsonRule } from '../../helpers/envelope';
+import { TestRecorder } from '../../helpers/test-recorder';
 import { clauseVerdicts, type TestRecord } from '../../helpers/report/model';
 import type { Clause } from '../../helpers/catalogue';
 import type { CheckRecord } from '../../helpers/meta';
@@ -44,33 +43,42 @@ describe('notJson', () => {
 
 describe('checks on an answer that was not JSON', () => {
   it('fail the envelope clause once and are recorded as not evaluated', () => {
-    const task = { meta: {} } as any;
+    const record = new TestRecorder({});
+    const verify = verifier('2.2/transfer-mode', { record, unevaluated: notJsonRule });
     const res = answer(200, '{"success":true,"data":{"transferMode":"cold-tr');
-    runAsTest(task, () => {
-      recordNotJson();
-      auditEnvelope(res);
-      expect(() =>
-        verifier('2.2/transfer-mode').that('transferMode is cold-transfer', res.json?.data?.transferMode === 'cold-transfer', {
-          expected: 'cold-transfer',
-          actual: undefined,
-          res,
-        }),
-      ).toThrow(ConformanceFailure);
-      // A check that names no answer, after the test met one that was not JSON, is not evaluated either.
-      expect(() => verifier('2.2/other').that('another field', false, { expected: 1, actual: undefined })).toThrow(/not evaluated: the answer was not JSON/);
-      auditEnvelope(res);
-    });
-    const checks: CheckRecord[] = task.meta.checks;
+    record.markNotJson();
+    auditEnvelope(res, record);
+    expect(() =>
+      verify.that('transferMode is cold-transfer', res.json?.data?.transferMode === 'cold-transfer', {
+        expected: 'cold-transfer',
+        actual: undefined,
+        res,
+      }),
+    ).toThrow(ConformanceFailure);
+    // A check that names no answer, after the test met one that was not JSON, is not evaluated either.
+    expect(() => verify.on('2.2/other').that('another field', false, { expected: 1, actual: undefined })).toThrow(/not evaluated: the answer was not JSON/);
+    auditEnvelope(res, record);
+    const checks: readonly CheckRecord[] = record.checks;
     expect(checks.filter((c) => !c.ok && c.clauses.includes('2.1/json-envelope') && !c.unevaluated)).toHaveLength(1);
     expect(checks.filter((c) => c.unevaluated === NOT_JSON).map((c) => c.clauses[0])).toEqual(['2.2/transfer-mode', '2.2/other']);
   });
 
+  it('the rule fails the envelope clause itself when the audit did not see the answer', () => {
+    const verify = verifier('2.2/transfer-mode', { unevaluated: notJsonRule });
+    const res = answer(200, '<html>ok</html>');
+    expect(() => verify.equal('transferMode', res.json?.data?.transferMode, 'cold-transfer', res)).toThrow(/not evaluated: the answer was not JSON/);
+    expect(() => verify.soft.equal('again', undefined, 1, res)).not.toThrow();
+    expect(verify.record.checks.map((c) => [c.clauses[0], c.ok, c.unevaluated])).toEqual([
+      ['2.1/json-envelope', false, undefined],
+      ['2.2/transfer-mode', false, NOT_JSON],
+      ['2.2/transfer-mode', false, NOT_JSON],
+    ]);
+  });
+
   it('a check without such an answer still fails as before', () => {
-    const task = { meta: {} } as any;
-    runAsTest(task, () => {
-      expect(() => verifier('2.2/transfer-mode').that('x', false, { expected: 1, actual: 2, res: answer(200, '{"success":true}') })).toThrow(/expected: 1/);
-    });
-    expect(task.meta.checks[0].unevaluated).toBeUndefined();
+    const verify = verifier('2.2/transfer-mode', { unevaluated: notJsonRule });
+    expect(() => verify.that('x', false, { expected: 1, actual: 2, res: answer(200, '{"success":true}') })).toThrow(/expected: 1/);
+    expect(verify.record.checks[0].unevaluated).toBeUndefined();
   });
 
   it('clause verdicts: the envelope clause fails, the unevaluated clauses are error, a passed one stays pass', () => {

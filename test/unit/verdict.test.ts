@@ -4,7 +4,8 @@ import { setUpFailure, testVerdict, troubleTiming, type SetUpParent } from '../.
 import { recordCheck, recordTargetTrouble } from '../../helpers/recorder';
 import { runAsTest } from '../../helpers/current-test';
 import { CONTROL_ERROR_NAME, OUT_OF_TIME_ERROR_NAME, TARGET_ERROR_NAME } from '../../helpers/error-names';
-import { CONFORMANCE_FAILURE_NAME, OutOfTimeError } from '../../helpers/clause';
+import { OutOfTimeError } from '../../helpers/clause';
+import { CONFORMANCE_FAILURE_NAME } from '../../helpers/checks';
 import { TargetError } from '../../helpers/client';
 import { ControlError } from '../../helpers/control';
 

@@ -1,11 +1,10 @@
 /**
- * The per-test check context (helpers/clause.ts `verifier`, handed to every clause test as
+ * The per-test check context (helpers/checks.ts `verifier`, handed to every clause test as
  * `verify`): checks carry the test's clause ids, expected and actual are derived, soft checks
  * record without stopping.
  */
 import { describe, expect, it } from 'vitest';
-import { ConformanceFailure, verifier } from '../../helpers/clause';
-import { recordedChecks } from '../../helpers/recorder';
+import { ConformanceFailure, verifier } from '../../helpers/checks';
 import type { ApiResponse } from '../../helpers/exchange';
 import { answerOf, documented, fields, WHOLE, WRITE_STAMPS } from '../../helpers/documented';
 
@@ -31,26 +30,27 @@ describe('verify', () => {
   });
 
   it('a passing check records its outcome on the clauses and does not throw', () => {
-    const before = recordedChecks().length;
-    verifier('7/error-envelope').error(answer(404, { success: false, error: { code: 'NOT_FOUND', message: 'x' } }), 404, 'NOT_FOUND');
-    const last = recordedChecks().at(-1)!;
-    expect(recordedChecks().length).toBe(before + 1);
+    const verify = verifier('7/error-envelope');
+    verify.error(answer(404, { success: false, error: { code: 'NOT_FOUND', message: 'x' } }), 404, 'NOT_FOUND');
+    const last = verify.record.checks.at(-1)!;
+    expect(verify.record.checks.length).toBe(1);
     expect(last).toMatchObject({ clauses: ['7/error-envelope'], ok: true, requirement: 'GET /assistants answers 404 NOT_FOUND' });
   });
 
   it('soft: a failure is recorded and the test goes on', () => {
     const verify = verifier('2.1/success-envelope');
     expect(() => verify.soft.equal('success is true', false, true)).not.toThrow();
-    const last = recordedChecks().at(-1)!;
+    const last = verify.record.checks.at(-1)!;
     expect(last.ok).toBe(false);
     expect(last.detail).toContain('expected: true');
   });
 
   it('on: the same checks naming other clause ids', () => {
-    const verify = verifier('5.1/bearer-401').on(['7/error-envelope', '2.1/json-envelope']);
+    const test = verifier('5.1/bearer-401');
+    const verify = test.on(['7/error-envelope', '2.1/json-envelope']);
     expect(verify.clauses).toEqual(['7/error-envelope', '2.1/json-envelope']);
     verify.that('holds', true, { expected: 'x', actual: 'x' });
-    expect(recordedChecks().at(-1)!.clauses).toEqual(['7/error-envelope', '2.1/json-envelope']);
+    expect(test.record.checks.at(-1)!.clauses).toEqual(['7/error-envelope', '2.1/json-envelope']);
   });
 
   describe('unchanged: what is compared is a named shape, nothing left out by default', () => {

@@ -1,0 +1,237 @@
+/**
+ * The check engine. A check names the spec clause(s) it proves (OpenID-conformance style), states
+ * the requirement in plain words, and on failure says expected against actual, h2spec style:
+ *
+ *   [5.6/bearer-rejected] `Authorization: Bearer <key>` is rejected with 401 UNAUTHORIZED
+ *     expected: 401 UNAUTHORIZED
+ *     actual:   200 (success envelope)
+ *     request:  GET /assistants  authorization: Bearer [REDACTED]
+ *
+ * A {@link Verify} carries its clause ids and writes every outcome into the test record it was
+ * handed (helpers/test-recorder.ts), nothing ambient: `clauseTest` (helpers/clause.ts) builds one per
+ * test and hands it to the body as `verify`. `verify.soft` records a failing check and lets the
+ * test go on (OIDF's callAndContinueOnFailure); the test still fails at its end, with every failed
+ * check listed.
+ *
+ * The engine holds no spec policy: why a failing check could not be judged (an answer that was
+ * not JSON, §2.1) is the envelope audit's rule (helpers/envelope.ts), handed in as
+ * {@link VerifierOptions.unevaluated}. It knows no vitest either.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { redact } from './redact';
+import { describeExchange, statusLine, type ApiResponse } from './exchange';
+import { findDrift, formatIssues, validate } from './validator';
+import type { Shape } from './documented';
+import { TestRecorder } from './test-recorder';
+
+/** `name` of every {@link ConformanceFailure}, as it reaches reporters after serialisation. */
+export const CONFORMANCE_FAILURE_NAME = 'ConformanceAssertionError';
+
+/**
+ * Thrown by a failing check; its message reads like the spec. Its name, `ConformanceAssertionError`,
+ * marks it as an assertion for report tools (Allure counts it "failed", not "broken").
+ */
+export class ConformanceFailure extends Error {
+  constructor(
+    message: string,
+    readonly clauses: string[],
+  ) {
+    super(message);
+    this.name = CONFORMANCE_FAILURE_NAME;
+  }
+}
+
+/**
+ * A rule that says why a failing check was judged on nothing: the reason (recorded on the check
+ * as `unevaluated`; its clauses get an `error`, not a `fail`), or undefined when the check failed
+ * on an answer it could judge. `res` is the answer the check names, if any. The rule may record a
+ * check of its own on `record` (the envelope clause the answer fails).
+ */
+export type UnevaluatedRule = (res: ApiResponse | undefined, record: TestRecorder) => string | undefined;
+
+/** How a verifier is built. */
+export interface VerifierOptions {
+  /** The record checks are written into; default a record of the verifier's own (read back as `verify.record`). */
+  record?: TestRecorder;
+  /** Why a failing check was judged on nothing (helpers/envelope.ts `notJsonRule`); default: never. */
+  unevaluated?: UnevaluatedRule;
+}
+
+/** What the checks of one verifier share: its clause ids, its record and its rules. */
+interface Engine {
+  ids: string[];
+  record: TestRecorder;
+  unevaluated?: UnevaluatedRule;
+}
+
+function show(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  try {
+    const s = JSON.stringify(v);
+    return s === undefined ? String(v) : s.length > 600 ? `${s.slice(0, 600)}…` : s;
+  } catch {
+    return String(v);
+  }
+}
+
+/**
+ * The core check behind every {@link Checks} method: `ok` must hold. Records the outcome on the
+ * clause(s) and throws {@link ConformanceFailure} with expected against actual when it does not
+ * (or, when the engine's `unevaluated` rule names a reason, "not evaluated" with that reason).
+ */
+function check(e: Engine, requirement: string, ok: boolean, detail: { expected: unknown; actual: unknown; res?: ApiResponse }): void {
+  const { ids, record } = e;
+  if (ok) {
+    record.check({ clauses: ids, requirement, ok: true });
+    return;
+  }
+  const why = e.unevaluated?.(detail.res, record);
+  if (why) {
+    const text = redact(`[${ids.join(' ')}] ${requirement}\n  not evaluated: ${why}`) + describeExchange(detail.res);
+    record.check({ clauses: ids, requirement, ok: false, detail: text, unevaluated: why });
+    throw new ConformanceFailure(text, ids);
+  }
+  const words = (v: unknown) => (typeof v === 'string' ? v : show(v));
+  const text =
+    redact(`[${ids.join(' ')}] ${requirement}\n  expected: ${words(detail.expected)}\n  actual:   ${words(detail.actual)}`) + describeExchange(detail.res);
+  record.check({ clauses: ids, requirement, ok: false, detail: text });
+  throw new ConformanceFailure(text, ids);
+}
+
+/**
+ * Checks a value against a named schema (helpers/validator.ts), explaining each violation with its
+ * JSON path and offending value; undocumented fields are recorded as drift, not failed.
+ */
+function checkSchema(e: Engine, requirement: string, schema: string, value: unknown, res?: ApiResponse): void {
+  const result = validate(schema, value);
+  check(e, requirement, result.ok, {
+    expected: `valid against schemas/${schema.split('#')[0]}.json`,
+    actual: result.ok ? 'valid' : `\n${formatIssues(result.issues).replace(/^/gm, '    ')}`,
+    res,
+  });
+  if (result.ok) e.record.drift(...findDrift(schema, value));
+}
+
+/** The checks of one test; every one records its outcome on the verifier's clause ids. */
+export interface Checks {
+  /** The core check: `ok` must hold (expected and actual as the caller words them). */
+  that(requirement: string, ok: boolean, detail: { expected: unknown; actual: unknown; res?: ApiResponse }): void;
+  /** Deep equality of `actual` and `expected`; both are shown on failure. */
+  equal(requirement: string, actual: unknown, expected: unknown, res?: ApiResponse): void;
+  /**
+   * An error answer (§7): `status` and, when given, `error.code`, branching on the code, never
+   * the message. The requirement defaults to "<METHOD> <path> answers <status> <code>".
+   */
+  error(res: ApiResponse, status: number, code?: string, requirement?: string): void;
+  /** A 2xx answer (or exactly `status`). The requirement defaults to "<METHOD> <path> answers 2xx". */
+  success(res: ApiResponse, status?: number, requirement?: string): void;
+  /** `value` validates against `schemas/<schema>.json`; undocumented fields are recorded as drift. */
+  schema(requirement: string, schema: string, value: unknown, res?: ApiResponse): void;
+  /**
+   * "Nothing changed": `shape`'s part of `after` deep-equals its part of `before` (a refused write
+   * changed nothing, every other field kept, a replay converged). What is compared is the named
+   * {@link Shape} (helpers/documented.ts: `documented('assistant')`, `documented('assistant',
+   * WRITE_STAMPS)`, `fields(names)`, `answerOf(shape)`); a failure lists each field that moved.
+   */
+  unchanged(requirement: string, before: unknown, after: unknown, shape: Shape, res?: ApiResponse): void;
+  /**
+   * A refusal in another form than the stated one (Autobahn's "non-strict": a 400 from the HTTP
+   * layer instead of 401 UNAUTHORIZED): graded non-strict, never a failure; conformance.md lists
+   * it under "Non-strict refusals".
+   */
+  nonStrict(requirement: string, detail: string): void;
+  /** An informational finding (drift, timing): reported, never a failure. */
+  inform(requirement: string, ok: boolean, detail: string): void;
+}
+
+/** {@link Checks} bound to a test's clause ids, with a soft mode and a way to name other ids. */
+export interface Verify extends Checks {
+  /** The clause ids every check of this verifier names. */
+  readonly clauses: readonly string[];
+  /** The record the checks are written into. */
+  readonly record: TestRecorder;
+  /** The same checks, recorded without stopping the test; the test fails at its end. */
+  readonly soft: Checks;
+  /** A verifier naming `ids` instead (a check that proves another clause of the test, or a §7 rule), on the same record. */
+  on(ids: string | string[]): Verify;
+}
+
+/** "GET /assistants/{id}"-style words for a response's request. */
+function requestWords(res: ApiResponse): string {
+  return `${res.request.method} ${res.request.path}`;
+}
+
+/**
+ * Runs checks in `fn` without stopping the test at the first failure (OIDF's
+ * callAndContinueOnFailure): a {@link ConformanceFailure} it throws is swallowed, the check having
+ * recorded it, and the clause test fails at its end with every failure listed.
+ */
+function continueOnFailure(fn: () => void): void {
+  try {
+    fn();
+  } catch (e) {
+    if (!(e instanceof ConformanceFailure)) throw e;
+  }
+}
+
+/** "name: before → after" for each top-level field that differs; the whole values when either is not an object. */
+function movedFields(before: unknown, after: unknown): string {
+  const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+  if (!isObject(before) || !isObject(after)) return `${show(before)} → ${show(after)}`;
+  const has = (o: Record<string, unknown>, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+  const word = (o: Record<string, unknown>, k: string) => (has(o, k) ? show(o[k]) : '(absent)');
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])]
+    .filter((k) => has(before, k) !== has(after, k) || !isDeepStrictEqual(before[k], after[k]))
+    .map((k) => `${k}: ${word(before, k)} → ${word(after, k)}`)
+    .join('; ');
+}
+
+function checksFor(e: Engine, wrap: (fn: () => void) => void): Checks {
+  const { ids, record } = e;
+  return {
+    that: (requirement, ok, detail) => wrap(() => check(e, requirement, ok, detail)),
+    equal: (requirement, actual, expected, res) => wrap(() => check(e, requirement, isDeepStrictEqual(actual, expected), { expected, actual, res })),
+    error: (res, status, code, requirement) =>
+      wrap(() => {
+        const ok = res.status === status && (code === undefined || res.json?.error?.code === code);
+        const expected = code ? `${status} ${code}` : `${status}`;
+        check(e, requirement ?? `${requestWords(res)} answers ${expected}`, ok, { expected, actual: statusLine(res), res });
+      }),
+    success: (res, status, requirement) =>
+      wrap(() => {
+        const ok = status === undefined ? res.status >= 200 && res.status < 300 : res.status === status;
+        const expected = status ? `${status}` : '2xx';
+        check(e, requirement ?? `${requestWords(res)} answers ${status ?? '2xx'}`, ok, { expected, actual: statusLine(res), res });
+      }),
+    schema: (requirement, schema, value, res) => wrap(() => checkSchema(e, requirement, schema, value, res)),
+    unchanged: (requirement, before, after, shape, res) =>
+      wrap(() => {
+        const was = shape.part(before);
+        const now = shape.part(after);
+        check(e, requirement, isDeepStrictEqual(was, now), { expected: `${shape.name} as before`, actual: `moved: ${movedFields(was, now)}`, res });
+      }),
+    nonStrict: (requirement, detail) => record.check({ clauses: ids, requirement, ok: true, level: 'non-strict', detail: redact(detail) }),
+    inform: (requirement, ok, detail) => record.check({ clauses: ids, requirement, ok, level: 'informational', detail: redact(detail) }),
+  };
+}
+
+/**
+ * A verifier naming `ids` (one id or several), writing into `opts.record`. `clauseTest` hands one
+ * to every test as `ctx.verify`; a suite uses that one (and `verify.on(ids)`), never this
+ * function. Build one directly only where no clause test runs (unit tests of helpers that take a
+ * `Verify`; without `opts.record` the checks go to a record of the verifier's own, `verify.record`).
+ * @throws Error when `ids` is empty (a check must name a clause).
+ */
+export function verifier(ids: string | string[], opts: VerifierOptions = {}): Verify {
+  const list = Array.isArray(ids) ? [...ids] : [ids];
+  if (list.length === 0) throw new Error('a verifier needs at least one clause id');
+  const record = opts.record ?? new TestRecorder({});
+  const engine: Engine = { ids: list, record, unevaluated: opts.unevaluated };
+  return {
+    clauses: list,
+    record,
+    ...checksFor(engine, (fn) => fn()),
+    soft: checksFor(engine, continueOnFailure),
+    on: (other) => verifier(other, { ...opts, record }),
+  };
+}
