@@ -165,6 +165,12 @@ export const ENV_VARS: readonly EnvVar[] = [
     does: '`1` creates SMS reasons (§2.9, §4.3): 3 per run stay on tenant A for ever, since they can be neither listed nor deleted.',
   },
   {
+    name: 'CORE_API_ALLOW_ORG_AUDITS',
+    group: 'live-opt-in',
+    default: 'unset: off',
+    does: '`1` sends the organization audit POSTs (§4.5 `/v1/retention/audits`, `/v1/churn/audits`, 2 must clauses): each accepted one creates an audit, up to 10 per run, left on organization O for ever (no list or delete is shown).',
+  },
+  {
     name: 'CORE_API_ALLOW_FUZZ_WRITES',
     group: 'live-opt-in',
     default: 'unset: off',

@@ -112,6 +112,34 @@ export async function assistantFixture(world: World, client: ApiClient, purpose:
 }
 
 /**
+ * An assistant whose creation a test checks (§4.5 POST /assistants), made with `body` and never
+ * written again: on a simulator a new one named `<runPrefix><purpose>` every run; on a live tenant
+ * (no DELETE in §4) the one named by `liveName(purpose)`, created by the first run that finds none
+ * and found by name after that, so no run leaves a second one. Nothing restores it: callers must not
+ * change it, so a later run reads back what the creating POST stored.
+ * @returns `created`, the POST's answer when this run created it (any status: the caller judges it),
+ *   else undefined; `found`, the `GET /assistants/{id}` answer of the assistant found by name
+ * @throws FixtureError when the assistant list cannot be read; TargetError when the target cannot be reached.
+ */
+export async function assistantCreatedOnce(
+  world: World,
+  client: ApiClient,
+  purpose: string,
+  body: Record<string, unknown>,
+): Promise<{ name: string; created?: ApiResponse; found?: ApiResponse }> {
+  if (world.target.capabilities.control) {
+    const name = `${world.runPrefix}${purpose}`;
+    return { name, created: await postReconciled(client, name, body) };
+  }
+  const name = liveName(purpose);
+  const list = await client.get('/assistants');
+  if (list.status !== 200) throw new FixtureError('assistant list', list);
+  const row = (list.json?.data?.assistants ?? []).find((a: UncheckedJson) => a?.name === name);
+  if (!row) return { name, created: await postReconciled(client, name, body) };
+  return { name, found: await client.get(`/assistants/${row.id}`) };
+}
+
+/**
  * Creates an assistant named `name`. A POST is never retried blindly (§8): when it gets no
  * answer, the assistant list is read and the POST is retried only if no assistant of that name
  * exists, so one logical create never makes two assistants.

@@ -23,12 +23,15 @@ export type TargetMode = 'embedded' | 'external' | 'live';
  *   they can be neither listed nor deleted (§4.5: not shown), so each live run leaves the ones it made.
  * - `fuzzWrites`: the robustness phase may send hostile writes with valid credentials (simulators,
  *   or live with `CORE_API_ALLOW_FUZZ_WRITES=1`), so a fuzz run never corrupts staging's shared fixtures by default.
+ * - `orgAudits`: organization audits may be created (simulators, or live with `CORE_API_ALLOW_ORG_AUDITS=1`):
+ *   `POST /v1/retention/audits` and `/v1/churn/audits` create one per accepted call, and §4.5 shows no
+ *   way to list or delete them, so each live run leaves the ones it made.
  * - `receiver`: the target can reach the suite's webhook receiver (simulators through their control API's
  *   DNS and connect-to; live with `CORE_API_WEBHOOK_PUBLIC_URL`, an https URL a tunnel forwards to it).
  * - `events`: calls, conversations and onboarding events can be made to happen (simulators through their
  *   control API; live with `CORE_API_EVENT_TRIGGER`, the operator's trigger, docs/event-trigger.md).
  */
-export type Capability = 'control' | 'sms' | 'billable' | 'destructive' | 'fuzzWrites' | 'receiver' | 'modelUsage' | 'events' | 'smsReasons';
+export type Capability = 'control' | 'sms' | 'billable' | 'destructive' | 'fuzzWrites' | 'receiver' | 'modelUsage' | 'events' | 'smsReasons' | 'orgAudits';
 
 /**
  * How a live target reaches the suite's webhook receiver (§6 model B rule 4: verification holds
@@ -145,6 +148,7 @@ function simulatorCapabilities(): TargetConfig['capabilities'] {
     modelUsage: true,
     events: true,
     smsReasons: true,
+    orgAudits: true,
   };
 }
 
@@ -214,6 +218,7 @@ function liveTarget(base: string, env: NodeJS.ProcessEnv): TargetConfig {
       modelUsage: env.CORE_API_ALLOW_MODEL_USAGE === '1',
       events: trigger !== undefined,
       smsReasons: env.CORE_API_ALLOW_SMS_REASONS === '1',
+      orgAudits: env.CORE_API_ALLOW_ORG_AUDITS === '1',
     },
     live,
     ...(webhook ? { webhook } : {}),
@@ -427,6 +432,11 @@ export function capabilityReason(cap: Capability): string {
         'smsReasons',
         'opt-in not given: SMS reasons can be neither listed nor deleted (§4.5: not shown), so each live run would leave the ones it makes; CORE_API_ALLOW_SMS_REASONS=1 accepts that',
       );
+    case 'orgAudits':
+      return switchReason(
+        'orgAudits',
+        'opt-in not given: an accepted POST /v1/retention/audits or /v1/churn/audits creates an organization audit that can be neither listed nor deleted (§4.5 shows neither), so each live run would leave the ones it makes; CORE_API_ALLOW_ORG_AUDITS=1 accepts that',
+      );
     case 'receiver':
       return switchReason(
         'publicUrl',
@@ -462,6 +472,7 @@ export type Switch =
   | 'billable'
   | 'fuzzWrites'
   | 'smsReasons'
+  | 'orgAudits'
   | 'requestBudget'
   | keyof typeof OPTIONAL_LIVE;
 
@@ -509,6 +520,11 @@ export const SWITCHES: Readonly<Record<Switch, SwitchInfo>> = {
     label: 'SMS reasons',
     variable: 'CORE_API_ALLOW_SMS_REASONS=1',
     howTo: 'set CORE_API_ALLOW_SMS_REASONS=1 to create SMS reasons (they can be neither listed nor deleted: §4.5)',
+  },
+  orgAudits: {
+    label: 'organization audits',
+    variable: 'CORE_API_ALLOW_ORG_AUDITS=1',
+    howTo: 'set CORE_API_ALLOW_ORG_AUDITS=1 to create organization audits (they can be neither listed nor deleted: §4.5)',
   },
   requestBudget: {
     label: 'full case sets',

@@ -215,7 +215,7 @@ export const MATRIX_ROUTES: MatrixRoute[] = [
     body: {},
     methodShown: true,
     bodyShown: false,
-    requires: ['control'],
+    requires: ['orgAudits'],
     requiresWhy: 'an accepted call creates an organization audit',
   },
   {
@@ -227,7 +227,7 @@ export const MATRIX_ROUTES: MatrixRoute[] = [
     body: {},
     methodShown: true,
     bodyShown: false,
-    requires: ['control'],
+    requires: ['orgAudits'],
     requiresWhy: 'an accepted call creates an organization audit',
   },
   { route: '/turn-flags', section: '4.5', scope: 'org-only', method: 'GET', path: () => '/turn-flags', methodShown: false, bodyShown: false },

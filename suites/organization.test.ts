@@ -259,7 +259,7 @@ describe('§4.5 / §5.3 organization routes', () => {
         });
         verify.error(await world().as('tenantA').post(path, {}), 403, 'ORG_SCOPE_REQUIRED', `POST ${path} with tenant key A`);
       },
-      { requires: ['control'] },
+      { requires: ['orgAudits'] },
     );
   }
 });

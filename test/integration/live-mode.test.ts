@@ -154,6 +154,7 @@ beforeAll(async () => {
     CORE_API_OTHER_SMS_FROM_NUMBER: numberB.number,
     CORE_API_ALLOW_SMS: '1',
     CORE_API_ALLOW_SMS_REASONS: '1',
+    CORE_API_ALLOW_ORG_AUDITS: '1',
     CORE_API_ALLOW_BILLABLE: '1',
   });
   const tunnel = await rehearsedTunnel();
@@ -246,6 +247,10 @@ describe('a live-mode run against an external simulator', () => {
       '7/bare-404-takeover',
       '7/bare-404-end',
       '7/bare-404-monitor-session',
+      // Found or created once by name, or opted in with its cost stated.
+      '4.5/assistant-create-transfer-settings',
+      '4.5/org-audits',
+      '4.5/scope-org-audits',
       '2.4/delivery-mode-enum',
       '2.6/language-null-or-omitted',
       '2.7/ivr-mode-boolean',
