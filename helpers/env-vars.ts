@@ -6,8 +6,36 @@
  *
  * Nothing here reads the environment: the modules that read a variable keep doing so (the
  * simulator, which imports nothing from helpers/, included); the scanner of scripts/docs-env.ts
- * finds their reads.
+ * finds their reads. Where a module names its variable or its default in a constant, the entry
+ * takes that constant, so the table follows the code.
  */
+
+import { DEFAULT_CONCURRENCY, CONCURRENCY_VAR } from './concurrency';
+import { DEFAULT_REQUEST_TIMEOUT_MS, REQUEST_TIMEOUT_VAR } from './deadline';
+import {
+  DEFAULT_LANE_WAIT_S,
+  DEFAULT_LANES,
+  DEFAULT_LEASE_S,
+  DEFAULT_SETTLE_S,
+  DEFAULT_LOOPBACK_SETTLE_S,
+  LANE_LEASE_VAR,
+  LANE_RECORD_VAR,
+  LANE_SETTLE_VAR,
+  LANE_VAR,
+  LANE_WAIT_VAR,
+  LANES_VAR,
+} from './lanes';
+import { ALLURE_VAR, BASELINE_VAR, REPORT_DIR_VAR, SPEC_URL_VAR } from './report/env';
+import {
+  DEFAULT_REQUEST_BUDGET,
+  EMBEDDED_BASE_URL_VAR,
+  EVENT_TRIGGER_VAR,
+  OPTIONAL_LIVE_VARIABLES,
+  REQUEST_BUDGET_VARIABLE,
+  REQUIRED_LIVE_VARIABLES,
+  WEBHOOK_VARIABLES,
+  WILDCARD_DNS_VARIABLE,
+} from './target';
 
 /** Where a variable applies; each group is one table of docs/configuration.md, in this order. */
 export type EnvGroup = 'target' | 'live-required' | 'live-optional' | 'live-opt-in' | 'live-lanes' | 'reach' | 'run' | 'reports' | 'project-tests' | 'internal';
@@ -91,54 +119,64 @@ export const ENV_VARS: readonly EnvVar[] = [
     does: 'Embedded simulator only: `alt` starts the simulator\'s second reading of the spec ([targets.md](targets.md), "The second reading").',
   },
   // live tenant: required
-  { name: 'CORE_API_ORG_KEY', group: 'live-required', default: '—', does: 'Organization key of organization O.' },
-  { name: 'CORE_API_TENANT_ID', group: 'live-required', default: '—', does: 'Tenant A of O.' },
-  { name: 'CORE_API_TENANT_KEY', group: 'live-required', default: '—', does: "Tenant A's tenant key." },
-  { name: 'CORE_API_OTHER_TENANT_ID', group: 'live-required', default: '—', does: 'Tenant B, also of O.' },
-  { name: 'CORE_API_OTHER_TENANT_KEY', group: 'live-required', default: '—', does: "Tenant B's tenant key." },
+  { name: REQUIRED_LIVE_VARIABLES.orgKey, group: 'live-required', default: '—', does: 'Organization key of organization O.' },
+  { name: REQUIRED_LIVE_VARIABLES.tenantId, group: 'live-required', default: '—', does: 'Tenant A of O.' },
+  { name: REQUIRED_LIVE_VARIABLES.tenantKey, group: 'live-required', default: '—', does: "Tenant A's tenant key." },
+  { name: REQUIRED_LIVE_VARIABLES.otherTenantId, group: 'live-required', default: '—', does: 'Tenant B, also of O.' },
+  { name: REQUIRED_LIVE_VARIABLES.otherTenantKey, group: 'live-required', default: '—', does: "Tenant B's tenant key." },
   // live tenant: optional
-  { name: 'CORE_API_FOREIGN_TENANT_ID', group: 'live-optional', default: 'unset: its tests skip', does: 'A tenant of another organization (§5.6, §5.7).' },
   {
-    name: 'CORE_API_CLIENT_SERVER_SECRET',
+    name: OPTIONAL_LIVE_VARIABLES.foreignTenantId,
+    group: 'live-optional',
+    default: 'unset: its tests skip',
+    does: 'A tenant of another organization (§5.6, §5.7).',
+  },
+  {
+    name: OPTIONAL_LIVE_VARIABLES.clientServerSecret,
     group: 'live-optional',
     default: 'unset: its tests skip',
     does: "Tenant A's client server secret (§5.5, §6 model A).",
   },
-  { name: 'CORE_API_ROTATED_KEY', group: 'live-optional', default: 'unset: its tests skip', does: 'A key of tenant A that was rotated away (§5.4).' },
   {
-    name: 'CORE_API_SMS_FROM_NUMBER',
+    name: OPTIONAL_LIVE_VARIABLES.rotatedKey,
+    group: 'live-optional',
+    default: 'unset: its tests skip',
+    does: 'A key of tenant A that was rotated away (§5.4).',
+  },
+  {
+    name: OPTIONAL_LIVE_VARIABLES.smsFromNumber,
     group: 'live-optional',
     default: 'unset: its tests skip',
     does: 'A number of tenant A with SMS; a text is sent only with `CORE_API_ALLOW_SMS=1`.',
   },
-  { name: 'CORE_API_OTHER_SMS_FROM_NUMBER', group: 'live-optional', default: 'unset: its tests skip', does: 'A number of tenant B with SMS.' },
+  { name: OPTIONAL_LIVE_VARIABLES.otherSmsFromNumber, group: 'live-optional', default: 'unset: its tests skip', does: 'A number of tenant B with SMS.' },
   {
-    name: 'CORE_API_CALL_ID',
+    name: OPTIONAL_LIVE_VARIABLES.callId,
     group: 'live-optional',
     default: 'unset: its tests skip',
     does: 'A finished call of tenant A: its record, insights and audit are read; mint, takeover and end must answer 409 `not_live`.',
   },
-  { name: 'CORE_API_OTHER_CALL_ID', group: 'live-optional', default: 'unset: its tests skip', does: 'A finished call of tenant B (§5.7).' },
+  { name: OPTIONAL_LIVE_VARIABLES.otherCallId, group: 'live-optional', default: 'unset: its tests skip', does: 'A finished call of tenant B (§5.7).' },
   {
-    name: 'CORE_API_WEBHOOK_PUBLIC_URL',
+    name: WEBHOOK_VARIABLES.publicUrl,
     group: 'live-optional',
     default: 'unset: webhook tests skip',
     does: 'An https URL a tunnel forwards to the suite\'s webhook receiver ([webhooks.md](webhooks.md), "Against a live tenant").',
   },
   {
-    name: 'CORE_API_WEBHOOK_PORT',
+    name: WEBHOOK_VARIABLES.port,
     group: 'live-optional',
     default: 'an ephemeral port',
     does: 'The loopback port the webhook receiver binds, where the tunnel forwards.',
   },
   {
-    name: 'CORE_API_EVENT_TRIGGER',
+    name: EVENT_TRIGGER_VAR,
     group: 'live-optional',
     default: 'unset: event tests skip',
     does: "The operator's trigger, a command or an https URL that makes calls, conversations and onboarding events happen ([event-trigger.md](event-trigger.md)).",
   },
   {
-    name: 'CORE_API_WILDCARD_DNS',
+    name: WILDCARD_DNS_VARIABLE,
     group: 'live-optional',
     default: 'unset: the §2.3 address cases skip',
     does: 'A wildcard DNS domain (`sslip.io`: `10-0-0-1.sslip.io` resolves to 10.0.0.1) for the §2.3 serverUrl address cases (about 100 requests).',
@@ -177,41 +215,41 @@ export const ENV_VARS: readonly EnvVar[] = [
     does: "`1` lets the robustness phase write hostile input with valid credentials (to the suite's own fixtures).",
   },
   {
-    name: 'CORE_API_REQUEST_BUDGET',
+    name: REQUEST_BUDGET_VARIABLE,
     group: 'live-opt-in',
-    default: '2000',
+    default: String(DEFAULT_REQUEST_BUDGET),
     does: 'Requests a full run may send, retries included; reports show it beside the request count and the closing lines say when a run went over it. 2500 or more runs every generated §2.2–§2.7 case on a live tenant (below it, one case per field, kind and expectation).',
   },
   // live tenant: lanes
   {
-    name: 'CORE_API_LANES',
+    name: LANES_VAR,
     group: 'live-lanes',
-    default: '2',
+    default: String(DEFAULT_LANES),
     does: 'How many runs may meet on one live tenant: each holds a lane, whose fixtures are its own (`conformance-suite-<purpose>` in lane 1, `…-l<N>` in lane N), through a lease ([live-tenants.md](live-tenants.md), "Runs sharing one tenant").',
   },
   {
-    name: 'CORE_API_LANE_WAIT_S',
+    name: LANE_WAIT_VAR,
     group: 'live-lanes',
-    default: '120',
+    default: String(DEFAULT_LANE_WAIT_S),
     does: 'Seconds a live run waits for a free lane; then it stops in one line naming each holder and when its lease expires (exit 2, an outage for the gate).',
   },
   {
-    name: 'CORE_API_LANE_LEASE_S',
+    name: LANE_LEASE_VAR,
     group: 'live-lanes',
-    default: '300',
+    default: String(DEFAULT_LEASE_S),
     does: "Seconds a lane's lease lasts unless renewed (its holder renews it every third of that): how long a crashed run keeps its lane.",
   },
   {
-    name: 'CORE_API_LANE_SETTLE_S',
+    name: LANE_SETTLE_VAR,
     group: 'live-lanes',
-    default: '4 (0.5 for a target on loopback)',
+    default: `${DEFAULT_SETTLE_S} (${DEFAULT_LOOPBACK_SETTLE_S} for a target on loopback)`,
     does: "Seconds between writing a lease and reading it back; lanes hold while the API answers a lease's GET and PATCH within half of it.",
   },
   // reaching a remote target
   {
-    name: 'CORE_API_REQUEST_TIMEOUT_MS',
+    name: REQUEST_TIMEOUT_VAR,
     group: 'reach',
-    default: '10000',
+    default: String(DEFAULT_REQUEST_TIMEOUT_MS),
     does: "Deadline of one attempt (headers and body), in ms; a test's budget is three of them (`helpers/deadline.ts`).",
   },
   {
@@ -244,9 +282,9 @@ export const ENV_VARS: readonly EnvVar[] = [
     does: 'Suite files run at once.',
   },
   {
-    name: 'CORE_API_CONCURRENCY',
+    name: CONCURRENCY_VAR,
     group: 'run',
-    default: '8',
+    default: String(DEFAULT_CONCURRENCY),
     does: 'Tests of one `describe.concurrent` block in flight together, and the size of the fixture pools that serve them.',
   },
   {
@@ -272,20 +310,20 @@ export const ENV_VARS: readonly EnvVar[] = [
     does: '`1` makes the timing suite (§5.7 lookup times, Mann–Whitney U) fail on a significant difference instead of informing.',
   },
   // reports
-  { name: 'CONFORMANCE_REPORT_DIR', group: 'reports', default: '`reports`', does: 'Folder every report of the run is written to.' },
+  { name: REPORT_DIR_VAR, group: 'reports', default: '`reports`', does: 'Folder every report of the run is written to.' },
   {
-    name: 'CONFORMANCE_BASELINE',
+    name: BASELINE_VAR,
     group: 'reports',
     default: 'unset',
     does: 'A previous run record (`conformance.json`) the report compares the run with; `npm run conformance -- --baseline <file>` sets it.',
   },
   {
-    name: 'CONFORMANCE_SPEC_URL',
+    name: SPEC_URL_VAR,
     group: 'reports',
     default: 'unset: no links',
     does: 'Base URL of the spec document; reports link clauses to their sections only when it is set.',
   },
-  { name: 'CONFORMANCE_ALLURE', group: 'reports', default: 'unset: written', does: '`0` leaves Allure results out of the run (`npm run test:quick` does).' },
+  { name: ALLURE_VAR, group: 'reports', default: 'unset: written', does: '`0` leaves Allure results out of the run (`npm run test:quick` does).' },
   // the project's own tests
   {
     name: 'CONFORMANCE_CHROMIUM',
@@ -319,7 +357,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   },
   // internal
   {
-    name: 'CORE_API__EMBEDDED_BASE_URL',
+    name: EMBEDDED_BASE_URL_VAR,
     group: 'internal',
     default: '—',
     does: "The embedded simulator's URL, handed by the global set-up to the workers and reporters.",
@@ -331,13 +369,13 @@ export const ENV_VARS: readonly EnvVar[] = [
     does: "The run's one scratch folder of the project's own tests (`test/support/scratch.ts`), removed at its end.",
   },
   {
-    name: 'CORE_API__LANE',
+    name: LANE_VAR,
     group: 'internal',
     default: '1',
     does: "The run's lane, handed by the global set-up to the test workers.",
   },
   {
-    name: 'CORE_API__LANE_RECORD',
+    name: LANE_RECORD_VAR,
     group: 'internal',
     default: '—',
     does: 'What the run record says of the lane (JSON), handed by the global set-up to the reporter.',
