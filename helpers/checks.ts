@@ -23,6 +23,7 @@ import { describeExchange, statusLine, type ApiResponse } from './exchange';
 import { findDrift, formatIssues, validate } from './validator';
 import type { Shape } from './documented';
 import { TestRecorder } from './test-recorder';
+import { judgeChange } from './foreign-writes';
 
 /** `name` of every {@link ConformanceFailure}, as it reaches reporters after serialisation. */
 export const CONFORMANCE_FAILURE_NAME = 'ConformanceAssertionError';
@@ -132,6 +133,8 @@ export interface Checks {
    * changed nothing, every other field kept, a replay converged). What is compared is the named
    * {@link Shape} (helpers/documented.ts: `documented('assistant')`, `documented('assistant',
    * WRITE_STAMPS)`, `fields(names)`, `answerOf(shape)`); a failure lists each field that moved.
+   * A change another writer made (not this test's writes) ends the test in `error` instead
+   * (helpers/foreign-writes.ts).
    */
   unchanged(requirement: string, before: unknown, after: unknown, shape: Shape, res?: ApiResponse): void;
   /**
@@ -208,6 +211,8 @@ function checksFor(e: Engine, wrap: (fn: () => void) => void): Checks {
       wrap(() => {
         const was = shape.part(before);
         const now = shape.part(after);
+        // A change another writer made is no verdict on the API (an `error`): helpers/foreign-writes.ts.
+        if (!isDeepStrictEqual(was, now)) judgeChange(was, now, before, res, record);
         check(e, requirement, isDeepStrictEqual(was, now), { expected: `${shape.name} as before`, actual: `moved: ${movedFields(was, now)}`, res });
       }),
     nonStrict: (requirement, detail) => record.check({ clauses: ids, requirement, ok: true, level: 'non-strict', detail: redact(detail) }),

@@ -21,6 +21,7 @@ import { redact, redactCut, redactHeaders, registerSecret } from './redact';
 import type { ApiResponse, RequestSummary, UncheckedJson } from './exchange';
 import { recordExchange, recordHung, recordNotApi, recordNotJson, recordNotJsonResent, recordTargetTrouble } from './recorder';
 import { resendable, unjudgedBody, unreadableBody } from './mangled';
+import { noteAnswer } from './foreign-writes';
 import { notJson } from './exchange';
 import { TARGET_ERROR_NAME } from './error-names';
 import { suiteDispatcher } from './proxy';
@@ -327,6 +328,7 @@ export class ApiClient {
         const unjudged = unreadable && unjudgedBody(req.words, unreadable, sent);
         if (unjudged) this.giveUp(new TargetError(unjudged, req.summary, 'not-api', sent), attempts, troubles);
         if (unreadable) sent.notJsonResent = true;
+        noteAnswer(sent, req.payload);
         return this.deliver(sent, attempts, opts);
       }
     }

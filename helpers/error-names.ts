@@ -12,3 +12,9 @@ export const CONTROL_ERROR_NAME = 'ControlError';
 export const EVENT_UNSUPPORTED_NAME = 'EventUnsupportedError';
 /** `name` of helpers/clause.ts `OutOfTimeError` (a test cut off at its budget or wall cap: the target was slow, hung or throttling). */
 export const OUT_OF_TIME_ERROR_NAME = 'OutOfTimeError';
+/**
+ * `name` of helpers/own-side.ts `OwnSideError`: the evidence a check needed was spoilt on the run's
+ * own side (another writer changed a fixture between a test's reads, the runner's clock ran late,
+ * a limit check could not finish inside the window it judges): an `error` verdict, never a `fail`.
+ */
+export const OWN_SIDE_ERROR_NAME = 'OwnSideError';

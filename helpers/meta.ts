@@ -5,6 +5,13 @@
  */
 import type { Exchange } from './exchange';
 
+/**
+ * How the run's own side spoilt a test's evidence (helpers/own-side.ts): `foreign-write`, another
+ * writer changed a fixture between the test's reads; `late-runner`, the runner's own clock ran late
+ * over a timed window; `window`, a limit check could not finish inside the window it judges.
+ */
+export type OwnSideKind = 'foreign-write' | 'late-runner' | 'window';
+
 /** Outcome of one clause-tagged check inside a test (OpenID-conformance style: ids on checks). */
 export interface CheckRecord {
   /** Clause ids this check proves, e.g. ["5.6/bearer-rejected"]. */
@@ -102,6 +109,8 @@ export interface TestMeta {
   notApi?: number;
   /** Answers whose body did not parse, whose request was sent once more (helpers/mangled.ts). */
   notJsonResent?: number;
+  /** Why the run's own side spoilt this test's evidence (helpers/own-side.ts): an `error`, never a `fail`. */
+  ownSide?: OwnSideKind;
   /** The authorization-matrix cell this test decides, when it is one. */
   matrixCell?: MatrixCell;
   /** Why the test was skipped (capability missing, optional fixture absent, opt-in not given). */

@@ -7,7 +7,7 @@
  * This module knows no vitest.
  */
 import type { Exchange } from './exchange';
-import { failedOnAnAnswer, type CheckRecord, type DriftRecord, type MatrixCell, type TestMeta } from './meta';
+import { failedOnAnAnswer, type CheckRecord, type DriftRecord, type MatrixCell, type OwnSideKind, type TestMeta } from './meta';
 
 /** How many exchanges a test keeps as failure evidence (the latest). */
 export const KEPT_EXCHANGES = 5;
@@ -78,6 +78,17 @@ export class TestRecorder {
     if (!m.targetTrouble) m.failedBeforeTrouble = (m.checks ?? []).some(failedOnAnAnswer);
     m.targetTrouble = true;
     if (what && !m.trouble) m.trouble = what;
+  }
+
+  /**
+   * Marks the test's evidence as spoilt on the run's own side (helpers/own-side.ts): the first
+   * kind is kept, and `what` is recorded as target trouble, so the test is an `error` (or stays a
+   * `fail` when a check had already failed on an earlier answer).
+   */
+  ownSide(kind: OwnSideKind, what: string): void {
+    if (!this.open) return;
+    this.meta.ownSide ??= kind;
+    this.targetTrouble(what);
   }
 
   /** Counts one attempt that hung past the request deadline. */

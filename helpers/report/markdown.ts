@@ -65,6 +65,20 @@ export function verdictLines(run: RunRecord): string[] {
   return lines;
 }
 
+/** " (2 of them on the run's own side: another writer changed a fixture 1, the runner ran late 1)", or '' when none. */
+function ownSideWords(run: RunRecord): string {
+  const o = run.ownSide;
+  if (!o) return '';
+  const words: Record<string, string> = {
+    'foreign-write': 'another writer changed a fixture',
+    'late-runner': 'the runner ran late',
+    window: 'a limit check outran its window',
+  };
+  const parts = Object.entries(o).map(([k, n]) => `${words[k] ?? k} ${n}`);
+  const total = Object.values(o).reduce((a, b) => a + (b ?? 0), 0);
+  return ` (${total} of them on the run's own side: ${parts.join(', ')})`;
+}
+
 /** "12 answers were not the API's …, 3 requests hung …, 40 retries", or undefined when the target never misbehaved. */
 function troubleWords(run: RunRecord): string | undefined {
   const { hung = 0, notApi = 0, notJsonResent = 0, retries } = run.requests;
@@ -74,7 +88,7 @@ function troubleWords(run: RunRecord): string | undefined {
     `${hung} request attempt${hung === 1 ? '' : 's'} hung past the deadline`,
     ...(notJsonResent ? [`${notJsonResent} answer${notJsonResent === 1 ? '' : 's'} whose body did not parse asked for again`] : []),
     `${retries} retr${retries === 1 ? 'y' : 'ies'}`,
-    `${run.summary.errors} test${run.summary.errors === 1 ? '' : 's'} in error`,
+    `${run.summary.errors} test${run.summary.errors === 1 ? '' : 's'} in error${ownSideWords(run)}`,
   ].join(', ');
 }
 

@@ -3,7 +3,7 @@
  * (Markdown, HTML, gate, baseline diff, shard merge) are computed from this record alone, never by
  * re-running tests.
  */
-import type { CheckRecord, DriftRecord, MatrixCell } from '../meta';
+import type { CheckRecord, DriftRecord, MatrixCell, OwnSideKind } from '../meta';
 import type { Clause, ClauseTarget } from '../catalogue';
 import type { StatementResult } from './statements';
 import { SWITCHES, type Switch } from '../target';
@@ -65,6 +65,8 @@ export interface TestRecord {
   notApi?: number;
   /** Answers whose body did not parse, asked for once more before being judged (format 1.10; absent means 0; helpers/mangled.ts). */
   notJsonResent?: number;
+  /** For `error`: how the run's own side spoilt the evidence (format 1.12; helpers/own-side.ts): another writer, a late runner, a window outrun. */
+  ownSide?: OwnSideKind;
   /** For `error`: the first target trouble in words, redacted: what came back instead, or what a cut-off test waited on (format 1.6). */
   trouble?: string;
   drift: DriftRecord[];
@@ -145,6 +147,13 @@ export interface RunRecord {
   unreachable?: Outage;
   /** The live-tenant lane each run of the record held (one per shard once merged; helpers/lanes.ts); format 1.11. */
   lanes?: LaneRecord[];
+  /**
+   * Tests in `error` because the run's own side spoilt their evidence, per kind (format 1.12;
+   * helpers/own-side.ts): `foreign-write` (another writer changed a fixture between a test's reads),
+   * `late-runner` (the runner's clock ran late over a timed window), `window` (a limit check
+   * outran the window it judges). Absent when none.
+   */
+  ownSide?: Partial<Record<OwnSideKind, number>>;
 }
 
 /**
@@ -189,7 +198,7 @@ export interface OffSummary {
 }
 
 /** Current minor format revision written by this code. */
-export const FORMAT_VERSION = '1.11';
+export const FORMAT_VERSION = '1.12';
 
 /** Which catalogue target a run mode exercises: simulators (embedded, external) or a live tenant. */
 export function targetKindOf(mode: string): ClauseTarget {
@@ -411,7 +420,16 @@ export function buildRunRecord(input: BuildInput): RunRecord {
   if (input.sections) record.sections = input.sections;
   if (input.shard) record.shard = input.shard;
   if (input.partial?.length) record.partial = { reasons: input.partial };
+  const ownSide = summariseOwnSide(input.tests);
+  if (ownSide) record.ownSide = ownSide;
   return record;
+}
+
+/** Tests in `error` because the run's own side spoilt their evidence, per kind (format 1.12); undefined when none. */
+export function summariseOwnSide(tests: TestRecord[]): Partial<Record<OwnSideKind, number>> | undefined {
+  const out: Partial<Record<OwnSideKind, number>> = {};
+  for (const t of tests) if (t.status === 'error' && t.ownSide) out[t.ownSide] = (out[t.ownSide] ?? 0) + 1;
+  return Object.keys(out).length ? out : undefined;
 }
 
 /** The catalogue a record was judged against, rebuilt from its clause records (for merging). */

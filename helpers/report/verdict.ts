@@ -8,7 +8,9 @@
  *   time), or its first error is a {@link TARGET_ERROR_NAME} (client), {@link CONTROL_ERROR_NAME}
  *   (control API) or {@link OUT_OF_TIME_ERROR_NAME} (cut off at its budget), or vitest's own
  *   timeout; or it never ran because its file's set-up failed (a `beforeAll`, world provisioning):
- *   nothing was verified, and a skip would read as "does not apply";
+ *   nothing was verified, and a skip would read as "does not apply"; or the run's own side spoilt
+ *   the evidence ({@link OWN_SIDE_ERROR_NAME}: another writer changed a fixture between the test's
+ *   reads, the runner's clock ran late over a timed window; helpers/own-side.ts);
  * - `fail`: it failed otherwise, a conformance check (`ConformanceAssertionError`) above all.
  *
  * A test with both a failed check and target trouble is judged by their order
@@ -20,7 +22,7 @@
  * `error`, and its failed check still names its clause in the record.
  */
 import type { TestVerdict } from './model';
-import { CONTROL_ERROR_NAME, OUT_OF_TIME_ERROR_NAME, TARGET_ERROR_NAME } from '../error-names';
+import { CONTROL_ERROR_NAME, OUT_OF_TIME_ERROR_NAME, OWN_SIDE_ERROR_NAME, TARGET_ERROR_NAME } from '../error-names';
 
 /** vitest's end state of a test case (`TestCase.result().state`). */
 export type TestState = 'passed' | 'failed' | 'skipped' | 'pending';
@@ -62,6 +64,7 @@ export function testVerdict(
   if (trouble === 'after-a-failed-check') return 'fail';
   if (trouble === 'first') return 'error';
   if (firstErrorName === TARGET_ERROR_NAME || firstErrorName === CONTROL_ERROR_NAME || firstErrorName === OUT_OF_TIME_ERROR_NAME) return 'error';
+  if (firstErrorName === OWN_SIDE_ERROR_NAME) return 'error';
   if (firstErrorMessage && VITEST_TIMEOUT.test(firstErrorMessage)) return 'error';
   return 'fail';
 }

@@ -85,6 +85,7 @@ function toRecord(tc: TestCase, root: string): TestRecord {
     ...(meta.hung ? { hung: meta.hung } : {}),
     ...(meta.notApi ? { notApi: meta.notApi } : {}),
     ...(meta.notJsonResent ? { notJsonResent: meta.notJsonResent } : {}),
+    ...(status === 'error' && meta.ownSide ? { ownSide: meta.ownSide } : {}),
     ...(status === 'error' && meta.trouble ? { trouble: redact(meta.trouble) } : {}),
     drift: meta.drift ?? [],
     evidence: status === 'fail' || status === 'error' ? JSON.parse(redact(JSON.stringify(meta.exchanges ?? []))) : undefined,
