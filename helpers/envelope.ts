@@ -2,7 +2,10 @@
  * Envelope audit (§2.1, §7): every answer any suite receives from a JSON endpoint is checked
  * against the envelope schemas, so a target that drops `metadata.version` fails wherever it is
  * seen, under the envelope's own clause ids. Bare-JSON routes of §7 exceptions 2 and 3 are
- * exempt. Failures are soft: recorded on the test and raised when the test body ends.
+ * exempt. Every answer whose body is the API's (the envelope, or a bare body of §7) is also
+ * checked to be served as JSON (§1 "responses are JSON", 2.1/json-content-type): the body tells
+ * whose answer it is, the media type is then the API's to get right. Failures are soft: recorded
+ * on the test and raised when the test body ends.
  *
  * The audit's clauses ({@link AUDIT_CLAUSES}) are the one stated exception to "a test records only
  * the clauses it declares" (docs/writing-suites.md): every test that receives an answer records them.
@@ -10,7 +13,7 @@
  * §2.1's rule for an answer that is not JSON lives here too ({@link notJsonRule}): it fails
  * `2.1/json-envelope` once per test, and the test's failing checks are not evaluated on it.
  */
-import { onAnswer } from './client';
+import { apiShaped, onAnswer } from './client';
 import { describeExchange, NOT_JSON, notJson, type ApiResponse } from './exchange';
 import { findDrift, formatIssues, validate } from './validator';
 import type { CheckRecord } from './meta';
@@ -31,6 +34,7 @@ export const AUDIT_CLAUSES: readonly string[] = [
   '7/error-envelope',
   '2.1/metadata-required',
   '2.1/metadata-timestamp-current',
+  '2.1/json-content-type',
 ];
 
 /** Whether `record` already holds a failed `2.1/json-envelope` check (it fails once per test). */
@@ -128,6 +132,31 @@ export function envelopeProblems(res: ApiResponse, receivedAt = Date.now()): Che
   return problems;
 }
 
+/**
+ * Whether a Content-Type header value names a JSON media type (RFC 8259 `application/json`, or a
+ * `+json` structured syntax suffix, RFC 6839), parameters (charset) aside; false when absent.
+ */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  return /^application\/(?:[\w.-]+\+)?json$/i.test((contentType ?? '').split(';')[0].trim());
+}
+
+/**
+ * §1, §2.1: the failed check of an answer whose body is the API's ({@link apiShaped}: an envelope,
+ * or a bare body of §7) but whose Content-Type is not a JSON media type (text/html, text/plain,
+ * none); undefined when it is JSON, or when the body is not the API's (a gateway's page is judged
+ * elsewhere). Does not throw.
+ */
+export function mediaTypeProblem(res: ApiResponse): CheckRecord | undefined {
+  if (!apiShaped(res.json) || isJsonMediaType(res.headers['content-type'])) return undefined;
+  const type = (res.headers['content-type'] ?? '').split(';')[0].trim();
+  return {
+    clauses: ['2.1/json-content-type'],
+    requirement: "an answer in the API's JSON is served as JSON (Content-Type application/json)",
+    ok: false,
+    detail: `[2.1/json-content-type] expected Content-Type application/json (or a +json type), got ${type ? JSON.stringify(type) : 'none'} on ${status(res)}${describeExchange(res)}`,
+  };
+}
+
 function status(res: ApiResponse): string {
   return `${res.status} ${res.json?.error?.code ?? ''}`.trim();
 }
@@ -144,6 +173,12 @@ export function auditEnvelope(res: ApiResponse, record: TestRecorder | undefined
   // A body that is not JSON fails §2.1 once per test, however many such answers it met.
   if (res.json === undefined && jsonEnvelopeFailed(record)) problems = problems.filter((p) => p.clauses[0] !== JSON_ENVELOPE);
   for (const p of problems) record.check({ ...p, level: 'must' });
+  // The media type fails once per test, however many such answers it met, and passes once per test.
+  const media = mediaTypeProblem(res);
+  if (media && !record.checks.some((c) => !c.ok && c.clauses[0] === media.clauses[0])) record.check({ ...media, level: 'must' });
+  if (!media && apiShaped(res.json) && !record.checks.some((c) => c.ok && c.clauses[0] === '2.1/json-content-type')) {
+    record.check({ clauses: ['2.1/json-content-type'], requirement: 'answer is served as JSON', ok: true });
+  }
   if (problems.length === 0 && !isBareRoute(res.request.method, res.request.path) && res.json !== undefined) {
     const clause = res.status < 300 ? '2.1/success-envelope' : '7/error-envelope';
     for (const [id, requirement] of [

@@ -5,7 +5,9 @@
  *
  * The probe is `GET <base URL>/assistants` without a key: every careful reading of the spec
  * answers it in the API's envelope (§2.1, §7; a 401 UNAUTHORIZED, §5.6), and it changes nothing.
- * An answer in the envelope, whatever its status, means the API is there; a 429 means something
+ * An answer in the envelope, whatever its status and its Content-Type, means the API is there
+ * (whether an answer is the API's is read from its body: the API's envelope served as text/html is
+ * the API's defect, failed by the envelope audit under 2.1/json-content-type, not an outage); a 429 means something
  * throttles the route, which the client waits out. A refused connection, an unknown host, an
  * untrusted certificate, a proxy that refuses the tunnel, or nothing but answers that are not
  * the API's (a gateway's HTML 502, a 404 page for a wrong path prefix) stop the run.
@@ -143,9 +145,12 @@ export function connectionCause(e: unknown, url: string, env: NodeJS.ProcessEnv 
   };
 }
 
-/** Whether an answer is in the API's envelope (§2.1): a JSON object with a `success` field. */
-function isApiAnswer(contentType: string | undefined, text: string): boolean {
-  if (!/json/i.test(contentType ?? '')) return false;
+/**
+ * Whether an answer is in the API's envelope (§2.1): its body is a JSON object with a `success`
+ * field, whatever its Content-Type says (the body tells whose answer it is; the media type is
+ * judged by the envelope audit).
+ */
+function isApiAnswer(text: string): boolean {
   try {
     const body = JSON.parse(text);
     return body !== null && typeof body === 'object' && !Array.isArray(body) && 'success' in body;
@@ -172,7 +177,7 @@ export async function probeTarget(baseUrl: string, opts: ProbeOptions = {}): Pro
         const res = await request(url, { headers: { accept: 'application/json' }, dispatcher, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
         const text = await res.body.text();
         const type = String(res.headers['content-type'] ?? '').split(';')[0] || 'no content type';
-        if (isApiAnswer(type, text) || res.statusCode === 429) return { ok: true, status: res.statusCode, attempts: attempt };
+        if (isApiAnswer(text) || res.statusCode === 429) return { ok: true, status: res.statusCode, attempts: attempt };
         seen.push(`${res.statusCode} ${type}`);
         last = {
           cause: `${url} answers, but not as the Core API: ${seen.join(', ')}${res.statusCode >= 500 ? " (a gateway's page: the API behind it is down or unreachable)" : ''}`,

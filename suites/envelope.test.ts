@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { useWorld } from '../helpers/world';
 import { clauseTest } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
-import { TIMESTAMP_TOLERANCE_MS } from '../helpers/envelope';
+import { isJsonMediaType, TIMESTAMP_TOLERANCE_MS } from '../helpers/envelope';
 import type { ApiResponse } from '../helpers/client';
 
 const world = useWorld();
@@ -58,6 +58,16 @@ describe.each(ANSWERS)('$name', ({ status, code, send }) => {
       }
     },
   );
+
+  // §1 "responses are JSON": the error envelope too, whatever a framework's error pages default to.
+  clauseTest('2.1/json-content-type', 'the answer is served as JSON (Content-Type application/json)', async ({ verify }) => {
+    const res = await send();
+    verify.that(`the ${res.status} answer's Content-Type is a JSON media type`, isJsonMediaType(res.headers['content-type']), {
+      expected: 'application/json (any charset), or a +json type',
+      actual: res.headers['content-type'] ?? 'no Content-Type',
+      res,
+    });
+  });
 
   clauseTest(['2.1/metadata-required', '9.1/version-every-response'], 'metadata.version is a string', async ({ verify }) => {
     const res = await send();

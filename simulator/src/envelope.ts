@@ -102,6 +102,9 @@ export const unknownRoute = seam('envelope.unknown-route', (_request: FastifyReq
   sendError(reply, new ApiError(404, 'NOT_FOUND', 'Route not found')),
 );
 
+/** §1 "responses are JSON": the Content-Type of an envelope, success (`success`) or failure (`error`). */
+export const envelopeMediaType = seam('envelope.media-type', (_kind: 'success' | 'error'): string => 'application/json; charset=utf-8');
+
 /** `metadata` of §2.1: ISO 8601 UTC timestamp, configured version, request path (no query). */
 export function metadata(state: SimState, path: string): Record<string, string> {
   const seams = state.behaviour;
@@ -132,17 +135,20 @@ export function errorBody(state: SimState, path: string, err: ApiError): Record<
  */
 export function ok(reply: FastifyReply, data: unknown, status = 200): FastifyReply {
   const state = reply.server.sim;
-  return reply
-    .code(status)
-    .type('application/json; charset=utf-8')
-    .send(successBody(state, requestPath(reply.request), data));
+  return typed(reply.code(status), state.behaviour.of(envelopeMediaType)('success'), successBody(state, requestPath(reply.request), data));
+}
+
+/** Sends `body` as `type`: an object is serialised by Fastify under a JSON type, as its JSON text under any other. */
+function typed(reply: FastifyReply, type: string, body: Record<string, unknown>): FastifyReply {
+  return reply.type(type).send(/[/+]json\b/i.test(type) ? body : JSON.stringify(body));
 }
 
 /** Sends the failure envelope for `err`. */
 export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
   const state = reply.server.sim;
-  return reply
-    .code(state.behaviour.of(errorStatus)(err))
-    .type('application/json; charset=utf-8')
-    .send(errorBody(state, requestPath(reply.request), err));
+  return typed(
+    reply.code(state.behaviour.of(errorStatus)(err)),
+    state.behaviour.of(envelopeMediaType)('error'),
+    errorBody(state, requestPath(reply.request), err),
+  );
 }

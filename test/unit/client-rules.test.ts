@@ -124,9 +124,17 @@ describe('§9.4 source rules over suites/', () => {
   });
 });
 
-/** A synthetic answer for the envelope audit. */
+/** A synthetic answer for the envelope audit, served as JSON. */
 function answer(status: number, json: unknown, method = 'GET', path = '/assistants'): ApiResponse {
-  return { status, headers: {}, text: JSON.stringify(json), json, durationMs: 1, retries: 0, request: { method, path, headers: {} } };
+  return {
+    status,
+    headers: { 'content-type': 'application/json' },
+    text: JSON.stringify(json),
+    json,
+    durationMs: 1,
+    retries: 0,
+    request: { method, path, headers: {} },
+  };
 }
 const META = () => ({ timestamp: new Date().toISOString(), version: 'anything-at-all' });
 

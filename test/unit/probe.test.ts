@@ -44,6 +44,19 @@ describe('probeTarget', () => {
     expect(await probeTarget(sim.baseUrl)).toEqual({ ok: true, status: 401, attempts: 1 });
   });
 
+  it('finds the API by its envelope in a wrong media type (text/html): the audit fails that, the run goes on', async () => {
+    const api = createServer((_req, res) => {
+      const envelope = { success: false, error: { code: 'UNAUTHORIZED', message: 'no key' }, metadata: { timestamp: new Date().toISOString(), version: '1' } };
+      res.writeHead(401, { 'content-type': 'text/html; charset=utf-8' }).end(JSON.stringify(envelope));
+    });
+    await new Promise<void>((r) => api.listen(0, '127.0.0.1', r));
+    try {
+      expect(await probeTarget(`http://127.0.0.1:${(api.address() as AddressInfo).port}`)).toEqual({ ok: true, status: 401, attempts: 1 });
+    } finally {
+      await new Promise((r) => api.close(r));
+    }
+  });
+
   it('stops at once on a refused connection, naming the host and the fix', async () => {
     const port = await stoppedPort();
     const started = performance.now();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findDrift, formatIssues, schemaNames, validate } from '../../helpers/validator';
-import { envelopeProblems } from '../../helpers/envelope';
+import { envelopeProblems, mediaTypeProblem } from '../../helpers/envelope';
 import type { ApiResponse } from '../../helpers/client';
 
 const meta = () => ({ timestamp: new Date().toISOString(), version: '1.0.0' });
@@ -64,6 +64,19 @@ describe('envelope audit', () => {
   it('flags a stale timestamp', () => {
     const p = envelopeProblems(res(200, { success: true, data: {}, metadata: { timestamp: '2020-01-01T00:00:00Z', version: '1' } }));
     expect(p.flatMap((x) => x.clauses)).toEqual(['2.1/metadata-timestamp-current']);
+  });
+
+  it("judges the media type of every answer in the API's JSON, bare bodies included, and no gateway page", () => {
+    const typed = (r: ApiResponse, type?: string): ApiResponse => ({ ...r, headers: type === undefined ? {} : { 'content-type': type } });
+    const error = res(401, { success: false, error: { code: 'UNAUTHORIZED', message: 'x' }, metadata: meta() });
+    for (const ok of ['application/json', 'application/json; charset=utf-8', 'Application/JSON', 'application/problem+json'])
+      expect(mediaTypeProblem(typed(error, ok)), ok).toBeUndefined();
+    for (const wrong of ['text/html; charset=utf-8', 'text/plain', undefined])
+      expect(mediaTypeProblem(typed(error, wrong))?.clauses, String(wrong)).toEqual(['2.1/json-content-type']);
+    expect(mediaTypeProblem(typed(res(409, { error: 'conflict', reason: 'not_live' }, '/calls/abc/takeover', 'POST'), 'text/html'))?.clauses).toEqual([
+      '2.1/json-content-type',
+    ]);
+    expect(mediaTypeProblem(typed(res(502, { message: 'Internal server error' }), 'text/html'))).toBeUndefined();
   });
 
   it('exempts the bare-JSON monitoring routes of §7', () => {

@@ -7,6 +7,7 @@ import {
   answeredPath,
   answerTime,
   ApiError,
+  envelopeMediaType,
   envelopeMetadata,
   errorObject,
   errorStatus,
@@ -21,6 +22,13 @@ import { defineFaults } from './define.ts';
 
 /** The envelope and error-model faults. */
 export const ENVELOPE_FAULTS = defineFaults([
+  {
+    name: 'envelope.error-as-html',
+    clauses: ['2.1/json-content-type'],
+    description:
+      'The error envelope is served with Content-Type text/html (a framework default for error pages): the body is still the JSON envelope, the media type says HTML.',
+    override: override(envelopeMediaType, (next) => (kind) => (kind === 'error' ? 'text/html; charset=utf-8' : next(kind))),
+  },
   {
     name: 'envelope.drop-version',
     clauses: ['2.1/metadata-required', '9.1/version-every-response'],

@@ -6,6 +6,13 @@ const NEVER_EXISTED = '11111111-1111-4111-8111-111111111111';
 
 probeArea('envelope', ENVELOPE_FAULTS, {
   'envelope.drop-version': { probe: async (w) => 'version' in (await w.req('GET', '/assistants', { key: w.A.apiKey })).body.metadata, spec: true },
+  'envelope.error-as-html': {
+    probe: async (w) => {
+      const r = await w.req('GET', '/assistants');
+      return [r.status, String(r.headers['content-type']).split(';')[0], r.body?.error?.code];
+    },
+    spec: [401, 'application/json', 'UNAUTHORIZED'],
+  },
   'envelope.success-string': { probe: async (w) => (await w.req('GET', '/assistants', { key: w.A.apiKey })).body.success, spec: true },
   'envelope.parse-as-500': async (w) => st(await w.req('POST', '/assistants', { key: w.A.apiKey, raw: '{' })),
   'envelope.parse-as-validation': async (w) => st(await w.req('POST', '/assistants', { key: w.A.apiKey, raw: '{' })),
