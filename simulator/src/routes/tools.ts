@@ -37,7 +37,7 @@
  * textInstructions text channels fall back to the voice `effective` instruction, and stored text
  * overrides wait (they apply again once textInstructions is set).
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { tenantOf } from '../auth.ts';
 import { type ApiError, notFound, ok, validationError } from '../envelope.ts';
@@ -265,10 +265,55 @@ interface OverrideParams {
   Params: { id: string; toolId: string; stepId?: string };
 }
 
-/** Plugin with the tool and tool-override routes. */
-export const toolsRoutes: FastifyPluginAsync = async (app) => {
-  const state = app.sim;
+/**
+ * §4.5 POST /tools: a new tool of the tenant from `{ name?, instruction, textInstructions? }`.
+ * @throws ApiError VALIDATION_ERROR naming every bad field.
+ */
+function createTool(tenantId: string, body: Record<string, unknown>): ToolRecord {
+  const c = new Checker();
+  c.check('name', body.name === undefined || typeof body.name === 'string', 'must be a string');
+  const instruction =
+    'instruction' in body
+      ? parseInstruction(c, 'instruction', body.instruction)
+      : (c.fail('instruction', 'is required: { title, description, steps }'), undefined);
+  const now = new Date().toISOString();
+  const tool: ToolRecord = {
+    tenantId,
+    id: randomUUID(),
+    name: typeof body.name === 'string' ? body.name : 'tool',
+    kind: 'function',
+    instruction: instruction ?? { title: '', description: '', steps: [] },
+    textInstructions: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  if (body.textInstructions !== undefined && body.textInstructions !== null) {
+    const ti = parseInstruction(c, 'textInstructions', body.textInstructions);
+    if (ti) tool.textInstructions = ti;
+  }
+  c.throwIfAny();
+  return tool;
+}
 
+/**
+ * §4.5 PUT /tools/{id}/instruction on a tool the caller may write: the body is the instruction
+ * (or `{ instruction }`), plus optional textInstructions.
+ * @throws ApiError VALIDATION_ERROR naming every bad field (the tool is left as it was).
+ */
+function putInstruction(state: SimState, tool: ToolRecord, body: Record<string, unknown>): ToolRecord {
+  const c = new Checker();
+  const next: ToolRecord = structuredClone(tool);
+  const insDoc = isPlainObject(body.instruction) ? body.instruction : body;
+  const ins = parseInstruction(c, isPlainObject(body.instruction) ? 'instruction' : 'body', insDoc);
+  if (ins) next.instruction = ins;
+  applyTextInstructions(state, c, body, next);
+  c.throwIfAny();
+  next.updatedAt = new Date().toISOString();
+  return Object.assign(tool, next);
+}
+
+/** The tool routes: list, read, create, replace, and replace the instruction. */
+function registerToolRoutes(app: FastifyInstance, state: SimState): void {
   app.get('/tools', async (request, reply) => {
     const tenantId = tenantOf(request);
     const own = [...store.tools(state).values()].filter((t) => t.tenantId === tenantId);
@@ -282,30 +327,7 @@ export const toolsRoutes: FastifyPluginAsync = async (app) => {
   });
 
   app.post('/tools', async (request, reply) => {
-    const tenantId = tenantOf(request);
-    const body = bodyOf(request.body);
-    const c = new Checker();
-    c.check('name', body.name === undefined || typeof body.name === 'string', 'must be a string');
-    const instruction =
-      'instruction' in body
-        ? parseInstruction(c, 'instruction', body.instruction)
-        : (c.fail('instruction', 'is required: { title, description, steps }'), undefined);
-    const now = new Date().toISOString();
-    const tool: ToolRecord = {
-      tenantId,
-      id: randomUUID(),
-      name: typeof body.name === 'string' ? body.name : 'tool',
-      kind: 'function',
-      instruction: instruction ?? { title: '', description: '', steps: [] },
-      textInstructions: null,
-      createdAt: now,
-      updatedAt: now,
-    };
-    if (body.textInstructions !== undefined && body.textInstructions !== null) {
-      const ti = parseInstruction(c, 'textInstructions', body.textInstructions);
-      if (ti) tool.textInstructions = ti;
-    }
-    c.throwIfAny();
+    const tool = createTool(tenantOf(request), bodyOf(request.body));
     store.tools(state).set(tool.id, tool);
     return ok(reply, toolView(tool), 201);
   });
@@ -324,56 +346,63 @@ export const toolsRoutes: FastifyPluginAsync = async (app) => {
   app.put<{ Params: { id: string } }>('/tools/:id/instruction', async (request, reply) => {
     const tool = writableTool(state, tenantOf(request), request.params.id);
     if (!tool) throw foreignToolError(state, tenantOf(request), request.params.id);
-    const body = bodyOf(request.body);
-    const c = new Checker();
-    const next: ToolRecord = structuredClone(tool);
-    const insDoc = isPlainObject(body.instruction) ? body.instruction : body;
-    const ins = parseInstruction(c, isPlainObject(body.instruction) ? 'instruction' : 'body', insDoc);
-    if (ins) next.instruction = ins;
-    applyTextInstructions(state, c, body, next);
-    c.throwIfAny();
-    next.updatedAt = new Date().toISOString();
-    Object.assign(tool, next);
-    return ok(reply, toolView(tool));
+    return ok(reply, toolView(putInstruction(state, tool, bodyOf(request.body))));
   });
+}
 
-  /**
-   * Resolves assistant + tool of an override route (404 otherwise) and the stored overrides. A
-   * route that writes passes its `write`, which another tenant's assistant hands to §5.7's
-   * {@link foreignWrite} instead.
-   */
-  const resolve = (request: { params: OverrideParams['Params'] } & Parameters<typeof tenantOf>[0], write?: (o: ToolOverrideRecord) => void) => {
-    const tenantId = tenantOf(request);
-    const seams = state.behaviour;
-    const otherAssistant = state.assistants.get(request.params.id);
-    const otherTool = store.tools(state).get(request.params.toolId);
-    const foreignAssistant = otherAssistant !== undefined && otherAssistant.tenantId !== tenantId;
-    if (foreignAssistant && write) {
-      seams.of(foreignWrite)('text-overrides', () => {
-        const o = store.toolOverrides(state).get(`${request.params.id}:${request.params.toolId}`);
-        if (o) write(o);
-      });
+/** An override route's assistant and tool: the tool, the stored overrides (`get`, `upsert`) and the view every override route answers. */
+interface ResolvedOverride {
+  tool: ToolRecord;
+  get: () => ToolOverrideRecord | undefined;
+  upsert: () => ToolOverrideRecord;
+  view: () => ReturnType<typeof overrideView>;
+}
+
+/**
+ * Resolves assistant + tool of an override route (404 otherwise) and the stored overrides. A
+ * route that writes passes its `write`, which another tenant's assistant hands to §5.7's
+ * {@link foreignWrite} instead.
+ * @throws ApiError the §5.7 refusal for another tenant's assistant or tool; RESOURCE_NOT_FOUND for an unknown one.
+ */
+function resolveOverride(
+  state: SimState,
+  request: { params: OverrideParams['Params'] } & Parameters<typeof tenantOf>[0],
+  write?: (o: ToolOverrideRecord) => void,
+): ResolvedOverride {
+  const tenantId = tenantOf(request);
+  const seams = state.behaviour;
+  const otherAssistant = state.assistants.get(request.params.id);
+  const otherTool = store.tools(state).get(request.params.toolId);
+  const foreignAssistant = otherAssistant !== undefined && otherAssistant.tenantId !== tenantId;
+  if (foreignAssistant && write) {
+    seams.of(foreignWrite)('text-overrides', () => {
+      const o = store.toolOverrides(state).get(`${request.params.id}:${request.params.toolId}`);
+      if (o) write(o);
+    });
+  }
+  const refusal = foreignAssistant || (otherTool !== undefined && otherTool.tenantId !== tenantId) ? seams.of(foreignOverrideRefusal)() : null;
+  if (refusal) throw refusal;
+  const assistant = findOwned(state, state.assistants, tenantId, request.params.id, 'assistant');
+  const tool = tenantTool(state, tenantId, request.params.toolId);
+  if (!tool) throw notFound();
+  const key = `${assistant.data.id}:${tool.id}`;
+  const overrides = store.toolOverrides(state);
+  const get = () => overrides.get(key);
+  const upsert = () => {
+    let o = overrides.get(key);
+    if (!o) {
+      o = { tenantId, assistantId: assistant.data.id as string, toolId: tool.id, description: null, textDescription: null, textSteps: {} };
+      overrides.set(key, o);
     }
-    const refusal = foreignAssistant || (otherTool !== undefined && otherTool.tenantId !== tenantId) ? seams.of(foreignOverrideRefusal)() : null;
-    if (refusal) throw refusal;
-    const assistant = findOwned(state, state.assistants, tenantId, request.params.id, 'assistant');
-    const tool = tenantTool(state, tenantId, request.params.toolId);
-    if (!tool) throw notFound();
-    const key = `${assistant.data.id}:${tool.id}`;
-    const overrides = store.toolOverrides(state);
-    const get = () => overrides.get(key);
-    const upsert = () => {
-      let o = overrides.get(key);
-      if (!o) {
-        o = { tenantId, assistantId: assistant.data.id as string, toolId: tool.id, description: null, textDescription: null, textSteps: {} };
-        overrides.set(key, o);
-      }
-      return o;
-    };
-    const view = () => overrideView(state, tool, get(), assistant.data.id as string);
-    return { tool, get, upsert, view };
+    return o;
   };
+  const view = () => overrideView(state, tool, get(), assistant.data.id as string);
+  return { tool, get, upsert, view };
+}
 
+/** The per-assistant tool override routes (voice description, text description, step texts). */
+function registerOverrideRoutes(app: FastifyInstance, state: SimState): void {
+  const resolve = (request: Parameters<typeof resolveOverride>[1], write?: (o: ToolOverrideRecord) => void) => resolveOverride(state, request, write);
   const base = '/assistants/:id/tools/:toolId';
 
   app.put<OverrideParams>(`${base}/description-override`, async (request, reply) => {
@@ -417,4 +446,10 @@ export const toolsRoutes: FastifyPluginAsync = async (app) => {
     if (o) clearTextOverrides(o);
     return ok(reply, r.view());
   });
+}
+
+/** Plugin with the tool and tool-override routes. */
+export const toolsRoutes: FastifyPluginAsync = async (app) => {
+  registerToolRoutes(app, app.sim);
+  registerOverrideRoutes(app, app.sim);
 };
