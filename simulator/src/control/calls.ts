@@ -21,7 +21,7 @@
  * events carry `type`, `conversation_id`, `channel`, `customer_identifier`; the tool invocation
  * carries `type: "tool-invocation"`, `call_id`, `tool_id` and `tool: { id, name }`.
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { store, type CallRecord, type ConversationRecord, type SimState } from '../state.ts';
 import { isE164 } from '../validation/formats.ts';
@@ -158,10 +158,8 @@ function liveCall(state: SimState, id: string): CallRecord {
   return call;
 }
 
-/** Plugin with the call, conversation and tool-invocation control endpoints. */
-export const callsControl: FastifyPluginAsync = async (app) => {
-  const state = app.sim;
-
+/** The call control endpoints: start a call, mark its agent absent, end it, delete it. */
+function registerCallControl(app: FastifyInstance, state: SimState): void {
   app.post('/calls', async (request, reply) => {
     const body = bodyObject(request.body);
     const tenantId = requiredString(body, 'tenantId');
@@ -203,100 +201,130 @@ export const callsControl: FastifyPluginAsync = async (app) => {
     call.deleted = true;
     return reply.code(204).send();
   });
+}
 
-  app.post('/conversations', async (request, reply) => {
-    const body = bodyObject(request.body);
-    const tenantId = requiredString(body, 'tenantId');
-    const assistantId = requiredString(body, 'assistantId');
-    const channel = requiredString(body, 'channel');
-    const customerIdentifier = requiredString(body, 'customerIdentifier');
-    if (channel !== 'sms' && channel !== 'web' && channel !== 'chatapp') {
-      throw new ControlError(400, 'channel must be sms, web or chatapp');
-    }
-    if (!state.tenants.has(tenantId)) throw new ControlError(404, 'unknown tenant');
-    const a = state.assistants.get(assistantId);
-    if (!a || a.tenantId !== tenantId) throw new ControlError(404, 'unknown assistant of that tenant');
-    const now = new Date().toISOString();
-    const conv: ConversationRecord = {
-      tenantId,
-      id: randomUUID(),
-      assistantId,
-      channel,
-      customerIdentifier,
-      startedAt: now,
-      endedAt: null,
-      messages: [
-        { role: 'customer', text: 'Hi, are you open on Saturday?', at: now },
-        { role: 'assistant', text: 'Yes, we are open from 9am to 1pm on Saturdays.', at: now },
-      ],
-    };
-    store.conversations(state).set(conv.id, conv);
-    emitEvent(state, {
-      tenantId,
-      assistantId,
+/**
+ * Starts a conversation from `{ tenantId, assistantId, channel, customerIdentifier }` and sends
+ * its assistant-request (§6 model A).
+ * @throws ControlError 400 on a bad field, 404 on an unknown tenant or assistant.
+ */
+function startConversation(state: SimState, body: Record<string, unknown>): ConversationRecord {
+  const tenantId = requiredString(body, 'tenantId');
+  const assistantId = requiredString(body, 'assistantId');
+  const channel = requiredString(body, 'channel');
+  const customerIdentifier = requiredString(body, 'customerIdentifier');
+  if (channel !== 'sms' && channel !== 'web' && channel !== 'chatapp') {
+    throw new ControlError(400, 'channel must be sms, web or chatapp');
+  }
+  if (!state.tenants.has(tenantId)) throw new ControlError(404, 'unknown tenant');
+  const a = state.assistants.get(assistantId);
+  if (!a || a.tenantId !== tenantId) throw new ControlError(404, 'unknown assistant of that tenant');
+  const now = new Date().toISOString();
+  const conv: ConversationRecord = {
+    tenantId,
+    id: randomUUID(),
+    assistantId,
+    channel,
+    customerIdentifier,
+    startedAt: now,
+    endedAt: null,
+    messages: [
+      { role: 'customer', text: 'Hi, are you open on Saturday?', at: now },
+      { role: 'assistant', text: 'Yes, we are open from 9am to 1pm on Saturdays.', at: now },
+    ],
+  };
+  store.conversations(state).set(conv.id, conv);
+  emitEvent(state, {
+    tenantId,
+    assistantId,
+    type: 'assistant-request',
+    model: 'A',
+    body: {
       type: 'assistant-request',
-      model: 'A',
-      body: {
-        type: 'assistant-request',
-        conversation_id: conv.id,
-        channel,
-        customer_identifier: customerIdentifier,
-        assistant_id: assistantId,
-        timestamp: now,
-      },
-    });
+      conversation_id: conv.id,
+      channel,
+      customer_identifier: customerIdentifier,
+      assistant_id: assistantId,
+      timestamp: now,
+    },
+  });
+  return conv;
+}
+
+/**
+ * Ends a conversation and sends its end-of-conversation-report (unless a seam holds it back).
+ * @throws ControlError 404 on an unknown conversation, 400 on one already ended.
+ */
+function endConversation(state: SimState, id: string): { id: string; endedAt: string | null; deliveryId: string | null } {
+  const conv = store.conversations(state).get(id);
+  if (!conv) throw new ControlError(404, 'unknown conversation');
+  if (conv.endedAt) throw new ControlError(400, 'conversation already ended');
+  conv.endedAt = new Date().toISOString();
+  if (!state.behaviour.of(eventSent)('end-of-conversation-report', conv.channel)) return { id: conv.id, endedAt: conv.endedAt, deliveryId: null };
+  const { deliveryId } = emitEvent(state, {
+    tenantId: conv.tenantId,
+    assistantId: conv.assistantId,
+    type: 'end-of-conversation-report',
+    model: 'A',
+    body: {
+      type: 'end-of-conversation-report',
+      conversation_id: conv.id,
+      channel: conv.channel,
+      customer_identifier: conv.customerIdentifier,
+      assistant_id: conv.assistantId,
+      started_at: conv.startedAt,
+      ended_at: conv.endedAt,
+      messages: conv.messages.map((m) => ({ role: m.role, text: m.text })),
+    },
+  });
+  return { id: conv.id, endedAt: conv.endedAt, deliveryId };
+}
+
+/** The conversation control endpoints: start one, end one. */
+function registerConversationControl(app: FastifyInstance, state: SimState): void {
+  app.post('/conversations', async (request, reply) => {
+    const conv = startConversation(state, bodyObject(request.body));
     return reply.code(201).send({ id: conv.id });
   });
 
-  app.post<{ Params: { id: string } }>('/conversations/:id/end', async (request) => {
-    const conv = store.conversations(state).get(request.params.id);
-    if (!conv) throw new ControlError(404, 'unknown conversation');
-    if (conv.endedAt) throw new ControlError(400, 'conversation already ended');
-    conv.endedAt = new Date().toISOString();
-    if (!state.behaviour.of(eventSent)('end-of-conversation-report', conv.channel)) return { id: conv.id, endedAt: conv.endedAt, deliveryId: null };
-    const { deliveryId } = emitEvent(state, {
-      tenantId: conv.tenantId,
-      assistantId: conv.assistantId,
-      type: 'end-of-conversation-report',
-      model: 'A',
-      body: {
-        type: 'end-of-conversation-report',
-        conversation_id: conv.id,
-        channel: conv.channel,
-        customer_identifier: conv.customerIdentifier,
-        assistant_id: conv.assistantId,
-        started_at: conv.startedAt,
-        ended_at: conv.endedAt,
-        messages: conv.messages.map((m) => ({ role: m.role, text: m.text })),
-      },
-    });
-    return { id: conv.id, endedAt: conv.endedAt, deliveryId };
-  });
+  app.post<{ Params: { id: string } }>('/conversations/:id/end', async (request) => endConversation(state, request.params.id));
+}
 
-  app.post('/tool-invocations', async (request, reply) => {
-    const body = bodyObject(request.body);
-    const ref = requiredString(body, 'callId');
-    const toolId = requiredString(body, 'toolId');
-    const calls = store.calls(state);
-    const call = calls.get(ref) ?? [...calls.values()].find((c) => c.callId === ref);
-    if (!call || call.deleted) throw new ControlError(404, 'unknown call');
-    const tool = tenantTool(state, call.tenantId, toolId);
-    if (!tool) throw new ControlError(404, 'unknown tool of that tenant');
-    call.toolCalls.push({ toolId, toolName: tool.name, at: new Date().toISOString(), resultAfterMs: 180 });
-    const { deliveryId } = emitEvent(state, {
-      tenantId: call.tenantId,
-      callId: call.id,
+/**
+ * Records a tool invocation on a call from `{ callId, toolId }` (call id or its callId) and sends
+ * its tool-invocation event (§6 model A); answers the delivery id.
+ * @throws ControlError 400 on a bad field, 404 on an unknown call or a tool not the call's tenant's.
+ */
+function invokeTool(state: SimState, body: Record<string, unknown>): { deliveryId: string | null } {
+  const ref = requiredString(body, 'callId');
+  const toolId = requiredString(body, 'toolId');
+  const calls = store.calls(state);
+  const call = calls.get(ref) ?? [...calls.values()].find((c) => c.callId === ref);
+  if (!call || call.deleted) throw new ControlError(404, 'unknown call');
+  const tool = tenantTool(state, call.tenantId, toolId);
+  if (!tool) throw new ControlError(404, 'unknown tool of that tenant');
+  call.toolCalls.push({ toolId, toolName: tool.name, at: new Date().toISOString(), resultAfterMs: 180 });
+  const { deliveryId } = emitEvent(state, {
+    tenantId: call.tenantId,
+    callId: call.id,
+    type: 'tool-invocation',
+    model: 'A',
+    ...callRoute(state, call, 'tool-invocation'),
+    body: {
       type: 'tool-invocation',
-      model: 'A',
-      ...callRoute(state, call, 'tool-invocation'),
-      body: {
-        type: 'tool-invocation',
-        call_id: call.id,
-        tool_id: toolId,
-        tool: { id: toolId, name: tool.name },
-        arguments: {},
-      },
-    });
-    return reply.code(202).send({ deliveryId });
+      call_id: call.id,
+      tool_id: toolId,
+      tool: { id: toolId, name: tool.name },
+      arguments: {},
+    },
   });
+  return { deliveryId };
+}
+
+/** Plugin with the call, conversation and tool-invocation control endpoints. */
+export const callsControl: FastifyPluginAsync = async (app) => {
+  const state = app.sim;
+  registerCallControl(app, state);
+  registerConversationControl(app, state);
+  app.post('/tool-invocations', async (request, reply) => reply.code(202).send(invokeTool(state, bodyObject(request.body))));
 };
