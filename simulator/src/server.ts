@@ -120,55 +120,46 @@ function clientError(state: SimState, err: NodeJS.ErrnoException, socket: Duplex
   socket.destroy();
 }
 
+/** Whether a request URL is for the control API (one decoded reading of the path, request-input.ts). */
+type IsControl = (url: string | undefined) => boolean;
+
 /**
- * Builds the simulator as a Fastify instance (not listening); use `app.inject` in tests or
- * {@link startSimulator} to serve it. The store is `app.sim`.
+ * Errors raised while routing. Control paths get the control shape; public ones the key check,
+ * then: a path parameter longer than 4096 characters is an id we cannot hold (404
+ * RESOURCE_NOT_FOUND); a malformed percent-encoding names no route we serve (404 NOT_FOUND).
  */
-export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyInstance> {
-  const prefix = normalisePathPrefix(opts.pathPrefix);
-  const outsidePrefix = new WeakSet<object>();
-  const app = Fastify({
-    ...(prefix ? { rewriteUrl: prefixRewriter(prefix, outsidePrefix) } : {}),
-    logger: false, // never log: requests carry API keys (§5.4)
-    routerOptions: { maxParamLength: 4096 }, // long path ids reach the route: RESOURCE_NOT_FOUND
-    forceCloseConnections: true,
-    exposeHeadRoutes: true,
-    clientErrorHandler: (err, socket) => clientError(state, err, socket),
-    frameworkErrors: (error, request, rawReply) => {
-      const reply = rawReply as unknown as FastifyReply;
-      // Errors raised while routing. Control paths get the control shape; public ones the key
-      // check, then: a path parameter longer than 4096 characters is an id we cannot hold
-      // (404 RESOURCE_NOT_FOUND); a malformed percent-encoding names no route we serve
-      // (404 NOT_FOUND).
-      if (isControl(request.url)) {
-        void reply.code(400).send({ error: 'malformed request' });
-        return;
-      }
-      try {
-        authenticate(state, request, null);
-        const tooLong = (error as FastifyError).code === 'FST_ERR_MAX_PARAM_LENGTH';
-        void sendError(reply, tooLong ? notFound() : new ApiError(404, 'NOT_FOUND', 'Route not found'));
-      } catch (e) {
-        void sendError(reply, toApiError(state, e as Error));
-      }
-    },
-  });
+function frameworkError(state: SimState, isControl: IsControl, error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (isControl(request.url)) {
+    void reply.code(400).send({ error: 'malformed request' });
+    return;
+  }
+  try {
+    authenticate(state, request, null);
+    const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+    void sendError(reply, tooLong ? notFound() : new ApiError(404, 'NOT_FOUND', 'Route not found'));
+  } catch (e) {
+    void sendError(reply, toApiError(state, e as Error));
+  }
+}
+
+/** The store a build uses (the given one or a fresh one), with the fault catalogue and the build's options applied. */
+function prepareState(opts: BuildOptions): SimState {
   const state = opts.state ?? new SimState();
   state.behaviourFor = behaviourFor;
-  const controlOn = opts.control !== false;
-  /** Whether a request is for the control API: one decoded reading of the path (request-input.ts). */
-  const isControl = (url: string | undefined) => controlOn && state.behaviour.of(controlPathReading)(url);
   if (opts.wildcardDns) state.wildcardDns = opts.wildcardDns;
   if (opts.personality) {
     state.basePersonality = opts.personality;
     state.config.personality = opts.personality;
   }
-  app.decorate('sim', state);
-  app.decorateRequest('principal', null);
+  return state;
+}
 
-  // One body parser for every content type: the body must be JSON (§4 "Content-Type:
-  // application/json"); a body sent under another content type is still read as JSON rather than
-  // answered with Fastify's own 415. Empty body → undefined.
+/**
+ * One body parser for every content type: the body must be JSON (§4 "Content-Type:
+ * application/json"); a body sent under another content type is still read as JSON rather than
+ * answered with Fastify's own 415. Empty body → undefined.
+ */
+function addBodyParser(app: FastifyInstance, state: SimState): void {
   app.removeAllContentTypeParsers();
   // The body of an unknown route is not read: it answers 404 NOT_FOUND whatever it carries.
   app.addContentTypeParser(
@@ -192,7 +183,10 @@ export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyIn
       done(null, parsed);
     },
   );
+}
 
+/** What happens before a public route is chosen: an oversized body answered early, and the gateway's 404 outside the mount prefix. */
+function addIntakeHooks(app: FastifyInstance, state: SimState, isControl: IsControl, prefix: string, outsidePrefix: WeakSet<object>): void {
   // A reading that answers an oversized body from its Content-Length alone (validation/body-limits.ts
   // `oversizeBodyAnswer`) closes the connection before the body is read (clients still writing it
   // may see a reset).
@@ -213,7 +207,10 @@ export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyIn
       return reply;
     });
   }
+}
 
+/** The public API's hooks: authentication and chaos first, the personality's changes on the way out, errors and unknown routes in the envelope. */
+function addPublicHooks(app: FastifyInstance, state: SimState, isControl: IsControl, outsidePrefix: WeakSet<object>): void {
   // §5: every public route authenticates before anything else (even body parsing).
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (isControl(request.url)) return;
@@ -244,7 +241,32 @@ export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyIn
   // is not revealed to anonymous callers); with valid credentials 404 NOT_FOUND (§7). A known path
   // with a method we do not serve is also an unknown route.
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => state.behaviour.of(unknownRoute)(request, reply));
+}
 
+/**
+ * Builds the simulator as a Fastify instance (not listening); use `app.inject` in tests or
+ * {@link startSimulator} to serve it. The store is `app.sim`.
+ */
+export async function buildSimulator(opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const prefix = normalisePathPrefix(opts.pathPrefix);
+  const outsidePrefix = new WeakSet<object>();
+  const state = prepareState(opts);
+  const controlOn = opts.control !== false;
+  const isControl: IsControl = (url) => controlOn && state.behaviour.of(controlPathReading)(url);
+  const app = Fastify({
+    ...(prefix ? { rewriteUrl: prefixRewriter(prefix, outsidePrefix) } : {}),
+    logger: false, // never log: requests carry API keys (§5.4)
+    routerOptions: { maxParamLength: 4096 }, // long path ids reach the route: RESOURCE_NOT_FOUND
+    forceCloseConnections: true,
+    exposeHeadRoutes: true,
+    clientErrorHandler: (err, socket) => clientError(state, err, socket),
+    frameworkErrors: (error, request, rawReply) => frameworkError(state, isControl, error as FastifyError, request, rawReply as unknown as FastifyReply),
+  });
+  app.decorate('sim', state);
+  app.decorateRequest('principal', null);
+  addBodyParser(app, state);
+  addIntakeHooks(app, state, isControl, prefix, outsidePrefix);
+  addPublicHooks(app, state, isControl, outsidePrefix);
   if (controlOn) await app.register(controlApi, { prefix: '/__control' });
   for (const plugin of [...routePlugins, ...(opts.plugins ?? [])]) await app.register(plugin);
   return app;
