@@ -170,6 +170,77 @@ function runView(run: RunRecord): Obj {
   };
 }
 
+/** Checks one case of a suite body (`p` is its path, `cases[i]`): its iterations, check types and arrays. */
+function checkCase(state: SimState, c: Checker, p: string, raw: unknown): void {
+  if (!c.check(p, isPlainObject(raw), 'must be an object')) return;
+  const k = raw as Obj;
+  if (k.iterations !== undefined)
+    c.check(`${p}.iterations`, iterationsOk(state, k.iterations), `must be an integer from ${MIN_ITERATIONS} to ${MAX_ITERATIONS}`);
+  if (k.checks !== undefined && c.check(`${p}.checks`, Array.isArray(k.checks), 'must be an array')) {
+    (k.checks as unknown[]).forEach((ch, j) => {
+      c.check(`${p}.checks[${j}].type`, isPlainObject(ch) && (CHECK_TYPES as readonly unknown[]).includes(ch.type), `must be one of ${CHECK_TYPES.join(', ')}`);
+    });
+  }
+  for (const key of ['priorTurns', 'mockTools']) {
+    if (k[key] !== undefined) c.check(`${p}.${key}`, Array.isArray(k[key]), 'must be an array');
+  }
+}
+
+/**
+ * A new suite of the tenant from a POST /test-suites body `{ name?, assistantId, mode?, iterations?, cases? }`.
+ * @throws ApiError VALIDATION_ERROR naming every bad field; RESOURCE_NOT_FOUND when the assistant is not the tenant's.
+ */
+function createSuite(state: SimState, tenantId: string, rawBody: unknown): SuiteRecord['data'] {
+  const body = rawBody === undefined ? {} : rawBody;
+  if (!isPlainObject(body)) throw validationError([{ field: 'body', message: 'must be a JSON object' }]);
+  const c = new Checker();
+  c.check('name', body.name === undefined || typeof body.name === 'string', 'must be a string');
+  c.check('assistantId', typeof body.assistantId === 'string' && body.assistantId !== '', 'is required: the id of one of your assistants');
+  const mode = body.mode ?? 'text';
+  c.check('mode', state.behaviour.of(suiteMode)(mode), 'must be "text" (only text suites exist)');
+  const iterations = body.iterations ?? 1;
+  c.check('iterations', iterationsOk(state, iterations), `must be an integer from ${MIN_ITERATIONS} to ${MAX_ITERATIONS}`);
+  const cases = body.cases ?? [];
+  if (c.check('cases', Array.isArray(cases) && cases.length <= state.behaviour.of(maxCases)(), `must be an array of at most ${MAX_CASES} cases`)) {
+    (cases as unknown[]).forEach((raw, i) => checkCase(state, c, `cases[${i}]`, raw));
+  }
+  c.throwIfAny();
+  findOwned(state, state.assistants, tenantId, body.assistantId as string, 'assistant');
+  const now = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    name: typeof body.name === 'string' ? body.name : '',
+    assistantId: body.assistantId as string,
+    mode: mode as string,
+    iterations: iterations as number,
+    cases: (cases as Obj[]).map((k) => ({ ...structuredClone(k), id: randomUUID() })),
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/**
+ * A run of a suite on its assistant: every case attempted its number of iterations.
+ * @throws ApiError RESOURCE_NOT_FOUND when the assistant is gone; VALIDATION_ERROR when it runs a realtime model.
+ */
+function startRun(state: SimState, tenantId: string, suite: SuiteRecord['data']): RunRecord {
+  const assistant = state.assistants.get(suite.assistantId);
+  if (!assistant || assistant.tenantId !== tenantId) throw notFound();
+  const modelId = assistant.data.modelId;
+  const model = modelById(modelId);
+  if (!state.behaviour.of(runnableModel)(model)) {
+    throw validationError([{ field: 'assistantId', message: 'the assistant runs a realtime model; text tests need a chat model' }]);
+  }
+  const canAnswer = modelId === null || modelId === undefined || model !== undefined;
+  const results: CaseResult[] = suite.cases.map((k, i) => {
+    const n = typeof k.iterations === 'number' ? k.iterations : suite.iterations;
+    const attempts = Array.from({ length: n }, (_, a) => attempt(k, i, a + 1, canAnswer));
+    const outcome = caseOutcome(attempts);
+    return { caseId: k.id, name: k.name ?? null, outcome: state.behaviour.of(caseOutcomeName)(outcome), iterations: attempts };
+  });
+  return { tenantId, id: randomUUID(), suiteId: suite.id, assistantId: suite.assistantId, startedAtMs: Date.now(), results };
+}
+
 /** Plugin with the text test suite routes. */
 export const testSuitesRoutes: FastifyPluginAsync = async (app) => {
   const state = app.sim;
@@ -178,50 +249,7 @@ export const testSuitesRoutes: FastifyPluginAsync = async (app) => {
 
   app.post('/test-suites', async (request, reply) => {
     const tenantId = tenantOf(request);
-    const body = request.body === undefined ? {} : request.body;
-    if (!isPlainObject(body)) throw validationError([{ field: 'body', message: 'must be a JSON object' }]);
-    const c = new Checker();
-    c.check('name', body.name === undefined || typeof body.name === 'string', 'must be a string');
-    c.check('assistantId', typeof body.assistantId === 'string' && body.assistantId !== '', 'is required: the id of one of your assistants');
-    const mode = body.mode ?? 'text';
-    c.check('mode', state.behaviour.of(suiteMode)(mode), 'must be "text" (only text suites exist)');
-    const iterations = body.iterations ?? 1;
-    c.check('iterations', iterationsOk(state, iterations), `must be an integer from ${MIN_ITERATIONS} to ${MAX_ITERATIONS}`);
-    const cases = body.cases ?? [];
-    if (c.check('cases', Array.isArray(cases) && cases.length <= state.behaviour.of(maxCases)(), `must be an array of at most ${MAX_CASES} cases`)) {
-      (cases as unknown[]).forEach((raw, i) => {
-        const p = `cases[${i}]`;
-        if (!c.check(p, isPlainObject(raw), 'must be an object')) return;
-        const k = raw as Obj;
-        if (k.iterations !== undefined)
-          c.check(`${p}.iterations`, iterationsOk(state, k.iterations), `must be an integer from ${MIN_ITERATIONS} to ${MAX_ITERATIONS}`);
-        if (k.checks !== undefined && c.check(`${p}.checks`, Array.isArray(k.checks), 'must be an array')) {
-          (k.checks as unknown[]).forEach((ch, j) => {
-            c.check(
-              `${p}.checks[${j}].type`,
-              isPlainObject(ch) && (CHECK_TYPES as readonly unknown[]).includes(ch.type),
-              `must be one of ${CHECK_TYPES.join(', ')}`,
-            );
-          });
-        }
-        for (const key of ['priorTurns', 'mockTools']) {
-          if (k[key] !== undefined) c.check(`${p}.${key}`, Array.isArray(k[key]), 'must be an array');
-        }
-      });
-    }
-    c.throwIfAny();
-    findOwned(state, state.assistants, tenantId, body.assistantId as string, 'assistant');
-    const now = new Date().toISOString();
-    const data: SuiteRecord['data'] = {
-      id: randomUUID(),
-      name: typeof body.name === 'string' ? body.name : '',
-      assistantId: body.assistantId as string,
-      mode: mode as string,
-      iterations: iterations as number,
-      cases: (cases as Obj[]).map((k) => ({ ...structuredClone(k), id: randomUUID() })),
-      createdAt: now,
-      updatedAt: now,
-    };
+    const data = createSuite(state, tenantId, request.body);
     suites().set(data.id, { tenantId, data });
     return ok(reply, structuredClone(data), 201);
   });
@@ -239,22 +267,7 @@ export const testSuitesRoutes: FastifyPluginAsync = async (app) => {
 
   app.post<{ Params: { id: string } }>('/test-suites/:id/run', async (request, reply) => {
     const tenantId = tenantOf(request);
-    const suite = findOwned(state, suites(), tenantId, request.params.id, 'test-suite').data;
-    const assistant = state.assistants.get(suite.assistantId);
-    if (!assistant || assistant.tenantId !== tenantId) throw notFound();
-    const modelId = assistant.data.modelId;
-    const model = modelById(modelId);
-    if (!state.behaviour.of(runnableModel)(model)) {
-      throw validationError([{ field: 'assistantId', message: 'the assistant runs a realtime model; text tests need a chat model' }]);
-    }
-    const canAnswer = modelId === null || modelId === undefined || model !== undefined;
-    const results: CaseResult[] = suite.cases.map((k, i) => {
-      const n = typeof k.iterations === 'number' ? k.iterations : suite.iterations;
-      const attempts = Array.from({ length: n }, (_, a) => attempt(k, i, a + 1, canAnswer));
-      const outcome = caseOutcome(attempts);
-      return { caseId: k.id, name: k.name ?? null, outcome: state.behaviour.of(caseOutcomeName)(outcome), iterations: attempts };
-    });
-    const run: RunRecord = { tenantId, id: randomUUID(), suiteId: suite.id, assistantId: suite.assistantId, startedAtMs: Date.now(), results };
+    const run = startRun(state, tenantId, findOwned(state, suites(), tenantId, request.params.id, 'test-suite').data);
     runs().set(run.id, run);
     return ok(reply, runView(run), 201);
   });
