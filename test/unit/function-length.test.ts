@@ -22,7 +22,6 @@ const DIRS = ['helpers', join('simulator', 'src'), 'scripts'];
 const MAX_LINES = 80;
 /** `file name` of each function still over the limit, to be split; only ever shrinks. */
 const TO_SPLIT = new Set([
-  'simulator/src/model/assistant.ts applyAssistantInput',
 ]);
 
 function walk(dir: string, out: string[] = []): string[] {

@@ -281,6 +281,85 @@ function mergeSettings(state: SimState, c: Checker, stored: unknown, patch: Obj)
  */
 export const refusedWrite = seam('validation.refused-write', (_current: Obj, _next: Obj, _failed: ReadonlySet<string>, _now: string): void => {});
 
+/** One write in progress: the body sent (`input`), the object being built (`next`) and the checker collecting failures. */
+interface AssistantWrite {
+  state: SimState;
+  c: Checker;
+  input: Obj;
+  next: Obj;
+  /** Whether the body sends field `k` (present and not undefined). */
+  has: (k: string) => boolean;
+  /** Puts a valid value (undefined: the field was omitted) into `next` as the merge of its field says. */
+  store: (k: string, valid: unknown) => void;
+}
+
+/** The top-level fields with a rule of their own: RULES, transferMode, the bounded integers and serverUrl. */
+function applyTopLevelFields(w: AssistantWrite): void {
+  const { state, c, input, has, store } = w;
+  const seams = state.behaviour;
+  for (const k of Object.keys(RULES)) {
+    if (!has(k)) continue;
+    const problem = seams.of(fieldRule)(k, input[k]);
+    if (problem) c.fail(k, problem);
+    else store(k, typeof input[k] === 'string' ? seams.of(storedString)(input[k]) : structuredClone(input[k]));
+  }
+  if (has('transferMode')) {
+    const mode = seams.of(enumValue)('transferMode', input.transferMode, TRANSFER_MODES);
+    if (mode === undefined) c.fail('transferMode', `must be exactly one of ${TRANSFER_MODES.join(', ')}`);
+    else store('transferMode', mode);
+  }
+  for (const [k, { nullable }] of Object.entries(INTEGER_FIELDS) as [IntegerField, { nullable: boolean }][]) {
+    if (!has(k)) continue;
+    const v = input[k];
+    if (v === null && nullable) {
+      store(k, null);
+      continue;
+    }
+    const n = readBoundedInteger(state, c, k, k, v, nullable ? ' (or null for no limit)' : '');
+    if (n !== undefined) store(k, n);
+  }
+  if (has('serverUrl')) {
+    const problem = serverUrlProblem(state, input.serverUrl);
+    if (problem) c.fail('serverUrl', problem);
+    else store('serverUrl', input.serverUrl);
+  }
+}
+
+/** The settings container, and the top-level fields merged into it (bounded integers, warmReturnMessage). */
+function applySettings(w: AssistantWrite): void {
+  const { state, c, input, next, has } = w;
+  if (has('settings')) {
+    const v = input.settings;
+    if (!isPlainObject(v)) c.fail('settings', 'must be an object');
+    else next.settings = mergeSettings(state, c, next.settings, v);
+  }
+  const fields: Obj = {};
+  for (const k of SETTINGS_INTEGER_FIELDS) {
+    if (!has(k)) continue;
+    const n = readBoundedInteger(state, c, k, k, input[k]);
+    if (n !== undefined) fields[k] = n;
+  }
+  if (has('warmReturnMessage')) {
+    const text = readWarmReturnMessage(state, c, 'warmReturnMessage', input.warmReturnMessage);
+    if (text !== undefined) fields.warmReturnMessage = text;
+  }
+  if (Object.keys(fields).length) next.settings = state.behaviour.of(settingsFields)(next.settings, fields);
+}
+
+/** The documents of §2.5–§2.7: checked, then merged. */
+function applyDocuments(w: AssistantWrite): void {
+  const documents = [
+    ['transferSettings', readTransferSettings],
+    ['dictionarySettings', readDictionarySettings],
+    ['ivrSettings', readIvrSettings],
+  ] as const;
+  for (const [k, read] of documents) {
+    if (!w.has(k)) continue;
+    const value = read(w.state, w.c, w.input[k]);
+    if (value !== undefined) w.store(k, value);
+  }
+}
+
 /**
  * Validates a POST/PATCH body against §2.2–§2.7 and §8 and returns the next stored object built
  * from `current` (which is not modified, see {@link refusedWrite}). Unknown and read-only fields
@@ -301,74 +380,17 @@ export function applyAssistantInput(state: SimState, current: Obj, body: unknown
   const input = sent as Obj;
   const next: Obj = structuredClone(current);
   const has = (k: string) => Object.prototype.hasOwnProperty.call(input, k) && input[k] !== undefined;
-  // A valid value (undefined: the field was omitted) goes into `next` as the merge of its field says.
   const store = (k: string, valid: unknown) => {
     const merged = seams.of(merge)(state, k, next[k], valid);
     if (merged !== next[k]) next[k] = merged;
   };
+  const write: AssistantWrite = { state, c, input, next, has, store };
 
   // Omitted fields (§4.1).
   for (const k of ASSISTANT_PROPERTIES) if (!has(k)) store(k, undefined);
-
-  for (const k of Object.keys(RULES)) {
-    if (!has(k)) continue;
-    const problem = seams.of(fieldRule)(k, input[k]);
-    if (problem) c.fail(k, problem);
-    else store(k, typeof input[k] === 'string' ? seams.of(storedString)(input[k]) : structuredClone(input[k]));
-  }
-
-  if (has('transferMode')) {
-    const mode = seams.of(enumValue)('transferMode', input.transferMode, TRANSFER_MODES);
-    if (mode === undefined) c.fail('transferMode', `must be exactly one of ${TRANSFER_MODES.join(', ')}`);
-    else store('transferMode', mode);
-  }
-
-  for (const [k, { nullable }] of Object.entries(INTEGER_FIELDS) as [IntegerField, { nullable: boolean }][]) {
-    if (!has(k)) continue;
-    const v = input[k];
-    if (v === null && nullable) {
-      store(k, null);
-      continue;
-    }
-    const n = readBoundedInteger(state, c, k, k, v, nullable ? ' (or null for no limit)' : '');
-    if (n !== undefined) store(k, n);
-  }
-
-  if (has('serverUrl')) {
-    const problem = serverUrlProblem(state, input.serverUrl);
-    if (problem) c.fail('serverUrl', problem);
-    else store('serverUrl', input.serverUrl);
-  }
-
-  // settings container and the fields merged into it.
-  if (has('settings')) {
-    const v = input.settings;
-    if (!isPlainObject(v)) c.fail('settings', 'must be an object');
-    else next.settings = mergeSettings(state, c, next.settings, v);
-  }
-  const fields: Obj = {};
-  for (const k of SETTINGS_INTEGER_FIELDS) {
-    if (!has(k)) continue;
-    const n = readBoundedInteger(state, c, k, k, input[k]);
-    if (n !== undefined) fields[k] = n;
-  }
-  if (has('warmReturnMessage')) {
-    const text = readWarmReturnMessage(state, c, 'warmReturnMessage', input.warmReturnMessage);
-    if (text !== undefined) fields.warmReturnMessage = text;
-  }
-  if (Object.keys(fields).length) next.settings = seams.of(settingsFields)(next.settings, fields);
-
-  // The documents of §2.5–§2.7: checked, then merged.
-  const documents = [
-    ['transferSettings', readTransferSettings],
-    ['dictionarySettings', readDictionarySettings],
-    ['ivrSettings', readIvrSettings],
-  ] as const;
-  for (const [k, read] of documents) {
-    if (!has(k)) continue;
-    const value = read(state, c, input[k]);
-    if (value !== undefined) store(k, value);
-  }
+  applyTopLevelFields(write);
+  applySettings(write);
+  applyDocuments(write);
 
   if (!c.ok) seams.of(refusedWrite)(current, next, new Set(c.errors.map((e) => propertyOfField(e.field))), now);
   c.throwIfAny(seams.of(validationDetails));
