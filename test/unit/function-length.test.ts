@@ -5,10 +5,6 @@
  * is measured by its own span, first line of its signature to its closing line, so an inner
  * closure counts both on its own and inside the function around it. A leading docstring is not
  * part of the span.
- *
- * `TO_SPLIT` lists the functions still over the limit when this test was written, each being split
- * (issue 33); it may only shrink: a listed function that is now short enough fails the test until
- * it is taken off the list, and any other function over the limit fails it.
  */
 import { describe, expect, it } from 'vitest';
 import ts from 'typescript';
@@ -20,9 +16,6 @@ const root = resolve(__dirname, '..', '..');
 const DIRS = ['helpers', join('simulator', 'src'), 'scripts'];
 /** The longest a function may be, in lines. */
 const MAX_LINES = 80;
-/** `file name` of each function still over the limit, to be split; only ever shrinks. */
-const TO_SPLIT = new Set([
-]);
 
 function walk(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -46,21 +39,20 @@ function nameOf(node: ts.SignatureDeclaration): string {
 
 /** One measured function: where it starts (`file:line`), what it is called, and its length in lines. */
 interface Measured {
-  file: string;
   at: string;
   name: string;
   lines: number;
 }
 
-/** Every function-like node of one file with its line span. */
-function measure(file: string): Measured[] {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+/** Every function-like node of one file (its text read from disk unless given) with its line span. */
+function measure(file: string, text = readFileSync(file, 'utf8')): Measured[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const found: Measured[] = [];
   const visit = (node: ts.Node) => {
     if (ts.isFunctionLike(node) && 'body' in node && node.body) {
       const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
       const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
-      found.push({ file: relative(root, file), at: `${relative(root, file)}:${first + 1}`, name: nameOf(node), lines: last - first + 1 });
+      found.push({ at: `${relative(root, file)}:${first + 1}`, name: nameOf(node), lines: last - first + 1 });
     }
     ts.forEachChild(node, visit);
   };
@@ -69,7 +61,7 @@ function measure(file: string): Measured[] {
 }
 
 describe('function length', () => {
-  const all = DIRS.flatMap((d) => walk(join(root, d))).flatMap(measure);
+  const all = DIRS.flatMap((d) => walk(join(root, d))).flatMap((f) => measure(f));
   const over = all.filter((f) => f.lines > MAX_LINES);
 
   it('measures every function, inner closures included', () => {
@@ -78,16 +70,15 @@ describe('function length', () => {
     expect(all.some((f) => f.name.startsWith('(callback of '))).toBe(true);
   });
 
-  it(`no function in ${DIRS.join(', ')} is over ${MAX_LINES} lines`, () => {
-    const offenders = over
-      .filter((f) => !TO_SPLIT.has(`${f.file} ${f.name}`))
-      .sort((a, b) => b.lines - a.lines)
-      .map((f) => `${f.at} ${f.name}: ${f.lines} lines`);
-    expect(offenders, `functions over ${MAX_LINES} lines (split each into named functions with one job)`).toEqual([]);
+  it('measures a closure by its own span, from its first line to its last', () => {
+    const body = Array.from({ length: 81 }, (_, i) => `    const x${i} = ${i};`).join('\n');
+    const text = `/** doc */\nexport function outer(): void {\n  const inner = () => {\n${body}\n  };\n  inner();\n}\n`;
+    const found = measure(join(root, 'helpers', 'synthetic.ts'), text);
+    expect(found.map((f) => `${f.at} ${f.name}: ${f.lines}`)).toEqual(['helpers/synthetic.ts:2 outer: 86', 'helpers/synthetic.ts:3 inner: 83']);
   });
 
-  it('every function still listed to split is still over the limit (take the split ones off TO_SPLIT)', () => {
-    const stillOver = new Set(over.map((f) => `${f.file} ${f.name}`));
-    expect([...TO_SPLIT].filter((k) => !stillOver.has(k))).toEqual([]);
+  it(`no function in ${DIRS.join(', ')} is over ${MAX_LINES} lines`, () => {
+    const offenders = over.sort((a, b) => b.lines - a.lines).map((f) => `${f.at} ${f.name}: ${f.lines} lines`);
+    expect(offenders, `functions over ${MAX_LINES} lines (split each into named functions with one job)`).toEqual([]);
   });
 });
