@@ -205,10 +205,129 @@ export function targetKindOf(mode: string): ClauseTarget {
   return mode === 'live' ? 'live' : 'simulator';
 }
 
+/** What one test's record says about one clause it names: the facts the rules of {@link TEST_CLAUSE_RULES} read. */
+interface ClauseInTest {
+  test: TestRecord;
+  /** The test declares the clause (in its name), not only a check of it. */
+  declared: boolean;
+  /** A failing check (judged, not informational) that names the clause. */
+  failedCheck?: CheckRecord;
+  /** The test failed and no check failed, judged or not: the failure is the test's own. */
+  noFailedCheck: boolean;
+  /** A check that names the clause and could not be evaluated (the answer was not JSON). */
+  unevaluatedCheck?: CheckRecord;
+  /** The first check of the test that could not be evaluated, whatever it names. */
+  anyUnevaluated?: CheckRecord;
+  /** A passing check names the clause. */
+  passedCheck: boolean;
+}
+
+/** One rule: for a test of `status` whose facts match `when`, the clause gets `verdict` and `message`. */
+interface TestClauseRule {
+  status: TestVerdict;
+  when: (f: ClauseInTest) => boolean;
+  verdict: ClauseVerdict;
+  message: (f: ClauseInTest) => string | undefined;
+}
+
 /**
- * Derives clause verdicts from test records (OpenID-conformance style: a failing check fails only
- * the clauses it names; a failing test without a clause-tagged failing check fails all its clauses;
- * a test in `error` leaves a clause that only its passed checks name passing).
+ * What a test says of each clause it names; the first rule that matches decides (OpenID-conformance
+ * style: a failing check fails only the clauses it names).
+ */
+const TEST_CLAUSE_RULES: TestClauseRule[] = [
+  // A failing check names the clause, or the test failed with no failing check: fail, in that check's words.
+  { status: 'fail', when: (f) => f.failedCheck !== undefined || f.noFailedCheck, verdict: 'fail', message: (f) => f.failedCheck?.detail ?? f.test.message },
+  // A check of the clause could not be evaluated: error (the not-JSON defect is judged once, by its own clause).
+  { status: 'fail', when: (f) => f.unevaluatedCheck !== undefined, verdict: 'error', message: (f) => f.unevaluatedCheck!.detail },
+  // Other clauses failed; this one's checks passed.
+  { status: 'fail', when: (f) => f.passedCheck, verdict: 'pass', message: () => undefined },
+  // Not proven, and an answer could not be evaluated: error.
+  { status: 'fail', when: (f) => f.anyUnevaluated !== undefined, verdict: 'error', message: (f) => f.anyUnevaluated!.detail },
+  { status: 'fail', when: () => true, verdict: 'fail', message: (f) => f.test.message },
+  // A check already recorded as passed is not turned red by later trouble: a clause named only by
+  // checks that all passed keeps their pass; the test's own clauses were not proven.
+  { status: 'error', when: (f) => !f.declared && f.failedCheck === undefined && f.passedCheck, verdict: 'pass', message: () => undefined },
+  { status: 'error', when: () => true, verdict: 'error', message: (f) => f.test.message },
+  { status: 'pass', when: () => true, verdict: 'pass', message: () => undefined },
+  { status: 'skip', when: () => true, verdict: 'skip', message: (f) => f.test.message },
+];
+
+/** The facts of {@link ClauseInTest} for clause `id` in test `t`. */
+function clauseInTest(t: TestRecord, id: string): ClauseInTest {
+  const failedChecks = t.checks.filter((c) => !c.ok && c.level !== 'informational' && !c.unevaluated);
+  // Checks that could not be evaluated (the answer was not JSON): their clauses are `error`, the defect is judged once elsewhere.
+  const unevaluated = t.checks.filter((c) => !c.ok && c.unevaluated);
+  return {
+    test: t,
+    declared: t.clauses.includes(id),
+    failedCheck: failedChecks.find((c) => c.clauses.includes(id)),
+    noFailedCheck: failedChecks.every((c) => c.clauses.length === 0) && unevaluated.length === 0,
+    unevaluatedCheck: unevaluated.find((c) => c.clauses.includes(id)),
+    anyUnevaluated: unevaluated[0],
+    passedCheck: t.checks.some((c) => c.ok && c.clauses.includes(id)),
+  };
+}
+
+/** What the tests that name a clause said of it: every verdict, the tests, the first failure's message and the first skip's kind and message. */
+interface ClauseEvidence {
+  verdicts: ClauseVerdict[];
+  tests: string[];
+  message?: string;
+  skipKind?: SkipKind;
+  skipMessage?: string;
+}
+
+/** Every clause the tests name, with what each test said of it ({@link TEST_CLAUSE_RULES}). */
+function evidenceByClause(tests: TestRecord[]): Map<string, ClauseEvidence> {
+  const byClause = new Map<string, ClauseEvidence>();
+  for (const t of tests) {
+    for (const id of new Set([...t.clauses, ...t.checks.flatMap((c) => c.clauses)])) {
+      const facts = clauseInTest(t, id);
+      const rule = TEST_CLAUSE_RULES.find((r) => r.status === t.status && r.when(facts))!;
+      const message = rule.message(facts);
+      const e = byClause.get(id) ?? { verdicts: [], tests: [] };
+      e.verdicts.push(rule.verdict);
+      if (!e.tests.includes(t.name)) e.tests.push(t.name);
+      if (message && !e.message && (rule.verdict === 'fail' || rule.verdict === 'error')) e.message = message;
+      if (rule.verdict === 'skip' && !e.skipKind) e.skipKind = t.skipKind ?? skipKindOf(t.message);
+      if (t.status === 'skip' && t.message && !e.skipMessage) e.skipMessage = t.message;
+      byClause.set(id, e);
+    }
+  }
+  return byClause;
+}
+
+/** A clause's verdict, with the message and skip kind its record carries. */
+interface ClauseOutcome {
+  verdict: ClauseVerdict;
+  message?: string;
+  skipKind?: SkipKind;
+}
+
+/** Several tests name a clause: the first of these verdicts any of them gave wins. */
+const VERDICT_PRECEDENCE: ClauseVerdict[] = ['fail', 'error', 'pass', 'skip'];
+
+/**
+ * A clause's outcome. No test names it: `not-testable` (no catalogue target), `skip` of kind
+ * `not-applicable` (its targets exclude the run's), `skip` of kind `not-run` (a partial run), else
+ * `not-covered`. Tests name it: the first of {@link VERDICT_PRECEDENCE} they gave.
+ */
+function clauseOutcome(c: Clause, e: ClauseEvidence | undefined, kind: ClauseTarget | undefined, partial: string[] | undefined): ClauseOutcome {
+  if (!e && c.targets.length === 0) return { verdict: 'not-testable' };
+  if (!e && kind && !c.targets.includes(kind))
+    return { verdict: 'skip', skipKind: 'not-applicable', message: `not applicable to this target: testable on ${c.targets.join(' and ')} only` };
+  if (!e && partial?.length) return { verdict: 'skip', skipKind: 'not-run', message: `not run: partial run (${partial.join('; ')})` };
+  if (!e) return { verdict: 'not-covered' };
+  const verdict = VERDICT_PRECEDENCE.find((r) => e.verdicts.includes(r))!;
+  if (verdict === 'skip') return { verdict, skipKind: e.skipKind, message: e.skipMessage };
+  return { verdict, message: e.message };
+}
+
+/**
+ * Derives clause verdicts from test records by two rule tables: what each test says of each clause it
+ * names ({@link TEST_CLAUSE_RULES}: a failing check fails only the clauses it names; a failing test
+ * without a clause-tagged failing check fails all its clauses; a test in `error` leaves a clause that
+ * only its passed checks name passing), then the clause's outcome ({@link clauseOutcome}).
  * Precedence when several tests name a clause: fail > error > pass > skip. A testable clause no test
  * names is `not-covered`, or `skip` (kind `not-applicable`) when its targets exclude `mode`'s target.
  * In a partial run (`partial` gives its reasons) such a clause is `skip` of kind `not-run` instead:
@@ -216,76 +335,18 @@ export function targetKindOf(mode: string): ClauseTarget {
  * @param mode run mode (`embedded`, `external`, `live`); omitted: every clause applies.
  */
 export function clauseVerdicts(catalogue: Map<string, Clause>, tests: TestRecord[], mode?: string, partial?: string[]): ClauseRecord[] {
-  const byClause = new Map<string, { verdicts: ClauseVerdict[]; tests: string[]; message?: string; skipKind?: SkipKind }>();
-  const note = (id: string, v: ClauseVerdict, test: TestRecord, message?: string) => {
-    const e = byClause.get(id) ?? { verdicts: [], tests: [] };
-    e.verdicts.push(v);
-    if (!e.tests.includes(test.name)) e.tests.push(test.name);
-    if (message && !e.message && (v === 'fail' || v === 'error')) e.message = message;
-    if (v === 'skip' && !e.skipKind) e.skipKind = test.skipKind ?? skipKindOf(test.message);
-    byClause.set(id, e);
-  };
-  const skipMessages = new Map<string, string>();
-  for (const t of tests) {
-    const failedChecks = t.checks.filter((c) => !c.ok && c.level !== 'informational' && !c.unevaluated);
-    const failedIds = new Set(failedChecks.flatMap((c) => c.clauses));
-    // Checks that could not be evaluated (the answer was not JSON): their clauses are `error`, the defect is judged once elsewhere.
-    const unevaluated = t.checks.filter((c) => !c.ok && c.unevaluated);
-    const named = new Set([...t.clauses, ...t.checks.flatMap((c) => c.clauses)]);
-    for (const id of named) {
-      if (t.status === 'fail') {
-        if (failedIds.has(id) || (failedIds.size === 0 && unevaluated.length === 0)) {
-          const own = failedChecks.find((c) => c.clauses.includes(id))?.detail;
-          note(id, 'fail', t, own ?? t.message);
-        } else if (unevaluated.some((c) => c.clauses.includes(id))) note(id, 'error', t, unevaluated.find((c) => c.clauses.includes(id))!.detail);
-        else if (t.checks.some((c) => c.ok && c.clauses.includes(id))) note(id, 'pass', t);
-        else if (unevaluated.length) note(id, 'error', t, unevaluated[0].detail);
-        else note(id, 'fail', t, t.message);
-      } else if (t.status === 'error') {
-        // A check already recorded as passed is not turned red by later trouble: a clause named
-        // only by checks that all passed keeps their pass; the test's own clauses were not proven.
-        const passedOnly = !t.clauses.includes(id) && !failedIds.has(id) && t.checks.some((c) => c.ok && c.clauses.includes(id));
-        note(id, passedOnly ? 'pass' : 'error', t, t.message);
-      } else {
-        note(id, t.status, t, t.message);
-        if (t.status === 'skip' && t.message && !skipMessages.has(id)) skipMessages.set(id, t.message);
-      }
-    }
-  }
-  const rank: ClauseVerdict[] = ['fail', 'error', 'pass', 'skip'];
+  const byClause = evidenceByClause(tests);
   const kind = mode === undefined ? undefined : targetKindOf(mode);
-  const out: ClauseRecord[] = [];
-  for (const c of catalogue.values()) {
+  return [...catalogue.values()].map((c) => {
     const e = byClause.get(c.id);
     const { file: _file, ...clause } = c;
-    let verdict: ClauseVerdict;
-    let message = e?.message;
-    let skipKind: SkipKind | undefined;
-    if (!e) {
-      if (c.targets.length === 0) verdict = 'not-testable';
-      else if (kind && !c.targets.includes(kind)) {
-        verdict = 'skip';
-        skipKind = 'not-applicable';
-        message = `not applicable to this target: testable on ${c.targets.join(' and ')} only`;
-      } else if (partial?.length) {
-        verdict = 'skip';
-        skipKind = 'not-run';
-        message = `not run: partial run (${partial.join('; ')})`;
-      } else verdict = 'not-covered';
-    } else {
-      verdict = rank.find((r) => e.verdicts.includes(r))!;
-      if (verdict === 'skip') {
-        skipKind = e.skipKind;
-        message = skipMessages.get(c.id);
-      }
-    }
+    const { verdict, message, skipKind } = clauseOutcome(c, e, kind, partial);
     const rec: ClauseRecord = { ...clause, verdict, tests: e?.tests ?? [] };
     if (c.file) rec.file = c.file;
     if (message) rec.message = message;
     if (skipKind) rec.skipKind = skipKind;
-    out.push(rec);
-  }
-  return out;
+    return rec;
+  });
 }
 
 /** Counts clause verdicts and the coverage figure (0..1; 1 when nothing is testable). */
