@@ -19,7 +19,7 @@ import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { loadCatalogue } from '../catalogue';
 import { readTargetConfig, describeTarget, EMBEDDED_BASE_URL_VAR, requestBudget, REQUEST_BUDGET_VARIABLE } from '../target';
 import { redact, registerSecret } from '../redact';
-import { buildRunRecord, skipKindOf, type Outage, type ShardInfo, type TestRecord, type TestVerdict } from './model';
+import { buildRunRecord, skipKindOf, type Outage, type RunRecord, type ShardInfo, type TestRecord, type TestVerdict } from './model';
 import { laneRecordOfRun } from '../lanes';
 import { writeReports } from './writers';
 import { offLines, verdictLines } from './markdown';
@@ -144,6 +144,89 @@ export async function writeUnreachableRecord(
   return dir;
 }
 
+/** Test counts of one vitest project. */
+interface ProjectCounts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+/** The run's target as the record names it; a live tenant's keys are registered as secrets first, so no report prints them. */
+function runTarget(): { mode: string; baseUrl: string } {
+  let target = { mode: 'embedded', baseUrl: process.env[EMBEDDED_BASE_URL_VAR] ?? '' };
+  try {
+    const t = readTargetConfig();
+    target = describeTarget(t);
+    if (t.live) for (const [k, v] of Object.entries(t.live)) if (/key|secret/i.test(k)) registerSecret(v as string, k);
+  } catch {
+    // target config errors were already reported by global setup
+  }
+  return target;
+}
+
+/**
+ * Test counts by vitest project (the conformance project's from its verdicts), the conformance
+ * tests' records, and whether any conformance file ran.
+ */
+function collectTests(
+  testModules: readonly TestModule[],
+  root: string,
+): { counts: Record<string, ProjectCounts>; tests: TestRecord[]; conformanceRan: boolean } {
+  const counts: Record<string, ProjectCounts> = {};
+  const tests: TestRecord[] = [];
+  let conformanceRan = false;
+  for (const mod of testModules) {
+    const project = mod.project.name || 'unit';
+    if (project === 'conformance') conformanceRan = true;
+    for (const tc of mod.children.allTests()) {
+      const record = project === 'conformance' ? toRecord(tc, root) : undefined;
+      // A conformance test whose set-up failed never ran: counted as failed, not skipped.
+      const state = record ? ({ pass: 'passed', skip: 'skipped', fail: 'failed', error: 'failed' } as const)[record.status] : tc.result().state;
+      const bucket = (counts[project] ??= { passed: 0, failed: 0, skipped: 0 });
+      if (state === 'passed') bucket.passed += 1;
+      else if (state === 'failed') bucket.failed += 1;
+      else bucket.skipped += 1;
+      if (record) tests.push(record);
+    }
+  }
+  return { counts, tests, conformanceRan };
+}
+
+/** Compares the record with the baseline named by {@link BASELINE_VAR}, when set; an unreadable baseline is said, not fatal. */
+function attachComparison(record: RunRecord): void {
+  const baseline = process.env[BASELINE_VAR];
+  if (!baseline) return;
+  try {
+    record.comparison = compareRuns(readRunRecord(baseline), record, baseline);
+  } catch (e) {
+    console.error(`conformance: baseline not compared: ${(e as Error).message}`);
+  }
+}
+
+/** The closing lines of a conformance run: verdicts, what was left off, and a request budget overrun. */
+function closingLines(record: RunRecord): string[] {
+  const closing = [...verdictLines(record), ...offLines(record)];
+  const budget = record.requests.budget;
+  if (budget !== undefined && record.requests.total > budget)
+    closing.push(`requests: ${record.requests.total}, over the budget of ${budget} (${REQUEST_BUDGET_VARIABLE})`);
+  return closing;
+}
+
+/** Writes `run-summary.json` (counts by project), then prints the closing lines and one count line per project, conformance last. */
+function reportCounts(counts: Record<string, ProjectCounts>, closing: string[]): void {
+  mkdirSync(REPORT_DIR, { recursive: true });
+  writeFileSync(join(REPORT_DIR, 'run-summary.json'), JSON.stringify(counts, null, 2));
+  const line = (c: ProjectCounts) => `${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ''}`;
+  for (const l of closing) console.log(l);
+  const order = ['unit', 'probes', 'tooling', 'integration'];
+  const rank = (p: string) => (order.includes(p) ? order.indexOf(p) : order.length);
+  for (const project of Object.keys(counts)
+    .filter((p) => p !== 'conformance')
+    .sort((a, b) => rank(a) - rank(b)))
+    console.log(`${project}: ${line(counts[project])}`);
+  if (counts.conformance) console.log(`conformance: ${line(counts.conformance)}`);
+}
+
 /** The reporter; registered in vitest.config.ts. */
 export default class ConformanceReporter implements Reporter {
   private startedAt = new Date();
@@ -161,77 +244,38 @@ export default class ConformanceReporter implements Reporter {
     this.startedAt = new Date();
   }
 
+  /** The run record of the conformance tests: verdicts, statements, request budget (live) and the baseline comparison. */
+  private runRecord(tests: TestRecord[], target: { mode: string; baseUrl: string }, root: string, testModules: readonly TestModule[]): RunRecord {
+    registerEnvironmentSecrets();
+    const record = buildRunRecord({
+      catalogue: loadCatalogue(),
+      tests,
+      target,
+      startedAt: this.startedAt.toISOString(),
+      finishedAt: new Date().toISOString(),
+      sections: sectionTitles(readSpec()),
+      shard: this.shard,
+      partial: partialReasons(root, testModules, this.shard, this.namePattern),
+    });
+    attachStatements(record, readSpec());
+    if (record.target.mode === 'live') [record.requests.budget, record.lanes] = [requestBudget(), laneRecordOfRun()];
+    attachComparison(record);
+    return record;
+  }
+
   async onTestRunEnd(testModules: readonly TestModule[]): Promise<void> {
     const root = process.cwd();
-    let target = { mode: 'embedded', baseUrl: process.env[EMBEDDED_BASE_URL_VAR] ?? '' };
-    try {
-      const t = readTargetConfig();
-      target = describeTarget(t);
-      if (t.live) for (const [k, v] of Object.entries(t.live)) if (/key|secret/i.test(k)) registerSecret(v as string, k);
-    } catch {
-      // target config errors were already reported by global setup
-    }
+    const target = runTarget();
+    const { counts, tests, conformanceRan } = collectTests(testModules, root);
     let closing: string[] = [];
-    /** Test counts by vitest project (the conformance project's from its verdicts). */
-    const counts: Record<string, { passed: number; failed: number; skipped: number }> = {};
-    const tests: TestRecord[] = [];
-    let conformanceRan = false;
-    for (const mod of testModules) {
-      const project = mod.project.name || 'unit';
-      if (project === 'conformance') conformanceRan = true;
-      for (const tc of mod.children.allTests()) {
-        const record = project === 'conformance' ? toRecord(tc, root) : undefined;
-        // A conformance test whose set-up failed never ran: counted as failed, not skipped.
-        const state = record ? ({ pass: 'passed', skip: 'skipped', fail: 'failed', error: 'failed' } as const)[record.status] : tc.result().state;
-        const bucket = (counts[project] ??= { passed: 0, failed: 0, skipped: 0 });
-        if (state === 'passed') bucket.passed += 1;
-        else if (state === 'failed') bucket.failed += 1;
-        else bucket.skipped += 1;
-        if (record) tests.push(record);
-      }
-    }
     if (conformanceRan) {
-      registerEnvironmentSecrets();
-      const record = buildRunRecord({
-        catalogue: loadCatalogue(),
-        tests,
-        target,
-        startedAt: this.startedAt.toISOString(),
-        finishedAt: new Date().toISOString(),
-        sections: sectionTitles(readSpec()),
-        shard: this.shard,
-        partial: partialReasons(root, testModules, this.shard, this.namePattern),
-      });
-      attachStatements(record, readSpec());
-      if (record.target.mode === 'live') [record.requests.budget, record.lanes] = [requestBudget(), laneRecordOfRun()];
-      const baseline = process.env[BASELINE_VAR];
-      if (baseline) {
-        try {
-          record.comparison = compareRuns(readRunRecord(baseline), record, baseline);
-        } catch (e) {
-          console.error(`conformance: baseline not compared: ${(e as Error).message}`);
-        }
-      }
+      const record = this.runRecord(tests, target, root, testModules);
       const dir = conformanceReportDir(this.shard);
       writeRunRecord(record, dir);
       await writeReports(record, dir);
-      closing = [...verdictLines(record), ...offLines(record)];
-      const budget = record.requests.budget;
-      if (budget !== undefined && record.requests.total > budget)
-        closing.push(`requests: ${record.requests.total}, over the budget of ${budget} (${REQUEST_BUDGET_VARIABLE})`);
+      closing = closingLines(record);
       if (dir !== REPORT_DIR) console.log(`conformance reports: ${relative(root, dir) || '.'}/conformance.{json,md,html}`);
     }
-    mkdirSync(REPORT_DIR, { recursive: true });
-    writeFileSync(join(REPORT_DIR, 'run-summary.json'), JSON.stringify(counts, null, 2));
-    const line = (c: { passed: number; failed: number; skipped: number }) =>
-      `${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ''}`;
-    for (const l of closing) console.log(l);
-    const order = ['unit', 'probes', 'tooling', 'integration'];
-    const rank = (p: string) => (order.includes(p) ? order.indexOf(p) : order.length);
-    for (const project of Object.keys(counts)
-      .filter((p) => p !== 'conformance')
-      .sort((a, b) => rank(a) - rank(b)))
-      console.log(`${project}: ${line(counts[project])}`);
-    if (counts.conformance) console.log(`conformance: ${line(counts.conformance)}`);
+    reportCounts(counts, closing);
   }
 }
