@@ -4,24 +4,62 @@
  * organization key naming it with X-Tenant-Id, §5.2), and DELETE /calls/{id}/monitor-session
  * closes one session, so the call's other sessions keep their slots.
  *
- * Calls exist only where the control API can make them (`requires: ['control']`). Mints are sent
- * with `retry: false` and `expect429` so the client's own 429 policy never hides the endpoint's
- * answer. Slots per call and the mint rate are not shown by the spec; on simulators they are read
- * from the control contract's config (an empty `PUT /__control/config` changes nothing).
+ * The tests on fresh organizations and tenants need the control API (`requires: ['control']`).
+ * Two run on every target with an event source (`requires: ['events']`: the control API, or the
+ * operator's trigger on a live tenant), on calls the suite started itself: the per-tenant rate
+ * found by minting on one call of tenant B until the first 429 (at most {@link MAX_RATE_MINTS}
+ * mints within {@link MAX_RATE_MS}, each session closed again so the call's slots never fill),
+ * then its top-level retryAfterSeconds and the other key type getting no second budget; and DELETE
+ * closing one session of a call whose slots are full (the slot count found by minting until a
+ * refusal on a live tenant, at most {@link MAX_SLOTS}). Tenant B spends its budget so that tenant
+ * A's monitoring tests, running beside this file, keep theirs.
+ *
+ * Mints are sent with `retry: false` and `expect429` so the client's own 429 policy never hides the
+ * endpoint's answer. Slots per call and the mint rate are not shown by the spec; on simulators they
+ * are read from the control contract's config (an empty `PUT /__control/config` changes nothing).
  */
 import { beforeAll, describe } from 'vitest';
 import { useWorld } from '../helpers/world';
-import { ApiClient, type ApiResponse } from '../helpers/client';
+import { ApiClient, retryAfterMs, TargetError, THROTTLE_RETRIES, type ApiResponse } from '../helpers/client';
 import { clauseTest, skipWith, type Verify } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
+import { eventsFor, type Events, type StartedCall } from '../helpers/events';
+import { validate } from '../helpers/validator';
 
 const world = useWorld();
 let assistant: { id: string };
+/** The control API on a simulator, the operator's trigger on a live tenant; undefined when neither. */
+let events: Events | undefined;
+/** Tenant B's fixture assistant for the calls of the rate test (found or made once on a live tenant). */
+let assistantB: { id: string } | undefined;
 
 beforeAll(async () => {
   const w = world();
   assistant = await assistantFixture(w, w.as('tenantA'), 'monitoring-limits');
+  events = eventsFor(w.target, w.control);
+  if (events) assistantB = await assistantFixture(w, w.as('tenantB'), 'monitoring-limits-b');
 });
+
+/** Most mints the rate test sends before it gives up finding the per-tenant 429 (the rate is not shown, §4.5). */
+const MAX_RATE_MINTS = 120;
+/** Longest the rate test mints before it gives up finding the per-tenant 429, ms. */
+const MAX_RATE_MS = 90_000;
+/** Most mints tried on one call to find its slot count where no control API states it (not shown by §4.5). */
+const MAX_SLOTS = 8;
+/** What a test on calls started through the event source needs, with a timeout for a live tenant's real calls. */
+const ON_STARTED_CALLS = { requires: ['events' as const], timeout: 240_000 };
+
+/** A call the event source started for `tenant`; ended through it by the cleanup ledger (an already-ended call is fine). */
+async function startedCall(tenant: 'tenantA' | 'tenantB', assistantId: string): Promise<StartedCall> {
+  const w = world();
+  const tenantId = w[tenant].id;
+  const call = await events!.startCall(tenantId, assistantId);
+  w.cleanup.add(`end call ${call.id}`, () => events!.endCall(tenantId, call, false).then(() => undefined));
+  return call;
+}
+
+/** Whether a 429 carries the endpoint's own body: a top-level retryAfterSeconds (§7 exception 3), not a gateway's page. */
+const endpoints429 = (res: ApiResponse) => res.status === 429 && validate('monitor#/$defs/rateLimited', res.json).ok;
 
 /** A call the control API made live; ended again by the cleanup ledger (an already-ended call is fine). */
 async function liveCall(tenantId: string, assistantId: string): Promise<{ id: string }> {
@@ -171,24 +209,124 @@ describe('§4.5 monitor slots are per call', () => {
   );
 });
 
-describe('§4.5 DELETE /calls/{id}/monitor-session closes one session, not all', () => {
+describe('§4.5 / §7 exception 3 on calls the suite started: the per-tenant rate found by minting', () => {
+  clauseTest(
+    ['4.5/monitor-session-429', '7/monitor-429-top-level', '4.5/monitor-session-per-tenant'],
+    `minting on a call until the first 429 (at most ${MAX_RATE_MINTS} mints in ${MAX_RATE_MS / 1000} s) finds the per-tenant rate; the 429 carries a top-level retryAfterSeconds, and the other key type gets no second budget`,
+    async (ctx) => {
+      const { verify } = ctx;
+      const w = world();
+      const tenantKey = w.as('tenantB');
+      const orgKey = w.as('orgB');
+      const call = await startedCall('tenantB', assistantB!.id);
+      const started = performance.now();
+      let minted = 0;
+      let noise = 0;
+      let throttled: ApiResponse | undefined;
+      while (!throttled && minted < MAX_RATE_MINTS && performance.now() - started < MAX_RATE_MS) {
+        const res = await mint(tenantKey, call.id, 'conformance rate probe');
+        if (res.status === 429) {
+          if (endpoints429(res)) throttled = res;
+          else {
+            // Not the endpoint's own body: maybe a gateway's 429. The endpoint's own 429 persists once the budget is spent.
+            noise += 1;
+            if (noise > THROTTLE_RETRIES)
+              throw new TargetError(
+                `POST /calls/{id}/monitor-session: ${noise} answers 429 without a top-level retryAfterSeconds, each followed by a 2xx once waited out; no verdict on the per-tenant limit`,
+                res.request,
+                'throttled',
+              );
+            await new Promise((r) => setTimeout(r, Math.min(retryAfterMs(res) ?? 500, 10_000)));
+            const again = await mint(tenantKey, call.id, 'conformance rate probe');
+            if (again.status === 429) throttled = again;
+            else if (again.status >= 200 && again.status < 300) {
+              minted += 1;
+              await closeOne(verify, tenantKey, call.id);
+            } else return refused(ctx, again, minted);
+          }
+          continue;
+        }
+        if (res.status < 200 || res.status >= 300) return refused(ctx, res, minted);
+        minted += 1;
+        // Closed again at once, so the call's slots never fill and only the rate can refuse a mint.
+        await closeOne(verify, tenantKey, call.id);
+      }
+      if (!throttled)
+        skipWith(
+          ctx,
+          `precondition failed: ${minted} mints in ${Math.round((performance.now() - started) / 1000)} s were all accepted; the per-tenant rate is not shown (§4.5), so no 429 could be met within this test's bounds (${MAX_RATE_MINTS} mints, ${MAX_RATE_MS / 1000} s)`,
+        );
+      verify
+        .on('4.5/monitor-session-429')
+        .inform(
+          `the per-tenant mint rate found: ${minted} mint(s) accepted before the first 429`,
+          true,
+          minted === 0
+            ? 'the first mint was already throttled: the budget was spent before this test (an earlier run within the window)'
+            : `${minted} mints in ${Math.round((performance.now() - started) / 1000)} s`,
+        );
+      verify
+        .on(['4.5/monitor-session-429', '7/monitor-429-top-level'])
+        .schema('the 429 body carries a top-level retryAfterSeconds', 'monitor#/$defs/rateLimited', throttled.json, throttled);
+      // The other key type (organization key acting for B) right away, then the tenant key again: it proves the budget was still spent.
+      const other = await mint(orgKey, call.id, 'conformance rate probe, organization key');
+      if (other.status >= 200 && other.status < 300) await closeOne(verify, orgKey, call.id);
+      const still = await mint(tenantKey, call.id, 'conformance rate probe, tenant key again');
+      if (still.status >= 200 && still.status < 300) {
+        await closeOne(verify, tenantKey, call.id);
+        if (other.status !== 429)
+          throw new TargetError(
+            `the tenant key minted again (${still.status}) after the organization key's ${other.status}: the spent budget left its window before the other key type could be judged (a loaded runner or a slow target); no verdict`,
+            still.request,
+            'throttled',
+          );
+      }
+      verify
+        .on('4.5/monitor-session-per-tenant')
+        .that('the same tenant minting with the other key type (organization key with X-Tenant-Id) is throttled as well: 429', other.status === 429, {
+          expected: '429: the budget is the tenant’s, not the key’s',
+          actual: `${other.status} ${other.text.slice(0, 160)}`,
+          res: other,
+        });
+    },
+    ON_STARTED_CALLS,
+  );
+});
+
+describe('§4.5 DELETE /calls/{id}/monitor-session closes one session, on a call the suite started', () => {
   clauseTest(
     '4.5/monitor-session-delete',
-    'with every slot taken, DELETE frees exactly one: one new mint succeeds and the next is refused',
+    'on a call whose slots are all taken, DELETE frees one slot and the other sessions keep theirs',
     async (ctx) => {
-      const { slots } = await monitorConfig();
-      if (slots < 2) skipWith(ctx, `not applicable to this target: ${slots} monitor slot per call, so no second session can stay open`);
       const w = world();
-      const call = await liveCall(w.tenantA.id, assistant.id);
       const c = w.as('tenantA');
-      for (let i = 1; i <= slots; i++) ctx.verify.success(await mint(c, call.id, `slot ${i}`), undefined, `mint ${i} of ${slots}`);
+      const call = await startedCall('tenantA', assistant.id);
+      const stated = w.control ? (await monitorConfig()).slots : undefined;
+      let open = 0;
+      let refusal: ApiResponse | undefined;
+      for (let i = 1; i <= (stated ?? MAX_SLOTS); i++) {
+        const res = await mint(c, call.id, `slot ${i}`);
+        if (stated === undefined && res.status >= 400 && res.status < 500 && res.status !== 429) {
+          refusal = res;
+          break;
+        }
+        ctx.verify.success(res, undefined, `mint ${i}${stated === undefined ? '' : ` of ${stated}`} (slots free)`);
+        open += 1;
+      }
+      if (stated === undefined && !refusal)
+        skipWith(ctx, `precondition failed: ${open} mints on one call were all accepted; the slot count is not shown (§4.5), so no full call could be made`);
+      if (open < 2)
+        skipWith(
+          ctx,
+          `not applicable to this target: ${open} monitor slot per call (a second mint was refused: ${refusal ? `${refusal.status} ${refusal.text.slice(0, 120)}` : 'slots config'}), so no second session can stay open while one is closed`,
+        );
       const del = await c.delete(`/calls/${call.id}/monitor-session`);
       ctx.verify.success(del, undefined, 'DELETE /calls/{id}/monitor-session answers 2xx');
       const again = await mint(c, call.id, 'into the freed slot');
       ctx.verify.success(again, undefined, 'the closed session freed its slot: one new mint succeeds');
       const beyond = await mint(c, call.id, 'one too many');
       ctx.verify.that(
-        `the other ${slots - 1} session(s) kept their slots: a further mint is refused`,
+        `the other ${open - 1} session(s) kept their slots: a further mint is refused`,
         beyond.status >= 400 && beyond.status < 500 && beyond.status !== 429,
         {
           expected: 'a 4xx refusal (slots full): DELETE closed one session, not all',
@@ -197,6 +335,20 @@ describe('§4.5 DELETE /calls/{id}/monitor-session closes one session, not all',
         },
       );
     },
-    { requires: ['control'] },
+    ON_STARTED_CALLS,
   );
 });
+
+/** Closes the session just minted on a call (DELETE without a session id closes one), checking it through `verify`. */
+async function closeOne(verify: Verify, c: ApiClient, id: string): Promise<void> {
+  const del = await c.delete(`/calls/${id}/monitor-session`);
+  verify.on('4.5/monitor-session-429').success(del, undefined, 'DELETE /calls/{id}/monitor-session closes the session just minted');
+}
+
+/** Ends the rate test when a mint is refused with something other than 429: the call's state or slots, not the rate. */
+function refused(ctx: Parameters<typeof skipWith>[0], res: ApiResponse, minted: number): never {
+  skipWith(
+    ctx,
+    `precondition failed: mint ${minted + 1} on a call the suite started was refused with ${res.status} ${res.text.slice(0, 160)} before any 429 (its sessions were closed after each mint), so the rate could not be found`,
+  );
+}

@@ -247,6 +247,11 @@ describe('a live-mode run against an external simulator', () => {
       '7/bare-404-takeover',
       '7/bare-404-end',
       '7/bare-404-monitor-session',
+      // The per-tenant mint rate found on a call of B the suite started, and DELETE closing one session.
+      '4.5/monitor-session-429',
+      '4.5/monitor-session-per-tenant',
+      '7/monitor-429-top-level',
+      '4.5/monitor-session-delete',
       // Found or created once by name, or opted in with its cost stated.
       '4.5/assistant-create-transfer-settings',
       '4.5/org-audits',
