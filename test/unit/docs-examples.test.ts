@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { embedsOf, examplePages, regionOf, withExamples } from '../../scripts/docs-examples';
+import { verifier } from '../../helpers/checks';
+import type { ApiResponse } from '../../helpers/exchange';
 
 const read = (file: string) => readFileSync(file, 'utf8');
 
@@ -35,6 +37,35 @@ describe('documentation examples are copies of real code', () => {
     const embeds = embedsOf(read('docs/writing-suites.md'));
     expect(embeds.length).toBeGreaterThan(0);
     for (const { file } of embeds) expect(file, 'a suite file: compiled by tsc and run by the conformance project').toMatch(/^suites\/.+\.test\.ts$/);
+  });
+
+  it("the failure the worked example shows is the check engine's own message for that answer", () => {
+    const page = read('docs/writing-suites.md');
+    const shown = /the first test fails so:\n\n( *)```\n([\s\S]*?)\n *```/.exec(page);
+    expect(shown, 'docs/writing-suites.md shows a failure after "the first test fails so:"').not.toBeNull();
+    const sample = shown![2]
+      .split('\n')
+      .map((l) => l.slice(shown![1].length))
+      .join('\n');
+    // The answer of the simulator's fault auth.foreign-tenant-403-as-404, with the parts the page elides (…) elided.
+    const res: ApiResponse = {
+      status: 404,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      text: '{"success":false,"error":{"code":"RESOURCE_NOT_FOUND","message":"Resource not found"},"metadata":{…}}',
+      json: { success: false, error: { code: 'RESOURCE_NOT_FOUND', message: 'Resource not found' }, metadata: {} },
+      durationMs: 1,
+      retries: 0,
+      request: { method: 'GET', path: '/assistants', headers: { authorization: 'ApiKey [REDACTED]', 'x-tenant-id': '290dda74-…' } },
+    };
+    const check = () => verifier('5.6/403-foreign-org-tenant').error(res, 403, 'FORBIDDEN', 'GET /assistants with X-Tenant-Id of a foreign tenant');
+    expect(check).toThrow();
+    let message = '';
+    try {
+      check();
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(sample, 'update the failure shown in docs/writing-suites.md').toBe(message);
   });
 
   it('every region marked for the docs is embedded in a page', () => {
