@@ -158,6 +158,48 @@ export type AnswerListener = (res: ApiResponse) => void;
 const answerListeners = new Set<AnswerListener>();
 
 /**
+ * One request as a request observer sees it (helpers/audits/): what was sent and by whom, never
+ * recorded anywhere (the key and body are unredacted, kept in memory only).
+ */
+export interface SentRequest {
+  method: string;
+  /** Path with its query string, relative to the base URL. */
+  path: string;
+  /** The body sent, parsed (undefined when none or not JSON). */
+  body: UncheckedJson;
+  credentials?: Credentials;
+  /** Whether the answer goes to the answer listeners (`audit` option). */
+  audited: boolean;
+}
+
+/**
+ * Told of every request when it is sent; returns what is told how it ended: with the API's answer,
+ * or undefined when none came (target trouble: the outcome of a write is then unknown).
+ */
+export type RequestObserver = (sent: SentRequest) => (answer: ApiResponse | undefined) => void;
+
+const requestObservers = new Set<RequestObserver>();
+
+/**
+ * Subscribes `observer` to every request the client sends, audited or not (the invariant audits of
+ * helpers/audits/ are observers: a hostile write the envelope audit does not see still moves what
+ * they know). Returns the unsubscribe function. An observer that throws fails the request.
+ */
+export function onRequest(observer: RequestObserver): () => void {
+  requestObservers.add(observer);
+  return () => requestObservers.delete(observer);
+}
+
+function parseSent(payload: string | undefined): UncheckedJson {
+  if (payload === undefined) return undefined;
+  try {
+    return JSON.parse(payload);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Subscribes `listener` to every answer the client hands to a test (the envelope audit of
  * helpers/envelope.ts is one). The client calls up into no check module: checks that want every
  * answer subscribe here. Returns the unsubscribe function. A listener that throws fails the
@@ -283,6 +325,21 @@ export class ApiClient {
    */
   async request<T = UncheckedJson>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
     const req = this.prepare(method, path, opts);
+    if (requestObservers.size === 0) return this.exchange<T>(req, opts);
+    const sent: SentRequest = { method, path: req.fullPath, body: parseSent(req.payload), credentials: this.credentials, audited: opts.audit !== false };
+    const ends = [...requestObservers].map((o) => o(sent));
+    let answer: ApiResponse<T> | undefined;
+    try {
+      answer = await this.exchange<T>(req, opts);
+      return answer;
+    } finally {
+      for (const end of ends) end(answer);
+    }
+  }
+
+  /** The attempts of one prepared request, per {@link ApiClient.request}. */
+  private async exchange<T>(req: PreparedRequest, opts: RequestOptions): Promise<ApiResponse<T>> {
+    const method = req.method;
     // `retry: false` keeps the API's own 5xx for the caller; what the API did not answer is retried either way.
     const apiPolicy = opts.retry === false ? { retries: 0, minTimeoutMs: 0, maxTimeoutMs: 0 } : (opts.retry ?? this.retryPolicy);
     const troublePolicy = opts.retry === false ? this.retryPolicy : apiPolicy;

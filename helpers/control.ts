@@ -7,6 +7,11 @@ import type { UncheckedJson } from './exchange';
 import { redact, registerSecret } from './redact';
 import { CONTROL_ERROR_NAME } from './error-names';
 import { suiteDispatcher } from './proxy';
+import { forgetAssistants } from './audits/assistant-state';
+import { noteOrganizationKey, noteRemoval, noteRotation, noteTenantKey } from './audits/ledger';
+
+/** Control paths whose writes cannot touch an assistant: the invariant audits keep what they know across them. */
+const LEAVES_ASSISTANTS = /^\/(health|organizations|tenants|keys\/rotate|dns|calls|conversations|deliveries)(\/|\?|$)/;
 
 /** The control API of an external simulator is reached as the public API is (helpers/proxy.ts). */
 const dispatcher = suiteDispatcher();
@@ -50,6 +55,7 @@ export class ControlClient {
    * @throws ControlError on another status or no answer.
    */
   async send<T = UncheckedJson>(method: string, path: string, body?: unknown, expect?: number[]): Promise<T> {
+    if (method !== 'GET' && !LEAVES_ASSISTANTS.test(path)) forgetAssistants();
     let res;
     try {
       res = await request(this.controlUrl + path, {
@@ -77,18 +83,21 @@ export class ControlClient {
   async organization(name?: string): Promise<{ id: string; apiKey: string }> {
     const org = await this.send<{ id: string; apiKey: string }>('POST', '/organizations', { name });
     registerSecret(org.apiKey, 'organization key');
+    noteOrganizationKey(org.apiKey, org.id);
     return org;
   }
   async tenant(organizationId: string, name?: string): Promise<ControlTenant> {
     const t = await this.send<ControlTenant>('POST', '/tenants', { organizationId, name });
     registerSecret(t.apiKey, 'tenant key');
     registerSecret(t.clientServerSecret, 'client server secret');
+    noteTenantKey(t.apiKey, t.id, organizationId);
     return t;
   }
   /** Rotates a key; the old one answers 401 from now on (§5.4). Returns the new key. */
   async rotate(apiKey: string): Promise<string> {
     const r = await this.send<{ apiKey: string }>('POST', '/keys/rotate', { apiKey });
     registerSecret(r.apiKey, 'rotated-in key');
+    noteRotation(apiKey, r.apiKey);
     return r.apiKey;
   }
   /**
@@ -98,6 +107,7 @@ export class ControlClient {
    */
   async removeTenant(tenantId: string): Promise<void> {
     await this.send('DELETE', `/tenants/${tenantId}`);
+    noteRemoval(tenantId);
   }
   tenantServerUrl(tenantId: string, url: string | null) {
     return this.send('PUT', `/tenants/${tenantId}/server-url`, { url });

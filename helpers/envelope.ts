@@ -169,6 +169,7 @@ function status(res: ApiResponse): string {
  */
 export function auditEnvelope(res: ApiResponse, record: TestRecorder | undefined = currentRecord()): void {
   if (!record) return;
+  record.audited(ENVELOPE_AUDIT_NAME);
   let problems = envelopeProblems(res);
   // A body that is not JSON fails §2.1 once per test, however many such answers it met.
   if (res.json === undefined && jsonEnvelopeFailed(record)) problems = problems.filter((p) => p.clauses[0] !== JSON_ENVELOPE);
@@ -196,6 +197,9 @@ export function auditEnvelope(res: ApiResponse, record: TestRecorder | undefined
 }
 
 let unsubscribe: (() => void) | undefined;
+
+/** The envelope audit's name, as the run record counts the exchanges each audit judged (`audits`). */
+export const ENVELOPE_AUDIT_NAME = 'envelope';
 
 /**
  * Subscribes {@link auditEnvelope} to every answer the client hands to a test (helpers/client.ts

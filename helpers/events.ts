@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { request } from 'undici';
 import { ControlClient, ControlError } from './control';
+import { forgetAssistants } from './audits/assistant-state';
 import { EVENT_UNSUPPORTED_NAME } from './error-names';
 import { redact, registerUrlCredentials } from './redact';
 import { EVENT_TRIGGER_VAR, getTarget, isTriggerUrl, type TargetConfig } from './target';
@@ -168,6 +169,8 @@ export class TriggerEvents implements Events {
    *   when the trigger fails, times out or answers something that is not a JSON object.
    */
   async ask(req: EventRequest): Promise<Record<string, unknown>> {
+    // The operator's trigger may write anything on the tenant: the audits forget what they knew of assistants.
+    forgetAssistants();
     const known = this.unsupported.get(req.kind);
     if (known !== undefined) throw new EventUnsupportedError(req.kind, known);
     const text = isTriggerUrl(this.trigger) ? await this.post(req) : await this.run(req);

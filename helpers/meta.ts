@@ -74,6 +74,8 @@ export interface MatrixCell {
 
 /** What one conformance test records about itself; vitest keeps it as the task's meta. */
 export interface TestMeta {
+  /** Exchanges each invariant audit judged during the test, by audit name (helpers/audits/). */
+  audits?: Record<string, number>;
   /** Clause ids the whole test names. */
   clauses?: string[];
   /** Clause-tagged checks in execution order. */

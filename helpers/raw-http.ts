@@ -13,6 +13,7 @@ import { connect as netConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { openTunnel, proxyFor } from './proxy';
+import { forgetAssistants } from './audits/assistant-state';
 
 /** What came back for a raw request. `status` is undefined when the connection closed without a status line. */
 export interface RawAnswer {
@@ -33,6 +34,8 @@ export interface RawAnswer {
  * a refused connection, tunnel or TLS handshake comes back as `error`.
  */
 export function rawRequest(baseUrl: string, request: string, timeoutMs = 5_000): Promise<RawAnswer> {
+  // A write the client does not see: the invariant audits forget what they knew of assistants.
+  if (!/^(GET|HEAD) /.test(request)) forgetAssistants();
   const url = new URL(baseUrl);
   const https = url.protocol === 'https:';
   const port = Number(url.port || (https ? 443 : 80));

@@ -91,6 +91,13 @@ export class TestRecorder {
     this.targetTrouble(what);
   }
 
+  /** Counts one exchange an invariant audit judged (helpers/audits/), under the audit's name. */
+  audited(name: string): void {
+    if (!this.open) return;
+    const a = (this.meta.audits ??= {});
+    a[name] = (a[name] ?? 0) + 1;
+  }
+
   /** Counts one attempt that hung past the request deadline. */
   hung(): void {
     if (this.open) this.meta.hung = (this.meta.hung ?? 0) + 1;

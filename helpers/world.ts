@@ -16,6 +16,8 @@ import { registerSecret, redact } from './redact';
 import { Cleanup } from './cleanup';
 import { currentTest } from './current-test';
 import { installEnvelopeAudit } from './envelope';
+import { installInvariantAudits } from './audits';
+import { noteOrganizationKey, noteRotation, noteTenant, noteTenantKey } from './audits/ledger';
 import { vitestTimeoutMs } from './deadline';
 
 /** A tenant as the suite knows it. `key` and `clientServerSecret` are secrets. */
@@ -118,6 +120,19 @@ export function curlCredential(principal: PrincipalName): CurlCredential {
   return row.tenantId === undefined ? { key } : { key, tenantId: `$${LIVE_VARIABLES[row.tenantId]}` };
 }
 
+/**
+ * Tells the audits' ledger (helpers/audits/ledger.ts) who the live principals are: tenants A and B
+ * in the operator's organization, the foreign tenant in another, and the rotated key as rotated away.
+ */
+function noteLiveLedger(live: NonNullable<TargetConfig['live']>): void {
+  const own = 'the operator organization';
+  noteOrganizationKey(live.orgKey, own);
+  noteTenantKey(live.tenantKey, live.tenantId, own);
+  noteTenantKey(live.otherTenantKey, live.otherTenantId, own);
+  if (live.foreignTenantId) noteTenant(live.foreignTenantId, 'another organization');
+  if (live.rotatedKey) noteRotation(live.rotatedKey);
+}
+
 async function provisionOnSimulator(target: TargetConfig, runPrefix: string) {
   const control = new ControlClient(target.controlUrl!);
   const org = await control.organization(`${runPrefix}org-O`);
@@ -150,6 +165,7 @@ async function provisionOnSimulator(target: TargetConfig, runPrefix: string) {
  */
 export async function createWorld(): Promise<World> {
   installEnvelopeAudit();
+  installInvariantAudits();
   const target = getTarget();
   const runPrefix = newRunPrefix();
   let parts: Omit<World, 'target' | 'runPrefix' | 'cleanup' | 'as' | 'missing'>;
@@ -162,6 +178,7 @@ export async function createWorld(): Promise<World> {
     registerSecret(live.otherTenantKey, 'tenant key B');
     registerSecret(live.clientServerSecret, 'client server secret A');
     registerSecret(live.rotatedKey, 'rotated key A');
+    noteLiveLedger(live);
     parts = {
       orgKey: live.orgKey,
       tenantA: { id: live.tenantId, key: live.tenantKey, clientServerSecret: live.clientServerSecret },

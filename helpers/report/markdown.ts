@@ -62,7 +62,18 @@ export function verdictLines(run: RunRecord): string[] {
   const lines = [`verdicts: ${s.passed} pass, ${s.failed} fail, ${s.errors} error (target or network trouble, not a conformance verdict), ${s.skipped} skip`];
   const t = troubleWords(run);
   if (t) lines.push(`the target misbehaved: ${t}`);
+  const a = auditWords(run);
+  if (a) lines.push(a);
   return lines;
+}
+
+/** "audits of every exchange: envelope judged 7,412 exchanges, …", or undefined when no audit ran. */
+export function auditWords(run: RunRecord): string | undefined {
+  const a = run.audits;
+  if (!a) return undefined;
+  return `audits of every exchange: ${Object.entries(a)
+    .map(([name, n]) => `${name} judged ${n.toLocaleString('en-US')} exchange${n === 1 ? '' : 's'}`)
+    .join(', ')}`;
 }
 
 /** " (2 of them on the run's own side: another writer changed a fixture 1, the runner ran late 1)", or '' when none. */

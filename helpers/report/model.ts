@@ -65,6 +65,8 @@ export interface TestRecord {
   notApi?: number;
   /** Answers whose body did not parse, asked for once more before being judged (format 1.10; absent means 0; helpers/mangled.ts). */
   notJsonResent?: number;
+  /** Exchanges each audit of every exchange judged during the test, by audit name (format 1.13). */
+  audits?: Record<string, number>;
   /** For `error`: how the run's own side spoilt the evidence (format 1.12; helpers/own-side.ts): another writer, a late runner, a window outrun. */
   ownSide?: OwnSideKind;
   /** For `error`: the first target trouble in words, redacted: what came back instead, or what a cut-off test waited on (format 1.6). */
@@ -154,6 +156,11 @@ export interface RunRecord {
    * outran the window it judges). Absent when none.
    */
   ownSide?: Partial<Record<OwnSideKind, number>>;
+  /**
+   * Exchanges each audit of every exchange judged over the run, by audit name: the envelope audit
+   * (helpers/envelope.ts) and the invariant audits (helpers/audits/); format 1.13. Absent when none ran.
+   */
+  audits?: Record<string, number>;
 }
 
 /**
@@ -198,7 +205,7 @@ export interface OffSummary {
 }
 
 /** Current minor format revision written by this code. */
-export const FORMAT_VERSION = '1.12';
+export const FORMAT_VERSION = '1.13';
 
 /** Which catalogue target a run mode exercises: simulators (embedded, external) or a live tenant. */
 export function targetKindOf(mode: string): ClauseTarget {
@@ -483,7 +490,16 @@ export function buildRunRecord(input: BuildInput): RunRecord {
   if (input.partial?.length) record.partial = { reasons: input.partial };
   const ownSide = summariseOwnSide(input.tests);
   if (ownSide) record.ownSide = ownSide;
+  const audits = summariseAudits(input.tests);
+  if (audits) record.audits = audits;
   return record;
+}
+
+/** Exchanges each audit judged over the tests, by audit name (format 1.13); undefined when none. */
+export function summariseAudits(tests: readonly TestRecord[]): Record<string, number> | undefined {
+  const out: Record<string, number> = {};
+  for (const t of tests) for (const [name, n] of Object.entries(t.audits ?? {})) out[name] = (out[name] ?? 0) + n;
+  return Object.keys(out).length ? out : undefined;
 }
 
 /** Tests in `error` because the run's own side spoilt their evidence, per kind (format 1.12); undefined when none. */

@@ -85,6 +85,7 @@ function toRecord(tc: TestCase, root: string): TestRecord {
     ...(meta.hung ? { hung: meta.hung } : {}),
     ...(meta.notApi ? { notApi: meta.notApi } : {}),
     ...(meta.notJsonResent ? { notJsonResent: meta.notJsonResent } : {}),
+    ...(meta.audits ? { audits: meta.audits } : {}),
     ...(status === 'error' && meta.ownSide ? { ownSide: meta.ownSide } : {}),
     ...(status === 'error' && meta.trouble ? { trouble: redact(meta.trouble) } : {}),
     drift: meta.drift ?? [],

@@ -1,0 +1,30 @@
+/**
+ * The invariant audits (issue 34): stated invariants of the spec judged on every matching exchange
+ * of every suite, beside the envelope audit (helpers/envelope.ts). Each is one module with its
+ * definition (name, clauses, invariant); {@link INVARIANT_AUDITS} lists them, and
+ * {@link installInvariantAudits} subscribes them to every request the client sends. Their clauses
+ * are, with the envelope audit's, the stated exception to "a test records only the clauses it
+ * declares" (docs/writing-suites.md): an audit judges whatever exchange it meets.
+ */
+import { onRequest } from '../client';
+import type { AuditDefinition } from './audit';
+import { ASSISTANT_STATE_AUDIT, auditAssistantState } from './assistant-state';
+import { LISTS_AUDIT, auditLists } from './lists';
+import { REVOKED_AUDIT, auditRevoked } from './revoked';
+
+export type { AuditDefinition } from './audit';
+
+/** Every invariant audit, in the order the report lists them. */
+export const INVARIANT_AUDITS: readonly AuditDefinition[] = [ASSISTANT_STATE_AUDIT, LISTS_AUDIT, REVOKED_AUDIT];
+
+/** The clauses the invariant audits record, whatever test they judge an exchange of. */
+export const INVARIANT_AUDIT_CLAUSES: readonly string[] = [...new Set(INVARIANT_AUDITS.flatMap((a) => a.clauses))];
+
+let installed = false;
+
+/** Subscribes every invariant audit to the client's requests (helpers/client.ts `onRequest`), once per module instance. */
+export function installInvariantAudits(): void {
+  if (installed) return;
+  installed = true;
+  for (const observe of [auditAssistantState, auditLists, auditRevoked]) onRequest(observe);
+}
