@@ -47,6 +47,8 @@ export interface Way {
   way?: string;
   /** The family the way belongs to: cardinality, scope, one or all, units, paths, credentials, value. */
   family?: string;
+  /** The layer under an API whose defect breaks the statement this way (helpers/report/causes.ts `CAUSES`). */
+  cause?: string;
   /** Name of the simulator fault that breaks the statement this way. */
   fault?: string;
   /** Catalogue clause id whose tests kill `fault` (the fault must name it). */

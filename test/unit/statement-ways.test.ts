@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { FAULTS } from '../../simulator/src/faults/index.ts';
 import { loadCatalogue } from '../../helpers/catalogue';
 import { checkWays, loadStatementLinks, wayProofs, type StatementLink } from '../../helpers/report/statements';
+import { CAUSES, checkCauses } from '../../helpers/report/causes';
 
 describe('spec/statements.json ways', () => {
   it('every testable statement lists ways, each covered by a fault and its test or explained; every fault proves a way', () => {
@@ -18,6 +19,28 @@ describe('spec/statements.json ways', () => {
       catalogue,
     );
     expect(problems).toEqual([]);
+  });
+});
+
+describe('spec/statements.json causes', () => {
+  it('every cause under an API (database, cache, parsers, writes, lifecycles) is named by a covered or explained way', () => {
+    expect(checkCauses(loadStatementLinks())).toEqual([]);
+  });
+  it('flags a cause no way names, and a way naming an unknown cause', () => {
+    const link: StatementLink = {
+      key: 'k',
+      address: '1',
+      excerpt: '',
+      clauses: ['1/a'],
+      ways: [
+        { fault: 'f.one', test: '1/a', cause: 'cache' },
+        { fault: 'f.two', test: '1/a', cause: 'gremlins' },
+      ],
+    };
+    const p = checkCauses([link], CAUSES.filter((c) => c.name === 'cache' || c.name === 'collation')).join('\n');
+    expect(p).toContain('unknown cause "gremlins"');
+    expect(p).toContain('cause "collation"');
+    expect(p).not.toContain('cause "cache"');
   });
 });
 
