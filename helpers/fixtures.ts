@@ -13,7 +13,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ApiClient, ApiResponse } from './client';
 import type { UncheckedJson } from './exchange';
 import type { World } from './world';
-import { liveName } from './lanes';
+import { laneOfRun, liveName } from './lanes';
 import { TargetError } from './client';
 import { journal } from './journal';
 import { rowsOf } from './shapes';
@@ -100,7 +100,7 @@ export async function assistantFixture(world: World, client: ApiClient, purpose:
   }
   const snapshot = restorableState(current);
   const tenantId = tenantOf(world, client);
-  journal({ kind: 'snapshot', at: new Date().toISOString(), tenantId, resource: 'assistant', id: current.id, state: snapshot });
+  journal({ kind: 'snapshot', at: new Date().toISOString(), tenantId, resource: 'assistant', id: current.id, state: snapshot, lane: laneOfRun() });
   world.cleanup.add(`restore assistant ${name}`, async () => {
     // A fixture the run left as it found it is not written again (a PATCH would still move its updatedAt).
     const now = await client.get(`/assistants/${current.id}`);
@@ -266,7 +266,16 @@ export async function toolFixture(
   }
   const toolId = id;
   const tenantId = tenantOf(world, client);
-  journal({ kind: 'snapshot', at: new Date().toISOString(), tenantId, resource: 'tool', id: toolId, state: body, overridesOn: overridesOn() });
+  journal({
+    kind: 'snapshot',
+    at: new Date().toISOString(),
+    tenantId,
+    resource: 'tool',
+    id: toolId,
+    state: body,
+    overridesOn: overridesOn(),
+    lane: laneOfRun(),
+  });
   world.cleanup.add(`restore tool ${body.name}`, async () => {
     await restoreTool(client, toolId, body, overridesOn());
     journal({ kind: 'restored', at: new Date().toISOString(), id: toolId });

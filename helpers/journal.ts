@@ -15,11 +15,13 @@ export const JOURNAL_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', 
  * One journal line: a snapshot taken, or a snapshot restored. An `assistant` snapshot holds the
  * fields a PATCH writes back; a `tool` snapshot holds the body a PUT /tools/{id} writes back and
  * `overridesOn`, the assistants whose per-assistant overrides of the tool are cleared on restore
- * (helpers/fixtures.ts `restoreTool`).
+ * (helpers/fixtures.ts `restoreTool`). `lane` is the live-tenant lane the fixture belongs to
+ * (helpers/lanes.ts; absent in journals written before lanes: lane 1), whose lease
+ * `npm run cleanup` takes before it writes.
  */
 export type JournalEntry =
-  | { kind: 'snapshot'; at: string; tenantId: string; resource: 'assistant'; id: string; state: Record<string, unknown> }
-  | { kind: 'snapshot'; at: string; tenantId: string; resource: 'tool'; id: string; state: Record<string, unknown>; overridesOn?: string[] }
+  | { kind: 'snapshot'; at: string; tenantId: string; resource: 'assistant'; id: string; state: Record<string, unknown>; lane?: number }
+  | { kind: 'snapshot'; at: string; tenantId: string; resource: 'tool'; id: string; state: Record<string, unknown>; overridesOn?: string[]; lane?: number }
   | { kind: 'restored'; at: string; id: string };
 
 /** Appends one entry. */

@@ -198,9 +198,10 @@ export function holderWords(l: Lease): string {
 /**
  * The lease store of a live tenant: lane N's lease is `parameters.conformanceLease` of the lock
  * assistant `conformance-suite-lock` (lane 1) or `conformance-suite-lock-l<N>`, found by name or
- * made once. Should two runs make the same lock assistant at once, every run settles on the one
+ * made once (after a random pause and a second look, so that runs started together rarely make it
+ * twice). Should two runs still make the same lock assistant at once, every run settles on the one
  * with the lowest id (ids are compared as opaque strings, §2.1), which a read-back with `fresh`
- * finds; the other stays unused.
+ * finds; the other stays unused, its lease freed by the run that wrote one there.
  */
 export class AssistantLeaseStore implements LeaseStore {
   private readonly ids = new Map<number, string>();
@@ -221,6 +222,11 @@ export class AssistantLeaseStore implements LeaseStore {
     const name = liveName('lock', lane);
     let ids = await this.named(name);
     if (ids.length === 0) {
+      // Runs started together would all make it at once: each waits a random part of a settle period and looks again first.
+      await sleep(Math.random() * this.settleMs);
+      ids = await this.named(name);
+    }
+    if (ids.length === 0) {
       const made = await this.client.post('/assistants', { name, parameters: { [LEASE_KEY]: '' } }).catch(() => undefined);
       if (made && (made.status < 200 || made.status >= 300)) throw new LaneError(refused(`POST /assistants (lock assistant ${name})`, made));
       // A twin made at the same moment by another run is listed by now (its POST followed a list that showed none).
@@ -230,6 +236,8 @@ export class AssistantLeaseStore implements LeaseStore {
     }
     const id = ids.sort()[0];
     this.ids.set(lane, id);
+    // A twin this run used before it saw the lowest id keeps no lease: no run reads it again.
+    if (known && known !== id) await this.client.patch(`/assistants/${known}`, { parameters: { [LEASE_KEY]: '' } }).catch(() => undefined);
     return id;
   }
 
@@ -277,6 +285,8 @@ export interface AcquireOptions extends LaneSettings {
   /** Pause between rounds over the lanes while every lane is held, ms (default 5,000, at most what is left of the wait). */
   pollMs?: number;
   clock?: LaneClock;
+  /** Take this lane and no other (`npm run cleanup` restores one lane's fixtures at a time); default: the first free of 1…`lanes`. */
+  only?: number;
 }
 
 /** What {@link acquireLane} got: a lane, or the holders of every lane when the wait ran out. */
@@ -344,7 +354,8 @@ export async function acquireLane(store: LeaseStore, me: LaneRunner, opts: Acqui
   const start = clock.now();
   for (;;) {
     const held: Lease[] = [];
-    for (let lane = 1; lane <= opts.lanes; lane += 1) {
+    const lanes = opts.only ? [opts.only] : Array.from({ length: opts.lanes }, (_, i) => i + 1);
+    for (const lane of lanes) {
       const got = await tryLane(store, me, lane, opts, clock);
       if (got.ok) {
         return { ok: true, hold: new LaneHold(store, got.lease, opts.leaseMs), tookOver: got.tookOver, waitedMs: clock.now() - start, writeMs: got.writeMs };

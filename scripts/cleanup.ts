@@ -1,12 +1,15 @@
 /**
  * `npm run cleanup`: restores, on the live tenant the environment names, every object a crashed
- * run changed and did not restore (helpers/journal.ts), and reports what it did. Exits non-zero
- * when something could not be restored.
+ * run changed and did not restore (helpers/journal.ts), and reports what it did. It writes a
+ * lane's fixtures only while it holds that lane's lease (helpers/lanes.ts), so it never writes
+ * under a run that holds the lane now; a lane that stays held is left for a later cleanup.
+ * Exits non-zero when something could not be restored.
  */
 import { ApiClient } from '../helpers/client';
 import { pendingSnapshots, clearJournal, JOURNAL_FILE } from '../helpers/journal';
 import { restoreAssistant, restoreTool } from '../helpers/fixtures';
-import { readTargetConfig, loadEnv } from '../helpers/target';
+import { readTargetConfig, loadEnv, onLoopback } from '../helpers/target';
+import { acquireLane, AssistantLeaseStore, holderWords, newRunner, readLaneSettings } from '../helpers/lanes';
 import { registerSecret, redact } from '../helpers/redact';
 
 const target = readTargetConfig(loadEnv());
@@ -32,15 +35,30 @@ const clientFor = (tenantId: string) =>
       ? base.as({ label: 'tenant key B', key: live.otherTenantKey })
       : base.as({ label: 'organization key O', key: live.orgKey, tenantId });
 let failures = 0;
-for (const snap of pending) {
-  try {
-    if (snap.resource === 'tool') await restoreTool(clientFor(snap.tenantId), snap.id, snap.state, snap.overridesOn);
-    else await restoreAssistant(clientFor(snap.tenantId), snap.id, snap.state);
-    console.log(`restored ${snap.resource} ${snap.id} (tenant ${snap.tenantId}, snapshot of ${snap.at})`);
-  } catch (e) {
-    failures += 1;
-    console.log(redact(`could not restore ${snap.resource} ${snap.id}: ${(e as Error).message}`));
+const settings = readLaneSettings(process.env, onLoopback(target.baseUrl));
+const leases = new AssistantLeaseStore(clientFor(live.tenantId), settings.settleMs);
+const me = newRunner();
+for (const lane of [...new Set(pending.map((s) => s.lane ?? 1))].sort()) {
+  const snaps = pending.filter((s) => (s.lane ?? 1) === lane);
+  const got = await acquireLane(leases, me, { ...settings, only: lane });
+  if (!got.ok) {
+    failures += snaps.length;
+    console.log(
+      `cleanup: lane ${lane} is held by ${got.held.map(holderWords).join(', ') || 'another run'}: its ${snaps.length} snapshot(s) are left for a later npm run cleanup`,
+    );
+    continue;
   }
+  for (const snap of snaps) {
+    try {
+      if (snap.resource === 'tool') await restoreTool(clientFor(snap.tenantId), snap.id, snap.state, snap.overridesOn);
+      else await restoreAssistant(clientFor(snap.tenantId), snap.id, snap.state);
+      console.log(`restored ${snap.resource} ${snap.id} (tenant ${snap.tenantId}, lane ${lane}, snapshot of ${snap.at})`);
+    } catch (e) {
+      failures += 1;
+      console.log(redact(`could not restore ${snap.resource} ${snap.id}: ${(e as Error).message}`));
+    }
+  }
+  await got.hold.release();
 }
 if (failures === 0) clearJournal();
 console.log(`cleanup: ${pending.length - failures} restored, ${failures} failed`);
