@@ -72,11 +72,13 @@ export function endPathTests(wh: WebhookFixture): void {
       clauseTest(
         '6/end-of-conversation-every-channel',
         `a finished ${channel} thread delivers its end-of-conversation report`,
-        async ({ verify }) => {
+        async (ctx) => {
+          const { verify } = ctx;
+          const events = wh.needEvents(ctx);
           const { a, seen } = await hookedAssistant(`end-path-${channel}`, `/end-path-${channel}`);
           const tenantId = world().tenantA.id;
-          const conv = await wh.events!.startConversation(tenantId, a.id, channel);
-          await wh.events!.endConversation(tenantId, conv.id);
+          const conv = await events.startConversation(tenantId, a.id, channel);
+          await events.endConversation(tenantId, conv.id);
           const report = (r: ReceivedRequest) => r.path === seen && jsonOf(r)?.conversation_id === conv.id && typeOf(r) === 'end-of-conversation-report';
           await arrival(verify, `the end-of-conversation report of the ${channel} thread arrives`, (all) => all.filter(report), {
             expected: `an end-of-conversation-report with conversation_id ${conv.id} at ${seen}`,

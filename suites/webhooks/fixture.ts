@@ -32,7 +32,7 @@ import { usePerTestWorld, useWorld, type World } from '../../helpers/world';
 import { skipWith, type Checks } from '../../helpers/clause';
 import { assistantFixture } from '../../helpers/fixtures';
 import { eventsFor, type Events, type StartedCall } from '../../helpers/events';
-import { getTarget, hasCapability } from '../../helpers/target';
+import { capabilityReason, capabilitySwitch, getTarget, hasCapability } from '../../helpers/target';
 import { RUN_CONFIG } from '../../helpers/global-setup';
 import type { ControlClient, ControlDelivery } from '../../helpers/control';
 import { WebhookReceiver, jsonOf, type ReceivedRequest } from '../../helpers/webhooks/receiver';
@@ -99,10 +99,24 @@ export interface WebhookFixture {
   world: () => World;
   /** The file's receiver. */
   readonly rx: WebhookReceiver;
-  /** The control API on a simulator; undefined on a live tenant (a test that needs it `requires: ['control']`). */
-  readonly control: ControlClient;
-  /** The control API on a simulator, the operator's trigger on a live tenant (helpers/events.ts). */
-  readonly events: Events | undefined;
+  /**
+   * The steps only a control API can take (a simulator): skips the running test, with the
+   * `control` capability's reason, on a target without one. A test that `requires: ['control']`
+   * ({@link NEEDS}) never skips here; the typed result is what lets it take those steps.
+   * @returns the control steps of the running test's world
+   */
+  withControl(ctx: SkipContext): ControlSteps;
+  /**
+   * The control steps when the target has a control API (a simulator), else undefined: for a test
+   * that runs on every target and adds a step where it can. The type makes the caller narrow.
+   */
+  ifControl(): ControlSteps | undefined;
+  /**
+   * The events interface (helpers/events.ts: the control API on a simulator, the operator's trigger
+   * on a live tenant): skips the running test, with the `events` capability's reason, on a live
+   * tenant without a trigger or a public URL. A test that `requires: ['events']` never skips here.
+   */
+  needEvents(ctx: SkipContext): Events;
   /** How long an expected delivery may take to arrive, ms: generous on a simulator (shared CPUs), more so on a live tenant. */
   readonly arrivalMs: number;
   /** Model B retry base delay of the target, ms (read from a simulator, else RUN_CONFIG). */
@@ -111,7 +125,10 @@ export interface WebhookFixture {
   readonly timeoutMs: number;
   /** The file's public host names (a simulator routes them to the receiver): serverUrl host, bare host, tunnel host. */
   readonly hosts: { hooks: string; bare: string; tunnel: string };
-  /** The client server secret of tenant A (a test that reads it calls {@link needSecret} first). */
+  /**
+   * The client server secret of tenant A (a test that reads it calls {@link needSecret} first).
+   * @throws Error when it is unknown (needSecret was not called)
+   */
   secret(): string;
   /** How long to wait for `retries` further model B attempts, ms: from the target's config on a simulator, else {@link LIVE_RETRY_WAIT_MS}. */
   retryWaitMs(retries: number): number;
@@ -125,8 +142,6 @@ export interface WebhookFixture {
     pick: (all: ReceivedRequest[]) => ReceivedRequest[] | undefined | false,
     opts?: Partial<ArrivalOptions>,
   ): Promise<ReceivedRequest[]>;
-  /** Points the test's tenant A's (or B's) tenant-level server URL at a receiver path unique to the test; undone after it. */
-  tenantUrl(path: string, tenant?: TenantName): Promise<string>;
   /**
    * A serverUrl the target can deliver to, for a path unique to the test, and the path the receiver
    * will see for it (a tunnel keeps the path, so the public URL's own path comes first).
@@ -149,8 +164,6 @@ export interface WebhookFixture {
    * @returns whether the supervisor answered, when the event source says what really happened
    */
   finishCall(call: StartedCall, supervisorAnswered?: boolean): Promise<boolean | undefined>;
-  /** Starts a call through the control API (assistant-request is delivered). */
-  startCall(assistantId: string, customerNumber: string, tenant?: TenantName): Promise<{ id: string; callId?: string }>;
   /**
    * A new (simulator) or fixture (live) assistant of tenant A whose serverUrl leads to the receiver
    * at a path unique to the test; `seen` is the path the receiver sees.
@@ -162,8 +175,11 @@ export interface WebhookFixture {
    * the trigger is asked to deliver to the public URL (§6: onboarding events go to the tenant-level URL).
    */
   onboardingTo(path: string): Promise<{ deliverTo: string; seen: string }>;
-  /** Skips the test when tenant A's client server secret is unknown (live: `CORE_API_CLIENT_SERVER_SECRET`). */
-  needSecret(ctx: Parameters<typeof skipWith>[0]): void;
+  /**
+   * Skips the test when tenant A's client server secret is unknown (live: `CORE_API_CLIENT_SERVER_SECRET`).
+   * @returns the secret
+   */
+  needSecret(ctx: SkipContext): string;
   /** A new assistant of tenant A (or B) for one test. */
   assistant(purpose: string, body?: Record<string, unknown>, tenant?: TenantName): Promise<{ id: string; name: string }>;
   /**
@@ -173,6 +189,23 @@ export interface WebhookFixture {
    * @throws Error naming the request and answer when the PATCH is refused or does not store the URL.
    */
   setServerUrl(assistantId: string, url: string | null): Promise<void>;
+}
+
+/** What {@link skipWith} takes: the running test's context. */
+export type SkipContext = Parameters<typeof skipWith>[0];
+
+/**
+ * The steps of a webhook test that only a control API can take (a simulator), reached through
+ * {@link WebhookFixture.withControl} or {@link WebhookFixture.ifControl}, so the compiler refuses
+ * them where the target may be a live tenant.
+ */
+export interface ControlSteps {
+  /** The control API (docs/control-api.md). */
+  readonly control: ControlClient;
+  /** Points the test's tenant A's (or B's) tenant-level server URL at a receiver path unique to the test; undone after it. */
+  tenantUrl(path: string, tenant?: TenantName): Promise<string>;
+  /** Starts a call through the control API (assistant-request is delivered). */
+  startCall(assistantId: string, customerNumber: string, tenant?: TenantName): Promise<{ id: string; callId?: string }>;
   /**
    * The routing fixture: the test's tenant-level URL at `tenantPath`, and a new assistant whose
    * serverUrl is `serverUrl` (one of the file's public host names, routed to the receiver).
@@ -199,7 +232,7 @@ export function useWebhookFixture(): WebhookFixture {
   const world = usePerTestWorld(fileWorld);
   let arrivalMs = 4_000;
   let rx!: WebhookReceiver;
-  let control!: ControlClient;
+  let control: ControlClient | undefined;
   let events: Events | undefined;
   /** Calls the file started and has not ended: ended in afterAll, so a failed test leaves no call live. */
   const openCalls = new Map<string, { tenantId: string; call: StartedCall }>();
@@ -228,7 +261,8 @@ export function useWebhookFixture(): WebhookFixture {
       return;
     }
     const w = fileWorld();
-    control = w.control!;
+    if (!w.control) throw new Error('precondition: the target has the control capability but its world has no control client');
+    control = w.control;
     events = eventsFor(w.target, control);
     rx = await WebhookReceiver.start();
     const cfg = await control.config({});
@@ -247,13 +281,6 @@ export function useWebhookFixture(): WebhookFixture {
     await rx?.close();
   });
 
-  const tenantUrl = async (path: string, tenant: TenantName = 'tenantA'): Promise<string> => {
-    const url = rx.url(path);
-    const w = world();
-    await control.tenantServerUrl(w[tenant].id, url);
-    w.cleanup.add(`tenant-level server URL of ${tenant === 'tenantA' ? 'A' : 'B'}`, () => control.tenantServerUrl(w[tenant].id, null));
-    return url;
-  };
   const hook = (path: string) => ({ url: hookBase + path, seen: seenPrefix + path });
   const onboardingAt = (path: string) => rx.at(path).filter(isOnboarding);
   const assistant = async (purpose: string, body: Record<string, unknown> = {}, tenant: TenantName = 'tenantA') => {
@@ -267,16 +294,24 @@ export function useWebhookFixture(): WebhookFixture {
     }
   };
 
+  /** The control steps on a simulator (built on first use, after beforeAll), else undefined. */
+  let steps: ControlSteps | undefined;
+  const ifControl = (): ControlSteps | undefined => {
+    if (control && !steps) steps = controlSteps({ control, world, rx: () => rx, connectTo, assistant, setServerUrl });
+    return steps;
+  };
+
   return {
     world,
     get rx() {
       return rx;
     },
-    get control() {
-      return control;
+    withControl(ctx) {
+      return ifControl() ?? skipWith(ctx, capabilityReason('control'), capabilitySwitch('control'));
     },
-    get events() {
-      return events;
+    ifControl,
+    needEvents(ctx) {
+      return events ?? skipWith(ctx, capabilityReason('events'), capabilitySwitch('events'));
     },
     get arrivalMs() {
       return arrivalMs;
@@ -288,10 +323,13 @@ export function useWebhookFixture(): WebhookFixture {
       return timeoutMs;
     },
     hosts,
-    secret: () => world().tenantA.clientServerSecret!,
+    secret() {
+      const secret = world().tenantA.clientServerSecret;
+      if (!secret) throw new Error('precondition: the client server secret of tenant A is unknown (call needSecret first)');
+      return secret;
+    },
     retryWaitMs: (retries) => (control ? retryScheduleMs(retryBaseMs, retries) + arrivalMs : LIVE_RETRY_WAIT_MS),
     arrival: (checks, requirement, pick, opts = {}) => verifyArrival(checks, rx, requirement, pick, { ...opts, timeoutMs: opts.timeoutMs ?? arrivalMs }),
-    tenantUrl,
     hook,
     onboardingAt,
     async followRetries(path) {
@@ -308,16 +346,17 @@ export function useWebhookFixture(): WebhookFixture {
     },
     async beginCall(assistantId) {
       const tenantId = world().tenantA.id;
-      const call = await events!.startCall(tenantId, assistantId);
+      if (!events) throw new Error('precondition: no event source (a test that begins a call requires events)');
+      const call = await events.startCall(tenantId, assistantId);
       openCalls.set(call.id, { tenantId, call });
       return call;
     },
     async finishCall(call, supervisorAnswered = false) {
       const open = openCalls.get(call.id);
       openCalls.delete(call.id);
-      return (await events!.endCall(open?.tenantId ?? world().tenantA.id, call, supervisorAnswered)).supervisorAnswered;
+      if (!events) throw new Error('precondition: no event source (a test that ends a call requires events)');
+      return (await events.endCall(open?.tenantId ?? world().tenantA.id, call, supervisorAnswered)).supervisorAnswered;
     },
-    startCall: (assistantId, customerNumber, tenant = 'tenantA') => control.startCall({ tenantId: world()[tenant].id, assistantId, customerNumber }),
     async hookedAssistant(purpose, path) {
       if (control) await ensureConnectTo(control, connectTo);
       const a = await assistant(purpose);
@@ -326,15 +365,42 @@ export function useWebhookFixture(): WebhookFixture {
       return { a, seen };
     },
     async onboardingTo(path) {
-      if (control) return { deliverTo: await tenantUrl(path), seen: path };
+      const sim = ifControl();
+      if (sim) return { deliverTo: await sim.tenantUrl(path), seen: path };
       const { url, seen } = hook(path);
       return { deliverTo: url, seen };
     },
     needSecret(ctx) {
-      if (!world().tenantA.clientServerSecret) skipWith(ctx, world().missing('secretAsKey') ?? 'the client server secret of tenant A is unknown');
+      return world().tenantA.clientServerSecret ?? skipWith(ctx, world().missing('secretAsKey') ?? 'the client server secret of tenant A is unknown');
     },
     assistant,
     setServerUrl,
+  };
+}
+
+/** What {@link controlSteps} is built from: the fixture's control client, world, receiver and helpers. */
+interface ControlStepsOf {
+  control: ControlClient;
+  world: () => World;
+  rx: () => WebhookReceiver;
+  connectTo: Record<string, string>;
+  assistant: WebhookFixture['assistant'];
+  setServerUrl: WebhookFixture['setServerUrl'];
+}
+
+/** The control steps of a webhook fixture on a simulator ({@link ControlSteps}). */
+function controlSteps({ control, world, rx, connectTo, assistant, setServerUrl }: ControlStepsOf): ControlSteps {
+  const tenantUrl = async (path: string, tenant: TenantName = 'tenantA'): Promise<string> => {
+    const url = rx().url(path);
+    const w = world();
+    await control.tenantServerUrl(w[tenant].id, url);
+    w.cleanup.add(`tenant-level server URL of ${tenant === 'tenantA' ? 'A' : 'B'}`, () => control.tenantServerUrl(w[tenant].id, null));
+    return url;
+  };
+  return {
+    control,
+    tenantUrl,
+    startCall: (assistantId, customerNumber, tenant = 'tenantA') => control.startCall({ tenantId: world()[tenant].id, assistantId, customerNumber }),
     async routedAssistant(purpose, tenantPath, serverUrl) {
       await tenantUrl(tenantPath);
       await ensureConnectTo(control, connectTo);

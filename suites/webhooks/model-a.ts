@@ -17,7 +17,7 @@ import { type WebhookFixture, NEEDS, REACH, aboutCall, typeOf, testNumber } from
 
 /** Registers this concern's tests on the webhook file's fixture (suites/webhooks.test.ts: one receiver per run). */
 export function modelATests(wh: WebhookFixture): void {
-  const { world, arrival, tenantUrl, hook, beginCall, finishCall, startCall, hookedAssistant, needSecret, assistant, deliveriesTo } = wh;
+  const { world, arrival, hook, beginCall, finishCall, hookedAssistant, needSecret, assistant } = wh;
 
   describe.concurrent('model A: shared-secret header', () => {
     clauseTest(
@@ -87,7 +87,9 @@ export function modelATests(wh: WebhookFixture): void {
     clauseTest(
       ['6/a-no-retry', '6/missed-calls-readable'],
       'a non-2xx answer or a down endpoint loses a model A event: exactly one attempt, no retry',
-      async ({ verify }) => {
+      async (ctx) => {
+        const { verify } = ctx;
+        const { control, tenantUrl, startCall, deliveriesTo } = wh.withControl(ctx);
         const w = world();
         // Tenant A answers 500; tenant B's URL is a port nothing listens on. Both run at once.
         const path = '/t/a-500';
@@ -95,7 +97,7 @@ export function modelATests(wh: WebhookFixture): void {
         wh.rx.route(path, () => 500);
         const down = await downEndpoint();
         const urlB = `${down.origin}/t/a-down`;
-        await wh.control.tenantServerUrl(w.tenantB.id, urlB);
+        await control.tenantServerUrl(w.tenantB.id, urlB);
         const [aA, aB] = await Promise.all([assistant('a-500'), assistant('a-down', {}, 'tenantB')]);
         const [callA, callB] = await Promise.all([startCall(aA.id, testNumber()), startCall(aB.id, testNumber(), 'tenantB')]);
         await arrival(verify.on('6/a-no-retry'), 'the first attempt reaches the receiver', (all) => all.filter((r) => r.path === path && aboutCall(r, callA)));
@@ -129,10 +131,10 @@ export function modelATests(wh: WebhookFixture): void {
         );
 
         // §6: calls missed by a webhook remain readable through the calls API.
-        await wh.control.endCall(callB.id, { supervisorAnswered: false });
+        await control.endCall(callB.id, { supervisorAnswered: false });
         const read = await w.as('tenantB').get(`/calls/${callB.id}`);
         verify.on('6/missed-calls-readable').success(read, 200, 'the call whose events were lost is readable with GET /calls/{id}');
-        await wh.control.endCall(callA.id, {});
+        await control.endCall(callA.id, {});
       },
       NEEDS,
     );
@@ -170,8 +172,9 @@ export function modelATests(wh: WebhookFixture): void {
         );
         const call = await beginCall(a.id);
         const [req] = await arrival(verify, 'assistant-request arrives', (all) => all.filter((r) => r.path === path && aboutCall(r, call)));
-        if (wh.control) {
-          const log = (await wh.control.deliveries(world().tenantA.id)).filter((d) => d.url === hook('/a-overrides').url);
+        const sim = wh.ifControl();
+        if (sim) {
+          const log = (await sim.control.deliveries(world().tenantA.id)).filter((d) => d.url === hook('/a-overrides').url);
           const first = log.find((d) => d.attempts.length > 0);
           verify.inform('the deliveries log marks the answered assistant-request delivered', first?.state === 'delivered', `state ${first?.state}`);
         }
@@ -191,6 +194,7 @@ export function modelATests(wh: WebhookFixture): void {
       ['6/tool-invocation-event', '6/voice-call-id'],
       "a tool invocation in a call delivers a model A event carrying the call's call_id",
       async (ctx) => {
+        const { control, tenantUrl, startCall } = wh.withControl(ctx);
         const path = '/t/a-tool';
         await tenantUrl(path);
         // The POST /tools request body is not shown (§4.5); this one uses the named fields only.
@@ -212,7 +216,7 @@ export function modelATests(wh: WebhookFixture): void {
         const [start] = await arrival(ctx.verify.on('6/voice-call-id'), 'assistant-request arrives', (all) =>
           all.filter((r) => r.path === path && aboutCall(r, call)),
         );
-        await wh.control.toolInvocation({ callId: call.id, toolId });
+        await control.toolInvocation({ callId: call.id, toolId });
         const [ev] = await arrival(ctx.verify.on('6/tool-invocation-event'), 'the tool invocation event arrives for the call', (all) =>
           all.filter((r) => r.path === path && aboutCall(r, call) && r.seq > start.seq),
         );
@@ -221,7 +225,7 @@ export function modelATests(wh: WebhookFixture): void {
         ctx.verify
           .on('6/tool-invocation-event')
           .inform('the event names the tool', JSON.stringify(jsonOf(ev)).includes(toolId), `type ${JSON.stringify(typeOf(ev))}`);
-        await wh.control.endCall(call.id, {});
+        await control.endCall(call.id, {});
       },
       NEEDS,
     );
@@ -231,9 +235,10 @@ export function modelATests(wh: WebhookFixture): void {
       'messaging events carry conversation_id, channel and customer_identifier, under model A',
       async (ctx) => {
         needSecret(ctx);
+        const events = wh.needEvents(ctx);
         const { a, seen: path } = await hookedAssistant('a-messaging', '/a-messaging');
         for (const channel of ['web', 'sms'] as const) {
-          const conv = await wh.events!.startConversation(world().tenantA.id, a.id, channel);
+          const conv = await events.startConversation(world().tenantA.id, a.id, channel);
           const customerIdentifier = conv.customerIdentifier;
           const about = (r: ReceivedRequest) => jsonOf(r)?.conversation_id === conv.id;
           const [start] = await arrival(
@@ -260,7 +265,7 @@ export function modelATests(wh: WebhookFixture): void {
               String(jsonOf(start)?.channel).toLowerCase().includes(channel),
               `channel ${JSON.stringify(jsonOf(start)?.channel)}`,
             );
-          await wh.events!.endConversation(world().tenantA.id, conv.id);
+          await events.endConversation(world().tenantA.id, conv.id);
           const [end] = await arrival(ctx.verify.on('6/messaging-fields'), `the ${channel} conversation's end-of-conversation report arrives`, (all) =>
             all.filter((r) => r.path === path && about(r) && r.seq > start.seq),
           );

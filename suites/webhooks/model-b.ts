@@ -25,10 +25,10 @@ export function modelBTests(wh: WebhookFixture): void {
       ['6/b-signature', '6/b-delivery-id-uuid', '6/b-raw-bytes', '6/onboarding-events', '6/events-post-json', '6/type-field'],
       'onboarding events are signed over the raw bytes with the client server secret and carry a UUID delivery id',
       async (ctx) => {
-        needSecret(ctx);
+        const secret = needSecret(ctx);
+        const events = wh.needEvents(ctx);
         const { deliverTo, seen: path } = await onboardingTo('/b-signed');
-        const secret = world().tenantA.clientServerSecret!;
-        for (const type of ONBOARDING_TYPES) await wh.events!.onboarding(world().tenantA.id, type, deliverTo);
+        for (const type of ONBOARDING_TYPES) await events.onboarding(world().tenantA.id, type, deliverTo);
         const got = await arrival(ctx.verify.on('6/onboarding-events'), 'all four onboarding events arrive', () => {
           const mine = onboardingAt(path);
           return ONBOARDING_TYPES.every((t) => mine.some((r) => typeOf(r) === t)) && mine;
@@ -79,16 +79,18 @@ export function modelBTests(wh: WebhookFixture): void {
       'the signature verifies when the delivery reaches the receiver through another host name (a tunnel)',
       async (ctx) => {
         needSecret(ctx);
+        const events = wh.needEvents(ctx);
         // A simulator routes this file's tunnel host name to the receiver; a live target reaches it through the operator's real tunnel.
         let deliverTo: string;
         let path: string;
-        if (wh.control) {
+        const sim = wh.ifControl();
+        if (sim) {
           path = '/t/b-tunnel';
           deliverTo = `https://${wh.hosts.tunnel}${path}`;
-          await wh.routeHosts();
-          await wh.control.tenantServerUrl(world().tenantA.id, deliverTo);
+          await sim.routeHosts();
+          await sim.control.tenantServerUrl(world().tenantA.id, deliverTo);
         } else ({ url: deliverTo, seen: path } = hook('/b-tunnel'));
-        await wh.events!.onboarding(world().tenantA.id, 'chatapp.calling.live', deliverTo);
+        await events.onboarding(world().tenantA.id, 'chatapp.calling.live', deliverTo);
         const [r] = await arrival(ctx.verify, 'the event arrives through the tunnel host', () => onboardingAt(path));
         verifyModelBSigned(ctx.verify, 'the signature verifies on a receiver whose own address differs from the URL the sender used', r, wh.secret());
       },

@@ -30,13 +30,15 @@ import { type WebhookFixture, NEEDS, REACH, RETRIES, LIVE_QUIET_MS, aboutCall, i
 
 /** Registers this concern's tests on the webhook file's fixture (suites/webhooks.test.ts: one receiver per run). */
 export function retryTests(wh: WebhookFixture): void {
-  const { world, arrival, tenantUrl, onboardingAt, followRetries, beginCall, finishCall, hookedAssistant, onboardingTo, needSecret, deliveriesTo } = wh;
+  const { world, arrival, onboardingAt, followRetries, beginCall, finishCall, hookedAssistant, onboardingTo, needSecret } = wh;
 
   describe.concurrent('model B: HMAC signature', () => {
     clauseTest(
       ['6/b-dedupe', '6/b-retry-on-failure'],
       'a receiver that deduplicates on the delivery id processes a retried event once',
-      async ({ verify }) => {
+      async (ctx) => {
+        const { verify } = ctx;
+        const events = wh.needEvents(ctx);
         const { deliverTo, seen: path } = await onboardingTo('/b-dedupe');
         const dedupe = new Deduper();
         let processed = 0;
@@ -50,7 +52,7 @@ export function retryTests(wh: WebhookFixture): void {
           if (id && dedupe.claim(id) === 'process') processed += 1;
           return n++ < 2 ? 500 : 200;
         });
-        await wh.events!.onboarding(world().tenantA.id, 'chatapp.onboarding.tier_pending', deliverTo);
+        await events.onboarding(world().tenantA.id, 'chatapp.onboarding.tier_pending', deliverTo);
         const got = await arrival(
           verify.on('6/b-retry-on-failure'),
           'the event is retried after two 500 answers',
@@ -77,12 +79,14 @@ export function retryTests(wh: WebhookFixture): void {
     clauseTest(
       '6/b-retry-on-failure',
       'a model B attempt that times out is retried with the same delivery id',
-      async ({ verify }) => {
+      async (ctx) => {
+        const { verify } = ctx;
+        const { control, tenantUrl } = wh.withControl(ctx);
         const path = '/t/b-timeout';
         await tenantUrl(path);
         // Hold the first attempt well past the target's attempt timeout, then answer 200 to the rest.
         wh.rx.route(path, (_r, n) => (n === 0 ? { hang: true, holdMs: wh.timeoutMs + 1_500 } : 200));
-        await wh.control.onboardingEvent({ tenantId: world().tenantA.id, type: 'chatapp.onboarding.failed' });
+        await control.onboardingEvent({ tenantId: world().tenantA.id, type: 'chatapp.onboarding.failed' });
         const got = await arrival(
           verify,
           'a second attempt follows the unanswered first one',
@@ -109,7 +113,10 @@ export function retryTests(wh: WebhookFixture): void {
     clauseTest(
       ['6/b-retry-every-non-2xx', '6/b-same-delivery-id'],
       'every non-2xx answer (400, 401, 404, 409, 429, 503) and a refused connection are retried, with the same delivery id',
-      async ({ verify }) => {
+      async (ctx) => {
+        const { verify } = ctx;
+        const events = wh.needEvents(ctx);
+        const sim = wh.ifControl();
         const w = world();
         const { deliverTo, seen: path } = await onboardingTo('/b-every-non-2xx');
         // The first attempt of each event is answered with its own status, every later one with 200.
@@ -124,11 +131,11 @@ export function retryTests(wh: WebhookFixture): void {
         });
         // On a simulator, tenant B's URL is a port nothing listens on: a refused connection, seen in the
         // deliveries log (a live target's log is not readable, so there only the statuses are proved).
-        const down = wh.control ? await downEndpoint() : undefined;
-        const downUrl = down && `${down.origin}/t/b-refused`;
-        if (wh.control) await wh.control.tenantServerUrl(w.tenantB.id, downUrl!);
-        for (const _status of STATUSES) await wh.events!.onboarding(w.tenantA.id, 'chatapp.onboarding.tier_pending', deliverTo);
-        const refused = wh.control ? await wh.control.onboardingEvent({ tenantId: w.tenantB.id, type: 'chatapp.onboarding.tier_pending' }) : undefined;
+        const down = sim ? await downEndpoint() : undefined;
+        const downUrl = down ? `${down.origin}/t/b-refused` : '';
+        if (sim) await sim.control.tenantServerUrl(w.tenantB.id, downUrl);
+        for (const _status of STATUSES) await events.onboarding(w.tenantA.id, 'chatapp.onboarding.tier_pending', deliverTo);
+        const refused = sim ? await sim.control.onboardingEvent({ tenantId: w.tenantB.id, type: 'chatapp.onboarding.tier_pending' }) : undefined;
         const got = await arrival(
           verify.on('6/b-retry-every-non-2xx'),
           'each event is attempted again after its non-2xx answer',
@@ -145,7 +152,7 @@ export function retryTests(wh: WebhookFixture): void {
           const attempts = got.filter((r) => deliveryIdOf(r.headers) === id);
           verifyRetried(verify.soft, `after a ${status} answer the event is sent again with the same delivery id`, attempts, id);
         }
-        if (!wh.control || !down || !refused) return;
+        if (!sim || !down || !refused) return;
         const refusing = await isRefusing(down.port);
         if (!refusing)
           verify.on('6/b-retry-every-non-2xx').inform('the down endpoint really refuses connections (precondition)', false, 'something answers on that port');
@@ -153,7 +160,7 @@ export function retryTests(wh: WebhookFixture): void {
         await vi
           .waitFor(
             async () => {
-              log = await deliveriesTo(downUrl!, 'tenantB');
+              log = await sim.deliveriesTo(downUrl, 'tenantB');
               if (!log.some((d) => d.deliveryId === refused.deliveryId && d.attempts.length >= 2)) throw new Error('no second attempt yet');
             },
             { timeout: retryScheduleMs(wh.retryBaseMs, 2) + wh.arrivalMs, interval: 50 },
@@ -166,7 +173,7 @@ export function retryTests(wh: WebhookFixture): void {
             expected: '2 or more attempts of the refused delivery',
             actual: entry ? `${entry.attempts.length} attempt(s), ${entry.state}` : 'no delivery logged',
           });
-        await wh.control.tenantServerUrl(w.tenantB.id, null);
+        await sim.control.tenantServerUrl(w.tenantB.id, null);
       },
       RETRIES,
     );
@@ -180,7 +187,7 @@ export function retryTests(wh: WebhookFixture): void {
         const call = await beginCall(a.id);
         await arrival(verify.on('6/a-no-retry'), 'the first attempt reaches the receiver', (all) => all.filter((r) => r.path === path && aboutCall(r, call)));
         // Longer than a whole model B retry schedule of the target (a live target's is not known: a fixed quiet window).
-        const window = wh.control ? retryScheduleMs(wh.retryBaseMs) + 250 : LIVE_QUIET_MS;
+        const window = wh.ifControl() ? retryScheduleMs(wh.retryBaseMs) + 250 : LIVE_QUIET_MS;
         await verifyNoRetry(
           verify,
           wh.rx,
@@ -207,18 +214,18 @@ export function retryTests(wh: WebhookFixture): void {
       ['6/b-retry-count', '6/b-backoff-exponential', '6/b-same-delivery-id', '6/b-dedupe', '6/b-same-bytes', '6/b-signature'],
       'after non-2xx answers a model B event is retried 5 times with exponential backoff, same delivery id, same event',
       async (ctx) => {
-        needSecret(ctx);
+        const secret = needSecret(ctx);
+        const events = wh.needEvents(ctx);
         const { deliverTo, seen: path } = await onboardingTo('/b-retry');
         wh.rx.route(path, () => 500);
-        const secret = world().tenantA.clientServerSecret!;
-        const { deliveryId } = await wh.events!.onboarding(world().tenantA.id, 'chatapp.onboarding.completed', deliverTo);
+        const { deliveryId } = await events.onboarding(world().tenantA.id, 'chatapp.onboarding.completed', deliverTo);
         await arrival(ctx.verify.on('6/b-retry-count'), 'the first attempt arrives', () => onboardingAt(path));
         const attempts = await followRetries(path);
         verifyRetryCount(ctx.verify, attempts);
         verifySameEvent(ctx.verify, attempts);
         const headerId = deliveryIdOf(attempts[0].headers);
         if (deliveryId) {
-          const source = wh.events!.source;
+          const source = events.source;
           ctx.verify
             .on('6/b-same-delivery-id')
             .inform(`the delivery id is the one the ${source} returned`, headerId === deliveryId, `header ${headerId}, ${source} ${deliveryId}`);
@@ -229,8 +236,9 @@ export function retryTests(wh: WebhookFixture): void {
         attempts.forEach((r, i) =>
           verifyModelBSigned(ctx.verify.on('6/b-signature').soft, `attempt ${i + 1}: the signature verifies over its raw body`, r, secret),
         );
-        if (wh.control) {
-          const log = (await wh.control.deliveries(world().tenantA.id)).find((d) => d.deliveryId === deliveryId);
+        const sim = wh.ifControl();
+        if (sim) {
+          const log = (await sim.control.deliveries(world().tenantA.id)).find((d) => d.deliveryId === deliveryId);
           ctx.verify
             .on('6/b-retry-count')
             .inform(

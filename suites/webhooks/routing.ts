@@ -15,7 +15,7 @@ import { type WebhookFixture, NEEDS, REACH, aboutCall, testNumber } from './fixt
 
 /** Registers this concern's tests on the webhook file's fixture (suites/webhooks.test.ts: one receiver per run). */
 export function routingTests(wh: WebhookFixture): void {
-  const { arrival, hook, beginCall, finishCall, startCall, hookedAssistant, assistant, setServerUrl, routedAssistant, deliveriesTo } = wh;
+  const { arrival, hook, beginCall, finishCall, hookedAssistant, assistant, setServerUrl } = wh;
 
   describe.concurrent('routing (§6, §2.3 rules 3–5, §1)', () => {
     clauseTest(
@@ -23,7 +23,7 @@ export function routingTests(wh: WebhookFixture): void {
       'a PATCH that sets serverUrl validates it and sends no test request to it',
       async ({ verify }) => {
         const { url, seen } = hook('/r-no-test-request');
-        if (wh.control) await wh.routeHosts();
+        await wh.ifControl()?.routeHosts();
         const a = await assistant('no-test-request');
         await setServerUrl(a.id, url);
         // A test request would follow the PATCH at once; a live target's path through the tunnel is slower.
@@ -40,7 +40,9 @@ export function routingTests(wh: WebhookFixture): void {
     clauseTest(
       ['6/route-server-url', '2.3/path-kept'],
       'with serverUrl set, events go to that URL (path kept) and not to the tenant-level URL',
-      async ({ verify }) => {
+      async (ctx) => {
+        const { verify } = ctx;
+        const { control, routedAssistant, startCall, deliveriesTo } = wh.withControl(ctx);
         const tenantPath = '/t/r-set';
         const path = '/integrations/core-api/r-set';
         const a = await routedAssistant('r-set', tenantPath, `https://${wh.hosts.hooks}${path}`);
@@ -58,7 +60,7 @@ export function routingTests(wh: WebhookFixture): void {
           },
         );
         verifyModelASecret(verify, req, wh.secret(), 'assistant-request via serverUrl');
-        await wh.control.endCall(call.id, {});
+        await control.endCall(call.id, {});
         await arrival(verify.on('6/route-server-url'), "the end-of-call report goes to the assistant's serverUrl", (all) =>
           all.filter((r) => r.path === path && aboutCall(r, call) && r.seq > req.seq),
         );
@@ -115,7 +117,9 @@ export function routingTests(wh: WebhookFixture): void {
     clauseTest(
       ['2.3/unset-tenant-url', '6/route-tenant-url'],
       'after serverUrl is set to null, events go to the tenant-level URL',
-      async ({ verify }) => {
+      async (ctx) => {
+        const { verify } = ctx;
+        const { control, routedAssistant, startCall } = wh.withControl(ctx);
         const tenantPath = '/t/r-null';
         const path = '/r-null/assistant';
         const a = await routedAssistant('r-null', tenantPath, `https://${wh.hosts.hooks}${path}`);
@@ -125,7 +129,7 @@ export function routingTests(wh: WebhookFixture): void {
           expected: tenantPath,
           wrong: (all) => (all.some((r) => r.path === path && aboutCall(r, call)) ? `delivered to the cleared serverUrl (${path})` : undefined),
         });
-        await wh.control.endCall(call.id, {});
+        await control.endCall(call.id, {});
       },
       NEEDS,
     );
@@ -136,8 +140,9 @@ export function routingTests(wh: WebhookFixture): void {
       async ({ verify }) => {
         // A simulator routes this file's bare host name to the receiver; a live target's public URL's
         // host is bare once its path is dropped, and a tunnel forwards every path, `/` included.
-        const bare = wh.control ? wh.hosts.bare : new URL(wh.hook('').url).host;
-        if (wh.control) await wh.routeHosts();
+        const sim = wh.ifControl();
+        const bare = sim ? wh.hosts.bare : new URL(wh.hook('').url).host;
+        await sim?.routeHosts();
         const a = await assistant('r-bare');
         await setServerUrl(a.id, `https://${bare}`);
         const call = await beginCall(a.id);
