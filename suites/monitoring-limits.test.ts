@@ -18,6 +18,7 @@
  * endpoint's answer. Slots per call and the mint rate are not shown by the spec; on simulators they
  * are read from the control contract's config (an empty `PUT /__control/config` changes nothing).
  */
+import { withinWindow } from '../helpers/own-side';
 import { beforeAll, describe } from 'vitest';
 import { useWorld } from '../helpers/world';
 import { ApiClient, retryAfterMs, TargetError, THROTTLE_RETRIES, type ApiResponse } from '../helpers/client';
@@ -133,12 +134,15 @@ describe('§4.5 / §7 exception 3: one mint budget per tenant, whichever key spe
       async ({ verify }) => {
         const cfg = await monitorConfig();
         const t = await freshTenant(verify, `${i}`);
+        const started = performance.now();
         const throttled = await spendBudget(verify, t[o.spend], t, cfg);
+        const other = await mint(t[o.then], (await liveCall(t.tenantId, t.assistantId)).id);
+        // Spent past the minute (429s of a gateway waited out), the first mints may have aged out: no verdict.
+        if (!throttled || other.status !== 429) withinWindow(started, 60_000, 'the per-tenant mint budget', verify.record);
         verify.on('4.5/monitor-session-429').that(`minting beyond ${cfg.mintsPerMinute} per minute answers 429`, !!throttled, {
           expected: `a 429 by mint ${cfg.mintsPerMinute + 1}`,
           actual: 'no 429',
         });
-        const other = await mint(t[o.then], (await liveCall(t.tenantId, t.assistantId)).id);
         verify
           .on('4.5/monitor-session-per-tenant')
           .that(
@@ -173,7 +177,9 @@ describe('§4.5 / §7 exception 3: the budget is the tenant’s, not its organiz
         tenants.push({ tenantId: t.id, assistantId: a.json.data.id as string, tenantKey });
       }
       const [first, second] = tenants;
+      const started = performance.now();
       const throttled = await spendBudget(verify, first.tenantKey, first, cfg);
+      if (!throttled) withinWindow(started, 60_000, 'the per-tenant mint budget', verify.record);
       verify.on('4.5/monitor-session-429').that(`minting beyond ${cfg.mintsPerMinute} per minute answers 429`, !!throttled, {
         expected: `a 429 by mint ${cfg.mintsPerMinute + 1}`,
         actual: 'no 429',

@@ -14,7 +14,9 @@ import type { Checks, Verify } from '../clause';
 import type { ControlDelivery } from '../control';
 import { WaitTimeoutError, jsonOf, type ReceivedRequest, type WebhookReceiver } from './receiver';
 import { deliveryIdOf, getHeader, HEADER_SIGNATURE, verifyModelA, verifyModelB } from './verify';
-import { analyseBackoff, retryReading } from './timing';
+import { analyseBackoff, couldBeExponential, retryReading } from './timing';
+import { latenessOver, latenessWords, TICK_MS } from '../lateness';
+import { ownSide } from '../own-side';
 
 /** How {@link verifyArrival} waits and what it calls a wrong delivery. */
 export interface ArrivalOptions {
@@ -62,6 +64,7 @@ export async function verifyArrival(
     );
   } catch (e) {
     if (!(e instanceof WaitTimeoutError)) throw e;
+    lateRunnerStop(performance.now() - opts.timeoutMs, requirement, `nothing arrived within ${opts.timeoutMs} ms`, Math.max(LATE_MS, opts.timeoutMs * 0.05));
     checks.that(requirement, false, {
       expected: opts.expected ?? `within ${opts.timeoutMs} ms`,
       actual: `nothing matching arrived; the receiver saw: ${rx.summary()}`,
@@ -74,6 +77,23 @@ export async function verifyArrival(
   }
   checks.that(requirement, true, { expected: '', actual: '' });
   return found;
+}
+
+/**
+ * Lateness of the runner (ms) beyond which a wait that ran out, or a window that closed, may be the
+ * runner's doing: a quarter of the 400 ms margin the retry windows keep (timing.ts `nextRetryWindowMs`).
+ */
+export const LATE_MS = 100;
+
+/**
+ * Ends the test as an `error` (helpers/own-side.ts `late-runner`) when the runner ran `limitMs` late
+ * or more since `fromMs` (performance.now()): what the check saw (`what`) may be its clock's doing.
+ * @throws OwnSideError then; returns otherwise
+ */
+function lateRunnerStop(fromMs: number, requirement: string, what: string, limitMs: number, record?: Verify['record']): void {
+  const late = latenessOver(fromMs, performance.now());
+  if (late.watched && late.maxMs >= limitMs)
+    throw ownSide('late-runner', `${requirement}: ${what}, but the runner was ${latenessWords(late)} over the same window: no verdict`, record);
 }
 
 /** "#3 -> 500, #7 -> held": each attempt's arrival number and the status the receiver answered. */
@@ -234,6 +254,15 @@ export function verifySignedOverRawBytes(verify: Verify, r: ReceivedRequest, sec
 export function verifyRetryCount(verify: Verify, attempts: ReceivedRequest[], atLeast = 8): void {
   const count = verify.on('6/b-retry-count');
   const reading = retryReading(attempts.length);
+  // Too few may be a retry that came after the runner, running late, had closed its window.
+  if (reading === 'too-few' && attempts.length > 0)
+    lateRunnerStop(
+      attempts[0].arrivedAtMs,
+      'a failing model B delivery is retried up to 5 times',
+      `only ${attempts.length} attempts seen`,
+      LATE_MS,
+      verify.record,
+    );
   count.soft.that(
     'a failing model B delivery is retried up to 5 times (5 or 6 attempts in all, never fewer or more)',
     reading === 'five-retries' || reading === 'five-attempts',
@@ -284,12 +313,25 @@ export function verifySameEvent(verify: Verify, attempts: ReceivedRequest[]): vo
  * §6 Model B "exponential backoff", judged by the ratios between successive waits only
  * (helpers/webhooks/timing.ts `analyseBackoff`), never by absolute times; the measured waits are
  * reported. Fewer than 4 attempts give too few ratios to judge. Soft, on 6/b-backoff-exponential.
- * `retryBaseMs` is the configured first delay, for the message.
+ * `retryBaseMs` is the configured first delay, for the message. The arrival times are the
+ * runner's: when the waits do not grow but the runner's own lateness over the same window
+ * (helpers/lateness.ts) could explain it, nothing is judged.
+ * @throws OwnSideError (`late-runner`, an `error`) when the runner's lateness could explain a schedule that looks wrong
  */
 export function verifyBackoff(verify: Verify, attempts: ReceivedRequest[], retryBaseMs: number): void {
-  const backoff = analyseBackoff(attempts.map((r) => r.arrivedAtMs));
+  const arrivals = attempts.map((r) => r.arrivedAtMs);
+  const backoff = analyseBackoff(arrivals);
   const gaps = backoff.gapsMs.map((g) => g.toFixed(0)).join(', ');
   const exponential = verify.on('6/b-backoff-exponential');
+  if (attempts.length >= 4 && !backoff.exponential) {
+    const late = latenessOver(arrivals[0] - TICK_MS, arrivals[arrivals.length - 1]);
+    if (!late.watched || couldBeExponential(arrivals, late.maxMs))
+      throw ownSide(
+        'late-runner',
+        `the retry waits ${gaps} ms do not grow as §6 says, but the runner was ${late.watched ? latenessWords(late) : 'not watching its own lateness'} over the same window: its clock, not the API's schedule, may have made them so; no verdict on 6/b-backoff-exponential`,
+        verify.record,
+      );
+  }
   exponential.soft.that('each retry comes later than the one before, the waits growing about geometrically', attempts.length < 4 || backoff.exponential, {
     expected: `median growth ≥ 1.4× per retry (the larger of two), and at most one wait growing less than 1.3× with 10 ms slack (first retry delay configured: ${retryBaseMs} ms)`,
     actual: `waits ${gaps} ms; ${backoff.problems.join('; ')}`,

@@ -117,3 +117,28 @@ export function nextRetryWindowMs(lastGapMs: number, baseMs: number, marginMs = 
 export function retryScheduleMs(baseMs: number, retries = 5): number {
   return baseMs * (2 ** retries - 1);
 }
+
+/**
+ * Whether arrival times observed `lateMs` late at most (each arrival may truly have come up to
+ * `lateMs` earlier than the runner saw it: helpers/lateness.ts) could be an exponential schedule
+ * under `tol`. Tries every arrival at its observed time, half and all of `lateMs` earlier (3^n
+ * combinations, n ≤ 8; beyond, the two ends only), keeping the times ascending. True means the
+ * runner's lateness alone may explain a failed {@link analyseBackoff}: no verdict on the schedule.
+ */
+export function couldBeExponential(arrivalsMs: number[], lateMs: number, tol: BackoffTolerance = DEFAULT_BACKOFF_TOLERANCE): boolean {
+  if (analyseBackoff(arrivalsMs, tol).exponential) return true;
+  if (!(lateMs > 0)) return false;
+  const shifts = arrivalsMs.length <= 8 ? [0, lateMs / 2, lateMs] : [0, lateMs];
+  const times: number[] = [];
+  const tryFrom = (i: number): boolean => {
+    if (i === arrivalsMs.length) return analyseBackoff(times, tol).exponential;
+    for (const s of shifts) {
+      const t = arrivalsMs[i] - s;
+      if (i > 0 && t < times[i - 1]) continue;
+      times[i] = t;
+      if (tryFrom(i + 1)) return true;
+    }
+    return false;
+  };
+  return tryFrom(0);
+}
