@@ -165,6 +165,26 @@ export function renderComparison(c: RunComparison): string[] {
   return lines;
 }
 
+/**
+ * What a live run's lanes (docs/live-tenants.md) need said up front: an expired lease it took over,
+ * and a lease it lost to another run (from then on the two runs may have met on its fixtures).
+ */
+function laneNotes(run: RunRecord): string[] {
+  const out: string[] = [];
+  for (const l of run.lanes ?? []) {
+    if (l.tookOver)
+      out.push(
+        `**Lane ${l.lane} taken over**: the lease of run ${l.tookOver.run} on host ${l.tookOver.host} expired at ${l.tookOver.expires} without being renewed or freed.`,
+        '',
+      );
+    if (l.lost) {
+      const by = l.lost.by ? `run ${l.lost.by.run} on host ${l.lost.by.host}` : 'another run';
+      out.push(`**Lane ${l.lane} lost** at ${l.lost.at} to ${by}: from then on the two runs may have met on the lane's fixtures.`, '');
+    }
+  }
+  return out;
+}
+
 /** The title (PASS or FAIL), an unreachable target, a partial run, the target line and links to the other reports. */
 function renderHeading(run: RunRecord, opts: MarkdownOptions): string[] {
   const s = run.summary;
@@ -175,9 +195,11 @@ function renderHeading(run: RunRecord, opts: MarkdownOptions): string[] {
   lines.push(`# Core API conformance: ${ok ? 'PASS' : 'FAIL'}${run.partial ? ' (partial run)' : ''}`, '');
   if (run.unreachable) lines.push(`**${outageHeading(run.unreachable)}, no test ran**: ${run.unreachable.cause}. Fix: ${run.unreachable.fix}.`, '');
   if (run.partial) lines.push(`**Partial run**: ${run.partial.reasons.join('; ')}. Clauses whose tests did not run read "not run", not "not covered".`, '');
+  lines.push(...laneNotes(run));
   const shard = run.shard ? ` · shard ${run.shard.index}/${run.shard.count}` : '';
   const merged = run.merged ? ` · merged from ${run.merged.sources.length} shard records` : '';
-  lines.push(`Target: ${run.target.mode} ${run.target.baseUrl} · ${run.startedAt} → ${run.finishedAt}${shard}${merged}`, '');
+  const lanes = run.lanes?.length ? ` · lane ${[...new Set(run.lanes.map((l) => l.lane))].join(', ')} of ${run.lanes[0].lanes}` : '';
+  lines.push(`Target: ${run.target.mode} ${run.target.baseUrl} · ${run.startedAt} → ${run.finishedAt}${shard}${merged}${lanes}`, '');
   const links = [
     opts.htmlReport && `[HTML report](${opts.htmlReport})`,
     opts.authorizationMatrix && `[authorization matrix](${opts.authorizationMatrix})`,

@@ -29,6 +29,9 @@ import {
 import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
 import { ControlClient } from '../../helpers/control';
 import { ApiClient } from '../../helpers/client';
+import { renderMarkdown } from '../../helpers/report/markdown';
+import { assertRunRecord } from '../../helpers/report/record-io';
+import { fixtureRun } from '../fixtures/report/records';
 
 /** A virtual clock: `sleep` waits for {@link VirtualClock.drive} to move time on; nothing really waits. */
 class VirtualClock implements LaneClock {
@@ -330,5 +333,26 @@ describe('lane leases on the embedded simulator (lock assistants)', () => {
     expect(d.ok && d.hold.lane).toBe(a.hold.lane);
     expect(await b.hold.release()).toBe(true);
     if (d.ok) expect(await d.hold.release()).toBe(true);
+  });
+});
+
+describe('lanes in the run record and the Markdown report', () => {
+  it('a run that took over an expired lease, then lost its lane, says both up front and names its lane', () => {
+    const run = fixtureRun({});
+    run.lanes = [
+      {
+        lane: 2,
+        lanes: 2,
+        run: 'r-now',
+        host: 'h-now',
+        tookOver: { run: 'r-old', host: 'h-old', expires: '2026-11-26T02:00:00.000Z' },
+        lost: { at: '2026-11-26T02:20:00.000Z', by: { run: 'r-other', host: 'h-other', expires: '2026-11-26T02:25:00.000Z' } },
+      },
+    ];
+    expect(() => assertRunRecord(run)).not.toThrow();
+    const md = renderMarkdown(run);
+    expect(md).toContain('**Lane 2 taken over**: the lease of run r-old on host h-old expired at 2026-11-26T02:00:00.000Z without being renewed or freed.');
+    expect(md).toContain('**Lane 2 lost** at 2026-11-26T02:20:00.000Z to run r-other on host h-other');
+    expect(md).toMatch(/Target: .* · lane 2 of 2/);
   });
 });
