@@ -11,8 +11,8 @@
  * live tenant the receiver is reached through `CORE_API_WEBHOOK_PUBLIC_URL`, an https URL a tunnel
  * forwards (path kept) to the file's receiver on `CORE_API_WEBHOOK_PORT`, and the assistants
  * pointed at it are live fixtures, restored afterwards. Tests that need what only a control API
- * gives (a tenant-level URL per test, a down endpoint, the deliveries log, the attempt timeout,
- * tool invocations) `requires: ['control']` ({@link NEEDS}).
+ * gives (a tenant-level URL per test, a down endpoint, the deliveries log, tool invocations)
+ * `requires: ['control']` ({@link NEEDS}).
  *
  * Deliveries are observed by the receiver (helpers/webhooks/receiver.ts) and, on a simulator, the
  * control deliveries log, and judged by the named checks of helpers/webhooks/checks.ts; signatures
@@ -56,6 +56,12 @@ export const LIVE_QUIET_MS = 5_000;
  * the wait is generous (it ends as soon as the retry arrives), and so are those tests' timeouts.
  */
 export const LIVE_RETRY_WAIT_MS = 300_000;
+/**
+ * How long the receiver holds a live target's model B attempt before answering 200, ms, to make it
+ * time out: the attempt timeout is not shown (§6, "a response-time budget: not shown"), so the hold
+ * outlasts any plausible one (a target that waits it out gets the 200, and the test skips saying so).
+ */
+export const LIVE_SLOW_ANSWER_MS = 120_000;
 /** Options of a model B retry test that runs on every target. */
 export const RETRIES = { requires: ['receiver' as const, 'events' as const], timeout: 2 * LIVE_RETRY_WAIT_MS + 60_000 };
 
