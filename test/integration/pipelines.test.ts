@@ -48,8 +48,12 @@ async function faults(names: string[]): Promise<void> {
   await r.body.text();
   expect(r.statusCode).toBe(200);
 }
-/** Environment of an external-simulator target (the workflows' secrets are empty here). */
-const target = () => ({ CORE_API_BASE_URL: sim.baseUrl, CORE_API_CONTROL_URL: sim.controlUrl });
+/**
+ * Environment of an external-simulator target (the workflows' secrets are empty here). One suite
+ * file at a time (CORE_API_FILE_WORKERS): a second worker costs ~1.3 s of CPU importing the suite's
+ * modules again, and on this machine the rehearsal shares the cores with the rest of `npm test`.
+ */
+const target = () => ({ CORE_API_BASE_URL: sim.baseUrl, CORE_API_CONTROL_URL: sim.controlUrl, CORE_API_FILE_WORKERS: '1' });
 /** The same, for the runs whose Allure results nothing reads. */
 const targetWithoutAllure = () => ({ ...target(), [ALLURE_VAR]: '0' });
 const gateStep = (r: Rehearsal) => r.steps.filter((s) => s.step.startsWith('npm run gate'));

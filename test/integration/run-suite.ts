@@ -24,7 +24,10 @@ export interface NestedRun {
  * process.env) and a fresh report folder. Resolves when the child exits; never rejects on a failing run.
  * The run writes no Allure results (`CONFORMANCE_ALLURE=0`: ~1 s of CPU per whole-suite run, most
  * of it syncing each result file to disk) unless `env` sets `CONFORMANCE_ALLURE` to `1`, as a check
- * that reads or scans the Allure results must.
+ * that reads or scans the Allure results must. It runs one suite file at a time
+ * (`CORE_API_FILE_WORKERS=1`) unless `env` says otherwise: a nested run is one process among the
+ * many of `npm test` on a busy machine, where a second worker adds no speed and costs ~1.3 s of CPU
+ * importing the suite's modules again (docs/benchmarks.md).
  */
 export async function runConformance(env: Record<string, string>, files: string[] = []): Promise<NestedRun> {
   const reportDir = scratchDir('conformance-nested-');
@@ -33,7 +36,7 @@ export async function runConformance(env: Record<string, string>, files: string[
   const started = performance.now();
   const child = spawn(process.execPath, [vitest, 'run', '--project', 'conformance', ...files], {
     cwd: resolve('.'),
-    env: { ...base, [ALLURE_VAR]: '0', ...env, CONFORMANCE_REPORT_DIR: reportDir, FORCE_COLOR: '0' },
+    env: { ...base, [ALLURE_VAR]: '0', CORE_API_FILE_WORKERS: '1', ...env, CONFORMANCE_REPORT_DIR: reportDir, FORCE_COLOR: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
