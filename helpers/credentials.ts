@@ -46,7 +46,10 @@ export interface RefusedCredential {
 }
 
 /** Outcome of {@link checkCredentials}: every credential accepted (or not judged), or the refused ones and one line for each. */
-export type CredentialResult = { ok: true } | { ok: false; refused: RefusedCredential[]; cause: string; fix: string };
+export type CredentialResult = { ok: true } | { ok: false; refused: RefusedCredential[]; cause: string; fix: string; what: typeof CREDENTIAL_REFUSED };
+
+/** The outage's name in the run record (`unreachable.what`), the reports' heading and the gate's line. */
+export const CREDENTIAL_REFUSED = 'a credential was refused';
 
 /** Options of {@link checkCredentials}. */
 export interface CredentialCheckOptions {
@@ -147,8 +150,8 @@ async function checkOne(baseUrl: string, c: CredentialUnderCheck, opts: Required
  * Checks every credential of a live run (see the module comment) with one `GET /assistants` each,
  * side by side. Never throws. Registers each key for redaction before the first request.
  * @param baseUrl the API's base URL, without a trailing slash
- * @returns `{ ok: true }`, or the refused credentials with `cause` and `fix` for the run record's
- *   `unreachable` (the gate counts it as an outage) and {@link refusedLine} for the console
+ * @returns `{ ok: true }`, or the refused credentials with `what`, `cause` and `fix` for the run
+ *   record's `unreachable` (the gate counts it as an outage) and {@link refusedLine} for the console
  */
 export async function checkCredentials(baseUrl: string, live: LiveFixtures, opts: CredentialCheckOptions = {}): Promise<CredentialResult> {
   const list = credentialsToCheck(live);
@@ -162,9 +165,8 @@ export async function checkCredentials(baseUrl: string, live: LiveFixtures, opts
     return {
       ok: false,
       refused,
-      cause: redact(
-        `credential refused: ${refused.map((r) => `${r.what} ${r.answer === 'not sent' ? 'was not sent' : `answered ${r.answer}`} to GET /assistants`).join('; ')}`,
-      ),
+      what: CREDENTIAL_REFUSED,
+      cause: redact(`${refused.map((r) => `${r.what} ${r.answer === 'not sent' ? 'was not sent' : `answered ${r.answer}`} to GET /assistants`).join('; ')}`),
       fix: redact(`likely: ${[...new Set(refused.map((r) => r.likely))].join('; ')}`),
     };
   } finally {
@@ -174,5 +176,5 @@ export async function checkCredentials(baseUrl: string, live: LiveFixtures, opts
 
 /** The one line a run stops with when a credential is refused (never the key). */
 export function refusedLine(r: { cause: string; fix: string }): string {
-  return `conformance: ${r.cause}, no test ran; ${r.fix}`;
+  return `conformance: credential refused: ${r.cause}, no test ran; ${r.fix}`;
 }

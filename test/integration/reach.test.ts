@@ -211,9 +211,13 @@ it('a refused credential (a rotated tenant key, live mode): one line naming the 
     ),
   ]);
   expect(run.record?.tests).toEqual([]);
-  expect(run.record?.unreachable?.cause).toMatch(/^credential refused: CORE_API_TENANT_KEY/);
+  expect(run.record?.unreachable).toMatchObject({ what: 'a credential was refused', cause: expect.stringMatching(/^CORE_API_TENANT_KEY answered 401/) });
+  expect(readFileSync(join(run.reportDir, 'conformance.md'), 'utf8')).toMatch(
+    /\*\*A credential was refused, no test ran\*\*: CORE_API_TENANT_KEY answered 401/,
+  );
   const gate = nightlyGate(run.reportDir, '--allow-errors', '--allow-partial');
   expect(gate.code, gate.output).toBe(1);
+  expect(gate.output).toMatch(/gate: BLOCK a credential was refused, no test ran: CORE_API_TENANT_KEY answered 401/);
   for (const key of [org.apiKey, a.apiKey, b.apiKey]) {
     expect(run.output).not.toContain(key);
     for (const f of filesBelow(run.reportDir)) expect(readFileSync(f, 'utf8').includes(key), f).toBe(false);

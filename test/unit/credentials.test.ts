@@ -59,7 +59,7 @@ describe('checkCredentials', () => {
     const r = await checkCredentials(sim.baseUrl, { ...live, otherTenantKey: `${live.otherTenantKey}\n` });
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.cause).toBe('credential refused: CORE_API_OTHER_TENANT_KEY was not sent to GET /assistants');
+    expect(r.cause).toBe('CORE_API_OTHER_TENANT_KEY was not sent to GET /assistants');
     expect(r.fix).toMatch(/^likely: its value ends with a newline .*; set CORE_API_OTHER_TENANT_KEY to the key alone$/);
     expect(refusedLine(r).split('\n')).toHaveLength(1);
   });
@@ -68,7 +68,7 @@ describe('checkCredentials', () => {
     const r = await checkCredentials(sim.baseUrl, { ...live, otherTenantId: foreignTenantId });
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.cause).toBe('credential refused: CORE_API_ORG_KEY with CORE_API_OTHER_TENANT_ID answered 403 FORBIDDEN to GET /assistants');
+    expect(r.cause).toBe('CORE_API_ORG_KEY with CORE_API_OTHER_TENANT_ID answered 403 FORBIDDEN to GET /assistants');
     expect(r.fix).toMatch(/CORE_API_OTHER_TENANT_ID names a tenant outside the organization of CORE_API_ORG_KEY/);
   });
 
@@ -76,7 +76,7 @@ describe('checkCredentials', () => {
     const r = await checkCredentials(sim.baseUrl, { ...live, tenantKey: live.orgKey });
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.cause).toBe('credential refused: CORE_API_TENANT_KEY answered 400 VALIDATION_ERROR to GET /assistants');
+    expect(r.cause).toBe('CORE_API_TENANT_KEY answered 400 VALIDATION_ERROR to GET /assistants');
     expect(r.fix).toMatch(/looks like an organization key/);
     for (const s of secrets()) expect(refusedLine(r)).not.toContain(s);
   });
