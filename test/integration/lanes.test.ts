@@ -7,8 +7,9 @@
  * before and after reads would read as a partial apply). With two lanes, two runs take lanes 1 and
  * 2 and give no `fail` verdict; the third waits, then stops before its first test in one line
  * naming both holders and when their leases expire, exits 2, and the gate blocks its record as an
- * outage. Afterwards every object any run changed is as the run found it (the journal's
- * snapshots), nothing was made twice, and both lanes are free again.
+ * outage. A partial apply seeded in the target is still a `fail` in each of two runs at once.
+ * Afterwards every object any run changed is as the run found it (the journal's snapshots),
+ * nothing was made twice, and both lanes are free again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -118,6 +119,22 @@ describe('three live-mode runs meet on one tenant with two lanes', () => {
     expect(gateMain(['--run', `${stopped.reportDir}/conformance.json`, '--allow-errors'], (l) => log.push(l))).toBe(1);
     expect(log.join('\n')).toMatch(/gate: BLOCK no free lane on the live tenant, no test ran: .*not an outage/);
   });
+
+  it('a partial apply seeded in the target is still a fail in each run while the other run holds the other lane', async () => {
+    await new ControlClient(sim.controlUrl).send('PUT', '/config', { faults: ['validation.partial-apply'] });
+    try {
+      const faulted = await Promise.all(
+        [0, 1].map(() => runConformance(env, ['suites/merge-semantics.test.ts', '-t', 'valid fields sent beside an invalid one'])),
+      );
+      expect(faulted.map((r) => r.record?.lanes?.[0]?.lane).sort(), faulted.map((r) => r.output.slice(-1500)).join('\n----\n')).toEqual([1, 2]);
+      for (const r of faulted) {
+        const verdicts = r.record!.tests.filter((t) => t.status !== 'skip').map((t) => `${t.status} ${t.clauses.join(' ')}`);
+        expect(verdicts).toEqual(['fail 4.1/rejected-patch-changes-nothing']);
+      }
+    } finally {
+      await new ControlClient(sim.controlUrl).send('PUT', '/config', { faults: [] });
+    }
+  }, 600_000);
 
   it('leaves every object as each run found it, makes nothing twice, and frees both lanes', async () => {
     const ids = new Set([tenants.a.id, tenants.b.id]);
