@@ -36,9 +36,9 @@ import { capabilityReason, capabilitySwitch, getTarget, hasCapability } from '..
 import { RUN_CONFIG } from '../../helpers/global-setup';
 import type { ControlClient, ControlDelivery } from '../../helpers/control';
 import { WebhookReceiver, jsonOf, type ReceivedRequest } from '../../helpers/webhooks/receiver';
-import { LATE_MS, verifyArrival, type ArrivalOptions } from '../../helpers/webhooks/checks';
-import { latenessOver } from '../../helpers/lateness';
-import { nextRetryWindowMs, retryScheduleMs } from '../../helpers/webhooks/timing';
+import { verifyArrival, type ArrivalOptions } from '../../helpers/webhooks/checks';
+import { retryScheduleMs } from '../../helpers/webhooks/timing';
+import { followRetries } from '../../helpers/webhooks/waits';
 import { ensureConnectTo, routeHostTo } from '../../helpers/webhooks/connect-to';
 
 /** Options of a test that needs the control API. */
@@ -158,12 +158,17 @@ export interface WebhookFixture {
   onboardingAt(path: string): ReceivedRequest[];
   /**
    * Follows the attempts of a failing model B event at `path` (onboarding events) until none comes
-   * within the window the next exponential step needs (helpers/webhooks/timing.ts
-   * `nextRetryWindowMs`; a live target's first retry, whose delay is not known, is waited for
-   * {@link LIVE_RETRY_WAIT_MS}), or 8 came (7 retries: too many already, no need to wait for more).
+   * within the window the next exponential step needs (helpers/webhooks/waits.ts `followRetries`;
+   * a live target's first retry, whose delay is not known, is waited for {@link LIVE_RETRY_WAIT_MS}),
+   * or 8 came (7 retries: too many already, no need to wait for more).
    * @returns the attempts, in arrival order
    */
   followRetries(path: string): Promise<ReceivedRequest[]>;
+  /**
+   * How long "no retry" of a model A event is watched, ms: longer than a whole model B retry
+   * schedule of the target (+250 ms), or {@link LIVE_QUIET_MS} on a live tenant, whose schedule is not known.
+   */
+  noRetryWindowMs(): number;
   /** Starts a call on tenant A through the target's event source (assistant-request is delivered); tracked until {@link finishCall}. */
   beginCall(assistantId: string): Promise<StartedCall>;
   /**
@@ -339,23 +344,9 @@ export function useWebhookFixture(): WebhookFixture {
     arrival: (checks, requirement, pick, opts = {}) => verifyArrival(checks, rx, requirement, pick, { ...opts, timeoutMs: opts.timeoutMs ?? arrivalMs }),
     hook,
     onboardingAt,
-    async followRetries(path) {
-      let seen = onboardingAt(path);
-      // A window the runner spent running late (helpers/lateness.ts) proves no silence: it is waited again, twice at most.
-      let extensions = 0;
-      while (seen.length < 8) {
-        const n = seen.length;
-        const lastGap = n >= 2 ? seen[n - 1].arrivedAtMs - seen[n - 2].arrivedAtMs : 0;
-        const window = n < 2 && !control ? LIVE_RETRY_WAIT_MS : nextRetryWindowMs(lastGap, control ? retryBaseMs : 0);
-        const from = performance.now();
-        const more = await rx.holdsOff(() => onboardingAt(path).length > n, window);
-        seen = onboardingAt(path);
-        if (more.violated) continue;
-        if (extensions < 2 && latenessOver(from, performance.now()).maxMs >= LATE_MS) extensions += 1;
-        else break;
-      }
-      return seen;
-    },
+    followRetries: (path) =>
+      followRetries(rx, () => onboardingAt(path), { retryBaseMs: control ? retryBaseMs : undefined, unknownFirstWaitMs: LIVE_RETRY_WAIT_MS }),
+    noRetryWindowMs: () => (control ? retryScheduleMs(retryBaseMs) + 250 : LIVE_QUIET_MS),
     async beginCall(assistantId) {
       const tenantId = world().tenantA.id;
       if (!events) throw new Error('precondition: no event source (a test that begins a call requires events)');

@@ -12,7 +12,6 @@ import { describe } from 'vitest';
 import { clauseTest, skipWith } from '../../helpers/clause';
 import { verifyLoggedOnce, verifyModelADelivery, verifyModelASecret, verifyNoRetry, verifyTypeField } from '../../helpers/webhooks/checks';
 import { downEndpoint, isRefusing, jsonOf, type ReceivedRequest } from '../../helpers/webhooks/receiver';
-import { retryScheduleMs } from '../../helpers/webhooks/timing';
 import { type WebhookFixture, NEEDS, REACH, aboutCall, typeOf, testNumber } from './fixture';
 
 /** Registers this concern's tests on the webhook file's fixture (suites/webhooks.test.ts: one receiver per run). */
@@ -111,14 +110,13 @@ export function modelATests(wh: WebhookFixture): void {
           );
 
         // Nothing more may arrive for longer than a whole model B retry schedule would take.
-        const window = retryScheduleMs(wh.retryBaseMs) + 250;
         const noRetry = verify.on('6/a-no-retry').soft;
         await verifyNoRetry(
           noRetry,
           wh.rx,
           'after a 500 answer the model A event is not retried',
           (all) => all.filter((r) => r.path === path && aboutCall(r, callA)),
-          window,
+          wh.noRetryWindowMs(),
         );
         const logA = await deliveriesTo(urlA);
         const logB = await deliveriesTo(urlB, 'tenantB');

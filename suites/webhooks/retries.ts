@@ -10,7 +10,7 @@
  * How these tests reach a receiver, make events happen and stay isolated on each target:
  * suites/webhooks/fixture.ts.
  */
-import { describe, vi } from 'vitest';
+import { describe } from 'vitest';
 import { clauseTest, skipWith } from '../../helpers/clause';
 import {
   attemptWords,
@@ -24,9 +24,8 @@ import {
 import { downEndpoint, isRefusing, WaitTimeoutError } from '../../helpers/webhooks/receiver';
 import { deliveryIdOf } from '../../helpers/webhooks/verify';
 import { Deduper } from '../../helpers/webhooks/dedupe';
-import { retryScheduleMs } from '../../helpers/webhooks/timing';
-import type { ControlDelivery } from '../../helpers/control';
-import { type WebhookFixture, REACH, RETRIES, LIVE_QUIET_MS, LIVE_SLOW_ANSWER_MS, aboutCall, isOnboarding } from './fixture';
+import { atLeastAttempts, eachEventAttempted, waitForLoggedAttempts } from '../../helpers/webhooks/waits';
+import { type WebhookFixture, REACH, RETRIES, LIVE_SLOW_ANSWER_MS, aboutCall, isOnboarding } from './fixture';
 
 /** Registers this concern's tests on the webhook file's fixture (suites/webhooks.test.ts: one receiver per run). */
 export function retryTests(wh: WebhookFixture): void {
@@ -56,10 +55,7 @@ export function retryTests(wh: WebhookFixture): void {
         const got = await arrival(
           verify.on('6/b-retry-on-failure'),
           'the event is retried after two 500 answers',
-          () => {
-            const mine = onboardingAt(path);
-            return mine.length >= 3 && mine;
-          },
+          atLeastAttempts(3, () => onboardingAt(path)),
           { timeoutMs: wh.retryWaitMs(3) },
         );
         verify
@@ -105,11 +101,8 @@ export function retryTests(wh: WebhookFixture): void {
         const got = await arrival(
           verify,
           'a second attempt follows the unanswered first one',
-          () => {
-            const mine = onboardingAt(path);
-            return mine.length >= 2 && mine;
-          },
-          { timeoutMs: wh.ifControl() ? wh.timeoutMs + retryScheduleMs(wh.retryBaseMs, 2) + wh.arrivalMs : wh.retryWaitMs(1) },
+          atLeastAttempts(2, () => onboardingAt(path)),
+          { timeoutMs: wh.ifControl() ? wh.timeoutMs + wh.retryWaitMs(2) : wh.retryWaitMs(1) },
         );
         verify.that('the unanswered first attempt was followed by a retry', got.length >= 2 && got[0].answeredStatus === undefined, {
           expected: 'attempt 1 unanswered (held past the timeout), then attempt 2',
@@ -154,12 +147,7 @@ export function retryTests(wh: WebhookFixture): void {
         const got = await arrival(
           verify.on('6/b-retry-every-non-2xx'),
           'each event is attempted again after its non-2xx answer',
-          () => {
-            const mine = onboardingAt(path);
-            const byId = new Map<string, number>();
-            for (const r of mine) byId.set(deliveryIdOf(r.headers) ?? '', (byId.get(deliveryIdOf(r.headers) ?? '') ?? 0) + 1);
-            return byId.size >= STATUSES.length && [...byId.values()].every((n) => n >= 2) && mine;
-          },
+          eachEventAttempted(STATUSES.length, 2, () => onboardingAt(path)),
           { timeoutMs: wh.retryWaitMs(2) },
         );
         for (const [id, status] of statusOf) {
@@ -171,17 +159,7 @@ export function retryTests(wh: WebhookFixture): void {
         const refusing = await isRefusing(down.port);
         if (!refusing)
           verify.on('6/b-retry-every-non-2xx').inform('the down endpoint really refuses connections (precondition)', false, 'something answers on that port');
-        let log: ControlDelivery[] = [];
-        await vi
-          .waitFor(
-            async () => {
-              log = await sim.deliveriesTo(downUrl, 'tenantB');
-              if (!log.some((d) => d.deliveryId === refused.deliveryId && d.attempts.length >= 2)) throw new Error('no second attempt yet');
-            },
-            { timeout: retryScheduleMs(wh.retryBaseMs, 2) + wh.arrivalMs, interval: 50 },
-          )
-          .catch(() => undefined);
-        const entry = log.find((d) => d.deliveryId === refused.deliveryId);
+        const entry = await waitForLoggedAttempts(() => sim.deliveriesTo(downUrl, 'tenantB'), refused.deliveryId, 2, wh.retryWaitMs(2));
         verify
           .on('6/b-retry-every-non-2xx')
           .soft.that('an event whose connection is refused is attempted again (deliveries log)', !!entry && entry.attempts.length >= 2, {
@@ -201,14 +179,12 @@ export function retryTests(wh: WebhookFixture): void {
         wh.rx.route(path, () => 429);
         const call = await beginCall(a.id);
         await arrival(verify.on('6/a-no-retry'), 'the first attempt reaches the receiver', (all) => all.filter((r) => r.path === path && aboutCall(r, call)));
-        // Longer than a whole model B retry schedule of the target (a live target's is not known: a fixed quiet window).
-        const window = wh.ifControl() ? retryScheduleMs(wh.retryBaseMs) + 250 : LIVE_QUIET_MS;
         await verifyNoRetry(
           verify,
           wh.rx,
           'after a 429 answer the model A event is not retried',
           (all) => all.filter((r) => r.path === path && aboutCall(r, call)),
-          window,
+          wh.noRetryWindowMs(),
         );
         await finishCall(call);
         // §6: calls missed by a webhook remain readable through the calls API.
