@@ -191,7 +191,13 @@ function offHtml(run: RunRecord): string {
         )
         .join('')}</table>`
     : '';
-  return `<section id="off"><div><strong>Checked ${off.mustChecked} of ${off.mustTestable} testable <code>must</code> clauses (${off.mustTestable ? Math.round((off.mustChecked / off.mustTestable) * 100) : 100}%).</strong></div>${switches}</section>`;
+  const control = off.switches.find((w) => w.reasons?.length)?.reasons ?? [];
+  const ceiling = control.length
+    ? `<details><summary><code>must</code> clauses that still need a simulator control API (${control.length}), and why</summary><ul class="small">${control
+        .map((r) => `<li><code>${esc(r.id)}</code>: ${esc(r.reason)}</li>`)
+        .join('')}</ul></details>`
+    : '';
+  return `<section id="off"><div><strong>Checked ${off.mustChecked} of ${off.mustTestable} testable <code>must</code> clauses (${off.mustTestable ? Math.round((off.mustChecked / off.mustTestable) * 100) : 100}%).</strong></div>${switches}${ceiling}</section>`;
 }
 
 /** The failing (and error) clauses, each linked to its row in the clause table. */

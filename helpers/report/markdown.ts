@@ -45,10 +45,12 @@ export function offLines(run: RunRecord): string[] {
   if (!run.off) return [];
   const o = run.off;
   const lines = [`must clauses checked: ${o.mustChecked} of ${o.mustTestable} testable (${percent(o.mustChecked, o.mustTestable)})`];
-  for (const s of o.switches)
+  for (const s of o.switches) {
     lines.push(
       `  off: ${s.label} would turn on ${s.mustClauses.length} must clause${s.mustClauses.length === 1 ? '' : 's'}${testsNote(s.tests)}: ${s.variable ? `set ${s.variable}` : s.howTo}`,
     );
+    for (const r of s.reasons ?? []) lines.push(`    needs a control API: ${r.id}: ${r.reason}`);
+  }
   return lines;
 }
 
@@ -134,6 +136,12 @@ export function renderOff(run: RunRecord): string[] {
     for (const s of o.switches)
       lines.push(`| ${cell(s.label)} | ${s.variable ? `\`${cell(s.variable)}\`` : cell(s.howTo)} | ${s.mustClauses.length} | ${s.tests ?? ''} |`);
     lines.push('');
+    const control = o.switches.find((s) => s.reasons?.length)?.reasons ?? [];
+    if (control.length) {
+      lines.push('`must` clauses that still need a simulator control API (the ceiling of a run without one), and why:', '');
+      for (const r of control) lines.push(`- \`${r.id}\`: ${r.reason}`);
+      lines.push('');
+    }
   }
   return lines;
 }

@@ -192,6 +192,11 @@ export interface OffSwitch {
   mustClauses: string[];
   /** Skipped tests tagged with this switch: what it adds where its clauses are partly checked by other tests (format 1.8). */
   tests?: number;
+  /**
+   * For `control` only: each `must` clause that still needs a simulator's control API, with why
+   * (the catalogue's reason, else the skip message), so a reader sees the ceiling of a live run (format 1.14).
+   */
+  reasons?: { id: string; reason: string }[];
 }
 
 /** The first-screen figures of a run (format 1.4): `must` clauses checked, and what the run left off. */
@@ -205,7 +210,7 @@ export interface OffSummary {
 }
 
 /** Current minor format revision written by this code. */
-export const FORMAT_VERSION = '1.13';
+export const FORMAT_VERSION = '1.14';
 
 /** Which catalogue target a run mode exercises: simulators (embedded, external) or a live tenant. */
 export function targetKindOf(mode: string): ClauseTarget {
@@ -402,6 +407,7 @@ export function offSummary(clauses: ClauseRecord[], tests: TestRecord[]): OffSum
         howTo: info.howTo,
         mustClauses: [...ids].sort(),
         tests: testsBySwitch.get(name) ?? 0,
+        ...(name === 'control' ? { reasons: [...ids].sort().map((id) => ({ id, reason: controlReason(must.find((c) => c.id === id)) })) } : {}),
       };
     })
     .sort((a, b) => b.mustClauses.length - a.mustClauses.length || (b.tests ?? 0) - (a.tests ?? 0) || order.indexOf(a.name) - order.indexOf(b.name));
@@ -410,6 +416,11 @@ export function offSummary(clauses: ClauseRecord[], tests: TestRecord[]): OffSum
     mustTestable: must.length,
     switches,
   };
+}
+
+/** Why a clause needs a simulator's control API: the catalogue's reason, else the skip message, else the switch's own words. */
+function controlReason(c: ClauseRecord | undefined): string {
+  return c?.reason ?? c?.message ?? SWITCHES.control.howTo;
 }
 
 /** Test counts of a list of test records. */

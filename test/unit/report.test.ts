@@ -142,8 +142,15 @@ describe('what a run left off (first screen)', () => {
       '  off: event trigger would turn on 1 must clause (1 test): set CORE_API_EVENT_TRIGGER=<command or https URL>',
       '  off: wildcard DNS would turn on 1 must clause (1 test): set CORE_API_WILDCARD_DNS=<domain>',
       '  off: simulator control API would turn on 1 must clause: run against the simulator: a live tenant cannot be made to do this',
+      '    needs a control API: 5.4/rotation-immediate: not applicable to this target: testable on simulator only',
       '  off: model usage would turn on 0 must clauses (1 test): set CORE_API_ALLOW_MODEL_USAGE=1',
     ]);
+    // The ceiling of a run without a control API: each clause that still needs one, with why, in every form.
+    expect(run.off!.switches.find((w) => w.name === 'control')?.reasons).toEqual([
+      { id: '5.4/rotation-immediate', reason: 'not applicable to this target: testable on simulator only' },
+    ]);
+    expect(md).toContain('- `5.4/rotation-immediate`: not applicable to this target: testable on simulator only');
+    expect(html).toContain('<li><code>5.4/rotation-immediate</code>: not applicable to this target: testable on simulator only</li>');
     assertRunRecord(JSON.parse(JSON.stringify(run)));
   });
 });
