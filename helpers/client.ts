@@ -66,6 +66,8 @@ export interface RequestOptions {
    * (suites/robustness.test.ts).
    */
   audit?: boolean;
+  /** Marks the request as an audit's resend of an earlier one (helpers/audits/replay.ts); tests never set it. */
+  replay?: boolean;
 }
 
 /** Bounded retry policy (§8: exponential back-off with jitter; POST never retried except on 429). */
@@ -170,13 +172,17 @@ export interface SentRequest {
   credentials?: Credentials;
   /** Whether the answer goes to the answer listeners (`audit` option). */
   audited: boolean;
+  /** Whether this request is an audit's resend of an earlier one (helpers/audits/replay.ts), which no audit resends again. */
+  replay: boolean;
+  /** Sends the same request once more, marked as a replay; answers as {@link ApiClient.request}. */
+  resend(): Promise<ApiResponse>;
 }
 
 /**
  * Told of every request when it is sent; returns what is told how it ended: with the API's answer,
  * or undefined when none came (target trouble: the outcome of a write is then unknown).
  */
-export type RequestObserver = (sent: SentRequest) => (answer: ApiResponse | undefined) => void;
+export type RequestObserver = (sent: SentRequest) => (answer: ApiResponse | undefined) => void | Promise<void>;
 
 const requestObservers = new Set<RequestObserver>();
 
@@ -326,15 +332,25 @@ export class ApiClient {
   async request<T = UncheckedJson>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
     const req = this.prepare(method, path, opts);
     if (requestObservers.size === 0) return this.exchange<T>(req, opts);
-    const sent: SentRequest = { method, path: req.fullPath, body: parseSent(req.payload), credentials: this.credentials, audited: opts.audit !== false };
+    const sent: SentRequest = {
+      method,
+      path: req.fullPath,
+      body: parseSent(req.payload),
+      credentials: this.credentials,
+      audited: opts.audit !== false,
+      replay: opts.replay === true,
+      resend: () => this.request(method, path, { ...opts, replay: true }),
+    };
     const ends = [...requestObservers].map((o) => o(sent));
     let answer: ApiResponse<T> | undefined;
     try {
       answer = await this.exchange<T>(req, opts);
-      return answer;
-    } finally {
-      for (const end of ends) end(answer);
+    } catch (e) {
+      for (const end of ends) await end(undefined);
+      throw e;
     }
+    for (const end of ends) await end(answer);
+    return answer;
   }
 
   /** The attempts of one prepared request, per {@link ApiClient.request}. */

@@ -11,11 +11,12 @@ import type { AuditDefinition } from './audit';
 import { ASSISTANT_STATE_AUDIT, auditAssistantState } from './assistant-state';
 import { LISTS_AUDIT, auditLists } from './lists';
 import { REVOKED_AUDIT, auditRevoked } from './revoked';
+import { REPLAY_AUDIT, auditReplay } from './replay';
 
 export type { AuditDefinition } from './audit';
 
 /** Every invariant audit, in the order the report lists them. */
-export const INVARIANT_AUDITS: readonly AuditDefinition[] = [ASSISTANT_STATE_AUDIT, LISTS_AUDIT, REVOKED_AUDIT];
+export const INVARIANT_AUDITS: readonly AuditDefinition[] = [ASSISTANT_STATE_AUDIT, REPLAY_AUDIT, LISTS_AUDIT, REVOKED_AUDIT];
 
 /** The clauses the invariant audits record, whatever test they judge an exchange of. */
 export const INVARIANT_AUDIT_CLAUSES: readonly string[] = [...new Set(INVARIANT_AUDITS.flatMap((a) => a.clauses))];
@@ -26,5 +27,6 @@ let installed = false;
 export function installInvariantAudits(): void {
   if (installed) return;
   installed = true;
-  for (const observe of [auditAssistantState, auditLists, auditRevoked]) onRequest(observe);
+  // The state audit first: it knows the first answer before the replay audit resends the request.
+  for (const observe of [auditAssistantState, auditReplay, auditLists, auditRevoked]) onRequest(observe);
 }

@@ -62,7 +62,9 @@ describe('assistant state audit (§4.1)', () => {
       await tenantA.get(`/assistants/${id}`);
     });
     expect(failed(m)).toEqual([]);
-    expect(new Set(passed(m))).toEqual(new Set(['4.1/omitted-unchanged', '4.1/value-reads-back-exactly', '4.1/rejected-patch-changes-nothing']));
+    expect(new Set(passed(m))).toEqual(
+      new Set(['4.1/omitted-unchanged', '4.1/value-reads-back-exactly', '4.1/rejected-patch-changes-nothing', '8/patch-replay-converges']),
+    );
     expect(m.audits?.['assistant state follows the writes']).toBeGreaterThanOrEqual(4);
   });
   it('fails 4.1/omitted-unchanged where a PATCH resets a field it omits (merge.omitted-reset)', async () => {
@@ -88,7 +90,7 @@ describe('assistant state audit (§4.1)', () => {
     const id = await newAssistant('audit-astral');
     await control.config({ faults: ['assistants.text-cut-at-astral'] });
     const m = await asTest(() => tenantA.patch(`/assistants/${id}`, { address: 'Main St 😀 1' }));
-    expect(failed(m)).toEqual(['4.1/value-reads-back-exactly']);
+    expect(new Set(failed(m))).toEqual(new Set(['4.1/value-reads-back-exactly']));
   });
   it('does not judge a change another writer made between the reads, nor overlapping requests', async () => {
     const id = await newAssistant('audit-foreign');
@@ -110,6 +112,63 @@ describe('assistant state audit (§4.1)', () => {
       await tenantA.patch(`/assistants/${id}`, { name: 'after a control write' });
     });
     expect(failed(m)).toEqual([]);
+  });
+});
+
+describe('replay audit (§8)', () => {
+  it('passes where a replayed PATCH and PUT converge, and replays once per test', async () => {
+    const id = await newAssistant('audit-replay');
+    const tool = (
+      await tenantA.post('/tools', { instruction: { title: 't', description: 'd', steps: [{ title: 'Ask', description: 'Ask for the order number.' }] } })
+    ).json?.data?.id;
+    const m = await asTest(async () => {
+      await tenantA.patch(`/assistants/${id}`, { name: 'replayed', categories: ['a'] });
+      await tenantA.patch(`/assistants/${id}`, { name: 'not replayed' });
+    });
+    expect(failed(m)).toEqual([]);
+    expect(passed(m)).toContain('8/patch-replay-converges');
+    expect(m.requests).toBe(3);
+    if (typeof tool === 'string') {
+      const t = await asTest(() =>
+        tenantA.put(`/tools/${tool}`, {
+          instruction: {
+            title: 't',
+            description: 'd',
+            steps: [
+              { title: 'Ask', description: 'Ask for the order number.' },
+              { title: 'Look up', description: 'Call the tool with it.' },
+            ],
+          },
+        }),
+      );
+      expect(failed(t)).toEqual([]);
+    }
+  });
+  it('fails 8/put-replay-converges where a PUT appends steps (tools.put-appends-steps)', async () => {
+    const created = await tenantA.post('/tools', {
+      instruction: { title: 't', description: 'd', steps: [{ title: 'Ask', description: 'Ask for the order number.' }] },
+    });
+    const tool = created.json?.data?.id as string;
+    await control.config({ faults: ['tools.put-appends-steps'] });
+    const m = await asTest(() =>
+      tenantA.put(`/tools/${tool}`, {
+        instruction: {
+          title: 't',
+          description: 'd',
+          steps: [
+            { title: 'Ask', description: 'Ask for the order number.' },
+            { title: 'Look up', description: 'Call the tool with it.' },
+          ],
+        },
+      }),
+    );
+    expect(failed(m)).toContain('8/put-replay-converges');
+  });
+  it('fails 8/patch-replay-converges where a replayed PATCH drifts (merge.replay-drift)', async () => {
+    const id = await newAssistant('audit-replay-drift');
+    await control.config({ faults: ['merge.replay-drift'] });
+    const m = await asTest(() => tenantA.patch(`/assistants/${id}`, { categories: ['x'] }));
+    expect(failed(m)).toContain('8/patch-replay-converges');
   });
 });
 
