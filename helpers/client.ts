@@ -180,9 +180,11 @@ export interface SentRequest {
 
 /**
  * Told of every request when it is sent; returns what is told how it ended: with the API's answer,
- * or undefined when none came (target trouble: the outcome of a write is then unknown).
+ * or undefined when none came (target trouble: the outcome of a write is then unknown). What it
+ * tells may answer a later answer to the same request (a replay's, helpers/audits/replay.ts), which
+ * the caller then gets instead: the state the target is in after both.
  */
-export type RequestObserver = (sent: SentRequest) => (answer: ApiResponse | undefined) => void | Promise<void>;
+export type RequestObserver = (sent: SentRequest) => (answer: ApiResponse | undefined) => void | ApiResponse | Promise<void | ApiResponse>;
 
 const requestObservers = new Set<RequestObserver>();
 
@@ -349,7 +351,7 @@ export class ApiClient {
       for (const end of ends) await end(undefined);
       throw e;
     }
-    for (const end of ends) await end(answer);
+    for (const end of ends) answer = ((await end(answer)) as ApiResponse<T> | undefined) ?? answer;
     return answer;
   }
 

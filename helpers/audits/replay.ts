@@ -9,7 +9,7 @@
  *   two answers are compared on what was sent: each sent field holds the sent value, an array
  *   as many items as sent, each holding the sent item (a server may add a step id; it may not
  *   append the steps again).
- * At most one replay per test, and on a live tenant at most {@link LIVE_REPLAYS} per worker, so the
+ * The test gets the replay's answer, the state the target is in after both writes. At most one replay per test, and on a live tenant at most {@link LIVE_REPLAYS} per worker, so the
  * request budget holds. A replay of a request sent outside a test, not audited, or itself a
  * replay is never sent. Whatever the replay meets that is not an answer of the API (target
  * trouble) leaves the audit without a judgement.
@@ -82,7 +82,7 @@ function onLiveTenant(): boolean {
 }
 
 /** Observes one request (helpers/client.ts `onRequest`): replays an accepted PATCH or PUT once per test. */
-export function auditReplay(sent: SentRequest): (answer: ApiResponse | undefined) => Promise<void> | void {
+export function auditReplay(sent: SentRequest): (answer: ApiResponse | undefined) => Promise<ApiResponse | void> | void {
   const kind = kindOf(sent);
   const test = currentTest();
   if (!kind || !test || sent.replay || !sent.audited || replayedIn.has(test)) return () => undefined;
@@ -101,5 +101,7 @@ export function auditReplay(sent: SentRequest): (answer: ApiResponse | undefined
     }
     const second = again.json?.data;
     if (again.status >= 200 && again.status < 300 && isObject(second)) judgeReplay(kind, sent, first, second);
+    // The caller gets the answer of the last write it caused, so what it compares with later reads (updatedAt) is the target's state.
+    return again;
   };
 }

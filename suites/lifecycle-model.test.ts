@@ -1,0 +1,266 @@
+/**
+ * Model-based property test of the spec's lifecycles (issue 34, item 3; §3, §4.5, §5.4, §5.6,
+ * §5.7): fast-check draws sequences of rotations, tenant removals, calls started and ended, and
+ * reads, mints and call reads by every principal; each command is applied to the target and to the
+ * model of helpers/generate/lifecycle-model.ts, and every answer must be one the model allows. A
+ * failure is shrunk to a minimal sequence and printed as a curl script (keys and ids as shell
+ * variables, never their values).
+ *
+ * On a simulator each run provisions its own organization with tenants A and B through the control
+ * API, so rotations and removals touch nothing else. On a live tenant, bounded: only reads, with
+ * the operator's principals (tenant keys, the organization key naming each tenant, the rotated key
+ * when given), {@link LIVE_RUNS} sequences of at most {@link MAX_COMMANDS}.
+ * Seeded: `FC_SEED` (and `FC_PATH`) replay a run; the seed is printed with every verdict.
+ */
+import fc from 'fast-check';
+import { useWorld, type World } from '../helpers/world';
+import { clauseTest } from '../helpers/clause';
+import { ApiClient } from '../helpers/client';
+import { hasCapability } from '../helpers/target';
+import {
+  allowedCallRead,
+  allowedMint,
+  allowedRead,
+  allows,
+  initialLifecycle,
+  LIFECYCLE_CLAUSES,
+  type Allowed,
+  type Credential,
+  type LifecycleModel,
+} from '../helpers/generate/lifecycle-model';
+
+/** Sequences per run on a simulator, and on a live tenant (reads only). */
+const SIM_RUNS = 10;
+const LIVE_RUNS = 3;
+/** Longest command sequence. */
+const MAX_COMMANDS = 8;
+/** Time budget of the whole property, shrinking included (ms). */
+const TIME_BUDGET_MS = 30_000;
+
+const world = useWorld();
+const NAMES = ['A', 'B'] as const;
+
+/** The real side of a run: the tenants' ids, every key each had (oldest first), their calls. */
+interface Real {
+  baseUrl: string;
+  orgKey: string;
+  tenants: { id: string; keys: string[]; calls: string[]; assistantId?: string }[];
+}
+interface Holder {
+  model: LifecycleModel;
+  real: Real;
+}
+
+/** An answer the model did not allow, with the clause that says what was expected. */
+class StepFailure extends Error {
+  constructor(
+    message: string,
+    readonly clause: string,
+  ) {
+    super(message);
+    this.name = 'StepFailure';
+  }
+}
+
+function expectAllowed(a: Allowed, status: number, reason: unknown, what: string): void {
+  if (!allows(a, status, reason))
+    throw new StepFailure(
+      `${what}: expected ${a.statuses.join(' or ')}${a.reason ? ` (409 reason ${a.reason})` : ''} — ${a.words}; got ${status}${reason ? ` ${String(reason)}` : ''}`,
+      a.clause,
+    );
+}
+
+const keyVar = (t: number, gen: number) => `$KEY_${NAMES[t]}_${gen}`;
+const curl = (method: string, path: string, auth: string, tenant?: string) =>
+  `curl -X ${method} "$CORE_API_BASE_URL${path}" -H "Authorization: ApiKey ${auth}"${tenant ? ` -H "X-Tenant-Id: ${tenant}"` : ''}`;
+
+function client(r: Real, t: number, cred: Credential): ApiClient {
+  const keys = r.tenants[t].keys;
+  if (cred === 'org') return new ApiClient(r.baseUrl, { label: 'organization key O', key: r.orgKey, tenantId: r.tenants[t].id });
+  return new ApiClient(r.baseUrl, { label: `tenant key ${NAMES[t]}`, key: cred === 'rotated' ? keys[0] : keys[keys.length - 1] });
+}
+
+class Read implements fc.AsyncCommand<LifecycleModel, Real> {
+  constructor(
+    readonly t: number,
+    readonly cred: Credential,
+  ) {}
+  check(m: Readonly<LifecycleModel>): boolean {
+    return this.cred !== 'rotated' || m.tenants[this.t].rotations > 0;
+  }
+  async run(m: LifecycleModel, r: Real): Promise<void> {
+    const res = await client(r, this.t, this.cred).get('/assistants');
+    expectAllowed(allowedRead(m.tenants[this.t], this.cred), res.status, undefined, this.toString());
+  }
+  toString(): string {
+    if (this.cred === 'org') return curl('GET', '/assistants', '$ORG_KEY', `$TENANT_${NAMES[this.t]}`);
+    return curl('GET', '/assistants', this.cred === 'rotated' ? keyVar(this.t, 0) : `$KEY_${NAMES[this.t]}_CURRENT`);
+  }
+}
+
+class Rotate implements fc.AsyncCommand<LifecycleModel, Real> {
+  constructor(readonly t: number) {}
+  check(m: Readonly<LifecycleModel>): boolean {
+    return !m.tenants[this.t].removed && m.tenants[this.t].rotations < 3;
+  }
+  async run(m: LifecycleModel, r: Real): Promise<void> {
+    const keys = r.tenants[this.t].keys;
+    keys.push(await world().control!.rotate(keys[keys.length - 1]));
+    m.tenants[this.t].rotations += 1;
+    await observe(m, r, [new Read(this.t, 'rotated'), new Read(this.t, 'current')]);
+  }
+  toString(): string {
+    return `curl -X POST "$CORE_API_CONTROL_URL/keys/rotate" -d '{"apiKey":"'$KEY_${NAMES[this.t]}_CURRENT'"}'   # rotate ${NAMES[this.t]}'s key`;
+  }
+}
+
+class Remove implements fc.AsyncCommand<LifecycleModel, Real> {
+  constructor(readonly t: number) {}
+  check(m: Readonly<LifecycleModel>): boolean {
+    return m.tenants.every((x) => !x.removed);
+  }
+  async run(m: LifecycleModel, r: Real): Promise<void> {
+    await world().control!.removeTenant(r.tenants[this.t].id);
+    m.tenants[this.t].removed = true;
+    await observe(m, r, [new Read(this.t, 'current'), new Read(this.t, 'org'), new Read(this.t, 'rotated')]);
+  }
+  toString(): string {
+    return `curl -X DELETE "$CORE_API_CONTROL_URL/tenants/$TENANT_${NAMES[this.t]}"   # remove tenant ${NAMES[this.t]}`;
+  }
+}
+
+class StartCall implements fc.AsyncCommand<LifecycleModel, Real> {
+  constructor(readonly t: number) {}
+  check(m: Readonly<LifecycleModel>): boolean {
+    return !m.tenants[this.t].removed && m.tenants[this.t].calls.length < 2;
+  }
+  async run(m: LifecycleModel, r: Real): Promise<void> {
+    const real = r.tenants[this.t];
+    real.assistantId ??= (await client(r, this.t, 'current').post('/assistants', { name: `lifecycle-${NAMES[this.t]}` })).json?.data?.id;
+    const call = await world().control!.startCall({ tenantId: real.id, assistantId: real.assistantId! });
+    real.calls.push(call.id);
+    m.tenants[this.t].calls.push('live');
+    const i = real.calls.length - 1;
+    await observe(m, r, [new CallAction('read', this.t, i, this.t), new CallAction('read', this.t, i, 1 - this.t)]);
+  }
+  toString(): string {
+    return `curl -X POST "$CORE_API_CONTROL_URL/calls" -d '{"tenantId":"'$TENANT_${NAMES[this.t]}'","assistantId":"…"}'   # start a call of ${NAMES[this.t]}`;
+  }
+}
+
+class EndCall implements fc.AsyncCommand<LifecycleModel, Real> {
+  constructor(
+    readonly t: number,
+    readonly i: number,
+  ) {}
+  check(m: Readonly<LifecycleModel>): boolean {
+    return m.tenants[this.t].calls[this.i] === 'live';
+  }
+  async run(m: LifecycleModel, r: Real): Promise<void> {
+    await world().control!.endCall(r.tenants[this.t].calls[this.i]);
+    m.tenants[this.t].calls[this.i] = 'ended';
+    await observe(m, r, [new CallAction('mint', this.t, this.i, this.t), new CallAction('read', this.t, this.i, this.t)]);
+  }
+  toString(): string {
+    return `curl -X POST "$CORE_API_CONTROL_URL/calls/$CALL_${NAMES[this.t]}_${this.i}/end"   # end the call`;
+  }
+}
+
+/** A call read (`GET /calls/{id}`) or a mint (`POST /calls/{id}/monitor-session`) by tenant `by` with its current key. */
+class CallAction implements fc.AsyncCommand<LifecycleModel, Real> {
+  constructor(
+    readonly action: 'read' | 'mint',
+    readonly t: number,
+    readonly i: number,
+    readonly by: number,
+  ) {}
+  check(m: Readonly<LifecycleModel>): boolean {
+    return m.tenants[this.t].calls.length > this.i && !m.tenants[this.by].removed;
+  }
+  async run(m: LifecycleModel, r: Real): Promise<void> {
+    const id = r.tenants[this.t].calls[this.i];
+    const c = client(r, this.by, 'current');
+    const res =
+      this.action === 'read' ? await c.get(`/calls/${id}`) : await c.post(`/calls/${id}/monitor-session`, { actorLabel: 'lifecycle model' }, { retry: false });
+    const owner = m.tenants[this.t];
+    const allowed = this.action === 'read' ? allowedCallRead(owner, m.tenants[this.by]) : allowedMint(owner, this.i, m.tenants[this.by]);
+    expectAllowed(allowed, res.status, res.json?.reason, this.toString());
+  }
+  toString(): string {
+    const path = this.action === 'read' ? `/calls/$CALL_${NAMES[this.t]}_${this.i}` : `/calls/$CALL_${NAMES[this.t]}_${this.i}/monitor-session`;
+    return curl(this.action === 'read' ? 'GET' : 'POST', path, `$KEY_${NAMES[this.by]}_CURRENT`);
+  }
+}
+
+/** After a change, every read it affects is compared with the model at once (those the model can run). */
+async function observe(m: LifecycleModel, r: Real, reads: fc.AsyncCommand<LifecycleModel, Real>[]): Promise<void> {
+  for (const read of reads) if (read.check(m)) await read.run(m, r);
+}
+
+const tenant = fc.constantFrom(0, 1);
+const credential = fc.constantFrom<Credential>('current', 'rotated', 'org');
+
+function simulatorCommands() {
+  return [
+    fc.tuple(tenant, credential).map(([t, c]) => new Read(t, c)),
+    tenant.map((t) => new Rotate(t)),
+    tenant.map((t) => new Remove(t)),
+    tenant.map((t) => new StartCall(t)),
+    fc.tuple(tenant, fc.nat(1)).map(([t, i]) => new EndCall(t, i)),
+    fc.tuple(fc.constantFrom<'read' | 'mint'>('read', 'mint'), tenant, fc.nat(1), tenant).map(([a, t, i, by]) => new CallAction(a, t, i, by)),
+  ];
+}
+
+/** A fresh organization with tenants A and B (simulator), or the operator's principals (live, read only). */
+async function freshReal(w: World): Promise<Real> {
+  if (!w.control) {
+    return {
+      baseUrl: w.target.baseUrl,
+      orgKey: w.orgKey,
+      tenants: [
+        { id: w.tenantA.id, keys: w.rotatedKey ? [w.rotatedKey, w.tenantA.key] : [w.tenantA.key], calls: [] },
+        { id: w.tenantB.id, keys: [w.tenantB.key], calls: [] },
+      ],
+    };
+  }
+  const org = await w.control.organization(`${w.runPrefix}lifecycle-org`);
+  const [a, b] = [await w.control.tenant(org.id, `${w.runPrefix}lifecycle-A`), await w.control.tenant(org.id, `${w.runPrefix}lifecycle-B`)];
+  return { baseUrl: w.target.baseUrl, orgKey: org.apiKey, tenants: [a, b].map((t) => ({ id: t.id, keys: [t.apiKey], calls: [] })) };
+}
+
+clauseTest(
+  LIFECYCLE_CLAUSES,
+  'random sequences of rotations, removals, calls, reads and mints get only the answers the lifecycle model allows',
+  async ({ verify }) => {
+    const w = world();
+    const sim = hasCapability('control');
+    const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : (Date.now() ^ Math.floor(Math.random() * 0x7fffffff)) | 0;
+    const path = process.env.FC_PATH || undefined;
+    const commands = sim
+      ? simulatorCommands()
+      : [fc.tuple(tenant, fc.constantFrom<Credential>('current', 'org', ...(w.rotatedKey ? (['rotated'] as const) : []))).map(([t, c]) => new Read(t, c))];
+    const property = fc.asyncProperty(fc.commands(commands, { maxCommands: MAX_COMMANDS }), async (cmds) => {
+      const real = await freshReal(w);
+      const model = initialLifecycle();
+      if (!sim && w.rotatedKey) model.tenants[0].rotations = 1;
+      const holder: Holder = { model, real };
+      await fc.asyncModelRun(() => ({ model: holder.model, real: holder.real }), cmds);
+    });
+    const out = await fc.check(property, {
+      seed,
+      path,
+      numRuns: sim ? SIM_RUNS : LIVE_RUNS,
+      interruptAfterTimeLimit: TIME_BUDGET_MS,
+      markInterruptAsFailure: false,
+    });
+    const err = out.errorInstance as unknown;
+    const clause = err instanceof StepFailure ? err.clause : LIFECYCLE_CLAUSES[0];
+    const replay = `seed ${out.seed}, path ${out.counterexamplePath ?? '-'}; replay with FC_SEED=${out.seed}${out.counterexamplePath ? ` FC_PATH=${out.counterexamplePath}` : ''}`;
+    const script = out.counterexample ? [...(out.counterexample[0] as Iterable<unknown>)].map(String).join('\n    ') : '?';
+    verify.on(clause).that(`every answer of a random lifecycle sequence is one the model allows (${out.numRuns} runs, seed ${out.seed})`, !out.failed, {
+      expected: 'the target agrees with the lifecycle model after every command',
+      actual: out.failed ? `${err instanceof Error ? err.message : String(err)}\n  shrunk sequence, as curl:\n    ${script}\n  ${replay}` : 'agreed',
+    });
+  },
+  { timeout: 90_000 },
+);
