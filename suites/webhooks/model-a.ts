@@ -9,7 +9,7 @@
  * suites/webhooks/fixture.ts.
  */
 import { describe } from 'vitest';
-import { clauseTest, skipWith } from '../../helpers/clause';
+import { clauseTest, skipWith, type Verify } from '../../helpers/clause';
 import { verifyLoggedOnce, verifyModelADelivery, verifyModelASecret, verifyNoRetry, verifyTypeField } from '../../helpers/webhooks/checks';
 import { downEndpoint, isRefusing, jsonOf, type ReceivedRequest } from '../../helpers/webhooks/receiver';
 import { type WebhookFixture, NEEDS, REACH, aboutCall, typeOf, testNumber } from './fixture';
@@ -39,45 +39,14 @@ export function modelATests(wh: WebhookFixture): void {
               },
             },
           );
-          verifyModelADelivery(ctx.verify, req, wh.secret(), 'assistant-request');
-          ctx.verify.on('6/voice-call-id').schema('assistant-request carries call_id', 'events/assistant-request', jsonOf(req));
-          ctx.verify
-            .on('6/type-field')
-            .inform('assistant-request carries type "assistant-request"', typeOf(req) === 'assistant-request', `type ${JSON.stringify(typeOf(req))}`);
-          ctx.verify
-            .on('6/voice-call-id')
-            .inform(
-              'call_id is the call id (not the support correlation callId)',
-              jsonOf(req).call_id === call.id,
-              `call_id ${JSON.stringify(jsonOf(req).call_id)}; call id ${call.id}`,
-            );
-
+          verifyVoiceAssistantRequest(ctx.verify, req, wh.secret(), call.id);
           const answered = await finishCall(call, supervisorAnswered);
           const [eoc] = await arrival(
             ctx.verify.on('6/a-end-of-call-fields'),
             `the end-of-call report of call ${call.id} reaches the assistant's serverUrl`,
             (all) => all.filter((r) => r.path === path && aboutCall(r, call) && r.seq > req.seq),
           );
-          const body = verifyModelADelivery(ctx.verify, eoc, wh.secret(), 'end-of-call-report');
-          ctx.verify
-            .on(['6/a-end-of-call-fields', '6/voice-call-id'])
-            .schema('end-of-call-report carries call_id, customer_number and a boolean supervisor_answered', 'events/end-of-call-report', body);
-          if (answered !== undefined)
-            ctx.verify
-              .on('6/a-end-of-call-fields')
-              .inform(
-                `supervisor_answered reflects the call (${answered})`,
-                body?.supervisor_answered === answered,
-                `supervisor_answered ${JSON.stringify(body?.supervisor_answered)}`,
-              );
-          if (call.customerNumber)
-            ctx.verify
-              .on('6/a-end-of-call-fields')
-              .inform(
-                'customer_number is the caller number',
-                body?.customer_number === call.customerNumber,
-                `customer_number ${JSON.stringify(body?.customer_number)}`,
-              );
+          verifyVoiceEndOfCall(ctx.verify, eoc, wh.secret(), { answered, customerNumber: call.customerNumber });
         }
       },
       REACH,
@@ -277,4 +246,51 @@ export function modelATests(wh: WebhookFixture): void {
       REACH,
     );
   });
+}
+
+/**
+ * §6 model A, a voice call's assistant-request: a JSON POST with the client server secret, the
+ * assistant-request schema, `type` "assistant-request", and `call_id` the call's id (informational).
+ */
+function verifyVoiceAssistantRequest(verify: Verify, req: ReceivedRequest, secret: string, callId: string): void {
+  verifyModelADelivery(verify, req, secret, 'assistant-request');
+  verify.on('6/voice-call-id').schema('assistant-request carries call_id', 'events/assistant-request', jsonOf(req));
+  verify
+    .on('6/type-field')
+    .inform('assistant-request carries type "assistant-request"', typeOf(req) === 'assistant-request', `type ${JSON.stringify(typeOf(req))}`);
+  verify
+    .on('6/voice-call-id')
+    .inform(
+      'call_id is the call id (not the support correlation callId)',
+      jsonOf(req).call_id === callId,
+      `call_id ${JSON.stringify(jsonOf(req).call_id)}; call id ${callId}`,
+    );
+}
+
+/**
+ * §6 model A, a voice call's end-of-call report: a JSON POST with the client server secret and the
+ * end-of-call-report schema; `supervisor_answered` and `customer_number` match the call where the
+ * event source says what they were (informational).
+ */
+function verifyVoiceEndOfCall(verify: Verify, eoc: ReceivedRequest, secret: string, call: { answered?: boolean; customerNumber?: string }): void {
+  const body = verifyModelADelivery(verify, eoc, secret, 'end-of-call-report');
+  verify
+    .on(['6/a-end-of-call-fields', '6/voice-call-id'])
+    .schema('end-of-call-report carries call_id, customer_number and a boolean supervisor_answered', 'events/end-of-call-report', body);
+  if (call.answered !== undefined)
+    verify
+      .on('6/a-end-of-call-fields')
+      .inform(
+        `supervisor_answered reflects the call (${call.answered})`,
+        body?.supervisor_answered === call.answered,
+        `supervisor_answered ${JSON.stringify(body?.supervisor_answered)}`,
+      );
+  if (call.customerNumber)
+    verify
+      .on('6/a-end-of-call-fields')
+      .inform(
+        'customer_number is the caller number',
+        body?.customer_number === call.customerNumber,
+        `customer_number ${JSON.stringify(body?.customer_number)}`,
+      );
 }
