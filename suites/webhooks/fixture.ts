@@ -98,7 +98,7 @@ export function testNumber(): string {
 type TenantName = 'tenantA' | 'tenantB';
 
 /**
- * One webhook suite file's fixture. Its state (`rx`, `control`, …) is set before the file's first
+ * One webhook suite file's fixture. Its state (the receiver, control API, event source, timings) is set before the file's first
  * test (beforeAll), so read it through the object, never copy it at the file's top.
  */
 export interface WebhookFixture {
@@ -230,6 +230,168 @@ export interface ControlSteps {
 }
 
 /**
+ * A webhook fixture's state, set before the file's first test ({@link startOnSimulator},
+ * {@link startLive}) and read through the fixture's members, never copied at a file's top.
+ */
+interface FixtureState {
+  /** The file's receiver; undefined until beforeAll, and on a live tenant without a public URL. */
+  rx: WebhookReceiver | undefined;
+  /** The control API on a simulator; undefined on a live tenant. */
+  control: ControlClient | undefined;
+  /** The event source (helpers/events.ts); undefined on a live tenant without a public URL. */
+  events: Events | undefined;
+  /** How long an expected delivery may take to arrive, ms. */
+  arrivalMs: number;
+  /** Model B retry base delay of the target, ms. */
+  retryBaseMs: number;
+  /** Delivery attempt timeout of the target, ms. */
+  timeoutMs: number;
+  /** The file's public host names (set on a simulator). */
+  hosts: { hooks: string; bare: string; tunnel: string };
+  /** The `webhookConnectTo` entries of the file's host names (helpers/webhooks/connect-to.ts). */
+  connectTo: Record<string, string>;
+  /**
+   * Where the target reaches the receiver: on a simulator `https://<hooks host>` (routed by the control
+   * API's DNS and connect-to), on a live tenant the public URL a tunnel forwards (no trailing slash).
+   */
+  hookBase: string;
+  /** Path prefix the receiver sees before a test's own path: the public URL's path on a live tenant, else ''. */
+  seenPrefix: string;
+  /** Calls the file started and has not ended: ended in afterAll, so a failed test leaves no call live. */
+  openCalls: Map<string, { tenantId: string; call: StartedCall }>;
+}
+
+/** A fixture state before beforeAll: the run config's timings, nothing started. */
+function initialState(): FixtureState {
+  return {
+    rx: undefined,
+    control: undefined,
+    events: undefined,
+    arrivalMs: 4_000,
+    retryBaseMs: RUN_CONFIG.webhookRetryBaseMs,
+    timeoutMs: RUN_CONFIG.webhookTimeoutMs,
+    hosts: { hooks: '', bare: '', tunnel: '' },
+    connectTo: {},
+    hookBase: '',
+    seenPrefix: '',
+    openCalls: new Map(),
+  };
+}
+
+/**
+ * On a live tenant: the receiver on `CORE_API_WEBHOOK_PORT`, reached through the operator's tunnel
+ * (`CORE_API_WEBHOOK_PUBLIC_URL`), and the operator's trigger; nothing when no public URL is set.
+ */
+async function startLive(s: FixtureState): Promise<void> {
+  const reach = getTarget().webhook;
+  if (!reach) return;
+  s.rx = await WebhookReceiver.start({ port: reach.port });
+  s.events = eventsFor();
+  s.arrivalMs = 30_000;
+  s.hookBase = reach.publicUrl;
+  s.seenPrefix = new URL(reach.publicUrl).pathname.replace(/\/+$/, '');
+}
+
+/**
+ * On a simulator: the receiver, the control API as event source, the target's retry config, and
+ * the file's host names routed to the receiver (undone by the file world's cleanup).
+ * @throws Error when the file's world has no control client
+ */
+async function startOnSimulator(s: FixtureState, w: World): Promise<void> {
+  if (!w.control) throw new Error('precondition: the target has the control capability but its world has no control client');
+  const control = w.control;
+  s.control = control;
+  s.events = eventsFor(w.target, control);
+  const rx = await WebhookReceiver.start();
+  s.rx = rx;
+  const cfg = await control.config({});
+  if (typeof cfg.webhookRetryBaseMs === 'number') s.retryBaseMs = cfg.webhookRetryBaseMs;
+  if (typeof cfg.webhookTimeoutMs === 'number') s.timeoutMs = cfg.webhookTimeoutMs;
+  const tag = w.runPrefix.replace(/-+$/, '');
+  s.hosts.hooks = `hooks-${tag}.example.com`;
+  s.hosts.bare = `bare-${tag}.example.com`;
+  s.hosts.tunnel = `tunnel-${tag}.example.com`;
+  s.hookBase = `https://${s.hosts.hooks}`;
+  for (const h of Object.values(s.hosts)) Object.assign(s.connectTo, await routeHostTo(control, h, rx.origin, (l, fn) => w.cleanup.add(l, fn)));
+}
+
+/**
+ * The file's receiver.
+ * @throws Error when there is none (before beforeAll, or a live tenant without a public URL: a test
+ * that uses it `requires: ['receiver']`)
+ */
+function receiverOf(s: FixtureState): WebhookReceiver {
+  if (!s.rx) throw new Error('precondition: no webhook receiver (a test that uses it requires the receiver capability)');
+  return s.rx;
+}
+
+/**
+ * The event source.
+ * @throws Error when there is none (a test that makes events happen `requires: ['events']`)
+ */
+function eventsOf(s: FixtureState): Events {
+  if (!s.events) throw new Error('precondition: no event source (a test that makes events happen requires events)');
+  return s.events;
+}
+
+/** The fixture's assistant steps: new assistants, their serverUrl, and serverUrls that lead to the receiver. */
+function assistantSteps(s: FixtureState, world: () => World) {
+  const hook = (path: string) => ({ url: s.hookBase + path, seen: s.seenPrefix + path });
+  const assistant = async (purpose: string, body: Record<string, unknown> = {}, tenant: TenantName = 'tenantA') => {
+    const w: World = world();
+    return assistantFixture(w, w.as(tenant), `webhooks-${purpose}`, body);
+  };
+  const setServerUrl = async (assistantId: string, url: string | null): Promise<void> => {
+    const res = await world().as('tenantA').patch(`/assistants/${assistantId}`, { serverUrl: url });
+    if (res.status !== 200 || res.json?.data?.serverUrl !== url) {
+      throw new Error(`precondition: PATCH /assistants/{id} serverUrl=${JSON.stringify(url)} answered ${res.status} ${res.text.slice(0, 300)}`);
+    }
+  };
+  const hookedAssistant = async (purpose: string, path: string) => {
+    if (s.control) await ensureConnectTo(s.control, s.connectTo);
+    const a = await assistant(purpose);
+    const { url, seen } = hook(path);
+    await setServerUrl(a.id, url);
+    return { a, seen };
+  };
+  return { hook, assistant, setServerUrl, hookedAssistant };
+}
+
+/** The fixture's call steps: calls begun through the event source, tracked until they are finished (or afterAll). */
+function callSteps(s: FixtureState, world: () => World): Pick<WebhookFixture, 'beginCall' | 'finishCall'> {
+  return {
+    async beginCall(assistantId) {
+      const tenantId = world().tenantA.id;
+      const call = await eventsOf(s).startCall(tenantId, assistantId);
+      s.openCalls.set(call.id, { tenantId, call });
+      return call;
+    },
+    async finishCall(call, supervisorAnswered = false) {
+      const open = s.openCalls.get(call.id);
+      s.openCalls.delete(call.id);
+      return (await eventsOf(s).endCall(open?.tenantId ?? world().tenantA.id, call, supervisorAnswered)).supervisorAnswered;
+    },
+  };
+}
+
+/** The fixture's waits: arrivals within its window, a failing model B event's retries, and its retry and quiet windows. */
+function waitSteps(s: FixtureState): Pick<WebhookFixture, 'retryWaitMs' | 'arrival' | 'onboardingAt' | 'followRetries' | 'noRetryWindowMs'> {
+  const onboardingAt = (path: string) => receiverOf(s).at(path).filter(isOnboarding);
+  return {
+    retryWaitMs: (retries) => (s.control ? retryScheduleMs(s.retryBaseMs, retries) + s.arrivalMs : LIVE_RETRY_WAIT_MS),
+    arrival: (checks, requirement, pick, opts = {}) =>
+      verifyArrival(checks, receiverOf(s), requirement, pick, { ...opts, timeoutMs: opts.timeoutMs ?? s.arrivalMs }),
+    onboardingAt,
+    followRetries: (path) =>
+      followRetries(receiverOf(s), () => onboardingAt(path), {
+        retryBaseMs: s.control ? s.retryBaseMs : undefined,
+        unknownFirstWaitMs: LIVE_RETRY_WAIT_MS,
+      }),
+    noRetryWindowMs: () => (s.control ? retryScheduleMs(s.retryBaseMs) + 250 : LIVE_QUIET_MS),
+  };
+}
+
+/**
  * Sets up the calling suite file's webhook fixture: its world and per-test worlds, a receiver, the
  * events interface, the target's retry config and host names (beforeAll), and ends the calls the
  * file left open and closes the receiver (afterAll). Call once, at the top of a suite file.
@@ -242,142 +404,55 @@ export function useWebhookFixture(): WebhookFixture {
    * likes while the others run (the file's describes are concurrent).
    */
   const world = usePerTestWorld(fileWorld);
-  let arrivalMs = 4_000;
-  let rx!: WebhookReceiver;
-  let control: ControlClient | undefined;
-  let events: Events | undefined;
-  /** Calls the file started and has not ended: ended in afterAll, so a failed test leaves no call live. */
-  const openCalls = new Map<string, { tenantId: string; call: StartedCall }>();
-  let retryBaseMs = RUN_CONFIG.webhookRetryBaseMs;
-  let timeoutMs = RUN_CONFIG.webhookTimeoutMs;
-  const hosts = { hooks: '', bare: '', tunnel: '' };
-  const connectTo: Record<string, string> = {};
-  /**
-   * Where the target reaches the receiver: on a simulator `https://<hooks host>` (routed by the control
-   * API's DNS and connect-to), on a live tenant the public URL a tunnel forwards (no trailing slash).
-   */
-  let hookBase = '';
-  /** Path prefix the receiver sees before a test's own path: the public URL's path on a live tenant, else ''. */
-  let seenPrefix = '';
-
-  beforeAll(async () => {
-    if (!hasCapability('control')) {
-      // A live tenant reaches the receiver through the operator's tunnel (CORE_API_WEBHOOK_PUBLIC_URL).
-      const reach = getTarget().webhook;
-      if (!reach) return;
-      rx = await WebhookReceiver.start({ port: reach.port });
-      events = eventsFor();
-      arrivalMs = 30_000;
-      hookBase = reach.publicUrl;
-      seenPrefix = new URL(reach.publicUrl).pathname.replace(/\/+$/, '');
-      return;
-    }
-    const w = fileWorld();
-    if (!w.control) throw new Error('precondition: the target has the control capability but its world has no control client');
-    control = w.control;
-    events = eventsFor(w.target, control);
-    rx = await WebhookReceiver.start();
-    const cfg = await control.config({});
-    if (typeof cfg.webhookRetryBaseMs === 'number') retryBaseMs = cfg.webhookRetryBaseMs;
-    if (typeof cfg.webhookTimeoutMs === 'number') timeoutMs = cfg.webhookTimeoutMs;
-    const tag = w.runPrefix.replace(/-+$/, '');
-    hosts.hooks = `hooks-${tag}.example.com`;
-    hosts.bare = `bare-${tag}.example.com`;
-    hosts.tunnel = `tunnel-${tag}.example.com`;
-    hookBase = `https://${hosts.hooks}`;
-    for (const h of Object.values(hosts)) Object.assign(connectTo, await routeHostTo(control, h, rx.origin, (l, fn) => w.cleanup.add(l, fn)));
-  });
-
+  const s = initialState();
+  beforeAll(() => (hasCapability('control') ? startOnSimulator(s, fileWorld()) : startLive(s)));
   afterAll(async () => {
-    for (const { tenantId, call } of openCalls.values()) await events?.endCall(tenantId, call, false).catch(() => undefined);
-    await rx?.close();
+    for (const { tenantId, call } of s.openCalls.values()) await s.events?.endCall(tenantId, call, false).catch(() => undefined);
+    await s.rx?.close();
   });
 
-  const hook = (path: string) => ({ url: hookBase + path, seen: seenPrefix + path });
-  const onboardingAt = (path: string) => rx.at(path).filter(isOnboarding);
-  const assistant = async (purpose: string, body: Record<string, unknown> = {}, tenant: TenantName = 'tenantA') => {
-    const w: World = world();
-    return assistantFixture(w, w.as(tenant), `webhooks-${purpose}`, body);
-  };
-  const setServerUrl = async (assistantId: string, url: string | null): Promise<void> => {
-    const res = await world().as('tenantA').patch(`/assistants/${assistantId}`, { serverUrl: url });
-    if (res.status !== 200 || res.json?.data?.serverUrl !== url) {
-      throw new Error(`precondition: PATCH /assistants/{id} serverUrl=${JSON.stringify(url)} answered ${res.status} ${res.text.slice(0, 300)}`);
-    }
-  };
-
+  const assistants = assistantSteps(s, world);
   /** The control steps on a simulator (built on first use, after beforeAll), else undefined. */
   let steps: ControlSteps | undefined;
   const ifControl = (): ControlSteps | undefined => {
-    if (control && !steps) steps = controlSteps({ control, world, rx: () => rx, connectTo, assistant, setServerUrl });
+    if (s.control && !steps) steps = controlSteps({ control: s.control, world, rx: () => receiverOf(s), connectTo: s.connectTo, ...assistants });
     return steps;
   };
 
   return {
     world,
     get rx() {
-      return rx;
+      return receiverOf(s);
     },
-    withControl(ctx) {
-      return ifControl() ?? skipWith(ctx, capabilityReason('control'), capabilitySwitch('control'));
-    },
+    withControl: (ctx) => ifControl() ?? skipWith(ctx, capabilityReason('control'), capabilitySwitch('control')),
     ifControl,
-    needEvents(ctx) {
-      return events ?? skipWith(ctx, capabilityReason('events'), capabilitySwitch('events'));
-    },
+    needEvents: (ctx) => s.events ?? skipWith(ctx, capabilityReason('events'), capabilitySwitch('events')),
     get arrivalMs() {
-      return arrivalMs;
+      return s.arrivalMs;
     },
     get retryBaseMs() {
-      return retryBaseMs;
+      return s.retryBaseMs;
     },
     get timeoutMs() {
-      return timeoutMs;
+      return s.timeoutMs;
     },
-    hosts,
+    hosts: s.hosts,
     secret() {
       const secret = world().tenantA.clientServerSecret;
       if (!secret) throw new Error('precondition: the client server secret of tenant A is unknown (call needSecret first)');
       return secret;
     },
-    retryWaitMs: (retries) => (control ? retryScheduleMs(retryBaseMs, retries) + arrivalMs : LIVE_RETRY_WAIT_MS),
-    arrival: (checks, requirement, pick, opts = {}) => verifyArrival(checks, rx, requirement, pick, { ...opts, timeoutMs: opts.timeoutMs ?? arrivalMs }),
-    hook,
-    onboardingAt,
-    followRetries: (path) =>
-      followRetries(rx, () => onboardingAt(path), { retryBaseMs: control ? retryBaseMs : undefined, unknownFirstWaitMs: LIVE_RETRY_WAIT_MS }),
-    noRetryWindowMs: () => (control ? retryScheduleMs(retryBaseMs) + 250 : LIVE_QUIET_MS),
-    async beginCall(assistantId) {
-      const tenantId = world().tenantA.id;
-      if (!events) throw new Error('precondition: no event source (a test that begins a call requires events)');
-      const call = await events.startCall(tenantId, assistantId);
-      openCalls.set(call.id, { tenantId, call });
-      return call;
-    },
-    async finishCall(call, supervisorAnswered = false) {
-      const open = openCalls.get(call.id);
-      openCalls.delete(call.id);
-      if (!events) throw new Error('precondition: no event source (a test that ends a call requires events)');
-      return (await events.endCall(open?.tenantId ?? world().tenantA.id, call, supervisorAnswered)).supervisorAnswered;
-    },
-    async hookedAssistant(purpose, path) {
-      if (control) await ensureConnectTo(control, connectTo);
-      const a = await assistant(purpose);
-      const { url, seen } = hook(path);
-      await setServerUrl(a.id, url);
-      return { a, seen };
-    },
+    needSecret: (ctx) =>
+      world().tenantA.clientServerSecret ?? skipWith(ctx, world().missing('secretAsKey') ?? 'the client server secret of tenant A is unknown'),
+    ...waitSteps(s),
+    ...callSteps(s, world),
+    ...assistants,
     async onboardingTo(path) {
       const sim = ifControl();
       if (sim) return { deliverTo: await sim.tenantUrl(path), seen: path };
-      const { url, seen } = hook(path);
+      const { url, seen } = assistants.hook(path);
       return { deliverTo: url, seen };
     },
-    needSecret(ctx) {
-      return world().tenantA.clientServerSecret ?? skipWith(ctx, world().missing('secretAsKey') ?? 'the client server secret of tenant A is unknown');
-    },
-    assistant,
-    setServerUrl,
   };
 }
 
