@@ -56,6 +56,25 @@ export interface VerifierOptions {
   record?: TestRecorder;
   /** Why a failing check was judged on nothing (helpers/envelope.ts `notJsonRule`); default: never. */
   unevaluated?: UnevaluatedRule;
+  /**
+   * Every clause id the test declares (its own and those its shared verifiers carry,
+   * helpers/clause.ts `clauseTest`); `on(ids)` refuses any other. Default: `ids`.
+   */
+  declared?: readonly string[];
+}
+
+/**
+ * Thrown by `verify.on(ids)` for an id the test does not declare: a programming error of the suite
+ * (the test's name, `-t` and the catalogue would not show the clause it records), not a verdict.
+ */
+export class UndeclaredClauseError extends Error {
+  constructor(undeclared: string[], declared: readonly string[]) {
+    super(
+      `verify.on(${undeclared.join(', ')}): the test declares [${declared.join(' ')}], not ${undeclared.join(', ')}. ` +
+        "Add it to the clause ids of the clauseTest, or, when a shared verifier records it, carry it on that verifier (sharedVerifier) and list the verifier among the test's clauses (docs/writing-suites.md).",
+    );
+    this.name = 'UndeclaredClauseError';
+  }
 }
 
 /** What the checks of one verifier share: its clause ids, its record and its rules. */
@@ -151,11 +170,16 @@ export interface Checks {
 export interface Verify extends Checks {
   /** The clause ids every check of this verifier names. */
   readonly clauses: readonly string[];
+  /** Every clause id the test declares: what `on(ids)` accepts. */
+  readonly declared: readonly string[];
   /** The record the checks are written into. */
   readonly record: TestRecorder;
   /** The same checks, recorded without stopping the test; the test fails at its end. */
   readonly soft: Checks;
-  /** A verifier naming `ids` instead (a check that proves another clause of the test, or a §7 rule), on the same record. */
+  /**
+   * A verifier naming `ids` instead (a check that proves another clause of the test, or a §7 rule), on the same record.
+   * @throws UndeclaredClauseError when an id is not one the test declares ({@link Verify.declared}).
+   */
   on(ids: string | string[]): Verify;
 }
 
@@ -221,22 +245,49 @@ function checksFor(e: Engine, wrap: (fn: () => void) => void): Checks {
 }
 
 /**
+ * A judgment many tests share that records checks on clauses of its own besides the test's (a
+ * refusal's §4.1 details, a §7 rule, a §6 delivery rule): its clause ids travel with it, so a test
+ * that lists it among its clauses declares them. Made by {@link sharedVerifier}.
+ */
+export interface SharedVerifier {
+  /** The clause ids the verifier records on, besides the test's own (through `verify.on`). */
+  readonly clauses: readonly string[];
+}
+
+/**
+ * Makes `fn` a {@link SharedVerifier} carrying `clauses`: `fn` takes the test's `Verify` and may
+ * record on `clauses` through `verify.on(…)`, which a test accepts once it lists `fn` among its
+ * clauses. Answers `fn` itself, with `clauses` attached.
+ * @throws Error when `clauses` is empty (a verifier that records only the test's clauses needs no declaration).
+ */
+export function sharedVerifier<F extends (...args: never[]) => unknown>(clauses: string | readonly string[], fn: F): F & SharedVerifier {
+  const ids = typeof clauses === 'string' ? [clauses] : [...clauses];
+  if (ids.length === 0) throw new Error('a shared verifier carries at least one clause id');
+  return Object.assign(fn, { clauses: ids });
+}
+
+/**
  * A verifier naming `ids` (one id or several), writing into `opts.record`. `clauseTest` hands one
  * to every test as `ctx.verify`; a suite uses that one (and `verify.on(ids)`), never this
  * function. Build one directly only where no clause test runs (unit tests of helpers that take a
  * `Verify`; without `opts.record` the checks go to a record of the verifier's own, `verify.record`).
- * @throws Error when `ids` is empty (a check must name a clause).
+ * @throws Error when `ids` is empty (a check must name a clause); UndeclaredClauseError when an
+ * id is not in `opts.declared`.
  */
 export function verifier(ids: string | string[], opts: VerifierOptions = {}): Verify {
   const list = Array.isArray(ids) ? [...ids] : [ids];
   if (list.length === 0) throw new Error('a verifier needs at least one clause id');
+  const declared = opts.declared ?? list;
+  const undeclared = list.filter((id) => !declared.includes(id));
+  if (undeclared.length) throw new UndeclaredClauseError(undeclared, declared);
   const record = opts.record ?? new TestRecorder({});
   const engine: Engine = { ids: list, record, unevaluated: opts.unevaluated };
   return {
     clauses: list,
+    declared,
     record,
     ...checksFor(engine, (fn) => fn()),
     soft: checksFor(engine, continueOnFailure),
-    on: (other) => verifier(other, { ...opts, record }),
+    on: (other) => verifier(other, { ...opts, record, declared }),
   };
 }

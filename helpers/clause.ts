@@ -13,6 +13,15 @@
  *
  * `verify` is the one way to write a check. A helper that checks on a test's behalf takes the
  * test's `Verify` (or its `Checks`, e.g. `verify.soft`), as helpers/webhooks/checks.ts does.
+ *
+ * Every clause a test records is one it declares (Kubernetes' conformance list is generated from
+ * the code the same way: a test's name is what it proves). `verify.on(id)` refuses an id the test
+ * does not declare; a shared verifier that records clauses of its own carries them
+ * (helpers/checks.ts `sharedVerifier`), and a test that calls it lists it among its clauses
+ * (`clauseTest(['2.2/request-types', checkRefused], …)`), which adds those ids to its declaration
+ * (name, `-t`, the catalogue's coverage). The envelope audit's clauses
+ * (helpers/envelope.ts `AUDIT_CLAUSES`) are the one exception: it records them on every test that
+ * receives an answer. A test that ends having recorded any other undeclared clause is an error.
  */
 import { test, type RunnerTestCase as Test, type TestContext } from 'vitest';
 import { currentRecord, currentScope, runAsTest, type TestScope } from './current-test';
@@ -21,14 +30,36 @@ import { EVENT_UNSUPPORTED_NAME, OUT_OF_TIME_ERROR_NAME } from './error-names';
 import { capabilityReason, capabilitySwitch, hasCapability, switchesOfReason, type Capability, type Switch } from './target';
 import { redact } from './redact';
 import { routeNotServed, statusLine, type ApiResponse } from './exchange';
-import { ConformanceFailure, verifier, type Verify } from './checks';
-import { notJsonRule } from './envelope';
+import { ConformanceFailure, verifier, type SharedVerifier, type Verify } from './checks';
+import { AUDIT_CLAUSES, notJsonRule } from './envelope';
+import type { CheckRecord } from './meta';
 import { attachFailureEvidence, clauseLabels } from './report/allure';
 
-export type { Checks, Verify } from './checks';
+export { sharedVerifier, type Checks, type SharedVerifier, type Verify } from './checks';
 
-function asList(ids: string | string[]): string[] {
-  return Array.isArray(ids) ? ids : [ids];
+/** What a test lists as the clauses it proves: clause ids, and shared verifiers whose ids it takes on. */
+export type ClauseList = string | SharedVerifier | readonly (string | SharedVerifier)[];
+
+/**
+ * A test's clause list read: `own` are its clause ids (what its checks name by default,
+ * `verify.clauses`); `declared` is `own` followed by each id its shared verifiers carry that is
+ * not already there. The name, the meta and what `verify.on` accepts come from `declared`.
+ * @throws Error when the list holds no clause id of the test's own.
+ */
+export function declaredClauses(list: ClauseList): { own: string[]; declared: string[] } {
+  const items = typeof list === 'string' || !Array.isArray(list) ? [list as string | SharedVerifier] : (list as readonly (string | SharedVerifier)[]);
+  const own = items.filter((i): i is string => typeof i === 'string');
+  if (own.length === 0) throw new Error('a clause test names at least one clause id of its own');
+  const shared = items.filter((i): i is SharedVerifier => typeof i !== 'string');
+  return { own, declared: [...new Set([...own, ...shared.flatMap((v) => v.clauses)])] };
+}
+
+/**
+ * The checks of a record that name a clause the test does not declare, the envelope audit's
+ * clauses aside (`AUDIT_CLAUSES`): empty for a test whose traceability holds.
+ */
+export function undeclaredChecks(declared: readonly string[], checks: readonly CheckRecord[]): CheckRecord[] {
+  return checks.filter((c) => c.clauses.some((id) => !declared.includes(id) && !AUDIT_CLAUSES.includes(id)));
 }
 
 /** What a clause test's body receives: vitest's test context and the test's {@link Verify}. */
@@ -69,34 +100,38 @@ export function waitingWords(scope: Pick<TestScope, 'inflight' | 'queued'>, now 
 }
 
 /**
- * Declares a conformance test that proves `clauses`. The name is the requirement followed by the
- * ids in brackets, so `-t 5.6/rotated-key` selects it. The body receives `verify`, naming `clauses`
- * on every check; a soft check that failed fails the test when the body ends.
+ * Declares a conformance test that proves `clauses`: clause ids, and the shared verifiers its body
+ * calls (helpers/checks.ts `sharedVerifier`), whose ids it declares too. The name is the requirement followed by every declared id in brackets, so
+ * `-t 5.6/rotated-key` selects it. The body receives `verify`, naming `clauses` on every check and
+ * accepting any declared id in `verify.on`; a soft check that failed fails the test when the body
+ * ends, and so does a check recorded on an undeclared clause (an error, not a verdict).
  */
-export function clauseTest(
-  clauses: string | string[],
-  requirement: string,
-  fn: (ctx: ClauseContext) => Promise<void> | void,
-  opts: ClauseTestOptions = {},
-): void {
-  const ids = asList(clauses);
+export function clauseTest(clauses: ClauseList, requirement: string, fn: (ctx: ClauseContext) => Promise<void> | void, opts: ClauseTestOptions = {}): void {
+  const { own: ids, declared } = declaredClauses(clauses);
   const limits = { budgetMs: testBudgetMs(opts.timeout), wallMs: testWallMs(opts.timeout) };
-  test(`${requirement} [${ids.join(' ')}]`, { meta: { clauses: ids }, timeout: vitestTimeoutMs(opts.timeout) }, (ctx) =>
+  test(`${requirement} [${declared.join(' ')}]`, { meta: { clauses: declared }, timeout: vitestTimeoutMs(opts.timeout) }, (ctx) =>
     runJudged(
       ctx.task,
       limits,
       async () => {
-        await clauseLabels(ids);
+        await clauseLabels(declared);
         const lacking = (opts.requires ?? []).filter((cap) => !hasCapability(cap));
         if (lacking.length) skipWith(ctx, capabilityReason(lacking[0]!), lacking.map(capabilitySwitch));
         const record = currentScope()!.record!;
-        await fn(Object.assign(ctx, { verify: verifier(ids, { record, unevaluated: notJsonRule }) }));
+        await fn(Object.assign(ctx, { verify: verifier(ids, { record, declared, unevaluated: notJsonRule }) }));
         // Soft failures recorded along the way (the envelope audit) fail the test now.
         const soft = record.checks.filter((c) => !c.ok && c.level !== 'informational');
         if (soft.length)
           throw new ConformanceFailure(
             soft.map((c) => c.detail ?? c.requirement).join('\n\n'),
             soft.flatMap((c) => c.clauses),
+          );
+        // Traceability: a check on a clause the test does not declare is the suite's error, not a verdict.
+        const leaked = undeclaredChecks(declared, record.checks);
+        if (leaked.length)
+          throw new Error(
+            `checks recorded on clauses the test does not declare [${declared.join(' ')}]: ${[...new Set(leaked.flatMap((c) => c.clauses))].join(', ')}` +
+              " (declare them, or carry them on a shared verifier listed among the test's clauses)",
           );
       },
       async (e) => {

@@ -205,7 +205,7 @@ describe('§2.5 transferSettings', () => {
   });
 
   clauseTest(
-    ['2.5/unknown-key-rejected', '4.1/rejected-patch-changes-nothing'],
+    ['2.5/unknown-key-rejected', '4.1/rejected-patch-changes-nothing', '4.1/validation-error-details'],
     'an unknown key is refused, and the known key sent beside it is not stored',
     async ({ verify }) => {
       await patchOk(verify.on('2.5/unknown-key-rejected'), { transferSettings: { amd_detection: false } });

@@ -380,7 +380,7 @@ describe('§4.5 takeover, end and the audit read', () => {
   ];
 
   clauseTest(
-    ['4.5/takeover-end-bare', '4.5/actor-label-verbatim', '4.5/monitor-sessions-audit', '7/bare-json-monitoring'],
+    ['4.5/takeover-end-bare', '4.5/actor-label-verbatim', '4.5/monitor-sessions-audit', '7/bare-json-monitoring', '4.5/monitor-session-mint'],
     'takeover and end answer bare JSON; actorLabel is recorded verbatim during and after the call',
     async ({ verify }) => {
       const c = world().as('tenantA');

@@ -21,7 +21,7 @@ import { afterAll, beforeAll, beforeEach, describe } from 'vitest';
 import fc from 'fast-check';
 import { curlCredential, useWorld, type PrincipalName } from '../helpers/world';
 import { curlReproduction } from '../helpers/exchange';
-import { clauseTest, skipWith, type Verify } from '../helpers/clause';
+import { clauseTest, sharedVerifier, skipWith, type Verify } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { concurrency, fixturePool, sharedLimit, type FixturePool } from '../helpers/concurrency';
 import { capabilityReason, hasCapability } from '../helpers/target';
@@ -79,9 +79,10 @@ function curl(method: string, path: string, h: Hostile, principal: PrincipalName
  * behind it failed on this input). Trouble that did not persist, or that could not be
  * retried (a POST, §8), is not graded: it is kept and ends the test as an `error` (see
  * {@link ungraded}). Below 500: a 4xx outside the §2.1 envelope is non-strict, except on the
- * bare-JSON routes of §7 exception 2.
+ * bare-JSON routes of §7 exception 2. A shared verifier: a test that calls it lists it among its
+ * clauses, which declares both robustness clauses.
  */
-function grade(verify: Verify, what: string, res: ApiResponse | Error, repro: string): void {
+const grade = sharedVerifier([SERVER_ERROR, SERVER_ERROR_ENVELOPED], (verify: Verify, what: string, res: ApiResponse | Error, repro: string): void => {
   if (res instanceof TargetError && res.kind !== 'throttled' && res.kind !== 'cancelled' && res.attempts > 1 && res.sameEachTime) {
     // The same trouble on every attempt: the API behind the gateway or the connection failed on this input.
     const r = res.response;
@@ -113,7 +114,7 @@ function grade(verify: Verify, what: string, res: ApiResponse | Error, repro: st
         .on(SERVER_ERROR)
         .nonStrict(`${what} is refused`, `answered ${res.status} outside the §2.1 envelope (a refusal by the HTTP layer); reproduce: ${repro}`);
   }
-}
+});
 
 /**
  * Hostile requests of each running test that got no answer of the API (hung, lost, a gateway's
@@ -269,7 +270,7 @@ const mayWrite = (row: MatrixRoute) => row.method === 'GET' || fuzzWrites();
 
 describe.concurrent('hostile bodies and headers on every route of §4 (never a 5xx)', () => {
   for (const { cls, items } of bodyClasses()) {
-    clauseTest(SERVER_ERROR, `${cls}: every route answers below 500, in the envelope`, async (ctx) => {
+    clauseTest([SERVER_ERROR, grade], `${cls}: every route answers below 500, in the envelope`, async (ctx) => {
       const rows = budget(MATRIX_ROUTES.filter((r) => mayWrite(r) && !(r.requires ?? []).some((c) => !hasCapability(c))));
       if (!rows.length) skipWith(ctx, capabilityReason('fuzzWrites'));
       await Promise.all(
@@ -289,7 +290,7 @@ describe.concurrent('hostile bodies and headers on every route of §4 (never a 5
 });
 
 describe('refused credentials with hostile bodies (nothing can be stored)', () => {
-  clauseTest(SERVER_ERROR, 'without a key or with a malformed one, hostile bodies answer below 500 on every route', async ({ verify }) => {
+  clauseTest([SERVER_ERROR, grade], 'without a key or with a malformed one, hostile bodies answer below 500 on every route', async ({ verify }) => {
     const items = hasCapability('control')
       ? bodyClasses().flatMap((c) => c.items.slice(0, 2))
       : bodyClasses()
@@ -313,7 +314,7 @@ describe('refused credentials with hostile bodies (nothing can be stored)', () =
 describe.concurrent('hostile writes to an assistant: it still reads back', () => {
   const patchRow = MATRIX_ROUTES.find((r) => r.route === 'PATCH /assistants/{id}')!;
   for (const { cls, items } of bodyClasses()) {
-    clauseTest(SERVER_ERROR, `${cls}: after each hostile PATCH /assistants/{id} the assistant and the list still read back`, async (ctx) => {
+    clauseTest([SERVER_ERROR, grade], `${cls}: after each hostile PATCH /assistants/{id} the assistant and the list still read back`, async (ctx) => {
       if (!fuzzWrites()) skipWith(ctx, capabilityReason('fuzzWrites'));
       const client = world().as('tenantA');
       await Promise.all(
@@ -355,7 +356,7 @@ describe('odd path spellings mean what the plain spelling means', () => {
     ];
   }
 
-  clauseTest(SPELLINGS, 'a percent-encoded letter in a path answers as the plain path does (or 404 NOT_FOUND), never a 5xx', async ({ verify }) => {
+  clauseTest([SPELLINGS, grade], 'a percent-encoded letter in a path answers as the plain path does (or 404 NOT_FOUND), never a 5xx', async ({ verify }) => {
     const w = world();
     const targets: { route: string; path: string; principal: PrincipalName }[] = [];
     for (const row of budget(MATRIX_ROUTES.filter((r) => r.method === 'GET'))) {

@@ -12,7 +12,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { faker } from '@faker-js/faker';
 import fc from 'fast-check';
 import { useWorld } from '../helpers/world';
-import { clauseTest, skipWith, type Verify } from '../helpers/clause';
+import { clauseTest, sharedVerifier, skipWith, type Verify } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { missingFixtureReason } from '../helpers/target';
 import type { ApiResponse } from '../helpers/client';
@@ -61,18 +61,18 @@ function namesField(entry: { field?: unknown }, field: string): boolean {
   return entry.field === field || new RegExp(`(^|[./\\[])${field}(\\]|$|[.\\[/])`).test(entry.field);
 }
 
-/** Checks a 400 VALIDATION_ERROR whose details name `field` (§7: the details are §7's rule too). */
-function checkValidation(verify: Verify, words: string, res: ApiResponse, field: string): void {
+/** Checks a 400 VALIDATION_ERROR whose details name `field` (§7: the details are §7's rule too, on 7/validation-details). */
+const checkValidation = sharedVerifier('7/validation-details', (verify: Verify, words: string, res: ApiResponse, field: string): void => {
   verify.error(res, 400, 'VALIDATION_ERROR', `${words} answers 400 VALIDATION_ERROR`);
   const details = res.json?.error?.details;
-  const withDetails = verify.on([...verify.clauses, '7/validation-details']);
+  const withDetails = verify.on([...verify.clauses, ...checkValidation.clauses]);
   withDetails.schema('error.details is an array of { field, message }', 'validation-details', details, res);
   withDetails.that(`error.details names ${field}`, Array.isArray(details) && details.some((d: any) => namesField(d, field)), {
     expected: `an entry whose field is ${field}`,
     actual: Array.isArray(details) ? details.map((d: any) => d?.field) : details,
     res,
   });
-}
+});
 
 function needSender(ctx: any): string {
   if (!fromNumber) skipWith(ctx, missingFixtureReason('smsFromNumber'));
@@ -146,7 +146,7 @@ describe('§4.4 POST /sms: required fields', () => {
   ];
   for (const { missing, sends } of CASES) {
     clauseTest(
-      '4.4/sms-required-fields',
+      ['4.4/sms-required-fields', checkValidation],
       `a body without ${missing} is rejected with 400 VALIDATION_ERROR naming it`,
       async (ctx) => {
         const from = needSender(ctx);
@@ -162,7 +162,7 @@ describe('§4.4 POST /sms: required fields', () => {
 
 describe('§4.4 / §8 POST /sms: message length', () => {
   clauseTest(
-    ['4.4/sms-message-length', '8/limit-sms-message'],
+    ['4.4/sms-message-length', '8/limit-sms-message', checkValidation],
     'an empty message is rejected with details naming message',
     async (ctx) => {
       const res = await world()
@@ -174,7 +174,7 @@ describe('§4.4 / §8 POST /sms: message length', () => {
   );
 
   clauseTest(
-    ['4.4/sms-message-length', '8/limit-sms-message'],
+    ['4.4/sms-message-length', '8/limit-sms-message', checkValidation],
     'a 1,601-character message (and longer) is rejected with details naming message',
     async (ctx) => {
       const from = needSender(ctx);
@@ -292,7 +292,7 @@ describe('§4.4 / §8 POST /sms: the limit counts characters, not bytes', () => 
   );
 
   clauseTest(
-    ['4.4/sms-message-length', '8/limit-sms-message'],
+    ['4.4/sms-message-length', '8/limit-sms-message', checkValidation],
     'a message of 1,601 × U+00E9 is rejected with details naming message',
     async (ctx) => {
       const res = await world()

@@ -16,7 +16,7 @@ import { beforeAll, describe } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { useWorld } from '../helpers/world';
 import { ApiClient, type ApiResponse } from '../helpers/client';
-import { clauseTest, skipWith, type Verify } from '../helpers/clause';
+import { clauseTest, sharedVerifier, skipWith, type Verify } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 
 const world = useWorld();
@@ -36,11 +36,14 @@ function namesOneOf(entry: { field?: unknown }, names: string[]): boolean {
   return names.some((n) => f === n || new RegExp(`(^|[./\\[])${n}(\\]|$|[.\\[/])`).test(f));
 }
 
-/** Checks a 400 VALIDATION_ERROR whose details name one of `names` (an enclosing field is accepted, §4.1 ambiguity). */
-function checkRefused(verify: Verify, words: string, res: ApiResponse, names: string[]): void {
+/**
+ * Checks a 400 VALIDATION_ERROR (on the test's clauses) whose details name one of `names` (an
+ * enclosing field is accepted, §4.1 ambiguity; also on 4.1/validation-error-details).
+ */
+const checkRefused = sharedVerifier('4.1/validation-error-details', (verify: Verify, words: string, res: ApiResponse, names: string[]): void => {
   verify.error(res, 400, 'VALIDATION_ERROR', `${words} answers 400 VALIDATION_ERROR`);
   const details: any[] = Array.isArray(res.json?.error?.details) ? res.json.error.details : [];
-  verify.on([...verify.clauses, '4.1/validation-error-details']).that(
+  verify.on([...verify.clauses, ...checkRefused.clauses]).that(
     `error.details names ${names.join(' or ')}`,
     details.some((d) => namesOneOf(d, names)),
     {
@@ -49,7 +52,7 @@ function checkRefused(verify: Verify, words: string, res: ApiResponse, names: st
       res,
     },
   );
-}
+});
 
 describe('§8 character limits in characters, not bytes (U+00E9: one character, two UTF-8 bytes)', () => {
   const E = '\u00e9';
@@ -72,7 +75,7 @@ describe('§8 character limits in characters, not bytes (U+00E9: one character, 
       const res = await patch(l.body(E.repeat(2000)));
       verify.success(res, 200, `PATCH with 2,000 two-byte characters in ${l.field} answers 200`);
     });
-    clauseTest(l.clauses, `${l.field}: 2,001 × U+00E9 is refused`, async ({ verify }) => {
+    clauseTest([...l.clauses, checkRefused], `${l.field}: 2,001 × U+00E9 is refused`, async ({ verify }) => {
       const res = await patch(l.body(E.repeat(2001)));
       checkRefused(verify, `PATCH with 2,001 two-byte characters in ${l.field}`, res, l.names);
     });
@@ -127,7 +130,7 @@ describe('§4.1 / §2.2 values read back exactly (characters outside the BMP, th
 });
 
 describe('§2.2 / §2.6 each item of an array is validated, not only the first', () => {
-  clauseTest('2.2/request-types', 'toolIds [a uuid, "not-a-uuid"] is refused: the second item is no uuid', async (ctx) => {
+  clauseTest(['2.2/request-types', checkRefused], 'toolIds [a uuid, "not-a-uuid"] is refused: the second item is no uuid', async (ctx) => {
     const valid = randomUUID();
     const alone = await patch({ toolIds: [valid] });
     if (alone.status !== 200)
@@ -136,12 +139,16 @@ describe('§2.2 / §2.6 each item of an array is validated, not only the first',
     checkRefused(ctx.verify, 'PATCH toolIds [uuid, "not-a-uuid"]', res, ['toolIds']);
   });
 
-  clauseTest('2.6/pronunciation-needs-phonemes-or-respell', 'a second pronunciation with neither phonemes nor respell is refused', async ({ verify }) => {
-    const res = await patch({ dictionarySettings: { ttsPronunciations: [{ word: 'Conformex', respell: 'con-FOR-mex' }, { word: 'Vexilla' }] } });
-    checkRefused(verify, 'PATCH with ttsPronunciations [valid, neither]', res, ['ttsPronunciations', 'dictionarySettings']);
-  });
+  clauseTest(
+    ['2.6/pronunciation-needs-phonemes-or-respell', checkRefused],
+    'a second pronunciation with neither phonemes nor respell is refused',
+    async ({ verify }) => {
+      const res = await patch({ dictionarySettings: { ttsPronunciations: [{ word: 'Conformex', respell: 'con-FOR-mex' }, { word: 'Vexilla' }] } });
+      checkRefused(verify, 'PATCH with ttsPronunciations [valid, neither]', res, ['ttsPronunciations', 'dictionarySettings']);
+    },
+  );
 
-  clauseTest('2.6/language-name-rejected', 'a language name in the second sttKeyterms item is refused', async ({ verify }) => {
+  clauseTest(['2.6/language-name-rejected', checkRefused], 'a language name in the second sttKeyterms item is refused', async ({ verify }) => {
     const res = await patch({
       dictionarySettings: {
         sttKeyterms: [

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import { useWorld } from '../helpers/world';
 import { documented, documentedPart } from '../helpers/documented';
-import { clauseTest, skipWith, type Verify } from '../helpers/clause';
+import { clauseTest, sharedVerifier, skipWith, type Verify } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import type { ApiClient, ApiResponse } from '../helpers/client';
 import { budgetSample, generateBoundsCases, materializeCase, Template, type BoundsCase, type TemplateVars } from '../helpers/generate/bounds';
@@ -136,26 +136,30 @@ function checkRejected(verify: Verify, what: string, res: ApiResponse, expected:
 
 /**
  * Sends a PATCH that must be refused, and checks the answer (on `verify`'s clauses and
- * {@link DETAILS}) and that nothing changed (§4.1, on {@link UNCHANGED}).
+ * {@link DETAILS}) and that nothing changed (§4.1, on {@link UNCHANGED}). A shared verifier: a test
+ * that calls it lists it among its clauses, which declares both.
  */
-async function expectRejected(verify: Verify, what: string, body: unknown, expected: { label: string; names: string[] }[], slot: Slot = main): Promise<void> {
-  let before = slot.lastKnown;
-  if (before === undefined) {
-    const res = await client.get(path(slot));
-    verify.success(res, 200, 'GET before the PATCH answers 200');
-    before = res.json?.data;
-  }
-  slot.lastKnown = undefined;
-  const res = await client.patch(path(slot), body);
-  checkRejected(verify.on([...verify.clauses, DETAILS]), what, res, expected);
-  const after = await client.get(path(slot));
-  verify.success(after, 200, 'GET after the PATCH answers 200');
-  slot.lastKnown = after.json?.data;
-  // Documented fields only, updatedAt included: undocumented ones may change on every read (§9.4; helpers/documented.ts).
-  verify
-    .on(UNCHANGED)
-    .unchanged('every documented field of the GET after the refused PATCH equals the GET before', before, after.json?.data, documented('assistant'), after);
-}
+const expectRejected = sharedVerifier(
+  [DETAILS, UNCHANGED],
+  async (verify: Verify, what: string, body: unknown, expected: { label: string; names: string[] }[], slot: Slot = main): Promise<void> => {
+    let before = slot.lastKnown;
+    if (before === undefined) {
+      const res = await client.get(path(slot));
+      verify.success(res, 200, 'GET before the PATCH answers 200');
+      before = res.json?.data;
+    }
+    slot.lastKnown = undefined;
+    const res = await client.patch(path(slot), body);
+    checkRejected(verify.on([...verify.clauses, DETAILS]), what, res, expected);
+    const after = await client.get(path(slot));
+    verify.success(after, 200, 'GET after the PATCH answers 200');
+    slot.lastKnown = after.json?.data;
+    // Documented fields only, updatedAt included: undocumented ones may change on every read (§9.4; helpers/documented.ts).
+    verify
+      .on(UNCHANGED)
+      .unchanged('every documented field of the GET after the refused PATCH equals the GET before', before, after.json?.data, documented('assistant'), after);
+  },
+);
 
 /** Sends a PATCH that must be accepted (checked on `verify`'s clauses) and returns the GET after it. */
 async function expectAccepted(verify: Verify, what: string, body: unknown, slot: Slot = main): Promise<ApiResponse> {
@@ -213,8 +217,7 @@ async function runCase(verify: Verify, raw: BoundsCase, slot: Slot): Promise<voi
 // Independent cases, each on an assistant of its own while it runs: concurrent (helpers/concurrency.ts).
 describe.concurrent('generated from schemas/assistant.patch.request.json', () => {
   for (const c of CASES) {
-    const clauses = c.expect === 'reject' ? [...c.clauses, DETAILS, UNCHANGED] : c.clauses;
-    clauseTest(clauses, c.name, (ctx) => {
+    clauseTest(c.expect === 'reject' ? [...c.clauses, expectRejected] : c.clauses, c.name, (ctx) => {
       if (!fullSet() && !SAMPLE.has(c.name)) skipWith(ctx, budgetReason());
       if (c.expect === 'accept' && publicHostUnusable && needsPublicHost(c.value)) skipWith(ctx, publicHostUnusable);
       return slots.use((slot) => runCase(ctx.verify, c, slot));
@@ -285,7 +288,7 @@ describe('§2.3 serverUrl', () => {
     ctx.verify.equal('GET shows serverUrl null', get.json?.data?.serverUrl, null, get);
   });
 
-  clauseTest('2.3/hostname-must-resolve', 'a hostname that does not resolve is refused', async ({ verify }) => {
+  clauseTest(['2.3/hostname-must-resolve', expectRejected], 'a hostname that does not resolve is refused', async ({ verify }) => {
     const host = await unresolvableHost(world(), 'nowhere');
     await expectRejected(verify, `PATCH serverUrl https://${host}/hook`, { serverUrl: `https://${host}/hook` }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
   });
@@ -303,11 +306,15 @@ describe('§2.3 serverUrl', () => {
     '[fd00::1]',
     '[::ffff:127.0.0.1]',
   ]) {
-    clauseTest('2.3/no-private-addresses', `https://${host}/ is refused (loopback, private or link-local on every target)`, async ({ verify }) => {
-      await expectRejected(verify, `PATCH serverUrl https://${host}/hook`, { serverUrl: `https://${host}/hook` }, [
-        { label: 'serverUrl', names: ['serverUrl'] },
-      ]);
-    });
+    clauseTest(
+      ['2.3/no-private-addresses', expectRejected],
+      `https://${host}/ is refused (loopback, private or link-local on every target)`,
+      async ({ verify }) => {
+        await expectRejected(verify, `PATCH serverUrl https://${host}/hook`, { serverUrl: `https://${host}/hook` }, [
+          { label: 'serverUrl', names: ['serverUrl'] },
+        ]);
+      },
+    );
   }
 
   const FORBIDDEN: [string, string[]][] = [
@@ -329,7 +336,7 @@ describe('§2.3 serverUrl', () => {
     ['a public and a private address', ['203.0.113.10', '10.0.0.1']],
   ];
   FORBIDDEN.forEach(([label, addresses], i) => {
-    clauseTest('2.3/no-private-addresses', `a name resolving to ${label} (${addresses.join(', ')}) is refused`, async (ctx) => {
+    clauseTest(['2.3/no-private-addresses', expectRejected], `a name resolving to ${label} (${addresses.join(', ')}) is refused`, async (ctx) => {
       const host = await arrangedHost(ctx, `forbidden-${i}`, addresses);
       await expectRejected(ctx.verify, `PATCH serverUrl https://${host}/hook (${addresses.join(', ')})`, { serverUrl: `https://${host}/hook` }, [
         { label: 'serverUrl', names: ['serverUrl'] },
@@ -341,24 +348,32 @@ describe('§2.3 serverUrl', () => {
   // last forbidden address inside is refused, the first public one outside is accepted.
   rangeEdges().forEach((e, i) => {
     const clause = e.refused ? '2.3/no-private-addresses' : '2.3/public-name-accepted';
-    clauseTest(clause, `a name resolving to ${e.address} (${e.label}) is ${e.refused ? 'refused' : 'accepted'}`, async (ctx) => {
-      const host = await arrangedHost(ctx, `edge-${i}`, [e.address]);
-      const url = `https://${host}/edge`;
-      if (e.refused)
-        await expectRejected(ctx.verify, `PATCH serverUrl ${url} (${e.address})`, { serverUrl: url }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
-      else await expectAccepted(ctx.verify, `PATCH serverUrl ${url} (${e.address}, public)`, { serverUrl: url });
-    });
+    clauseTest(
+      e.refused ? [clause, expectRejected] : clause,
+      `a name resolving to ${e.address} (${e.label}) is ${e.refused ? 'refused' : 'accepted'}`,
+      async (ctx) => {
+        const host = await arrangedHost(ctx, `edge-${i}`, [e.address]);
+        const url = `https://${host}/edge`;
+        if (e.refused)
+          await expectRejected(ctx.verify, `PATCH serverUrl ${url} (${e.address})`, { serverUrl: url }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
+        else await expectAccepted(ctx.verify, `PATCH serverUrl ${url} (${e.address}, public)`, { serverUrl: url });
+      },
+    );
   });
 
   // 0.0.0.0 and :: are not written as loopback, but a connection to them reaches the host itself.
   for (const address of UNSPECIFIED_ADDRESSES) {
     const literal = address.includes(':') ? `[${address}]` : address;
-    clauseTest('2.3/no-unspecified-address', `https://${literal}/ is refused (the unspecified address reaches the host itself)`, async ({ verify }) => {
-      await expectRejected(verify, `PATCH serverUrl https://${literal}/hook`, { serverUrl: `https://${literal}/hook` }, [
-        { label: 'serverUrl', names: ['serverUrl'] },
-      ]);
-    });
-    clauseTest('2.3/no-unspecified-address', `a name resolving to ${address} is refused`, async (ctx) => {
+    clauseTest(
+      ['2.3/no-unspecified-address', expectRejected],
+      `https://${literal}/ is refused (the unspecified address reaches the host itself)`,
+      async ({ verify }) => {
+        await expectRejected(verify, `PATCH serverUrl https://${literal}/hook`, { serverUrl: `https://${literal}/hook` }, [
+          { label: 'serverUrl', names: ['serverUrl'] },
+        ]);
+      },
+    );
+    clauseTest(['2.3/no-unspecified-address', expectRejected], `a name resolving to ${address} is refused`, async (ctx) => {
       const host = await arrangedHost(ctx, `unspecified-${address.includes(':') ? 6 : 4}`, [address]);
       await expectRejected(ctx.verify, `PATCH serverUrl https://${host}/hook (${address})`, { serverUrl: `https://${host}/hook` }, [
         { label: 'serverUrl', names: ['serverUrl'] },
@@ -381,7 +396,7 @@ describe('§2.3 serverUrl', () => {
 describe('§2.2 timezone is a zone name', () => {
   // Strings that name no zone, and a number: refused (the field is a "string (zone name)").
   for (const value of ['Mars/Olympus', 'UTC+25', '', 'Europe/Nowhere', 42] as const) {
-    clauseTest('2.2/timezone-zone-name', `timezone ${JSON.stringify(value)} is refused with 400 VALIDATION_ERROR`, async ({ verify }) => {
+    clauseTest(['2.2/timezone-zone-name', expectRejected], `timezone ${JSON.stringify(value)} is refused with 400 VALIDATION_ERROR`, async ({ verify }) => {
       await expectRejected(verify, `PATCH timezone ${JSON.stringify(value)}`, { timezone: value }, [{ label: 'timezone', names: ['timezone'] }]);
     });
   }

@@ -10,7 +10,7 @@
  * a failed secret or signature check says why it failed (helpers/webhooks/verify.ts), not what.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { Checks, Verify } from '../clause';
+import { sharedVerifier, type Checks, type Verify } from '../checks';
 import type { ControlDelivery } from '../control';
 import { WaitTimeoutError, jsonOf, type ReceivedRequest, type WebhookReceiver } from './receiver';
 import { deliveryIdOf, getHeader, HEADER_SIGNATURE, verifyModelA, verifyModelB } from './verify';
@@ -144,7 +144,7 @@ export function verifyRetried(checks: Checks, requirement: string, attempts: Rec
 }
 
 /** §6 first paragraph: the delivery is an HTTP POST with Content-Type application/json; soft, on 6/events-post-json. */
-export function verifyPostJson(verify: Verify, r: ReceivedRequest, what: string): void {
+export const verifyPostJson = sharedVerifier('6/events-post-json', function verifyPostJson(verify: Verify, r: ReceivedRequest, what: string): void {
   const ct = String(r.headers['content-type'] ?? '');
   verify
     .on('6/events-post-json')
@@ -152,27 +152,32 @@ export function verifyPostJson(verify: Verify, r: ReceivedRequest, what: string)
       expected: 'POST, content-type: application/json',
       actual: `${r.method}, content-type: ${ct || '(none)'}`,
     });
-}
+});
 
 /**
  * §6 Model A rule 1: the delivery carries x-service-core-secret equal to the client server secret
  * (never printed); soft, on 6/a-secret-header and 6/delivery-model-per-event.
  */
-export function verifyModelASecret(verify: Verify, r: ReceivedRequest, secret: string, what: string): void {
-  const v = verifyModelA(r.headers, secret);
-  verify
-    .on(['6/a-secret-header', '6/delivery-model-per-event'])
-    .soft.that(`${what} (model A) carries x-service-core-secret equal to the client server secret`, v.ok, {
-      expected: 'the client server secret, verbatim',
-      actual: v.ok ? 'equal' : `${v.reason}: ${v.message}`,
-    });
-}
+export const verifyModelASecret = sharedVerifier(
+  ['6/a-secret-header', '6/delivery-model-per-event'],
+  function verifyModelASecret(verify: Verify, r: ReceivedRequest, secret: string, what: string): void {
+    const v = verifyModelA(r.headers, secret);
+    verify
+      .on(['6/a-secret-header', '6/delivery-model-per-event'])
+      .soft.that(`${what} (model A) carries x-service-core-secret equal to the client server secret`, v.ok, {
+        expected: 'the client server secret, verbatim',
+        actual: v.ok ? 'equal' : `${v.reason}: ${v.message}`,
+      });
+  },
+);
 
 /**
  * §6: every body is a JSON object carrying a string `type`; soft, on 6/type-field.
  * @returns the parsed body, as `jsonOf` reads it (undefined when it is not JSON)
  */
-export function verifyTypeField(verify: Verify, r: ReceivedRequest, what: string): ReturnType<typeof jsonOf> {
+export const verifyTypeField = sharedVerifier('6/type-field', function verifyTypeField(verify: Verify, r: ReceivedRequest, what: string): ReturnType<
+  typeof jsonOf
+> {
   const body = jsonOf(r);
   verify
     .on('6/type-field')
@@ -185,7 +190,7 @@ export function verifyTypeField(verify: Verify, r: ReceivedRequest, what: string
       },
     );
   return body;
-}
+});
 
 /**
  * §6 Model B rules 1–2: X-Service-Signature is `sha256=<hex>`, the HMAC-SHA256 of the raw body bytes
@@ -207,43 +212,49 @@ export function verifyModelBSigned(checks: Checks, requirement: string, r: Recei
  * secret ({@link verifyModelASecret}) and a string `type` ({@link verifyTypeField}); soft.
  * @returns the parsed body, as `jsonOf` reads it
  */
-export function verifyModelADelivery(verify: Verify, r: ReceivedRequest, secret: string, what: string): ReturnType<typeof jsonOf> {
-  verifyPostJson(verify, r, what);
-  verifyModelASecret(verify, r, secret, what);
-  return verifyTypeField(verify, r, what);
-}
+export const verifyModelADelivery = sharedVerifier(
+  [...verifyPostJson.clauses, ...verifyModelASecret.clauses, ...verifyTypeField.clauses],
+  function verifyModelADelivery(verify: Verify, r: ReceivedRequest, secret: string, what: string): ReturnType<typeof jsonOf> {
+    verifyPostJson(verify, r, what);
+    verifyModelASecret(verify, r, secret, what);
+    return verifyTypeField(verify, r, what);
+  },
+);
 
 /**
  * §6 Model B rule 2: the signature covers the raw bytes only, so the body re-serialised or
  * reformatted no longer verifies; soft, on 6/b-raw-bytes. A body sent exactly as JSON.stringify
  * writes it proves nothing for that form (reported, informational).
  */
-export function verifySignedOverRawBytes(verify: Verify, r: ReceivedRequest, secret: string, what: string): void {
-  const rawBytes = verify.on('6/b-raw-bytes');
-  const parsed = JSON.parse(r.body.toString('utf8'));
-  for (const [how, text] of [
-    ['re-serialised', JSON.stringify(parsed)],
-    ['reformatted', JSON.stringify(parsed, null, 2)],
-  ] as const) {
-    const changed = Buffer.from(text, 'utf8');
-    if (changed.equals(r.body)) {
-      rawBytes.inform(
-        `${what}: the ${how} body differs from the bytes sent`,
-        false,
-        `the body was sent exactly as JSON.stringify writes it, so ${how} bytes are identical and prove nothing`,
+export const verifySignedOverRawBytes = sharedVerifier(
+  '6/b-raw-bytes',
+  function verifySignedOverRawBytes(verify: Verify, r: ReceivedRequest, secret: string, what: string): void {
+    const rawBytes = verify.on('6/b-raw-bytes');
+    const parsed = JSON.parse(r.body.toString('utf8'));
+    for (const [how, text] of [
+      ['re-serialised', JSON.stringify(parsed)],
+      ['reformatted', JSON.stringify(parsed, null, 2)],
+    ] as const) {
+      const changed = Buffer.from(text, 'utf8');
+      if (changed.equals(r.body)) {
+        rawBytes.inform(
+          `${what}: the ${how} body differs from the bytes sent`,
+          false,
+          `the body was sent exactly as JSON.stringify writes it, so ${how} bytes are identical and prove nothing`,
+        );
+        continue;
+      }
+      rawBytes.soft.that(
+        `${what}: the signature does not verify once the body is ${how} (it covers the raw bytes only)`,
+        !verifyModelB(changed, r.headers, secret).ok,
+        {
+          expected: 'mismatch',
+          actual: 'the signature verified over the changed bytes: it was computed over a re-serialised body, not the bytes sent',
+        },
       );
-      continue;
     }
-    rawBytes.soft.that(
-      `${what}: the signature does not verify once the body is ${how} (it covers the raw bytes only)`,
-      !verifyModelB(changed, r.headers, secret).ok,
-      {
-        expected: 'mismatch',
-        actual: 'the signature verified over the changed bytes: it was computed over a re-serialised body, not the bytes sent',
-      },
-    );
-  }
-}
+  },
+);
 
 /**
  * §6 "retried up to 5 times" against §8 "5 attempts": the attempts of one failing model B event
@@ -251,7 +262,7 @@ export function verifySignedOverRawBytes(verify: Verify, r: ReceivedRequest, sec
  * the target takes is reported; soft, on 6/b-retry-count. `atLeast` is the count at which the
  * observer stopped waiting (the actual count may be higher).
  */
-export function verifyRetryCount(verify: Verify, attempts: ReceivedRequest[], atLeast = 8): void {
+export const verifyRetryCount = sharedVerifier('6/b-retry-count', function verifyRetryCount(verify: Verify, attempts: ReceivedRequest[], atLeast = 8): void {
   const count = verify.on('6/b-retry-count');
   const reading = retryReading(attempts.length);
   // Too few may be a retry that came after the runner, running late, had closed its window.
@@ -276,38 +287,41 @@ export function verifyRetryCount(verify: Verify, attempts: ReceivedRequest[], at
     true,
     reading === 'five-retries' ? '1 + 5 retries (6 attempts)' : '5 attempts in all (1 + 4 retries, §8 limit table)',
   );
-}
+});
 
 /**
  * §6 Model B, the attempts of one event: every retry reuses the first attempt's delivery id (on
  * 6/b-same-delivery-id) and carries the same event, equal parsed bodies (on 6/b-dedupe), so
  * deduplicating on the id loses nothing; byte identity is reported only (6/b-same-bytes). Soft.
  */
-export function verifySameEvent(verify: Verify, attempts: ReceivedRequest[]): void {
-  const ids = attempts.map((r) => deliveryIdOf(r.headers));
-  verify.on('6/b-same-delivery-id').soft.that(
-    'every retry reuses the delivery id of the first attempt',
-    ids.every((id) => id && id === ids[0]),
-    {
-      expected: `all ${ids[0]}`,
-      actual: ids.join(', '),
-    },
-  );
-  const first = jsonOf(attempts[0]);
-  verify.on('6/b-dedupe').soft.that(
-    'every attempt carries the same event (same parsed body), so deduplicating on the id loses nothing',
-    attempts.every((r) => isDeepStrictEqual(jsonOf(r), first)),
-    {
-      expected: 'equal JSON bodies',
-      actual: attempts.map((r) => `#${r.seq}: ${r.body.length} bytes`).join(', '),
-    },
-  );
-  verify.on('6/b-same-bytes').inform(
-    'retries are byte-identical to the first attempt',
-    attempts.every((r) => r.body.equals(attempts[0].body)),
-    attempts.map((r) => `${r.body.length} bytes`).join(', '),
-  );
-}
+export const verifySameEvent = sharedVerifier(
+  ['6/b-same-delivery-id', '6/b-dedupe', '6/b-same-bytes'],
+  function verifySameEvent(verify: Verify, attempts: ReceivedRequest[]): void {
+    const ids = attempts.map((r) => deliveryIdOf(r.headers));
+    verify.on('6/b-same-delivery-id').soft.that(
+      'every retry reuses the delivery id of the first attempt',
+      ids.every((id) => id && id === ids[0]),
+      {
+        expected: `all ${ids[0]}`,
+        actual: ids.join(', '),
+      },
+    );
+    const first = jsonOf(attempts[0]);
+    verify.on('6/b-dedupe').soft.that(
+      'every attempt carries the same event (same parsed body), so deduplicating on the id loses nothing',
+      attempts.every((r) => isDeepStrictEqual(jsonOf(r), first)),
+      {
+        expected: 'equal JSON bodies',
+        actual: attempts.map((r) => `#${r.seq}: ${r.body.length} bytes`).join(', '),
+      },
+    );
+    verify.on('6/b-same-bytes').inform(
+      'retries are byte-identical to the first attempt',
+      attempts.every((r) => r.body.equals(attempts[0].body)),
+      attempts.map((r) => `${r.body.length} bytes`).join(', '),
+    );
+  },
+);
 
 /**
  * §6 Model B "exponential backoff", judged by the ratios between successive waits only
@@ -318,23 +332,26 @@ export function verifySameEvent(verify: Verify, attempts: ReceivedRequest[]): vo
  * (helpers/lateness.ts) could explain it, nothing is judged.
  * @throws OwnSideError (`late-runner`, an `error`) when the runner's lateness could explain a schedule that looks wrong
  */
-export function verifyBackoff(verify: Verify, attempts: ReceivedRequest[], retryBaseMs: number): void {
-  const arrivals = attempts.map((r) => r.arrivedAtMs);
-  const backoff = analyseBackoff(arrivals);
-  const gaps = backoff.gapsMs.map((g) => g.toFixed(0)).join(', ');
-  const exponential = verify.on('6/b-backoff-exponential');
-  if (attempts.length >= 4 && !backoff.exponential) {
-    const late = latenessOver(arrivals[0] - TICK_MS, arrivals[arrivals.length - 1]);
-    if (!late.watched || couldBeExponential(arrivals, late.maxMs))
-      throw ownSide(
-        'late-runner',
-        `the retry waits ${gaps} ms do not grow as §6 says, but the runner was ${late.watched ? latenessWords(late) : 'not watching its own lateness'} over the same window: its clock, not the API's schedule, may have made them so; no verdict on 6/b-backoff-exponential`,
-        verify.record,
-      );
-  }
-  exponential.soft.that('each retry comes later than the one before, the waits growing about geometrically', attempts.length < 4 || backoff.exponential, {
-    expected: `median growth ≥ 1.4× per retry (the larger of two), and at most one wait growing less than 1.3× with 10 ms slack (first retry delay configured: ${retryBaseMs} ms)`,
-    actual: `waits ${gaps} ms; ${backoff.problems.join('; ')}`,
-  });
-  exponential.inform('measured retry waits (ms) and growth', true, `waits ${gaps}; ratios ${backoff.ratios.map((r) => r.toFixed(2)).join(', ')}`);
-}
+export const verifyBackoff = sharedVerifier(
+  '6/b-backoff-exponential',
+  function verifyBackoff(verify: Verify, attempts: ReceivedRequest[], retryBaseMs: number): void {
+    const arrivals = attempts.map((r) => r.arrivedAtMs);
+    const backoff = analyseBackoff(arrivals);
+    const gaps = backoff.gapsMs.map((g) => g.toFixed(0)).join(', ');
+    const exponential = verify.on('6/b-backoff-exponential');
+    if (attempts.length >= 4 && !backoff.exponential) {
+      const late = latenessOver(arrivals[0] - TICK_MS, arrivals[arrivals.length - 1]);
+      if (!late.watched || couldBeExponential(arrivals, late.maxMs))
+        throw ownSide(
+          'late-runner',
+          `the retry waits ${gaps} ms do not grow as §6 says, but the runner was ${late.watched ? latenessWords(late) : 'not watching its own lateness'} over the same window: its clock, not the API's schedule, may have made them so; no verdict on 6/b-backoff-exponential`,
+          verify.record,
+        );
+    }
+    exponential.soft.that('each retry comes later than the one before, the waits growing about geometrically', attempts.length < 4 || backoff.exponential, {
+      expected: `median growth ≥ 1.4× per retry (the larger of two), and at most one wait growing less than 1.3× with 10 ms slack (first retry delay configured: ${retryBaseMs} ms)`,
+      actual: `waits ${gaps} ms; ${backoff.problems.join('; ')}`,
+    });
+    exponential.inform('measured retry waits (ms) and growth', true, `waits ${gaps}; ratios ${backoff.ratios.map((r) => r.toFixed(2)).join(', ')}`);
+  },
+);

@@ -20,6 +20,8 @@ import { useWorld, type PrincipalName, type World } from '../../helpers/world';
 import { assistantFixture, promptFixture, toolFixture } from '../../helpers/fixtures';
 import { capabilityReason, missingFixtureReason, switchReason } from '../../helpers/target';
 import { eventsFor, type Events, type StartedCall } from '../../helpers/events';
+import { sharedVerifier, type Verify } from '../../helpers/clause';
+import type { ApiResponse } from '../../helpers/exchange';
 
 /** Tenant B's (and A's) resources used by a cross-tenant file; a missing one has its reason in `why`. */
 export interface Fixtures {
@@ -64,6 +66,14 @@ export function toolBody(name: string) {
 }
 
 /** The principals that ask on behalf of tenant A: its tenant key, and the organization key naming A. */
+/**
+ * §5.7: an id of another tenant answers 404 RESOURCE_NOT_FOUND, checked on `verify`'s clauses and
+ * 5.7/foreign-resource-not-found (a shared verifier: a test that calls it lists it among its clauses).
+ */
+export const checkForeignNotFound = sharedVerifier('5.7/foreign-resource-not-found', (verify: Verify, res: ApiResponse, words: string): void =>
+  verify.on([...verify.clauses, ...checkForeignNotFound.clauses]).error(res, 404, 'RESOURCE_NOT_FOUND', words),
+);
+
 export const ASKERS: { principal: PrincipalName; words: string }[] = [
   { principal: 'tenantA', words: 'tenant key A' },
   { principal: 'orgA', words: 'organization key with X-Tenant-Id A' },

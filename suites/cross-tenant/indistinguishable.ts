@@ -8,15 +8,23 @@
  */
 import { describe } from 'vitest';
 import { isDeepStrictEqual } from 'node:util';
-import { clauseTest, skipWith, type Verify } from '../../helpers/clause';
+import { clauseTest, sharedVerifier, skipWith, type Verify } from '../../helpers/clause';
 import { compareAnswers, explainDifferences } from '../../helpers/indistinguishable';
 import { hasCapability, capabilityReason } from '../../helpers/target';
 import type { ApiClient, ApiResponse } from '../../helpers/client';
 import { routeNotServed as routeMissing, statusLine } from '../../helpers/exchange';
-import { ASKERS, type CrossTenantFixture } from './fixture';
+import { ASKERS, checkForeignNotFound, type CrossTenantFixture } from './fixture';
 import { isolationRoutes, type IsolationRow, type Req } from './routes';
 
 /** Registers this concern's tests on the cross-tenant fixture (suites/cross-tenant.test.ts: tenant B's resources made once per run). */
+/**
+ * §7: an id that never existed answers 404 RESOURCE_NOT_FOUND, checked on `clause` (the route's)
+ * and 7/resource-not-found (a shared verifier: a test that calls it lists it among its clauses).
+ */
+const checkNeverExistedNotFound = sharedVerifier('7/resource-not-found', (verify: Verify, clause: string, res: ApiResponse, words: string): void =>
+  verify.on([clause, ...checkNeverExistedNotFound.clauses]).error(res, 404, 'RESOURCE_NOT_FOUND', words),
+);
+
 export function indistinguishableTests({ world, fx }: CrossTenantFixture): void {
   const ISOLATION_ROUTES = isolationRoutes(fx);
 
@@ -37,9 +45,7 @@ export function indistinguishableTests({ world, fx }: CrossTenantFixture): void 
     }
     switch (row.stated) {
       case 'RESOURCE_NOT_FOUND':
-        verify
-          .on([row.clause, '7/resource-not-found'])
-          .error(res, 404, 'RESOURCE_NOT_FOUND', `${row.route} with an id that never existed answers 404 RESOURCE_NOT_FOUND`);
+        checkNeverExistedNotFound(verify, row.clause, res, `${row.route} with an id that never existed answers 404 RESOURCE_NOT_FOUND`);
         return;
       case 'status-404':
         stated.error(res, 404, undefined, `${row.route} with an id that never existed answers 404`);
@@ -74,7 +80,8 @@ export function indistinguishableTests({ world, fx }: CrossTenantFixture): void 
         for (const pair of row.pairs) {
           for (const asker of ASKERS) {
             const clauses = pair.clauses ?? [row.clause, '5.7/foreign-indistinguishable'];
-            clauseTest(clauses, `${asker.words}: ${pair.name} answers exactly like never-existed`, async (ctx) => {
+            const declared = row.stated === 'RESOURCE_NOT_FOUND' ? [...clauses, checkNeverExistedNotFound, checkForeignNotFound] : clauses;
+            clauseTest(declared, `${asker.words}: ${pair.name} answers exactly like never-existed`, async (ctx) => {
               for (const cap of pair.requires ?? []) if (!hasCapability(cap)) skipWith(ctx, capabilityReason(cap));
               const first = pair.baseline();
               const probe = pair.probe();
@@ -111,9 +118,7 @@ export function indistinguishableTests({ world, fx }: CrossTenantFixture): void 
                 },
               );
               if (row.stated === 'RESOURCE_NOT_FOUND' && base.status === 404) {
-                ctx.verify
-                  .on([...clauses, '5.7/foreign-resource-not-found'])
-                  .error(other, 404, 'RESOURCE_NOT_FOUND', `${row.route}: the ${pair.name} id answers 404 RESOURCE_NOT_FOUND`);
+                checkForeignNotFound(ctx.verify, other, `${row.route}: the ${pair.name} id answers 404 RESOURCE_NOT_FOUND`);
               }
             });
           }

@@ -7,7 +7,7 @@
 import { describe } from 'vitest';
 import { clauseTest, skipWith } from '../../helpers/clause';
 import { routeNotServed as routeMissing, statusLine } from '../../helpers/exchange';
-import { ASKERS, type CrossTenantFixture } from './fixture';
+import { ASKERS, checkForeignNotFound, type CrossTenantFixture } from './fixture';
 
 /** Registers this concern's tests on the cross-tenant fixture (suites/cross-tenant.test.ts: tenant B's resources made once per run). */
 export function listTests({ world, fx }: CrossTenantFixture): void {
@@ -71,14 +71,16 @@ export function listTests({ world, fx }: CrossTenantFixture): void {
       }
     }
 
-    clauseTest('5.2/org-key-acts-on-named-tenant-only', "the organization key with X-Tenant-Id A reads A's assistant and not B's", async ({ verify }) => {
-      const org = world().as('orgA');
-      const mine = await org.get(`/assistants/${fx.assistantA.id}`);
-      verify.that("GET of A's assistant with X-Tenant-Id A answers 200", mine.status === 200, { expected: '200', actual: statusLine(mine), res: mine });
-      const theirs = await org.get(`/assistants/${fx.assistantB.id}`);
-      verify
-        .on(['5.2/org-key-acts-on-named-tenant-only', '5.7/foreign-resource-not-found'])
-        .error(theirs, 404, 'RESOURCE_NOT_FOUND', "GET of B's assistant with X-Tenant-Id A answers 404 RESOURCE_NOT_FOUND");
-    });
+    clauseTest(
+      ['5.2/org-key-acts-on-named-tenant-only', checkForeignNotFound],
+      "the organization key with X-Tenant-Id A reads A's assistant and not B's",
+      async ({ verify }) => {
+        const org = world().as('orgA');
+        const mine = await org.get(`/assistants/${fx.assistantA.id}`);
+        verify.that("GET of A's assistant with X-Tenant-Id A answers 200", mine.status === 200, { expected: '200', actual: statusLine(mine), res: mine });
+        const theirs = await org.get(`/assistants/${fx.assistantB.id}`);
+        checkForeignNotFound(verify, theirs, "GET of B's assistant with X-Tenant-Id A answers 404 RESOURCE_NOT_FOUND");
+      },
+    );
   });
 }

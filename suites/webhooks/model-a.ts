@@ -20,7 +20,7 @@ export function modelATests(wh: WebhookFixture): void {
 
   describe.concurrent('model A: shared-secret header', () => {
     clauseTest(
-      ['6/a-secret-header', '6/events-post-json', '6/type-field', '6/voice-call-id', '6/a-end-of-call-fields', '2.3/path-kept'],
+      ['6/a-secret-header', '6/events-post-json', '6/type-field', '6/voice-call-id', '6/a-end-of-call-fields', '2.3/path-kept', verifyModelADelivery],
       'voice events carry the client server secret verbatim, call_id, and the end-of-call report its fields',
       async (ctx) => {
         needSecret(ctx);
@@ -158,7 +158,7 @@ export function modelATests(wh: WebhookFixture): void {
     );
 
     clauseTest(
-      ['6/tool-invocation-event', '6/voice-call-id'],
+      ['6/tool-invocation-event', '6/voice-call-id', verifyModelADelivery],
       "a tool invocation in a call delivers a model A event carrying the call's call_id",
       async (ctx) => {
         const { control, tenantUrl, startCall } = wh.withControl(ctx);
@@ -198,7 +198,7 @@ export function modelATests(wh: WebhookFixture): void {
     );
 
     clauseTest(
-      ['6/messaging-fields', '6/a-secret-header', '6/type-field'],
+      ['6/messaging-fields', '6/a-secret-header', '6/type-field', verifyModelADelivery],
       'messaging events carry conversation_id, channel and customer_identifier, under model A',
       async (ctx) => {
         needSecret(ctx);

@@ -22,7 +22,19 @@ export function modelBTests(wh: WebhookFixture): void {
 
   describe.concurrent('model B: HMAC signature', () => {
     clauseTest(
-      ['6/b-signature', '6/b-delivery-id-uuid', '6/b-raw-bytes', '6/onboarding-events', '6/events-post-json', '6/type-field'],
+      [
+        '6/b-signature',
+        '6/b-delivery-id-uuid',
+        '6/b-raw-bytes',
+        '6/onboarding-events',
+        '6/events-post-json',
+        '6/type-field',
+        '6/delivery-model-per-event',
+        '6/b-dedupe',
+        verifyPostJson,
+        verifyTypeField,
+        verifySignedOverRawBytes,
+      ],
       'onboarding events are signed over the raw bytes with the client server secret and carry a UUID delivery id',
       async (ctx) => {
         const secret = needSecret(ctx);

@@ -38,7 +38,7 @@ export function routingTests(wh: WebhookFixture): void {
     );
 
     clauseTest(
-      ['6/route-server-url', '2.3/path-kept'],
+      ['6/route-server-url', '2.3/path-kept', verifyModelASecret],
       'with serverUrl set, events go to that URL (path kept) and not to the tenant-level URL',
       async (ctx) => {
         const { verify } = ctx;
@@ -80,15 +80,16 @@ export function routingTests(wh: WebhookFixture): void {
     );
 
     clauseTest(
-      '1/call-keeps-server-url',
+      ['1/call-keeps-server-url', '6/route-server-url'],
       'a call keeps the serverUrl it began with: changing it mid-call does not move that call’s end-of-call report',
-      async ({ verify }) => {
+      async (ctx) => {
+        const verify = ctx.verify.on('1/call-keeps-server-url');
         const before = hook('/r-keep/before');
         const after = hook('/r-keep/after');
         const { a } = await hookedAssistant('r-keep', '/r-keep/before');
         const first = await beginCall(a.id);
         const [start1] = await arrival(
-          verify.on('6/route-server-url'),
+          ctx.verify.on('6/route-server-url'),
           'the first call’s assistant-request reaches the serverUrl',
           (all) => all.filter((r) => r.path === before.seen && aboutCall(r, first)),
           {
@@ -106,7 +107,7 @@ export function routingTests(wh: WebhookFixture): void {
         });
         // A call started after the change must use the new URL: proves the change took effect (one call at a time, as a single test line allows).
         const second = await beginCall(a.id);
-        await arrival(verify.on('6/route-server-url'), 'a call started after the change delivers to the new URL', (all) =>
+        await arrival(ctx.verify.on('6/route-server-url'), 'a call started after the change delivers to the new URL', (all) =>
           all.filter((r) => r.path === after.seen && aboutCall(r, second)),
         );
         await finishCall(second);

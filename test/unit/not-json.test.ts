@@ -44,7 +44,7 @@ describe('notJson', () => {
 describe('checks on an answer that was not JSON', () => {
   it('fail the envelope clause once and are recorded as not evaluated', () => {
     const record = new TestRecorder({});
-    const verify = verifier('2.2/transfer-mode', { record, unevaluated: notJsonRule });
+    const verify = verifier('2.2/transfer-mode', { record, unevaluated: notJsonRule, declared: ['2.2/transfer-mode', '2.2/other'] });
     const res = answer(200, '{"success":true,"data":{"transferMode":"cold-tr');
     record.markNotJson();
     auditEnvelope(res, record);

@@ -46,7 +46,7 @@ describe('verify', () => {
   });
 
   it('on: the same checks naming other clause ids', () => {
-    const test = verifier('5.1/bearer-401');
+    const test = verifier('5.1/bearer-401', { declared: ['5.1/bearer-401', '7/error-envelope', '2.1/json-envelope'] });
     const verify = test.on(['7/error-envelope', '2.1/json-envelope']);
     expect(verify.clauses).toEqual(['7/error-envelope', '2.1/json-envelope']);
     verify.that('holds', true, { expected: 'x', actual: 'x' });
