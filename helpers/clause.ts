@@ -19,9 +19,9 @@
  * does not declare; a shared verifier that records clauses of its own carries them
  * (helpers/checks.ts `sharedVerifier`), and a test that calls it lists it among its clauses
  * (`clauseTest(['2.2/request-types', checkRefused], …)`), which adds those ids to its declaration
- * (name, `-t`, the catalogue's coverage). The envelope audit's clauses
- * (helpers/envelope.ts `AUDIT_CLAUSES`) are the one exception: it records them on every test that
- * receives an answer. A test that ends having recorded any other undeclared clause is an error.
+ * (name, `-t`, the catalogue's coverage). The audits' clauses ({@link AUDITED_CLAUSES}: the
+ * envelope audit's and the invariant audits') are the one exception: they are recorded on
+ * whatever test's exchange an audit judges. A test that ends having recorded any other undeclared clause is an error.
  */
 import { test, type RunnerTestCase as Test, type TestContext } from 'vitest';
 import { currentRecord, currentScope, runAsTest, type TestScope } from './current-test';
@@ -32,6 +32,7 @@ import { redact } from './redact';
 import { routeNotServed, statusLine, type ApiResponse } from './exchange';
 import { ConformanceFailure, verifier, type SharedVerifier, type Verify } from './checks';
 import { AUDIT_CLAUSES, notJsonRule } from './envelope';
+import { INVARIANT_AUDIT_CLAUSES } from './audits';
 import type { CheckRecord } from './meta';
 import { attachFailureEvidence, clauseLabels } from './report/allure';
 
@@ -55,11 +56,18 @@ export function declaredClauses(list: ClauseList): { own: string[]; declared: st
 }
 
 /**
- * The checks of a record that name a clause the test does not declare, the envelope audit's
- * clauses aside (`AUDIT_CLAUSES`): empty for a test whose traceability holds.
+ * The clauses the audits record on whatever test's exchange they judge, declared or not: the
+ * envelope audit's (helpers/envelope.ts `AUDIT_CLAUSES`) and the invariant audits' (helpers/audits
+ * `INVARIANT_AUDIT_CLAUSES`). The one stated exception to "every recorded clause is a declared one".
+ */
+export const AUDITED_CLAUSES: readonly string[] = [...new Set([...AUDIT_CLAUSES, ...INVARIANT_AUDIT_CLAUSES])];
+
+/**
+ * The checks of a record that name a clause the test does not declare, the audits' clauses aside
+ * ({@link AUDITED_CLAUSES}): empty for a test whose traceability holds.
  */
 export function undeclaredChecks(declared: readonly string[], checks: readonly CheckRecord[]): CheckRecord[] {
-  return checks.filter((c) => c.clauses.some((id) => !declared.includes(id) && !AUDIT_CLAUSES.includes(id)));
+  return checks.filter((c) => c.clauses.some((id) => !declared.includes(id) && !AUDITED_CLAUSES.includes(id)));
 }
 
 /** What a clause test's body receives: vitest's test context and the test's {@link Verify}. */

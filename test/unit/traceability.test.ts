@@ -2,14 +2,15 @@
  * Traceability that cannot leak (issue 33): every clause a test records is one it declares, so its
  * name, `-t <clause>` and the catalogue's coverage agree with what it proves. `verify.on(id)`
  * refuses an id the test does not declare; a shared verifier carries the ids it records on, and a
- * test that lists it declares them (helpers/clause.ts `declaredClauses`); the envelope audit's
- * clauses are the one exception (helpers/envelope.ts `AUDIT_CLAUSES`); a test that ends with any
+ * test that lists it declares them (helpers/clause.ts `declaredClauses`); the audits' clauses
+ * are the one exception (helpers/clause.ts `AUDITED_CLAUSES`); a test that ends with any
  * other undeclared clause recorded is an error (`undeclaredChecks`, run by `clauseTest`).
  */
 import { describe, expect, it } from 'vitest';
 import { sharedVerifier, UndeclaredClauseError, verifier, type Verify } from '../../helpers/checks';
-import { declaredClauses, undeclaredChecks } from '../../helpers/clause';
+import { AUDITED_CLAUSES, declaredClauses, undeclaredChecks } from '../../helpers/clause';
 import { AUDIT_CLAUSES } from '../../helpers/envelope';
+import { INVARIANT_AUDIT_CLAUSES } from '../../helpers/audits';
 
 const refused = sharedVerifier('4.1/validation-error-details', (verify: Verify, ok: boolean) =>
   verify.on([...verify.clauses, ...refused.clauses]).that('error.details names the field', ok, { expected: 'the field', actual: ok ? 'the field' : 'nothing' }),
@@ -68,12 +69,13 @@ describe('undeclaredChecks: the end-of-test guard', () => {
     expect(leaked.map((c) => c.clauses)).toEqual([['7/resource-not-found']]);
   });
 
-  it('leaves the envelope audit alone: its clauses are the one stated exception', () => {
-    expect(AUDIT_CLAUSES).toEqual(['2.1/json-envelope', '2.1/success-envelope', '7/error-envelope', '2.1/metadata-required', '2.1/metadata-timestamp-current']);
+  it('leaves the audits alone: their clauses (envelope and invariant audits) are the one stated exception', () => {
+    expect(AUDITED_CLAUSES).toEqual([...new Set([...AUDIT_CLAUSES, ...INVARIANT_AUDIT_CLAUSES])]);
+    expect(AUDIT_CLAUSES).toContain('7/error-envelope');
     expect(
       undeclaredChecks(
         ['4.5/assistants-list'],
-        AUDIT_CLAUSES.map((id) => check([id])),
+        AUDITED_CLAUSES.map((id) => check([id])),
       ),
     ).toEqual([]);
   });
