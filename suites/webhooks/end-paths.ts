@@ -10,7 +10,9 @@
  * `POST /calls/{id}/end` is sent only on such a call (docs/event-trigger.md, "Safety"); on a live
  * tenant the trigger is then still asked to end it, which it does quietly. Deliveries reach the
  * file's receiver through a fixture assistant's serverUrl (§6: messaging events too), so these
- * tests live in the webhook file: on a live tenant the public URL forwards to one port.
+ * tests live in the webhook file: on a live tenant the public URL forwards to one port. They run
+ * one after the other, after the file's concurrent blocks: the retry schedule test, which judges
+ * timing, runs in those, and these add no work to its window.
  *
  * How these tests reach a receiver, make events happen and stay isolated on each target:
  * suites/webhooks/fixture.ts.
@@ -46,7 +48,7 @@ export function endPathTests(wh: WebhookFixture): void {
     },
   ];
 
-  describe.concurrent('§6 end-of-call-report: every way a call ends', () => {
+  describe('§6 end-of-call-report: every way a call ends', () => {
     for (const p of PATHS) {
       clauseTest(
         '6/end-of-call-every-end',
@@ -67,7 +69,7 @@ export function endPathTests(wh: WebhookFixture): void {
     }
   });
 
-  describe.concurrent('§1 / §6 end-of-conversation-report: each finished thread, every channel', () => {
+  describe('§1 / §6 end-of-conversation-report: each finished thread, every channel', () => {
     for (const channel of ['web', 'sms', 'chatapp'] as const) {
       clauseTest(
         '6/end-of-conversation-every-channel',
