@@ -7,7 +7,7 @@
  */
 import { vi } from 'vitest';
 import type { ControlDelivery } from '../control';
-import type { ReceivedRequest, WebhookReceiver } from './receiver';
+import { WaitTimeoutError, type ReceivedRequest, type WebhookReceiver } from './receiver';
 import { deliveryIdOf } from './verify';
 import { nextRetryWindowMs } from './timing';
 import { LATE_MS } from './checks';
@@ -103,4 +103,22 @@ export async function waitForLoggedAttempts(
     )
     .catch(() => undefined);
   return log.find((d) => d.deliveryId === deliveryId);
+}
+
+/**
+ * Waits (at most `windowMs`) until the event's first attempt, held on purpose past an attempt
+ * timeout, was either followed by a retry or answered 200 at the hold's end, and says which: a
+ * sender that waited out the whole hold had no timeout, so §6 owes no retry. A timeout of the
+ * wait itself is not an error; the caller's arrival wait judges what came.
+ * @param attemptsOf the event's attempts among all the receiver saw, in arrival order
+ * @returns true when the first attempt got its slow 200 and no retry came
+ */
+export async function slowAnswerTaken(rx: WebhookReceiver, attemptsOf: () => ReceivedRequest[], windowMs: number): Promise<boolean> {
+  const first = () => attemptsOf()[0];
+  await rx
+    .waitFor(() => attemptsOf().length >= 2 || first()?.answeredStatus === 200, windowMs, 'a retry, or the end of the hold')
+    .catch((e) => {
+      if (!(e instanceof WaitTimeoutError)) throw e;
+    });
+  return attemptsOf().length < 2 && first()?.answeredStatus === 200;
 }

@@ -47,7 +47,9 @@ export function modelBTests(wh: WebhookFixture): void {
         });
         const ids = new Set<string>();
         for (const type of ONBOARDING_TYPES) {
-          const r = got.find((x) => typeOf(x) === type)!;
+          // The arrival wait ended only once every type came (it throws otherwise).
+          const r = got.find((x) => typeOf(x) === type);
+          if (!r) continue;
           verifyPostJson(ctx.verify, r, type);
           verifyTypeField(ctx.verify, r, type);
           ctx.verify.on('6/onboarding-events').soft.schema(`${type} body`, 'events/chatapp-onboarding', jsonOf(r));
