@@ -24,13 +24,16 @@ import {
   allows,
   initialLifecycle,
   LIFECYCLE_CLAUSES,
+  allowedAuditRead,
+  allowedClose,
   type Allowed,
   type Credential,
   type LifecycleModel,
+  type ModelTenant,
 } from '../helpers/generate/lifecycle-model';
 
 /** Sequences per run on a simulator, and on a live tenant (reads only). */
-const SIM_RUNS = 10;
+const SIM_RUNS = 25;
 const LIVE_RUNS = 3;
 /** Longest command sequence. */
 const MAX_COMMANDS = 8;
@@ -140,8 +143,14 @@ class StartCall implements fc.AsyncCommand<LifecycleModel, Real> {
     const call = await world().control!.startCall({ tenantId: real.id, assistantId: real.assistantId! });
     real.calls.push(call.id);
     m.tenants[this.t].calls.push('live');
+    m.tenants[this.t].sessions.push(0);
     const i = real.calls.length - 1;
-    await observe(m, r, [new CallAction('read', this.t, i, this.t), new CallAction('read', this.t, i, 1 - this.t)]);
+    await observe(m, r, [
+      new CallAction('read', this.t, i, this.t),
+      new CallAction('read', this.t, i, 1 - this.t),
+      new CallAction('mint', this.t, i, this.t),
+      new CallAction('close', this.t, i, this.t),
+    ]);
   }
   toString(): string {
     return `curl -X POST "$CORE_API_CONTROL_URL/calls" -d '{"tenantId":"'$TENANT_${NAMES[this.t]}'","assistantId":"…"}'   # start a call of ${NAMES[this.t]}`;
@@ -159,36 +168,60 @@ class EndCall implements fc.AsyncCommand<LifecycleModel, Real> {
   async run(m: LifecycleModel, r: Real): Promise<void> {
     await world().control!.endCall(r.tenants[this.t].calls[this.i]);
     m.tenants[this.t].calls[this.i] = 'ended';
-    await observe(m, r, [new CallAction('mint', this.t, this.i, this.t), new CallAction('read', this.t, this.i, this.t)]);
+    await observe(m, r, [
+      new CallAction('mint', this.t, this.i, this.t),
+      new CallAction('read', this.t, this.i, this.t),
+      new CallAction('audit', this.t, this.i, this.t),
+    ]);
   }
   toString(): string {
     return `curl -X POST "$CORE_API_CONTROL_URL/calls/$CALL_${NAMES[this.t]}_${this.i}/end"   # end the call`;
   }
 }
 
-/** A call read (`GET /calls/{id}`) or a mint (`POST /calls/{id}/monitor-session`) by tenant `by` with its current key. */
+/**
+ * A call read (`GET /calls/{id}`), a mint (`POST /calls/{id}/monitor-session`), a close of one
+ * session (`DELETE …/monitor-session`, only while the model holds one open on a live call) or the
+ * audit read (`GET /calls/{id}/monitor-sessions`) by tenant `by` with its current key.
+ */
 class CallAction implements fc.AsyncCommand<LifecycleModel, Real> {
   constructor(
-    readonly action: 'read' | 'mint',
+    readonly action: CallVerb,
     readonly t: number,
     readonly i: number,
     readonly by: number,
   ) {}
   check(m: Readonly<LifecycleModel>): boolean {
-    return m.tenants[this.t].calls.length > this.i && !m.tenants[this.by].removed;
+    const owner = m.tenants[this.t];
+    if (owner.calls.length <= this.i || m.tenants[this.by].removed) return false;
+    return this.action !== 'close' || (owner.calls[this.i] === 'live' && owner.sessions[this.i] > 0);
   }
   async run(m: LifecycleModel, r: Real): Promise<void> {
-    const id = r.tenants[this.t].calls[this.i];
+    const { method, path } = CALL_VERBS[this.action];
+    const at = path.replace('{id}', r.tenants[this.t].calls[this.i]);
     const c = client(r, this.by, 'current');
     const res =
-      this.action === 'read' ? await c.get(`/calls/${id}`) : await c.post(`/calls/${id}/monitor-session`, { actorLabel: 'lifecycle model' }, { retry: false });
+      method === 'GET' ? await c.get(at) : method === 'DELETE' ? await c.delete(at) : await c.post(at, { actorLabel: 'lifecycle model' }, { retry: false });
     const owner = m.tenants[this.t];
-    const allowed = this.action === 'read' ? allowedCallRead(owner, m.tenants[this.by]) : allowedMint(owner, this.i, m.tenants[this.by]);
-    expectAllowed(allowed, res.status, res.json?.reason, this.toString());
+    const reader = m.tenants[this.by];
+    expectAllowed(CALL_VERBS[this.action].allowed(owner, this.i, reader), res.status, res.json?.reason, this.toString());
+    if (owner.index !== reader.index || res.status >= 300) return;
+    if (this.action === 'mint') owner.sessions[this.i] += 1;
+    if (this.action !== 'close') return;
+    owner.sessions[this.i] -= 1;
+    // Closing a session does not end the call (§4.5): the call reads as live to the next mint at once.
+    const again = await c.post(at, { actorLabel: 'lifecycle model' }, { retry: false });
+    const live = {
+      ...allowedMint(owner, this.i, owner),
+      clause: '4.5/monitor-session-delete',
+      words: 'closing one session leaves the call live: the next mint is not refused not_live',
+    };
+    expectAllowed(live, again.status, again.json?.reason, `${this.toString()}, then a mint`);
+    if (again.status < 300) owner.sessions[this.i] += 1;
   }
   toString(): string {
-    const path = this.action === 'read' ? `/calls/$CALL_${NAMES[this.t]}_${this.i}` : `/calls/$CALL_${NAMES[this.t]}_${this.i}/monitor-session`;
-    return curl(this.action === 'read' ? 'GET' : 'POST', path, `$KEY_${NAMES[this.by]}_CURRENT`);
+    const { method, path } = CALL_VERBS[this.action];
+    return curl(method, path.replace('{id}', `$CALL_${NAMES[this.t]}_${this.i}`), `$KEY_${NAMES[this.by]}_CURRENT`);
   }
 }
 
@@ -197,7 +230,44 @@ async function observe(m: LifecycleModel, r: Real, reads: fc.AsyncCommand<Lifecy
   for (const read of reads) if (read.check(m)) await read.run(m, r);
 }
 
+type CallVerb = 'read' | 'mint' | 'close' | 'audit';
+
+/** Each call verb: its request and what the model allows. */
+const CALL_VERBS: Record<CallVerb, { method: string; path: string; allowed: (owner: ModelTenant, i: number, reader: ModelTenant) => Allowed }> = {
+  read: { method: 'GET', path: '/calls/{id}', allowed: (o, _i, r) => allowedCallRead(o, r) },
+  mint: { method: 'POST', path: '/calls/{id}/monitor-session', allowed: (o, i, r) => allowedMint(o, i, r) },
+  close: { method: 'DELETE', path: '/calls/{id}/monitor-session', allowed: (o, _i, r) => allowedClose(o, r) },
+  audit: { method: 'GET', path: '/calls/{id}/monitor-sessions', allowed: (o, _i, r) => allowedAuditRead(o, r) },
+};
+
+/** Mints sent at once on one live call of `t` by its own key: each answer one the model allows (2xx or a 409 other than not_live). */
+class ConcurrentMints implements fc.AsyncCommand<LifecycleModel, Real> {
+  constructor(
+    readonly t: number,
+    readonly i: number,
+    readonly n: number,
+  ) {}
+  check(m: Readonly<LifecycleModel>): boolean {
+    return m.tenants[this.t].calls[this.i] === 'live' && !m.tenants[this.t].removed;
+  }
+  async run(m: LifecycleModel, r: Real): Promise<void> {
+    const at = `/calls/${r.tenants[this.t].calls[this.i]}/monitor-session`;
+    const c = client(r, this.t, 'current');
+    const answers = await Promise.all(Array.from({ length: this.n }, (_, k) => c.post(at, { actorLabel: `lifecycle model ${k}` }, { retry: false })));
+    const owner = m.tenants[this.t];
+    for (const res of answers) {
+      expectAllowed(allowedMint(owner, this.i, owner), res.status, res.json?.reason, this.toString());
+      if (res.status < 300) owner.sessions[this.i] += 1;
+    }
+  }
+  toString(): string {
+    return `for k in $(seq ${this.n}); do ${curl('POST', `/calls/$CALL_${NAMES[this.t]}_${this.i}/monitor-session`, `$KEY_${NAMES[this.t]}_CURRENT`)} & done; wait`;
+  }
+}
+
 const tenant = fc.constantFrom(0, 1);
+/** A call index, the first call twice as often (most runs start one call). */
+const callIndex = fc.constantFrom(0, 0, 1);
 const credential = fc.constantFrom<Credential>('current', 'rotated', 'org');
 
 function simulatorCommands() {
@@ -206,8 +276,11 @@ function simulatorCommands() {
     tenant.map((t) => new Rotate(t)),
     tenant.map((t) => new Remove(t)),
     tenant.map((t) => new StartCall(t)),
-    fc.tuple(tenant, fc.nat(1)).map(([t, i]) => new EndCall(t, i)),
-    fc.tuple(fc.constantFrom<'read' | 'mint'>('read', 'mint'), tenant, fc.nat(1), tenant).map(([a, t, i, by]) => new CallAction(a, t, i, by)),
+    fc.tuple(tenant, callIndex).map(([t, i]) => new EndCall(t, i)),
+    fc.tuple(fc.constantFrom<CallVerb>('read', 'mint', 'close', 'audit'), tenant, callIndex, tenant).map(([a, t, i, by]) => new CallAction(a, t, i, by)),
+    // The owner's own session steps, drawn apart as well: a close needs a session its tenant opened.
+    fc.tuple(fc.constantFrom<CallVerb>('mint', 'close'), tenant, callIndex).map(([a, t, i]) => new CallAction(a, t, i, t)),
+    fc.tuple(tenant, callIndex, fc.integer({ min: 2, max: 4 })).map(([t, i, n]) => new ConcurrentMints(t, i, n)),
   ];
 }
 

@@ -19,6 +19,8 @@ export interface ModelTenant {
   removed: boolean;
   /** Calls started on it, in order: live until ended. */
   calls: ('live' | 'ended')[];
+  /** Per call, the monitor sessions its mints opened and no DELETE closed yet. */
+  sessions: number[];
 }
 
 /** The whole modelled state of one property run: tenants A and B of one organization. */
@@ -30,8 +32,8 @@ export interface LifecycleModel {
 export function initialLifecycle(): LifecycleModel {
   return {
     tenants: [
-      { index: 0, rotations: 0, removed: false, calls: [] },
-      { index: 1, rotations: 0, removed: false, calls: [] },
+      { index: 0, rotations: 0, removed: false, calls: [], sessions: [] },
+      { index: 1, rotations: 0, removed: false, calls: [], sessions: [] },
     ],
   };
 }
@@ -76,6 +78,20 @@ export function allowedMint(owner: ModelTenant, i: number, reader: ModelTenant):
     : { statuses: [409], reason: 'not_live', clause: '3/monitoring-not-live-final', words: 'an ended call is refused with 409 not_live' };
 }
 
+/** `DELETE /calls/{id}/monitor-session` on live call `i` of `owner`, with an open session, by `reader`. */
+export function allowedClose(owner: ModelTenant, reader: ModelTenant): Allowed {
+  return owner.index === reader.index
+    ? { statuses: [200, 202, 204], clause: '4.5/monitor-session-delete', words: 'DELETE closes one open session of a live call' }
+    : { statuses: [404], clause: '5.7/isolation-monitor-session-close', words: "another tenant's call answers like one that never existed" };
+}
+
+/** `GET /calls/{id}/monitor-sessions` (the audit read) of a call of `owner` by `reader`, live or ended. */
+export function allowedAuditRead(owner: ModelTenant, reader: ModelTenant): Allowed {
+  return owner.index === reader.index
+    ? { statuses: [200], clause: '4.5/monitor-sessions-audit', words: 'the audit read works during and after the call' }
+    : { statuses: [404], clause: '5.7/isolation-monitor-sessions-read', words: "another tenant's call answers like one that never existed" };
+}
+
 /** Whether an answer (status and, for a 409, its reason) is one the model allows. */
 export function allows(a: Allowed, status: number, reason: unknown): boolean {
   if (!a.statuses.includes(status)) return false;
@@ -93,4 +109,8 @@ export const LIFECYCLE_CLAUSES = [
   '5.7/isolation-call-read',
   '4.5/monitor-session-mint',
   '3/monitoring-not-live-final',
+  '4.5/monitor-session-delete',
+  '5.7/isolation-monitor-session-close',
+  '4.5/monitor-sessions-audit',
+  '5.7/isolation-monitor-sessions-read',
 ];
