@@ -12,7 +12,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { sharedVerifier, type Checks, type Verify } from '../checks';
 import type { ControlDelivery } from '../control';
-import { WaitTimeoutError, jsonOf, type ReceivedRequest, type WebhookReceiver } from './receiver';
+import { WaitTimeoutError, describeRequest, jsonOf, type ReceivedRequest, type WebhookReceiver } from './receiver';
 import { deliveryIdOf, getHeader, HEADER_SIGNATURE, verifyModelA, verifyModelB } from './verify';
 import { analyseBackoff, couldBeExponential, retryReading } from './timing';
 import { latenessOver, latenessWords, TICK_MS } from '../lateness';
@@ -99,6 +99,28 @@ function lateRunnerStop(fromMs: number, requirement: string, what: string, limit
 /** "#3 -> 500, #7 -> held": each attempt's arrival number and the status the receiver answered. */
 export function attemptWords(attempts: ReceivedRequest[]): string {
   return attempts.map((r) => `#${r.seq} -> ${r.answeredStatus ?? 'held'}`).join(', ');
+}
+
+/**
+ * Silence: watches the receiver for `windowMs` and records on `checks` that nothing `unwanted`
+ * finds (the requests that must not come, among all received) arrived, e.g. §2.3's "no test
+ * request" after a PATCH of serverUrl. It ends early, failing, as soon as one comes, and lists it (redacted).
+ * @param expected what the failure says was expected ("no request at /x within 250 ms of the PATCH")
+ * @throws ConformanceFailure when one came (unless `checks` is soft)
+ */
+export async function verifySilence(
+  checks: Checks,
+  rx: WebhookReceiver,
+  requirement: string,
+  unwanted: (all: ReceivedRequest[]) => ReceivedRequest[],
+  windowMs: number,
+  expected: string,
+): Promise<void> {
+  const probe = await rx.holdsOff((all) => unwanted(all).length > 0, windowMs);
+  checks.that(requirement, !probe.violated, {
+    expected,
+    actual: probe.violated ? unwanted(rx.requests).map(describeRequest).join('; ') : 'none',
+  });
 }
 
 /**
