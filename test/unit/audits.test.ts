@@ -47,6 +47,10 @@ async function asTest(body: () => Promise<unknown>): Promise<TestMeta> {
 const failed = (m: TestMeta) => (m.checks ?? []).filter((c) => !c.ok).map((c) => c.clauses[0]);
 const passed = (m: TestMeta) => (m.checks ?? []).filter((c) => c.ok).map((c) => c.clauses[0]);
 
+/** A tool's instruction with one step, and the same with a second step (§4.5 tool shape). */
+const ONE_STEP = { title: 't', description: 'd', steps: [{ title: 'Ask', description: 'Ask for the order number.' }] };
+const TWO_STEPS = { ...ONE_STEP, steps: [...ONE_STEP.steps, { title: 'Look up', description: 'Call the tool with it.' }] };
+
 async function newAssistant(name: string): Promise<string> {
   return (await tenantA.post('/assistants', { name })).json.data.id;
 }
@@ -118,9 +122,7 @@ describe('assistant state audit (§4.1)', () => {
 describe('replay audit (§8)', () => {
   it('passes where a replayed PATCH and PUT converge, and replays once per test', async () => {
     const id = await newAssistant('audit-replay');
-    const tool = (
-      await tenantA.post('/tools', { instruction: { title: 't', description: 'd', steps: [{ title: 'Ask', description: 'Ask for the order number.' }] } })
-    ).json?.data?.id;
+    const tool = (await tenantA.post('/tools', { instruction: ONE_STEP })).json?.data?.id;
     const m = await asTest(async () => {
       await tenantA.patch(`/assistants/${id}`, { name: 'replayed', categories: ['a'] });
       await tenantA.patch(`/assistants/${id}`, { name: 'not replayed' });
@@ -129,39 +131,15 @@ describe('replay audit (§8)', () => {
     expect(passed(m)).toContain('8/patch-replay-converges');
     expect(m.requests).toBe(3);
     if (typeof tool === 'string') {
-      const t = await asTest(() =>
-        tenantA.put(`/tools/${tool}`, {
-          instruction: {
-            title: 't',
-            description: 'd',
-            steps: [
-              { title: 'Ask', description: 'Ask for the order number.' },
-              { title: 'Look up', description: 'Call the tool with it.' },
-            ],
-          },
-        }),
-      );
+      const t = await asTest(() => tenantA.put(`/tools/${tool}`, { instruction: TWO_STEPS }));
       expect(failed(t)).toEqual([]);
     }
   });
   it('fails 8/put-replay-converges where a PUT appends steps (tools.put-appends-steps)', async () => {
-    const created = await tenantA.post('/tools', {
-      instruction: { title: 't', description: 'd', steps: [{ title: 'Ask', description: 'Ask for the order number.' }] },
-    });
+    const created = await tenantA.post('/tools', { instruction: ONE_STEP });
     const tool = created.json?.data?.id as string;
     await control.config({ faults: ['tools.put-appends-steps'] });
-    const m = await asTest(() =>
-      tenantA.put(`/tools/${tool}`, {
-        instruction: {
-          title: 't',
-          description: 'd',
-          steps: [
-            { title: 'Ask', description: 'Ask for the order number.' },
-            { title: 'Look up', description: 'Call the tool with it.' },
-          ],
-        },
-      }),
-    );
+    const m = await asTest(() => tenantA.put(`/tools/${tool}`, { instruction: TWO_STEPS }));
     expect(failed(m)).toContain('8/put-replay-converges');
   });
   it('fails 8/patch-replay-converges where a replayed PATCH drifts (merge.replay-drift)', async () => {
