@@ -277,8 +277,9 @@ export function requestBudget(env: NodeJS.ProcessEnv = process.env): number {
  * Request budget at or above which a live run checks every generated §2.2–§2.7 case
  * (suites/validation-bounds.test.ts) instead of one case per field, kind and expectation: 2,500.
  * The cases the sample cuts (144 of 327) cost two requests each (the PATCH and the GET that reads
- * it back), about 300 in all; a live run with every capability on sends about 1,850 with the sample,
- * so about 2,150 with the full sets, and the rest is room for waited-out 429s.
+ * it back), about 290 in all; a live run with every capability on sent 2,345 with the full sets
+ * (measured against the simulator in live-tenant mode, test/integration/live-mode.test.ts), so
+ * about 2,050 with the sample; the rest is room for waited-out 429s.
  */
 export const FULL_CASE_SETS_BUDGET = 2500;
 
