@@ -22,6 +22,7 @@ import { redact } from './redact';
 import { describeExchange, statusLine, type ApiResponse } from './exchange';
 import { findDrift, formatIssues, validate } from './validator';
 import type { Shape } from './documented';
+import { describeActual, describeReading, getAt, readingHolds, type PathSegment, type Reading } from './generate/paths';
 import { TestRecorder } from './test-recorder';
 import { judgeChange } from './foreign-writes';
 
@@ -157,6 +158,13 @@ export interface Checks {
    */
   unchanged(requirement: string, before: unknown, after: unknown, shape: Shape, res?: ApiResponse): void;
   /**
+   * A reading (h2spec-style named verifier): the value at `path` of `value` (a GET's data) reads as
+   * `reading` (helpers/generate/paths.ts: `equals`, `numeric`, `contains`, or `cleared` with the
+   * accepted readings null, absent, {}); expected and actual are derived ("cleared: null or
+   * absent", "absent"), an absent value never equals anything.
+   */
+  reads(requirement: string, value: unknown, path: readonly PathSegment[], reading: Reading, res?: ApiResponse): void;
+  /**
    * A refusal in another form than the stated one (Autobahn's "non-strict": a 400 from the HTTP
    * layer instead of 401 UNAUTHORIZED): graded non-strict, never a failure; conformance.md lists
    * it under "Non-strict refusals".
@@ -238,6 +246,11 @@ function checksFor(e: Engine, wrap: (fn: () => void) => void): Checks {
         // A change another writer made is no verdict on the API (an `error`): helpers/foreign-writes.ts.
         if (!isDeepStrictEqual(was, now)) judgeChange(was, now, before, res, record);
         check(e, requirement, isDeepStrictEqual(was, now), { expected: `${shape.name} as before`, actual: `moved: ${movedFields(was, now)}`, res });
+      }),
+    reads: (requirement, value, path, reading, res) =>
+      wrap(() => {
+        const actual = getAt(value, path);
+        check(e, requirement, readingHolds(reading, actual), { expected: describeReading(reading), actual: describeActual(actual), res });
       }),
     nonStrict: (requirement, detail) => record.check({ clauses: ids, requirement, ok: true, level: 'non-strict', detail: redact(detail) }),
     inform: (requirement, ok, detail) => record.check({ clauses: ids, requirement, ok, level: 'informational', detail: redact(detail) }),

@@ -45,22 +45,14 @@ async function read(verify: Verify, assistant = id): Promise<{ data: any; res: A
   return { data: res.json?.data, res };
 }
 
+/** "<what>: GET shows <path> cleared" (one of `readings`), through the engine's named reading. */
 function checkCleared(verify: Verify, what: string, data: any, path: PathSegment[], res: ApiResponse, readings = CLEARED): void {
-  const actual = getAt(data, path);
-  verify.that(`${what}: GET shows ${path.join('.')} cleared`, readingHolds({ kind: 'cleared', readings }, actual), {
-    expected: readings.map((r) => (r === 'empty-object' ? '{}' : r)).join(' or '),
-    actual: describeActual(actual),
-    res,
-  });
+  verify.reads(`${what}: GET shows ${path.join('.')} cleared`, data, path, { kind: 'cleared', readings }, res);
 }
 
+/** "<what>: GET shows <path> = <expected>", through the engine's named reading. */
 function checkAt(verify: Verify, what: string, data: any, path: PathSegment[], expected: unknown, res: ApiResponse): void {
-  const actual = getAt(data, path);
-  verify.that(`${what}: GET shows ${path.join('.')} = ${JSON.stringify(expected)}`, actual !== ABSENT && isDeepStrictEqual(actual, expected), {
-    expected,
-    actual: describeActual(actual),
-    res,
-  });
+  verify.reads(`${what}: GET shows ${path.join('.')} = ${JSON.stringify(expected)}`, data, path, { kind: 'equals', value: expected }, res);
 }
 
 /**

@@ -12,7 +12,7 @@ import { clauseTest, sharedVerifier, skipWith, type Verify } from '../helpers/cl
 import { assistantFixture } from '../helpers/fixtures';
 import type { ApiClient, ApiResponse } from '../helpers/client';
 import { budgetSample, generateBoundsCases, materializeCase, Template, type BoundsCase, type TemplateVars } from '../helpers/generate/bounds';
-import { describeActual, describeReading, fieldNames, formatPath, getAt, readingHolds } from '../helpers/generate/paths';
+import { describeReading, fieldNames, formatPath } from '../helpers/generate/paths';
 import {
   hostResolvingTo,
   PUBLIC_TEST_ADDRESS,
@@ -206,12 +206,7 @@ async function runCase(verify: Verify, raw: BoundsCase, slot: Slot): Promise<voi
     return;
   }
   const get = await expectAccepted(onCase, `PATCH ${c.name}`, c.body, slot);
-  const actual = getAt(get.json?.data, c.shownAt);
-  onCase.that(`GET shows ${formatPath(c.shownAt)} as ${describeReading(c.reading!)}`, readingHolds(c.reading!, actual), {
-    expected: describeReading(c.reading!),
-    actual: describeActual(actual),
-    res: get,
-  });
+  onCase.reads(`GET shows ${formatPath(c.shownAt)} as ${describeReading(c.reading!)}`, get.json?.data, c.shownAt, c.reading!, get);
 }
 
 // Independent cases, each on an assistant of its own while it runs: concurrent (helpers/concurrency.ts).

@@ -87,6 +87,18 @@ describe('verify', () => {
     });
   });
 
+  it('reads: the value at a path reads as stated, expected and actual derived', () => {
+    const verify = verifier('2.5/null-clears');
+    const data = { transferSettings: { amd_detection: true }, firstMessage: null };
+    expect(() => verify.reads('amd on', data, ['transferSettings', 'amd_detection'], { kind: 'equals', value: true })).not.toThrow();
+    expect(() => verify.reads('cleared', data, ['firstMessage'], { kind: 'cleared', readings: ['null', 'absent'] })).not.toThrow();
+    expect(() => verify.reads('gone', data, ['transferSettings'], { kind: 'cleared', readings: ['null', 'absent'] })).toThrow(
+      /expected: cleared: null or absent\n {2}actual: {3}\{"amd_detection":true\}/,
+    );
+    expect(() => verify.reads('an absent value equals nothing', data, ['nope'], { kind: 'equals', value: undefined })).toThrow(/actual: {3}absent/);
+    expect(verify.record.checks.map((c) => c.ok)).toEqual([true, true, false, false]);
+  });
+
   it('refuses a verifier without clause ids', () => {
     expect(() => verifier([])).toThrow(/at least one clause/);
   });
