@@ -21,7 +21,11 @@ export interface Cause {
 export const CAUSES: readonly Cause[] = [
   { name: 'collation', layer: 'database', defect: 'a case- or accent-insensitive collation compares keys, enum values or names as equal when they differ' },
   { name: 'column-width', layer: 'database', defect: 'a column cuts or refuses a value at its width, one off the stated limit' },
-  { name: 'charset', layer: 'database', defect: 'a column stores bytes, not characters: a 3-byte utf8 column cuts characters outside the BMP, a limit counts bytes' },
+  {
+    name: 'charset',
+    layer: 'database',
+    defect: 'a column stores bytes, not characters: a 3-byte utf8 column cuts characters outside the BMP, a limit counts bytes',
+  },
   { name: 'soft-delete', layer: 'database', defect: 'a row marked deleted is still found, or found as something else, by a lookup that forgets the mark' },
   { name: 'unique-index', layer: 'database', defect: 'a value the spec wants unique per object is shared, or a unique index refuses what the spec allows' },
   { name: 'cache', layer: 'cache', defect: 'an answer or a credential is served from a cache after the change that should have replaced it' },
@@ -30,7 +34,11 @@ export const CAUSES: readonly Cause[] = [
   { name: 'number-parser', layer: 'parser', defect: 'a number, integer string, digit count or boolean is coerced or bounded wrongly' },
   { name: 'json-parser', layer: 'parser', defect: 'a malformed, huge or odd JSON body is answered outside the stated error' },
   { name: 'append', layer: 'write', defect: 'a write appends to or merges with the stored value where the spec says it replaces, or replaces where it merges' },
-  { name: 'lifecycle', layer: 'lifecycle', defect: 'a state transition is missed: an event not emitted on one path, a resource present too early or gone too late' },
+  {
+    name: 'lifecycle',
+    layer: 'lifecycle',
+    defect: 'a state transition is missed: an event not emitted on one path, a resource present too early or gone too late',
+  },
 ];
 
 /**

@@ -37,7 +37,10 @@ describe('spec/statements.json causes', () => {
         { fault: 'f.two', test: '1/a', cause: 'gremlins' },
       ],
     };
-    const p = checkCauses([link], CAUSES.filter((c) => c.name === 'cache' || c.name === 'collation')).join('\n');
+    const p = checkCauses(
+      [link],
+      CAUSES.filter((c) => c.name === 'cache' || c.name === 'collation'),
+    ).join('\n');
     expect(p).toContain('unknown cause "gremlins"');
     expect(p).toContain('cause "collation"');
     expect(p).not.toContain('cause "cache"');
