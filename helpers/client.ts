@@ -370,7 +370,7 @@ export class ApiClient {
       if (sent instanceof TargetError) {
         troubles.push(sent.kind);
         resends += 1;
-        if (!idempotent || resends > troublePolicy.retries) this.giveUp(sent, attempts, troubles);
+        if (!idempotent || resends > troublePolicy.retries) this.giveUp(sent, attempts, troubles, opts.replay === true);
         await sleep(backoffMs(troublePolicy, resends));
       } else if (sent.status === 429 && !opts.expect429) {
         throttles += 1;
@@ -378,7 +378,7 @@ export class ApiClient {
         pauseTarget(this.baseUrl, Math.min(retryAfterMs(sent) ?? backoffMs(THROTTLE_BACKOFF, throttles), THROTTLE_BACKOFF.maxTimeoutMs));
         if (throttles > THROTTLE_RETRIES) {
           const still = `${req.words}: still throttled (429) after ${THROTTLE_RETRIES} waits; a 429 says nothing about the request, so no verdict`;
-          this.giveUp(new TargetError(still, req.summary, 'throttled'), attempts, troubles);
+          this.giveUp(new TargetError(still, req.summary, 'throttled'), attempts, troubles, opts.replay === true);
         }
       } else if (sent.status >= 500 && idempotent && resends < apiPolicy.retries) {
         resends += 1;
@@ -387,12 +387,12 @@ export class ApiClient {
         unreadable = sent;
         if (!resendable(method)) {
           recordNotApi();
-          this.giveUp(new TargetError(unjudgedBody(req.words, sent)!, req.summary, 'not-api', sent), attempts, troubles);
+          this.giveUp(new TargetError(unjudgedBody(req.words, sent)!, req.summary, 'not-api', sent), attempts, troubles, opts.replay === true);
         }
         recordNotJsonResent();
       } else {
         const unjudged = unreadable && unjudgedBody(req.words, unreadable, sent);
-        if (unjudged) this.giveUp(new TargetError(unjudged, req.summary, 'not-api', sent), attempts, troubles);
+        if (unjudged) this.giveUp(new TargetError(unjudged, req.summary, 'not-api', sent), attempts, troubles, opts.replay === true);
         if (unreadable) sent.notJsonResent = true;
         noteAnswer(sent, req.payload);
         return this.deliver(sent, attempts, opts);
@@ -515,10 +515,11 @@ export class ApiClient {
 
   /**
    * Ends a request that got no answer of the API: the error says how many attempts were sent and
-   * what each met, and the test's record keeps it as target trouble.
+   * what each met, and the test's record keeps it as target trouble (not for `replay`, an audit's
+   * resend, whose trouble leaves only the audit unjudged).
    * @throws TargetError always (`err`, completed).
    */
-  private giveUp(err: TargetError, attempts: number, troubles: readonly TroubleKind[]): never {
+  private giveUp(err: TargetError, attempts: number, troubles: readonly TroubleKind[], replay = false): never {
     err.attempts = attempts;
     err.sameEachTime = troubles.every((k) => k === err.kind);
     if (troubles.length > 1) {
@@ -528,7 +529,8 @@ export class ApiClient {
     }
     if (err.response) err.response.retries = attempts - 1;
     recordExchange({ request: err.request, error: redact(err.message) }, attempts - 1);
-    recordTargetTrouble(err.message);
+    // An audit's replay (helpers/audits/replay.ts) that meets trouble leaves the audit unjudged, never the test in error.
+    if (!replay) recordTargetTrouble(err.message);
     throw err;
   }
 
