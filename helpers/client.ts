@@ -20,7 +20,7 @@ import { request as undiciRequest, type Dispatcher } from 'undici';
 import { redact, redactCut, redactHeaders, registerSecret } from './redact';
 import type { ApiResponse, RequestSummary, UncheckedJson } from './exchange';
 import { recordExchange, recordHung, recordNotApi, recordNotJson, recordNotJsonResent, recordTargetTrouble } from './recorder';
-import { resendable, unjudgedBody, unreadableBody } from './mangled';
+import { resendable, unjudgedBody, unreadableBody, UNREADABLE_RESENDS } from './mangled';
 import { noteAnswer } from './foreign-writes';
 import { notJson } from './exchange';
 import { TARGET_ERROR_NAME } from './error-names';
@@ -362,6 +362,8 @@ export class ApiClient {
     const troubles: TroubleKind[] = [];
     /** The first answer, when its body did not parse and the request was sent once more (helpers/mangled.ts). */
     let unreadable: ApiResponse<T> | undefined;
+    /** Resends after answers whose body did not parse (helpers/mangled.ts `UNREADABLE_RESENDS`). */
+    let unreadableResends = 0;
 
     for (;;) {
       await this.waitForPause(req, testSignal);
@@ -383,8 +385,9 @@ export class ApiClient {
       } else if (sent.status >= 500 && idempotent && resends < apiPolicy.retries) {
         resends += 1;
         await sleep(backoffMs(apiPolicy, resends));
-      } else if (!unreadable && unreadableBody(sent)) {
-        unreadable = sent;
+      } else if (unreadableResends < UNREADABLE_RESENDS && unreadableBody(sent)) {
+        unreadable ??= sent;
+        unreadableResends += 1;
         if (!resendable(method)) {
           recordNotApi();
           this.giveUp(new TargetError(unjudgedBody(req.words, sent)!, req.summary, 'not-api', sent), attempts, troubles, opts.replay === true);

@@ -57,7 +57,7 @@ export function notJsonRule(res: ApiResponse | undefined, record: TestRecorder):
       ok: false,
       detail:
         redact(
-          `[${JSON_ENVELOPE}] expected a JSON body, got ${JSON.stringify(res.text.slice(0, 200))}${res.notJsonResent ? ' (asked twice, §8: neither body was JSON)' : ''}`,
+          `[${JSON_ENVELOPE}] expected a JSON body, got ${JSON.stringify(res.text.slice(0, 200))}${res.notJsonResent ? ' (asked again, §8: no body was JSON)' : ''}`,
         ) + describeExchange(res),
     });
   }
@@ -99,7 +99,7 @@ export function envelopeProblems(res: ApiResponse, receivedAt = Date.now()): Che
       clauses: [JSON_ENVELOPE],
       requirement: 'every answer of a JSON endpoint is a JSON envelope',
       ok: false,
-      detail: `[${JSON_ENVELOPE}] expected a JSON body, got ${JSON.stringify(res.text.slice(0, 200))}${res.notJsonResent ? ' (asked twice, §8: neither body was JSON)' : ''}${ev()}`,
+      detail: `[${JSON_ENVELOPE}] expected a JSON body, got ${JSON.stringify(res.text.slice(0, 200))}${res.notJsonResent ? ' (asked again, §8: no body was JSON)' : ''}${ev()}`,
     });
     return problems;
   }

@@ -1,8 +1,8 @@
 /**
  * A body that does not parse is asked for again before it is judged (helpers/mangled.ts, through
  * helpers/client.ts): a well-framed answer cut on the way is resent once for GET, PUT, PATCH and
- * DELETE and the second answer judged; only a body that is not JSON twice reaches the envelope
- * check (a `fail` of 2.1/json-envelope that says it asked twice); a replayed DELETE that answers
+ * DELETE and the second answer judged; only a body that is not JSON on every attempt reaches the envelope
+ * check (a `fail` of 2.1/json-envelope that says it asked again); a replayed DELETE that answers
  * otherwise, and a POST's one unreadable answer, are target trouble (`error`), never a `fail`.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { ApiClient, TargetError } from '../../helpers/client';
 import { runAsTest } from '../../helpers/current-test';
 import { envelopeProblems } from '../../helpers/envelope';
-import { resendable, unjudgedBody, unreadableBody } from '../../helpers/mangled';
+import { resendable, unjudgedBody, unreadableBody, UNREADABLE_RESENDS } from '../../helpers/mangled';
 import type { ApiResponse } from '../../helpers/exchange';
 
 let server: Server;
@@ -109,21 +109,21 @@ describe('the client asks again before a body is judged', () => {
     expect(res.json).toMatchObject({ error: { code: 'RESOURCE_NOT_FOUND' } });
   });
 
-  it("a body that is not JSON twice is the API's: handed on, and the envelope check says it asked twice", async () => {
+  it("a body that is not JSON on every attempt is the API's: handed on, and the envelope check says it asked again", async () => {
     const task = { meta: {} } as any;
     const res = await runAsTest(task, () => client().get('/always-mangled'));
-    expect(hits['GET /always-mangled']).toBe(2);
+    expect(hits['GET /always-mangled']).toBe(1 + UNREADABLE_RESENDS);
     expect(res.json).toBeUndefined();
     expect(res.notJsonResent).toBe(true);
     expect(task.meta.notJson).toBe(true);
     const problems = envelopeProblems(res);
     expect(problems.map((p) => p.clauses[0])).toEqual(['2.1/json-envelope']);
-    expect(problems[0].detail).toMatch(/expected a JSON body, got .* \(asked twice, §8: neither body was JSON\)/);
+    expect(problems[0].detail).toMatch(/expected a JSON body, got .* \(asked again, §8: no body was JSON\)/);
   });
 
   it("a 2xx HTML page twice is the API's too; a plain-text 404 is handed on at once", async () => {
     expect((await client().get('/html-200')).notJsonResent).toBe(true);
-    expect(hits['GET /html-200']).toBe(2);
+    expect(hits['GET /html-200']).toBe(1 + UNREADABLE_RESENDS);
     const plain = await client().get('/plain-404');
     expect(plain.status).toBe(404);
     expect(hits['GET /plain-404']).toBe(1);
