@@ -27,7 +27,7 @@ import type { UncheckedJson } from '../exchange';
 import { currentTest } from '../current-test';
 import { documentedFields } from '../documented';
 import { holdsSent } from '../foreign-writes';
-import { judged, type AuditDefinition } from './audit';
+import { isObject, judged, type AuditDefinition } from './audit';
 
 /** The audit's name and clauses. */
 export const ASSISTANT_STATE_AUDIT: AuditDefinition = {
@@ -60,8 +60,6 @@ interface Known {
 const knowledge = new Map<string, Map<Test, Known>>();
 /** Assistant path → requests in flight on it, each with whether another write overlapped it. */
 const inflight = new Map<string, Set<{ write: boolean; overlapped: boolean }>>();
-
-const isObject = (v: unknown): v is Record<string, UncheckedJson> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** Forgets everything every test knew of every assistant: something outside the audit's sight may have written one. */
 export function forgetAssistants(): void {

@@ -12,6 +12,10 @@
  * false `fail`; a missed judgement is only a smaller count).
  */
 import { currentRecord } from '../current-test';
+import type { UncheckedJson } from '../exchange';
+
+/** Whether a parsed JSON value is an object (not an array, not null). */
+export const isObject = (v: unknown): v is Record<string, UncheckedJson> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** One invariant audit: its name (as the report counts it), the clauses it records, the invariant in words. */
 export interface AuditDefinition {

@@ -9,7 +9,7 @@
  */
 import type { ApiResponse, SentRequest } from '../client';
 import type { UncheckedJson } from '../exchange';
-import { judged, type AuditDefinition } from './audit';
+import { isObject, judged, type AuditDefinition } from './audit';
 import { actingAs, organizationOf } from './ledger';
 
 /** The audit's name and clauses. */
@@ -30,8 +30,6 @@ const OWNING = /^\/(assistants|prompts|tools|test-suites|calls|conversations)(\/
 
 /** Owning tenants of each id the run saw a tenant hold as its own. */
 const owners = new Map<string, Set<string>>();
-
-const isObject = (v: unknown): v is Record<string, UncheckedJson> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * The items of a list answer: `data` itself when an array, else the first array of objects among

@@ -21,7 +21,7 @@ import type { UncheckedJson } from '../exchange';
 import { currentTest } from '../current-test';
 import { documentedFields } from '../documented';
 import { getTarget } from '../target';
-import { judged, type AuditDefinition } from './audit';
+import { isObject, judged, type AuditDefinition } from './audit';
 
 /** The audit's name and clauses. */
 export const REPLAY_AUDIT: AuditDefinition = {
@@ -35,8 +35,6 @@ export const LIVE_REPLAYS = 5;
 
 const replayedIn = new WeakSet<Test>();
 let liveReplays = 0;
-
-const isObject = (v: unknown): v is Record<string, UncheckedJson> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** Whether `now` holds what was `sent`: objects key by key, arrays item by item with as many items, anything else equal. */
 export function holdsReplayed(now: unknown, sent: unknown): boolean {
