@@ -19,10 +19,26 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { redact } from './redact';
-import { describeExchange, statusLine, type ApiResponse } from './exchange';
+import { describeExchange, type ApiResponse } from './exchange';
 import { findDrift, formatIssues, validate } from './validator';
 import type { Shape } from './documented';
-import { describeActual, describeReading, getAt, readingHolds, type PathSegment, type Reading } from './generate/paths';
+import type { PathSegment, Reading } from './generate/paths';
+import {
+  arrivedJudgment,
+  containsJudgment,
+  equalJudgment,
+  errorJudgment,
+  everyJudgment,
+  lacksJudgment,
+  namesFieldJudgment,
+  noneJudgment,
+  readingJudgment,
+  refusedJudgment,
+  requestWords,
+  successJudgment,
+  type ContainsOptions,
+  type Judgment,
+} from './judgments';
 import { TestRecorder } from './test-recorder';
 import { judgeChange } from './foreign-writes';
 
@@ -159,11 +175,45 @@ export interface Checks {
   unchanged(requirement: string, before: unknown, after: unknown, shape: Shape, res?: ApiResponse): void;
   /**
    * A reading (h2spec-style named verifier): the value at `path` of `value` (a GET's data) reads as
-   * `reading` (helpers/generate/paths.ts: `equals`, `numeric`, `contains`, or `cleared` with the
-   * accepted readings null, absent, {}); expected and actual are derived ("cleared: null or
-   * absent", "absent"), an absent value never equals anything.
+   * `reading` (helpers/generate/paths.ts: `equals`, `numeric`, `contains`, `type` (an array, an
+   * object, a string), `present`, or `cleared` with the accepted readings null, absent, {}, []);
+   * expected and actual are derived ("cleared: null or absent", "absent"), an absent value never
+   * equals anything.
    */
   reads(requirement: string, value: unknown, path: readonly PathSegment[], reading: Reading, res?: ApiResponse): void;
+  /**
+   * A refusal whose exact status the spec does not state: any 4xx, except the statuses in
+   * `except` (e.g. [429] where the limiter's answer would prove nothing). The requirement defaults
+   * to "<METHOD> <path> is refused with a 4xx".
+   */
+  refused(res: ApiResponse, requirement?: string, except?: readonly number[]): void;
+  /**
+   * Listed or recorded: `text` (an id, a label) occurs as a string value anywhere in `value` (a
+   * list whose row shape the spec does not show, §4.5); with `keys`, also as a property name, with
+   * `text`, anywhere in a raw body (helpers/judgments.ts {@link ContainsOptions}). A failure shows
+   * the rows' ids, or the document.
+   */
+  contains(requirement: string, value: unknown, text: string, res?: ApiResponse, opts?: ContainsOptions): void;
+  /** Not listed, not kept: `text` occurs nowhere in `value` (the inverse of {@link Checks.contains}). */
+  lacks(requirement: string, value: unknown, text: string, res?: ApiResponse, opts?: ContainsOptions): void;
+  /**
+   * Silence: nothing in `found` (deliveries that must not have come in a window, rows of another
+   * tenant, fields missing from rows). A failure counts them and shows the first three.
+   */
+  none(requirement: string, found: readonly unknown[], expected: string, res?: ApiResponse): void;
+  /**
+   * Arrival in a window: what was waited for (a delivery, a retry, a 429 by the mint past the
+   * budget) came before the window closed: `arrived` is neither undefined nor null. `seen` words
+   * what came instead ("no 429 in 31 mints").
+   */
+  arrived(requirement: string, arrived: unknown, expected: string, seen: string, res?: ApiResponse): void;
+  /** Every one of `items` satisfies `holds`; a failure counts the others and shows the first three. */
+  every<T>(requirement: string, items: readonly T[], holds: (item: T) => boolean, expected: string, res?: ApiResponse): void;
+  /**
+   * A §7 refusal's `error.details` names one of `names` (helpers/judgments.ts `fieldNamed`: the
+   * field, or a path through it). The requirement defaults to "error.details names a or b".
+   */
+  namesField(res: ApiResponse, names: string | readonly string[], requirement?: string): void;
   /**
    * A refusal in another form than the stated one (Autobahn's "non-strict": a 400 from the HTTP
    * layer instead of 401 UNAUTHORIZED): graded non-strict, never a failure; conformance.md lists
@@ -189,11 +239,6 @@ export interface Verify extends Checks {
    * @throws UndeclaredClauseError when an id is not one the test declares ({@link Verify.declared}).
    */
   on(ids: string | string[]): Verify;
-}
-
-/** "GET /assistants/{id}"-style words for a response's request. */
-function requestWords(res: ApiResponse): string {
-  return `${res.request.method} ${res.request.path}`;
 }
 
 /**
@@ -223,21 +268,16 @@ function movedFields(before: unknown, after: unknown): string {
 
 function checksFor(e: Engine, wrap: (fn: () => void) => void): Checks {
   const { ids, record } = e;
+  const judged = (requirement: string, j: Judgment, res?: ApiResponse) =>
+    wrap(() => check(e, requirement, j.ok, { expected: j.expected, actual: j.actual, res }));
   return {
     that: (requirement, ok, detail) => wrap(() => check(e, requirement, ok, detail)),
-    equal: (requirement, actual, expected, res) => wrap(() => check(e, requirement, isDeepStrictEqual(actual, expected), { expected, actual, res })),
-    error: (res, status, code, requirement) =>
-      wrap(() => {
-        const ok = res.status === status && (code === undefined || res.json?.error?.code === code);
-        const expected = code ? `${status} ${code}` : `${status}`;
-        check(e, requirement ?? `${requestWords(res)} answers ${expected}`, ok, { expected, actual: statusLine(res), res });
-      }),
-    success: (res, status, requirement) =>
-      wrap(() => {
-        const ok = status === undefined ? res.status >= 200 && res.status < 300 : res.status === status;
-        const expected = status ? `${status}` : '2xx';
-        check(e, requirement ?? `${requestWords(res)} answers ${status ?? '2xx'}`, ok, { expected, actual: statusLine(res), res });
-      }),
+    equal: (requirement, actual, expected, res) => judged(requirement, equalJudgment(actual, expected), res),
+    error: (res, status, code, requirement) => {
+      const j = errorJudgment(res, status, code);
+      judged(requirement ?? `${requestWords(res)} answers ${j.expected}`, j, res);
+    },
+    success: (res, status, requirement) => judged(requirement ?? `${requestWords(res)} answers ${status ?? '2xx'}`, successJudgment(res, status), res),
     schema: (requirement, schema, value, res) => wrap(() => checkSchema(e, requirement, schema, value, res)),
     unchanged: (requirement, before, after, shape, res) =>
       wrap(() => {
@@ -247,11 +287,17 @@ function checksFor(e: Engine, wrap: (fn: () => void) => void): Checks {
         if (!isDeepStrictEqual(was, now)) judgeChange(was, now, before, res, record);
         check(e, requirement, isDeepStrictEqual(was, now), { expected: `${shape.name} as before`, actual: `moved: ${movedFields(was, now)}`, res });
       }),
-    reads: (requirement, value, path, reading, res) =>
-      wrap(() => {
-        const actual = getAt(value, path);
-        check(e, requirement, readingHolds(reading, actual), { expected: describeReading(reading), actual: describeActual(actual), res });
-      }),
+    reads: (requirement, value, path, reading, res) => judged(requirement, readingJudgment(value, path, reading), res),
+    refused: (res, requirement, except) => judged(requirement ?? `${requestWords(res)} is refused with a 4xx`, refusedJudgment(res, except), res),
+    contains: (requirement, value, text, res, opts) => judged(requirement, containsJudgment(value, text, opts), res),
+    lacks: (requirement, value, text, res, opts) => judged(requirement, lacksJudgment(value, text, opts), res),
+    none: (requirement, found, expected, res) => judged(requirement, noneJudgment(found, expected), res),
+    arrived: (requirement, arrived, expected, seen, res) => judged(requirement, arrivedJudgment(arrived, expected, seen), res),
+    every: (requirement, items, holds, expected, res) => judged(requirement, everyJudgment(items, holds, expected), res),
+    namesField: (res, names, requirement) => {
+      const list = typeof names === 'string' ? [names] : names;
+      judged(requirement ?? `error.details names ${list.join(' or ')}`, namesFieldJudgment(res, list), res);
+    },
     nonStrict: (requirement, detail) => record.check({ clauses: ids, requirement, ok: true, level: 'non-strict', detail: redact(detail) }),
     inform: (requirement, ok, detail) => record.check({ clauses: ids, requirement, ok, level: 'informational', detail: redact(detail) }),
   };

@@ -9,6 +9,7 @@ import { clauseTest } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { isJsonMediaType, TIMESTAMP_TOLERANCE_MS } from '../helpers/envelope';
 import type { ApiResponse } from '../helpers/client';
+import { fieldNamed } from '../helpers/judgments';
 
 const world = useWorld();
 let assistant: { id: string; name: string };
@@ -71,12 +72,7 @@ describe.each(ANSWERS)('$name', ({ status, code, send }) => {
 
   clauseTest(['2.1/metadata-required', '9.1/version-every-response'], 'metadata.version is a string', async ({ verify }) => {
     const res = await send();
-    const v = res.json?.metadata?.version;
-    verify.that('metadata.version is present and a string', typeof v === 'string', {
-      expected: 'a string',
-      actual: v === undefined ? 'absent' : JSON.stringify(v),
-      res,
-    });
+    verify.reads('metadata.version is present and a string', res.json, ['metadata', 'version'], { kind: 'type', type: 'string' }, res);
   });
 
   clauseTest(
@@ -123,11 +119,7 @@ describe('§7 PARSE: a body that is not valid JSON', () => {
       const res = await world().as('tenantA').patch(`/assistants/${assistant.id}`, undefined, { rawBody: raw });
       verify.error(res, 400, 'PARSE', `PATCH /assistants/{id} with body ${JSON.stringify(raw)}`);
       const after = await world().as('tenantA').get(`/assistants/${assistant.id}`);
-      verify.that('the assistant is unchanged', after.json?.data?.name === assistant.name, {
-        expected: assistant.name,
-        actual: after.json?.data?.name,
-        res: after,
-      });
+      verify.reads('the assistant is unchanged', after.json?.data, ['name'], { kind: 'equals', value: assistant.name }, after);
     });
   }
 });
@@ -149,13 +141,6 @@ describe('§7 NOT_FOUND and RESOURCE_NOT_FOUND', () => {
   });
 });
 
-/** Reads `field` of a details entry as a field name: exact, or the last segment of a path (`body.x`, `/x`, `x[0]`). */
-function namesField(entry: { field?: unknown }, field: string): boolean {
-  if (typeof entry.field !== 'string') return false;
-  const f = entry.field;
-  return f === field || new RegExp(`(^|[./\\[])${field}(\\]|$|[.\\[/])`).test(f);
-}
-
 describe('§7 VALIDATION_ERROR details', () => {
   const CASES: { body: Record<string, unknown>; fields: string[] }[] = [
     { body: { transferMode: 'teleport' }, fields: ['transferMode'] },
@@ -176,15 +161,7 @@ describe('§7 VALIDATION_ERROR details', () => {
         const details = res.json?.error?.details;
         verify.schema('error.details is an array of { field, message }', 'validation-details', details, res);
         for (const f of fields) {
-          verify.that(
-            `error.details names the failing field ${f}`,
-            details.some((d: any) => namesField(d, f)),
-            {
-              expected: `an entry whose field is ${f}`,
-              actual: details.map((d: any) => d.field),
-              res,
-            },
-          );
+          verify.namesField(res, f, `error.details names the failing field ${f}`);
         }
       },
     );
@@ -232,7 +209,7 @@ describe('§7 / §4.1 details: one entry per invalid field, also for a field tha
         verify.schema('error.details is an array of { field, message }', 'validation-details', details, res);
         const list: any[] = Array.isArray(details) ? details : [];
         for (const f of fields) {
-          const naming = list.filter((d) => namesField(d, f));
+          const naming = list.filter((d) => fieldNamed(d?.field, f));
           verify.that(`error.details has exactly one entry for the invalid field ${f}`, naming.length === 1, {
             expected: `one entry whose field is ${f}`,
             actual: `${naming.length} entries: ${JSON.stringify(naming)}`,

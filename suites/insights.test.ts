@@ -21,7 +21,6 @@ import { clauseTest, skipWith, type Verify } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { RUN_CONFIG } from '../helpers/global-setup';
 import type { ApiResponse } from '../helpers/client';
-import { containsString } from '../helpers/shapes';
 
 const world = useWorld();
 let assistant: { id: string };
@@ -97,7 +96,7 @@ async function awaitInsights(id: string): Promise<ApiResponse> {
 /** Checks the stated 404 on §4.5's insights clause: status 404 and message 'Call insights not found'. */
 function checkNotYet(verify: Verify, words: string, res: ApiResponse): void {
   const notYet = verify.on('4.5/insights-404-until-metrics');
-  notYet.that(`${words} answers 404`, res.status === 404, { expected: 404, actual: res.status, res });
+  notYet.error(res, 404, undefined, `${words} answers 404`);
   notYet.schema("error.message is 'Call insights not found'", 'insights#/$defs/notFoundMessage', res.json?.error?.message, res);
 }
 
@@ -260,16 +259,15 @@ describe('§4.5 / §8 GET /calls/insights?ids=', () => {
           .on(['4.5/insights-batch-bounds', '4.5/insights-batch-unknown-never-fails'])
           .success(res, 200, `GET /calls/insights with ${n} unknown id(s) answers 200`);
         verify.on('4.5/insights-batch-miss-reasons').schema('data is the batch answer', 'insights#/$defs/batch', res.json?.data, res);
-        const reasons = ids.map((id) => missReason(res.json?.data, id));
-        verify.on('4.5/insights-batch-miss-reasons').that(
-          `each of the ${n} unknown ids is reported as call_not_found`,
-          reasons.every((r) => r === 'call_not_found'),
-          {
-            expected: `call_not_found × ${n}`,
-            actual: reasons.map((r) => r ?? 'not reported'),
+        verify
+          .on('4.5/insights-batch-miss-reasons')
+          .every(
+            `each of the ${n} unknown ids is reported as call_not_found`,
+            ids,
+            (id) => missReason(res.json?.data, id) === 'call_not_found',
+            `call_not_found for each of the ${n} ids`,
             res,
-          },
-        );
+          );
       }
     },
   );
@@ -308,13 +306,7 @@ describe('§4.5 / §8 GET /calls/insights?ids=', () => {
       ctx.verify
         .on('4.5/insights-batch-unknown-never-fails')
         .equal('the call with metrics is not reported as a miss', missReason(res.json?.data, done.id), undefined, res);
-      ctx.verify
-        .on('4.5/insights-batch-unknown-never-fails')
-        .that('the call with metrics is in the answer', containsString(res.json?.data, done.id, { keys: true }), {
-          expected: `an entry for ${done.id}`,
-          actual: res.json?.data,
-          res,
-        });
+      ctx.verify.on('4.5/insights-batch-unknown-never-fails').contains('the call with metrics is in the answer', res.json?.data, done.id, res, { keys: true });
     },
     CALLS,
   );

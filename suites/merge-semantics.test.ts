@@ -15,7 +15,7 @@ import { useWorld } from '../helpers/world';
 import { clauseTest, skipWith, type Verify, type ClauseContext } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import type { ApiClient, ApiResponse } from '../helpers/client';
-import { ABSENT, describeActual, fieldNames, getAt, readingHolds, type ClearedReading, type PathSegment } from '../helpers/generate/paths';
+import { ABSENT, describeActual, getAt, readingHolds, type ClearedReading, type PathSegment, type Reading } from '../helpers/generate/paths';
 
 const world = useWorld();
 let client: ApiClient;
@@ -132,12 +132,7 @@ describe('§2.2 id sets are replaced', () => {
     await setIds(ctx, 'toolIds', [randomUUID(), randomUUID()]);
     await setIds(ctx, 'toolIds', []);
     const { data, res } = await read(ctx.verify);
-    const v = data?.toolIds;
-    ctx.verify.that('GET shows toolIds empty ([] or null)', v === null || (Array.isArray(v) && v.length === 0), {
-      expected: '[] or null',
-      actual: describeActual(v),
-      res,
-    });
+    ctx.verify.reads('GET shows toolIds empty ([] or null)', data, ['toolIds'], { kind: 'cleared', readings: ['empty-array', 'null'] }, res);
   });
 
   clauseTest('2.2/dictionary-ids-replace-set', 'dictionaryIds replaces the stored set, in the order sent', async (ctx) => {
@@ -155,12 +150,13 @@ describe('§2.2 id sets are replaced', () => {
     await setIds(ctx, 'dictionaryIds', [randomUUID()]);
     await setIds(ctx, 'dictionaryIds', []);
     const { data, res } = await read(ctx.verify);
-    const v = data?.dictionaryIds;
-    ctx.verify.that('GET shows dictionaryIds [] (or omits the optional field)', v === undefined || (Array.isArray(v) && v.length === 0), {
-      expected: '[] or absent',
-      actual: describeActual(v),
+    ctx.verify.reads(
+      'GET shows dictionaryIds [] (or omits the optional field)',
+      data,
+      ['dictionaryIds'],
+      { kind: 'cleared', readings: ['empty-array', 'absent'] },
       res,
-    });
+    );
   });
 });
 
@@ -172,15 +168,7 @@ describe('§2.5 transferSettings', () => {
     const one = await read(verify.on('2.5/deep-merge'));
     verify
       .on('2.5/get-returns-object')
-      .that(
-        'GET returns transferSettings as an object',
-        !!one.data?.transferSettings && typeof one.data.transferSettings === 'object' && !Array.isArray(one.data.transferSettings),
-        {
-          expected: 'an object',
-          actual: describeActual(one.data?.transferSettings),
-          res: one.res,
-        },
-      );
+      .reads('GET returns transferSettings as an object', one.data, ['transferSettings'], { kind: 'type', type: 'object' }, one.res);
     checkAt(verify.on('2.5/deep-merge'), 'after sending use_assistant_number only', one.data, ['transferSettings', 'amd_detection'], false, one.res);
     checkAt(verify.on('2.5/deep-merge'), 'after sending use_assistant_number only', one.data, ['transferSettings', 'use_assistant_number'], false, one.res);
     await patchOk(verify.on('2.5/deep-merge'), { transferSettings: { amd_detection: true } });
@@ -206,18 +194,7 @@ describe('§2.5 transferSettings', () => {
       verify
         .on('2.5/unknown-key-rejected')
         .error(res, 400, 'VALIDATION_ERROR', 'transferSettings with the unknown key ring_timeout answers 400 VALIDATION_ERROR');
-      const details = res.json?.error?.details ?? [];
-      verify
-        .on('4.1/validation-error-details')
-        .that(
-          'error.details names transferSettings or ring_timeout',
-          Array.isArray(details) && details.some((d: any) => fieldNames(d?.field, ['transferSettings', 'ring_timeout'])),
-          {
-            expected: 'an entry naming transferSettings or ring_timeout',
-            actual: Array.isArray(details) ? details.map((d: any) => d?.field) : details,
-            res,
-          },
-        );
+      verify.on('4.1/validation-error-details').namesField(res, ['transferSettings', 'ring_timeout']);
       const after = await read(verify.on('2.5/unknown-key-rejected'));
       verify
         .on('4.1/rejected-patch-changes-nothing')
@@ -263,15 +240,12 @@ describe('§2.6 dictionarySettings', () => {
         res,
       },
     );
-    const pron = getAt(data, ['dictionarySettings', 'ttsPronunciations']);
-    verify.that(
+    verify.reads(
       'GET no longer shows the ttsPronunciations that were not sent',
-      pron === ABSENT || pron === null || (Array.isArray(pron) && pron.length === 0),
-      {
-        expected: 'absent, null or []',
-        actual: describeActual(pron),
-        res,
-      },
+      data,
+      ['dictionarySettings', 'ttsPronunciations'],
+      { kind: 'cleared', readings: ['absent', 'null', 'empty-array'] },
+      res,
     );
   });
 
@@ -310,8 +284,7 @@ describe('§2.7 ivrSettings', () => {
     await patchOk(verify, { ivrSettings: { ivrMode: true, conformanceA: 'a' } });
     await patchOk(verify, { ivrSettings: { conformanceA: null } });
     const { data, res } = await read(verify);
-    const a = getAt(data, ['ivrSettings', 'conformanceA']);
-    verify.that('GET omits ivrSettings.conformanceA (not even null)', a === ABSENT, { expected: 'absent', actual: describeActual(a), res });
+    verify.reads('GET omits ivrSettings.conformanceA (not even null)', data, ['ivrSettings', 'conformanceA'], { kind: 'cleared', readings: ['absent'] }, res);
     checkAt(verify, 'the other key stays', data, ['ivrSettings', 'ivrMode'], true, res);
   });
 
@@ -338,8 +311,8 @@ describe('§2.4 settings.conversationConfig nulls', () => {
   /** Deleted: absent, null, or {} for a plan; a default shown instead passes only when it differs from what was stored (informational). */
   function checkDeleted(verify: Verify, data: any, path: PathSegment[], stored: unknown, res: ApiResponse, plan: boolean): void {
     const actual = getAt(data, path);
-    const cleared = readingHolds({ kind: 'cleared', readings: plan ? CLEARED : ['null', 'absent'] }, actual);
-    if (!cleared && !isDeepStrictEqual(actual, stored)) {
+    const reading: Reading = { kind: 'cleared', readings: plan ? CLEARED : ['null', 'absent'] };
+    if (!readingHolds(reading, actual) && !isDeepStrictEqual(actual, stored)) {
       verify.inform(
         `${path.join('.')} shows a value other than the one stored (a default?)`,
         true,
@@ -347,11 +320,7 @@ describe('§2.4 settings.conversationConfig nulls', () => {
       );
       return;
     }
-    verify.that(`GET no longer shows the stored ${path.join('.')}`, cleared, {
-      expected: plan ? 'absent, null or {}' : 'absent or null',
-      actual: describeActual(actual),
-      res,
-    });
+    verify.reads(`GET no longer shows the stored ${path.join('.')}`, data, path, reading, res);
   }
 
   for (const [plan, value] of [
@@ -389,12 +358,13 @@ describe('§2.4 settings.conversationConfig nulls', () => {
     checkAt(verify, 'expressiveOptions was stored', set.data, [...CC, 'expressiveOptions', 'pace'], 'slow', set.res);
     await patchOk(verify, { settings: { conversationConfig: { expressiveOptions: null } } });
     const { data, res } = await read(verify);
-    const v = getAt(data, [...CC, 'expressiveOptions']);
-    verify.that('GET omits settings.conversationConfig.expressiveOptions (not even null)', v === ABSENT, {
-      expected: 'absent',
-      actual: describeActual(v),
+    verify.reads(
+      'GET omits settings.conversationConfig.expressiveOptions (not even null)',
+      data,
+      [...CC, 'expressiveOptions'],
+      { kind: 'cleared', readings: ['absent'] },
       res,
-    });
+    );
   });
 });
 
@@ -427,16 +397,8 @@ describe('§2.2 fields merged into settings', () => {
       );
       await patchOk(verify, { [field]: second });
       const { data, res } = await read(verify);
-      const shown = getAt(data, ['settings', field]);
-      verify.that(
-        `GET shows settings.${field} = ${JSON.stringify(second)}`,
-        readingHolds(kind === 'numeric' ? { kind: 'numeric', value: second as number } : { kind: 'equals', value: second }, shown),
-        {
-          expected: second,
-          actual: describeActual(shown),
-          res,
-        },
-      );
+      const reading: Reading = kind === 'numeric' ? { kind: 'numeric', value: second as number } : { kind: 'equals', value: second };
+      verify.reads(`GET shows settings.${field} = ${JSON.stringify(second)}`, data, ['settings', field], reading, res);
       const was = before.data?.settings ?? {};
       const kept = fields(Object.keys(was).filter((k) => k !== field));
       verify.unchanged(`every settings key other than ${field} is kept as it was`, was, data?.settings ?? {}, kept, res);

@@ -28,7 +28,7 @@ import { clauseTest, skipWith, type Verify } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import { withAgentAbsentRetry } from '../helpers/monitoring';
 import { validate } from '../helpers/validator';
-import { containsString, rowsOf } from '../helpers/shapes';
+import { rowsOf } from '../helpers/shapes';
 
 /** Seed of fast-check in this file; printed when a test fails (CORE_API_SEED reproduces a run). */
 const SEED = Number(process.env.CORE_API_SEED ?? Math.floor(Math.random() * 2 ** 31)) ^ 0x40f;
@@ -133,7 +133,7 @@ function checkBareSuccess(verify: Verify, words: string, res: ApiResponse): void
 
 /** Checks a bare 409 `{ error: 'conflict', reason }` with the given reason. */
 function checkConflict(verify: Verify, words: string, res: ApiResponse, reason: string): void {
-  verify.that(`${words} answers 409`, res.status === 409, { expected: 409, actual: res.status, res });
+  verify.error(res, 409, undefined, `${words} answers 409`);
   verify.schema(`${words} answers the bare body { error: 'conflict', reason }`, 'monitor#/$defs/conflict', res.json, res);
   verify.equal(`${words} gives reason ${reason}`, res.json?.reason, reason, res);
 }
@@ -147,10 +147,18 @@ function liveRow(data: unknown, id: string): any {
   return rowsOf(data).find((r) => !!r && typeof r === 'object' && Object.entries(r).some(([k, v]) => k !== 'callId' && v === id));
 }
 
-/** Whether GET /calls/live lists the call (by its call id), with the answer. */
-async function listedLive(id: string): Promise<{ listed: boolean; res: ApiResponse }> {
+/** The call ids GET /calls/live lists: every string field of its rows but callId (the row shape beyond the two ids is not shown, §4.5). */
+function liveIds(data: unknown): string[] {
+  return rowsOf(data).flatMap((r) =>
+    !!r && typeof r === 'object' ? Object.entries(r).flatMap(([k, v]) => (k !== 'callId' && typeof v === 'string' ? [v] : [])) : [],
+  );
+}
+
+/** Whether GET /calls/live lists the call (by its call id), with the ids it lists and the answer. */
+async function listedLive(id: string): Promise<{ listed: boolean; ids: string[]; res: ApiResponse }> {
   const res = await world().as('tenantA').get('/calls/live');
-  return { listed: liveRow(res.json?.data, id) !== undefined, res };
+  const ids = liveIds(res.json?.data);
+  return { listed: ids.includes(id), ids, res };
 }
 
 describe('§4.5 GET /calls/live', () => {
@@ -165,11 +173,9 @@ describe('§4.5 GET /calls/live', () => {
     'lists a call in progress with a call id and a separate callId, and drops it once the call ends',
     async ({ verify }) => {
       const call = await liveCall();
-      const { listed, res } = await listedLive(call.id);
+      const { ids, res } = await listedLive(call.id);
       verify.on('4.5/calls-live-envelope').success(res, 200, 'GET /calls/live answers 200 (envelope, §7 exception 2)');
-      verify
-        .on('4.5/calls-live-envelope')
-        .that('the live call is listed by its call id', listed, { expected: `a row carrying ${call.id}`, actual: rowsOf(res.json?.data), res });
+      verify.on('4.5/calls-live-envelope').contains('the live call is listed by its call id', ids, call.id, res);
       const row = liveRow(res.json.data, call.id);
       verify.on('4.5/calls-live-row-ids').schema('the row carries a call id and a callId', 'live-call', row, res);
       verify
@@ -177,9 +183,7 @@ describe('§4.5 GET /calls/live', () => {
         .that('callId is separate from the call id', row.callId !== call.id, { expected: `a callId other than ${call.id}`, actual: row.callId, res });
       await hangUp(call);
       const after = await listedLive(call.id);
-      verify
-        .on('4.5/calls-live-envelope')
-        .that('an ended call is no longer listed as in progress', !after.listed, { expected: `no row ${call.id}`, actual: 'still listed', res: after.res });
+      verify.on('4.5/calls-live-envelope').lacks('an ended call is no longer listed as in progress', after.ids, call.id, after.res);
     },
     CALLS,
   );
@@ -191,7 +195,7 @@ describe('§4.5 GET /calls/live', () => {
       const call = await liveCall();
       const { res } = await listedLive(call.id);
       const row = liveRow(res.json?.data, call.id);
-      verify.that('the live call is listed with a callId', typeof row?.callId === 'string', { expected: 'a row with callId', actual: row, res });
+      verify.reads('the live call is listed with a callId', row, ['callId'], { kind: 'type', type: 'string' }, res);
       const c = world().as('tenantA');
       const tries: [string, () => Promise<ApiResponse>][] = [
         ['GET /calls/{callId}', () => c.get(`/calls/${encodeURIComponent(row.callId)}`)],
@@ -201,7 +205,7 @@ describe('§4.5 GET /calls/live', () => {
       ];
       for (const [what, send] of tries) {
         const r = await send();
-        verify.that(`${what} is refused with a 4xx`, r.status >= 400 && r.status < 500, { expected: 'a 4xx refusal', actual: r.status, res: r });
+        verify.refused(r, `${what} is refused with a 4xx`);
       }
     },
     CALLS,
@@ -231,11 +235,7 @@ describe('§4.5 / §7 POST /calls/{id}/monitor-session', () => {
       if (!world().control && !refusal)
         skipWith(ctx, `precondition failed: ${minted} mints on one call were all accepted; the slot count is not shown (§4.5), so no full call could be made`);
       const full = refusal ?? (await mint(c, call.id, 'one too many'));
-      ctx.verify.on('4.5/monitor-session-slots').that('a mint beyond the per-call slots is refused', full.status >= 400 && full.status < 500, {
-        expected: 'a 4xx refusal',
-        actual: full.status,
-        res: full,
-      });
+      ctx.verify.on('4.5/monitor-session-slots').refused(full, 'a mint beyond the per-call slots is refused');
       verify.schema('the refusal is bare JSON { error, reason? }, not an envelope', 'monitor#/$defs/refusal', full.json, full);
     },
     CALLS,
@@ -255,10 +255,8 @@ describe('§4.5 / §7 POST /calls/{id}/monitor-session', () => {
         );
       const del = await c.delete(`/calls/${call.id}/monitor-session`);
       ctx.verify.on('4.5/monitor-session-delete').success(del, undefined, 'DELETE /calls/{id}/monitor-session answers 2xx');
-      const { listed, res } = await listedLive(call.id);
-      ctx.verify
-        .on('4.5/monitor-session-delete')
-        .that('the call is still listed by GET /calls/live', listed, { expected: `row ${call.id}`, actual: 'not listed', res });
+      const { ids, res } = await listedLive(call.id);
+      ctx.verify.on('4.5/monitor-session-delete').contains('the call is still listed by GET /calls/live', ids, call.id, res);
       const again = await mint(c, call.id, 'after delete');
       ctx.verify.on('4.5/monitor-session-delete').that('the call is still live: minting is not refused with not_live', again.json?.reason !== 'not_live', {
         expected: 'no 409 not_live',
@@ -330,10 +328,9 @@ describe('§4.5 / §7 POST /calls/{id}/monitor-session', () => {
             true,
             'a 429 before the budget says nothing about the per-tenant limit (a gateway or another limiter throttled)',
           );
-      verify.on('4.5/monitor-session-429').that(`minting beyond ${mintsPerMinute} per minute answers 429`, !!throttled, {
-        expected: `a 429 by mint ${mintsPerMinute + 1}`,
-        actual: `${minted} mints accepted`,
-      });
+      verify
+        .on('4.5/monitor-session-429')
+        .arrived(`minting beyond ${mintsPerMinute} per minute answers 429`, throttled, `a 429 by mint ${mintsPerMinute + 1}`, `${minted} mints accepted`);
       verify
         .on(['4.5/monitor-session-429', '7/monitor-429-top-level'])
         .schema('the 429 body carries a top-level retryAfterSeconds', 'monitor#/$defs/rateLimited', throttled!.json, throttled);
@@ -358,14 +355,12 @@ describe('§7 exception 2: the monitoring POSTs on an unknown call', () => {
         answers.push([`POST /calls/{unknown}/end`, await endCall(c, id, 'conformance')]);
       }
       for (const [what, res] of answers) {
-        verify.on('4.5/monitor-unknown-call-404').that(`${what} answers 404`, res.status === 404, { expected: 404, actual: res.status, res });
+        verify.on('4.5/monitor-unknown-call-404').error(res, 404, undefined, `${what} answers 404`);
         verify.on('7/monitor-404-bare-identical').schema(`${what} answers exactly { "error": "not_found" }`, 'monitor#/$defs/notFound', res.json, res);
       }
       const first = answers[0][1].text;
       for (const [what, res] of answers) {
-        verify
-          .on('7/monitor-404-bare-identical')
-          .that(`${what}: the body is byte-identical to the others`, res.text === first, { expected: first, actual: res.text, res });
+        verify.on('7/monitor-404-bare-identical').equal(`${what}: the body is byte-identical to the others`, res.text, first, res);
       }
     },
   );
@@ -393,28 +388,14 @@ describe('§4.5 takeover, end and the audit read', () => {
         const during = await c.get(`/calls/${call.id}/monitor-sessions`);
         verify.on('4.5/monitor-sessions-audit').success(during, 200, 'GET /calls/{id}/monitor-sessions during the call answers 200 (envelope)');
         verify.on('4.5/monitor-sessions-audit').schema('data is the audit read', 'monitor-sessions', during.json?.data, during);
-        verify.on('4.5/actor-label-verbatim').that(`label ${i + 1} is recorded verbatim during the call`, containsString(during.json?.data, label), {
-          expected: label,
-          actual: during.json?.data,
-          res: during,
-        });
+        verify.on('4.5/actor-label-verbatim').contains(`label ${i + 1} is recorded verbatim during the call`, during.json?.data, label, during);
         const endLabel = `${label} (end)`;
         const e = await endCall(c, call.id, endLabel);
         checkBareSuccess(verify.on(['4.5/takeover-end-bare', '7/bare-json-monitoring']), 'POST /calls/{id}/end', e);
         const after = await c.get(`/calls/${call.id}/monitor-sessions`);
         verify.on('4.5/monitor-sessions-audit').success(after, 200, 'GET /calls/{id}/monitor-sessions after the call answers 200 (envelope)');
-        verify
-          .on('4.5/actor-label-verbatim')
-          .that(`the takeover label ${i + 1} is still recorded verbatim after the call`, containsString(after.json?.data, label), {
-            expected: label,
-            actual: after.json?.data,
-            res: after,
-          });
-        verify.on('4.5/actor-label-verbatim').that(`the end label ${i + 1} is recorded verbatim`, containsString(after.json?.data, endLabel), {
-          expected: endLabel,
-          actual: after.json?.data,
-          res: after,
-        });
+        verify.on('4.5/actor-label-verbatim').contains(`the takeover label ${i + 1} is still recorded verbatim after the call`, after.json?.data, label, after);
+        verify.on('4.5/actor-label-verbatim').contains(`the end label ${i + 1} is recorded verbatim`, after.json?.data, endLabel, after);
       }
     },
     CALLS,

@@ -16,7 +16,7 @@ import { missingFixtureReason } from '../helpers/target';
 import { clauseTest, skipUnlessServed, skipWith } from '../helpers/clause';
 import { assistantFixture } from '../helpers/fixtures';
 import type { ApiResponse } from '../helpers/client';
-import { containsString, rowsOf } from '../helpers/shapes';
+import { rowsOf } from '../helpers/shapes';
 
 /** Seed of faker in this file; printed when a test fails (CORE_API_SEED reproduces a run). */
 const SEED = Number(process.env.CORE_API_SEED ?? Math.floor(Math.random() * 2 ** 31)) ^ 0x0e6;
@@ -45,11 +45,7 @@ describe('§1 and §4.5 calls and conversations', () => {
   clauseTest('1/calls-read-only', 'no endpoint places an outbound call: POST /calls is refused', async ({ verify }) => {
     // An empty body: even a target that wrongly served this route would have no one to call (nothing billed on live).
     const res = await world().as('tenantA').post('/calls', {});
-    verify.that('POST /calls answers a 4xx (no such operation)', res.status >= 400 && res.status < 500, {
-      expected: '404 NOT_FOUND or 405',
-      actual: res.status,
-      res,
-    });
+    verify.refused(res, 'POST /calls answers a 4xx (no such operation)');
   });
 
   clauseTest('4.5/calls-readable', 'GET /calls answers call records in the envelope', async ({ verify }) => {
@@ -77,11 +73,7 @@ describe('§1 and §4.5 calls and conversations', () => {
       verify.on('4.5/calls-readable').success(after, 200, 'GET /calls/{id} after the call ended answers 200');
       const list = await c.get('/calls');
       verify.on('4.5/calls-readable').success(list, 200, 'GET /calls answers 200');
-      verify.on('1/call-record-on-dial').that('GET /calls lists the call', containsString(list.json?.data, call.id), {
-        expected: call.id,
-        actual: rowsOf(list.json?.data).map((r) => r?.id),
-        res: list,
-      });
+      verify.on('1/call-record-on-dial').contains('GET /calls lists the call', list.json?.data, call.id, list);
     },
     EVENTS,
   );
@@ -125,19 +117,11 @@ describe('§1 and §4.5 calls and conversations', () => {
       const c = w.as('tenantA');
       const convs = await c.get('/conversations');
       verify.on('4.5/conversations-readable').success(convs, 200, 'GET /conversations answers 200');
-      verify.on('1/conversations-separate').that('GET /conversations lists the conversation', containsString(convs.json?.data, conv.id), {
-        expected: conv.id,
-        actual: rowsOf(convs.json?.data).map((r) => r?.id),
-        res: convs,
-      });
+      verify.on('1/conversations-separate').contains('GET /conversations lists the conversation', convs.json?.data, conv.id, convs);
       await events!.endConversation(w.tenantA.id, conv.id);
       const calls = await c.get('/calls');
       verify.on('1/conversations-separate').success(calls, 200, 'GET /calls answers 200');
-      verify.on('1/conversations-separate').that('GET /calls does not list the conversation', !containsString(calls.json?.data, conv.id), {
-        expected: `no ${conv.id}`,
-        actual: 'listed',
-        res: calls,
-      });
+      verify.on('1/conversations-separate').lacks('GET /calls does not list the conversation', calls.json?.data, conv.id, calls);
       const asCall = await c.get(`/calls/${conv.id}`);
       verify.on('1/conversations-separate').error(asCall, 404, 'RESOURCE_NOT_FOUND', 'GET /calls/{conversation id} answers 404 RESOURCE_NOT_FOUND');
     },
@@ -210,11 +194,7 @@ describe('§4.5 / §5.3 organization routes', () => {
       ['A', w.tenantA.id],
       ['B', w.tenantB.id],
     ] as const) {
-      verify.on('1/hierarchy').that(`tenant ${name} of the organization is listed`, containsString(res.json?.data, id), {
-        expected: id,
-        actual: rowsOf(res.json?.data).map((r) => r?.id),
-        res,
-      });
+      verify.on('1/hierarchy').contains(`tenant ${name} of the organization is listed`, res.json?.data, id, res);
     }
   });
 
@@ -224,11 +204,7 @@ describe('§4.5 / §5.3 organization routes', () => {
     if (why) skipWith(ctx, why);
     const res = await w.as('org').get('/organization/tenants');
     ctx.verify.success(res, 200, 'GET /organization/tenants with the organization key alone answers 200');
-    ctx.verify.that("another organization's tenant is not listed", !containsString(res.json?.data, w.foreignTenantId!, { keys: true }), {
-      expected: `no row with the foreign tenant's id ${w.foreignTenantId}`,
-      actual: rowsOf(res.json?.data).map((r) => r?.id),
-      res,
-    });
+    ctx.verify.lacks("another organization's tenant is not listed", res.json?.data, w.foreignTenantId!, res, { keys: true });
   });
 
   clauseTest('4.5/org-tenants', 'GET /organization/tenants with a tenant key answers 403 ORG_SCOPE_REQUIRED', async ({ verify }) => {

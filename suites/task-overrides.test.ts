@@ -34,7 +34,7 @@ describe('§4.2 GET /assistants/{id}/tasks/overrides', () => {
     async ({ verify }) => {
       const res = await world().as('tenantA').get(path(empty.id));
       verify.success(res, 200, 'GET …/tasks/overrides answers 200');
-      verify.that('data is an array', Array.isArray(res.json?.data), { expected: 'an array', actual: res.json?.data, res });
+      verify.reads('data is an array', res.json, ['data'], { kind: 'type', type: 'array' }, res);
     },
     { requires: ['control'] },
   );
@@ -60,22 +60,19 @@ describe('§4.2 GET /assistants/{id}/tasks/overrides', () => {
       for (const m of made) {
         // Order is not documented (§9.4): find each override by its id.
         const row = rows.find((r) => r.overrideId === m.overrideId);
-        verify
-          .on('2.8/task-override-shape')
-          .that(`override ${m.overrideId} is listed`, !!row, { expected: m.overrideId, actual: rows.map((r) => r.overrideId), res });
+        verify.on('2.8/task-override-shape').contains(
+          `override ${m.overrideId} is listed`,
+          rows.map((r) => r.overrideId),
+          String(m.overrideId),
+          res,
+        );
         for (const k of ['assistantId', 'taskId', 'taskgroupId', 'instructionOverride'] as const) {
           verify.on('2.8/task-override-shape').equal(`override ${k} reads back as created`, row[k], m[k], res);
         }
       }
-      verify.on('2.8/task-override-shape').that(
-        'every listed override belongs to this assistant',
-        rows.every((r) => r.assistantId === assistant.id),
-        {
-          expected: `assistantId ${assistant.id} on every row`,
-          actual: rows.map((r) => r.assistantId),
-          res,
-        },
-      );
+      verify
+        .on('2.8/task-override-shape')
+        .every('every listed override belongs to this assistant', rows, (r) => r.assistantId === assistant.id, `assistantId ${assistant.id} on every row`, res);
     },
     { requires: ['control'] },
   );

@@ -20,7 +20,6 @@ import { clauseTest, skipWith } from '../helpers/clause';
 import { assistantFixture, FixtureError, suiteFixture, UnfindableFixture } from '../helpers/fixtures';
 import type { ApiResponse } from '../helpers/client';
 import { capabilityReason, hasCapability } from '../helpers/target';
-import { statusLine } from '../helpers/exchange';
 
 const world = useWorld();
 let assistant: { id: string };
@@ -157,11 +156,7 @@ describe('§4.5 POST /test-suites', () => {
       // The suite took it: the other reading puts iterations on the run, which would use the model if accepted.
       if (!hasCapability('modelUsage')) skipWith(ctx, capabilityReason('modelUsage'));
       const run = await world().as('tenantA').post(`/test-suites/${made.id}/run`, { iterations: n });
-      ctx.verify.that(`iterations ${n} is rejected with 400 at creation or at the run`, run.status === 400, {
-        expected: '400 at creation or at the run',
-        actual: `creation accepted, run ${statusLine(run)}`,
-        res: run,
-      });
+      ctx.verify.error(run, 400, undefined, `iterations ${n} is rejected with 400 at creation or at the run`);
     }
   });
 
@@ -228,8 +223,7 @@ describe('§4.5 POST /test-suites/{id}/run and §3 outcomes', () => {
       }
       if (seen.length === 0)
         skipWith(ctx, 'precondition failed: no value under an assumed key `outcome`, `result` or `verdict` appeared within 10 s (result shape not shown)');
-      const bad = seen.filter((o) => !['passed', 'failed', 'error'].includes(o));
-      ctx.verify.that('every outcome is passed, failed or error', bad.length === 0, { expected: 'passed | failed | error', actual: seen, res: last });
+      ctx.verify.every('every outcome is passed, failed or error', seen, (o) => ['passed', 'failed', 'error'].includes(o), 'passed | failed | error', last);
     },
     { requires: ['modelUsage'], timeout: 30_000 },
   );

@@ -15,7 +15,6 @@
  * `{ name, type, content }`.
  */
 import { beforeAll, describe } from 'vitest';
-import { isDeepStrictEqual } from 'node:util';
 import { useWorld } from '../helpers/world';
 import { clauseTest, skipWith, type Verify } from '../helpers/clause';
 import { assistantFixture, promptFixture, toolFixture, UnfindableFixture, type ToolFixture } from '../helpers/fixtures';
@@ -117,17 +116,18 @@ describe('§4.5 tools: instruction and textInstructions', () => {
         .equal('the PUT applied the new instruction', kept.json.data.instruction?.description, newInstruction.description, kept);
       ctx.verify
         .on('4.5/tool-put-keeps-text-instructions')
-        .that('textInstructions is kept as stored', isDeepStrictEqual(kept.json.data.textInstructions, tool.textInstructions), {
-          expected: tool.textInstructions,
-          actual: kept.json.data.textInstructions,
-          res: kept,
-        });
+        .equal('textInstructions is kept as stored', kept.json.data.textInstructions, tool.textInstructions, kept);
       const removed = await putTool(tool.id, { name: tool.name, instruction: newInstruction, textInstructions: null });
       ctx.verify.on('4.5/tool-put-null-removes-text-instructions').success(removed, undefined, 'PUT /tools/{id} with textInstructions null answers 2xx');
-      const v = removed.json?.data?.textInstructions;
       ctx.verify
         .on('4.5/tool-put-null-removes-text-instructions')
-        .that('textInstructions is removed (null or absent)', v === null || v === undefined, { expected: 'null or absent', actual: v, res: removed });
+        .reads(
+          'textInstructions is removed (null or absent)',
+          removed.json?.data,
+          ['textInstructions'],
+          { kind: 'cleared', readings: ['null', 'absent'] },
+          removed,
+        );
     },
   );
 });
@@ -213,21 +213,13 @@ describe('§4.5 per-assistant tool overrides', () => {
         .success(await c.put(`${base()}/text-description-override`, { description: text }), undefined, 'PUT …/text-description-override answers 2xx');
       let read = await readText();
       ctx.verify.on('4.5/tool-overrides-independent').success(read, 200, 'GET …/text-override answers 200');
-      ctx.verify
-        .on('4.5/tool-overrides-independent')
-        .that('the text override carries the text description', containsString(read.json?.data, text), { expected: text, actual: read.json?.data, res: read });
+      ctx.verify.on('4.5/tool-overrides-independent').contains('the text override carries the text description', read.json?.data, text, read);
       ctx.verify
         .on('4.5/tool-overrides-independent')
         .success(await c.put(`${base()}/description-override`, { description: voice }), undefined, 'PUT …/description-override (voice) answers 2xx');
       read = await readText();
       // The text-override read may also show the voice side (its shape is not shown): only the text part is asserted.
-      ctx.verify
-        .on('4.5/tool-overrides-independent')
-        .that('writing the voice override leaves the text override as it was', containsString(read.json?.data, text), {
-          expected: `text override still with ${JSON.stringify(text)}`,
-          actual: read.json?.data,
-          res: read,
-        });
+      ctx.verify.on('4.5/tool-overrides-independent').contains('writing the voice override leaves the text override as it was', read.json?.data, text, read);
       ctx.verify
         .on('4.5/tool-empty-description-restores')
         .success(
@@ -236,11 +228,7 @@ describe('§4.5 per-assistant tool overrides', () => {
           'PUT …/description-override with an empty description answers 2xx',
         );
       read = await readText();
-      ctx.verify.on('4.5/tool-overrides-independent').that('clearing the voice override leaves the text override', containsString(read.json?.data, text), {
-        expected: text,
-        actual: read.json?.data,
-        res: read,
-      });
+      ctx.verify.on('4.5/tool-overrides-independent').contains('clearing the voice override leaves the text override', read.json?.data, text, read);
       ctx.verify
         .on('4.5/tool-empty-description-restores')
         .success(
@@ -249,13 +237,7 @@ describe('§4.5 per-assistant tool overrides', () => {
           'PUT …/text-description-override with an empty description answers 2xx',
         );
       read = await readText();
-      ctx.verify
-        .on('4.5/tool-empty-description-restores')
-        .that('after an empty description the custom text description is gone', !containsString(read.json?.data, text), {
-          expected: `no ${JSON.stringify(text)}`,
-          actual: read.json?.data,
-          res: read,
-        });
+      ctx.verify.on('4.5/tool-empty-description-restores').lacks('after an empty description the custom text description is gone', read.json?.data, text, read);
       // The defaults are non-empty, so a description that reads back as '' means the empty text was stored, not the default restored.
       ctx.verify
         .on('4.5/tool-empty-description-restores')
@@ -279,18 +261,10 @@ describe('§4.5 per-assistant tool overrides', () => {
       'PUT …/steps/{stepId}/text-override answers 2xx',
     );
     let read = await readText();
-    ctx.verify.that('the text override carries the step override', containsString(read.json?.data, stepText), {
-      expected: stepText,
-      actual: read.json?.data,
-      res: read,
-    });
+    ctx.verify.contains('the text override carries the step override', read.json?.data, stepText, read);
     ctx.verify.success(await c.delete(`${base()}/steps/${stepId}/text-override`), undefined, 'DELETE …/steps/{stepId}/text-override answers 2xx');
     read = await readText();
-    ctx.verify.that('the step override is gone', !containsString(read.json?.data, stepText), {
-      expected: `no ${JSON.stringify(stepText)}`,
-      actual: read.json?.data,
-      res: read,
-    });
+    ctx.verify.lacks('the step override is gone', read.json?.data, stepText, read);
   });
 
   clauseTest('4.5/tool-overrides-independent', 'DELETE …/text-override removes the text override', async (ctx) => {
@@ -346,13 +320,13 @@ describe('§4.5 prompts', () => {
       verify.success(list, 200, `GET /prompts?type=${type} answers 200`);
       const rows = rowsOf(list.json?.data);
       for (const r of rows) verify.schema('each row is a prompt', 'prompt', r, list);
-      const others = rows.filter((r) => r?.type !== type).map((r) => r?.type);
-      verify.that(`every row has type ${type}`, others.length === 0, { expected: type, actual: others, res: list });
+      verify.every(`every row has type ${type}`, rows, (r) => r?.type === type, `type ${type} on every row`, list);
       if (mine)
-        verify.that(
+        verify.contains(
           'the prompt just made is listed',
-          rows.some((r) => r?.id === mine),
-          { expected: mine, actual: rows.map((r) => r?.id), res: list },
+          rows.map((r) => r?.id),
+          mine,
+          list,
         );
     });
   }
@@ -372,8 +346,7 @@ describe('§4.5 prompts', () => {
       const cleared = await c.patch(`/assistants/${assistant.id}`, { [field]: null });
       verify.success(cleared, 200, `PATCH ${field}: null answers 200`);
       const after = await c.get(`/assistants/${assistant.id}`);
-      const v = after.json?.data?.[field];
-      verify.that(`${field} is cleared (null or absent)`, v === null || v === undefined, { expected: 'null or absent', actual: v, res: after });
+      verify.reads(`${field} is cleared (null or absent)`, after.json?.data, [field], { kind: 'cleared', readings: ['null', 'absent'] }, after);
       const rest = Object.keys(fields).filter((f) => f !== field && Object.keys(fields).indexOf(f) > Object.keys(fields).indexOf(field));
       for (const f of rest) verify.equal(`clearing ${field} leaves ${f}`, after.json?.data?.[f], ids[f], after);
     }

@@ -32,9 +32,13 @@ export function getAt(root: unknown, path: readonly PathSegment[]): unknown {
 
 /**
  * How a GET may show a cleared value (spec wording "null clears", "deleted", "omits"):
- * `null` (stored null), `absent` (key missing), `empty-object` ({}).
+ * `null` (stored null), `absent` (key missing), `empty-object` ({}), `empty-array` ([]: a list
+ * emptied).
  */
-export type ClearedReading = 'null' | 'absent' | 'empty-object';
+export type ClearedReading = 'null' | 'absent' | 'empty-object' | 'empty-array';
+
+/** The JSON types a {@link Reading} of kind `type` names: `array`, `object` (not an array, not null), `string`, `number`. */
+export type JsonType = 'array' | 'object' | 'string' | 'number';
 
 /**
  * What a GET must show at a path after an accepted write:
@@ -42,13 +46,29 @@ export type ClearedReading = 'null' | 'absent' | 'empty-object';
  * - `numeric`: a number (or numeric string) equal to `value` (integer fields; §2.2 response "number");
  * - `contains`: an object holding every key of `value` with an equal value (deep), other keys allowed
  *   (open documents whose merge rule this case does not decide);
- * - `cleared`: one of `readings`.
+ * - `cleared`: one of `readings`;
+ * - `type`: present and of the JSON type `type` (a shape the spec states, whatever the value);
+ * - `present`: the key is there, whatever its value (null included).
  */
 export type Reading =
   | { kind: 'equals'; value: unknown }
   | { kind: 'numeric'; value: number }
   | { kind: 'contains'; value: Record<string, unknown> }
-  | { kind: 'cleared'; readings: ClearedReading[] };
+  | { kind: 'cleared'; readings: ClearedReading[] }
+  | { kind: 'type'; type: JsonType }
+  | { kind: 'present' };
+
+function isJsonType(actual: unknown, type: JsonType): boolean {
+  if (type === 'array') return Array.isArray(actual);
+  if (type === 'object') return !!actual && typeof actual === 'object' && !Array.isArray(actual);
+  return typeof actual === type;
+}
+
+function isCleared(actual: unknown, r: ClearedReading): boolean {
+  if (r === 'absent') return actual === ABSENT;
+  if (r === 'null') return actual === null;
+  return isDeepStrictEqual(actual, r === 'empty-object' ? {} : []);
+}
 
 function contains(actual: unknown, expected: unknown): boolean {
   if (expected && typeof expected === 'object' && !Array.isArray(expected)) {
@@ -68,7 +88,11 @@ export function readingHolds(reading: Reading, actual: unknown): boolean {
     case 'contains':
       return actual !== ABSENT && contains(actual, reading.value);
     case 'cleared':
-      return reading.readings.some((r) => (r === 'absent' ? actual === ABSENT : r === 'null' ? actual === null : isDeepStrictEqual(actual, {})));
+      return reading.readings.some((r) => isCleared(actual, r));
+    case 'type':
+      return actual !== ABSENT && isJsonType(actual, reading.type);
+    case 'present':
+      return actual !== ABSENT;
   }
 }
 
@@ -82,7 +106,11 @@ export function describeReading(reading: Reading): string {
     case 'contains':
       return `an object containing ${JSON.stringify(reading.value)}`;
     case 'cleared':
-      return `cleared: ${reading.readings.map((r) => (r === 'empty-object' ? '{}' : r)).join(' or ')}`;
+      return `cleared: ${reading.readings.map((r) => (r === 'empty-object' ? '{}' : r === 'empty-array' ? '[]' : r)).join(' or ')}`;
+    case 'type':
+      return reading.type === 'array' || reading.type === 'object' ? `an ${reading.type}` : `a ${reading.type}`;
+    case 'present':
+      return 'present';
   }
 }
 
@@ -91,16 +119,4 @@ export function describeActual(actual: unknown): string {
   if (actual === ABSENT) return 'absent';
   const s = JSON.stringify(actual);
   return s === undefined ? String(actual) : s.length > 300 ? `${s.slice(0, 300)}…` : s;
-}
-
-/**
- * True when a `details[].field` (§4.1, §7) names one of `names`: its last key, read as a name or as a
- * path (`settings.conversationConfig.interruptionPlan.minDuration`, `/transferSettings/x`,
- * `items[0].language`), must be one of them. Numeric segments (array indexes) are skipped.
- */
-export function fieldNames(field: unknown, names: readonly string[]): boolean {
-  if (typeof field !== 'string' || !field) return false;
-  if (names.includes(field)) return true;
-  const keys = field.split(/[./[\]]+/).filter((s) => s && !/^[0-9]+$/.test(s));
-  return keys.length > 0 && names.includes(keys[keys.length - 1]);
 }

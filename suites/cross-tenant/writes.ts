@@ -36,7 +36,7 @@ export function writeTests({ world, fx }: CrossTenantFixture): void {
   function checkRefused(verify: Verify, what: string, res: ApiResponse, ctx: any, exact404 = false): void {
     if (routeMissing(res)) skipWith(ctx, `precondition failed: ${what.split(' on ')[0]} is not served by the target (${statusLine(res)})`);
     if (exact404) verify.error(res, 404, 'RESOURCE_NOT_FOUND', `${what} answers 404 RESOURCE_NOT_FOUND`);
-    else verify.that(`${what} is refused with 404`, res.status === 404, { expected: '404', actual: statusLine(res), res });
+    else verify.error(res, 404, undefined, `${what} is refused with 404`);
   }
 
   /**
@@ -87,10 +87,8 @@ export function writeTests({ world, fx }: CrossTenantFixture): void {
             `tenant B's own PUT /tools/{id} answered ${statusLine(own)} without a tool in data`,
           );
         }
-        ctx.verify.that("B's tool does not carry the textInstructions another tenant tried to write", !JSON.stringify(own.json.data).includes(marker.title), {
-          expected: `textInstructions without ${JSON.stringify(marker.title)}`,
-          actual: JSON.stringify(own.json.data.textInstructions ?? null).slice(0, 300),
-          res: own,
+        ctx.verify.lacks("B's tool does not carry the textInstructions another tenant tried to write", JSON.stringify(own.json.data), marker.title, own, {
+          text: true,
         });
       });
 
@@ -169,11 +167,7 @@ export function writeTests({ world, fx }: CrossTenantFixture): void {
             );
             if (!routeMissing(liveBefore) && liveBefore.text.includes(call.id)) {
               const liveAfter = await readAsB('/calls/live');
-              ctx.verify.on(C).that("B's call is still listed in B's GET /calls/live", liveAfter.text.includes(call.id), {
-                expected: `a row with ${call.id}`,
-                actual: liveAfter.text.slice(0, 300),
-                res: liveAfter,
-              });
+              ctx.verify.on(C).contains("B's call is still listed in B's GET /calls/live", liveAfter.text, call.id, liveAfter, { text: true });
             }
             if (!routeMissing(auditBefore))
               checkUnchanged(ctx.verify.on(C), "B's monitor-session audit", auditBefore, await readAsB(`/calls/${call.id}/monitor-sessions`));

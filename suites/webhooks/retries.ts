@@ -102,10 +102,7 @@ export function retryTests(wh: WebhookFixture): void {
         });
         ctx.verify
           .on('6/b-same-delivery-id')
-          .that('the retry after a timeout reuses the delivery id', deliveryIdOf(got[0].headers) === deliveryIdOf(got[1].headers), {
-            expected: deliveryIdOf(got[0].headers),
-            actual: deliveryIdOf(got[1].headers),
-          });
+          .equal('the retry after a timeout reuses the delivery id', deliveryIdOf(got[1].headers), deliveryIdOf(got[0].headers));
       },
       { ...RETRIES, timeout: RETRIES.timeout + LIVE_SLOW_ANSWER_MS },
     );

@@ -69,14 +69,7 @@ export function routingTests(wh: WebhookFixture): void {
         const toTenant = await deliveriesTo(wh.rx.url(tenantPath));
         verify
           .on('6/route-server-url')
-          .that(
-            'no delivery of this call went to the tenant-level URL',
-            wh.rx.at(tenantPath).filter((r) => aboutCall(r, call)).length === 0 && toTenant.length === 0,
-            {
-              expected: 'none',
-              actual: `${toTenant.length} logged deliveries to the tenant-level URL`,
-            },
-          );
+          .none('no delivery of this call went to the tenant-level URL', [...wh.rx.at(tenantPath).filter((r) => aboutCall(r, call)), ...toTenant], 'none');
       },
       NEEDS,
     );
@@ -103,10 +96,7 @@ export function routingTests(wh: WebhookFixture): void {
         const [eoc] = await arrival(verify, 'the first call’s end-of-call report arrives', (all) =>
           all.filter((r) => (r.path === before.seen || r.path === after.seen) && aboutCall(r, first) && r.seq > start1.seq),
         );
-        verify.that('the end-of-call report of a call in progress goes to the serverUrl the call began with', eoc.path === before.seen, {
-          expected: before.seen,
-          actual: eoc.path,
-        });
+        verify.equal('the end-of-call report of a call in progress goes to the serverUrl the call began with', eoc.path, before.seen);
         // A call started after the change must use the new URL: proves the change took effect (one call at a time, as a single test line allows).
         const second = await beginCall(a.id);
         await arrival(ctx.verify.on('6/route-server-url'), 'a call started after the change delivers to the new URL', (all) =>
@@ -155,7 +145,7 @@ export function routingTests(wh: WebhookFixture): void {
           String(req.headers.host ?? '').startsWith(bare),
           `host header ${JSON.stringify(req.headers.host)}`,
         );
-        verify.that('the request path is /', req.path === '/', { expected: '/', actual: req.path });
+        verify.equal('the request path is /', req.path, '/');
         await finishCall(call);
       },
       REACH,

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import ipaddr from 'ipaddr.js';
 import { budgetSample, generateBoundsCases, loadSchemaDocuments, materialize, PATCH_SCHEMA_ID, Template, type BoundsCase } from '../../helpers/generate/bounds';
-import { ABSENT, fieldNames, formatPath, getAt, readingHolds } from '../../helpers/generate/paths';
+import { ABSENT, formatPath, getAt, readingHolds } from '../../helpers/generate/paths';
 import { applyPatch, compareWithModel, initialModel } from '../../helpers/generate/merge-model';
 import { loadCatalogue } from '../../helpers/catalogue';
 import { rangeEdges, wildcardName } from '../../helpers/generate/hosts';
@@ -157,15 +157,6 @@ describe('the schema drives the cases', () => {
 });
 
 describe('paths and readings', () => {
-  test('details[].field names a field by name or by a path ending in it', () => {
-    expect(fieldNames('idleTimeoutSeconds', ['idleTimeoutSeconds'])).toBe(true);
-    expect(fieldNames('body.settings.conversationConfig.interruptionPlan.minDuration', ['minDuration'])).toBe(true);
-    expect(fieldNames('/transferSettings/x', ['x'])).toBe(true);
-    expect(fieldNames('dictionarySettings.sttKeyterms[0]', ['sttKeyterms'])).toBe(true);
-    expect(fieldNames('idleTimeoutSecondsX', ['idleTimeoutSeconds'])).toBe(false);
-    expect(fieldNames(undefined, ['x'])).toBe(false);
-  });
-
   test('cleared readings distinguish absent, null and {}', () => {
     expect(getAt({ a: { b: null } }, ['a', 'c'])).toBe(ABSENT);
     expect(readingHolds({ kind: 'cleared', readings: ['absent'] }, getAt({ a: { b: null } }, ['a', 'b']))).toBe(false);
