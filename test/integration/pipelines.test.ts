@@ -13,7 +13,8 @@
  *
  * The first night's three shards prove what `vitest --shard` with the clause reporter must give the
  * merge: a record per shard, naming its shard, over disjoint files, joined into one record and one
- * set of Allure results. The runs after the first night write no Allure results
+ * set of Allure results. The regression night runs the three files as one shard (`oneShard`): its
+ * wiring, the previous night as baseline and the gate, does not depend on the sharding. The runs after the first night write no Allure results
  * (`CONFORMANCE_ALLURE=0`): only the first night's are checked. The runs go one after the other:
  * side by side they would load the machine enough to stretch the webhook retry waits that the suite times.
  */
@@ -100,10 +101,12 @@ describe('nightly-staging, rehearsed from its YAML', () => {
   it('next night with a fault on: compared with the first night, the gate blocks (exit 1) and names the regression', async () => {
     await faults(['auth.accept-bearer']);
     try {
-      const night = await rehearse(NIGHTLY, { env: targetWithoutAllure(), previous: firstNight.artifacts, suiteFiles: FILES });
+      // One shard holding the three files: the sharding was proven the first night; this night proves the baseline and the gate.
+      const night = await rehearse(NIGHTLY, { env: targetWithoutAllure(), previous: firstNight.artifacts, suiteFiles: FILES, oneShard: true });
       const merge = night.steps.find((s) => s.step.startsWith('npm run report:merge'))!;
       expect(merge.code, merge.output).toBe(0);
       expect(merge.output).not.toMatch(/no baseline/);
+      expect(night.steps.filter((s) => s.step.startsWith('npm run conformance')).map((s) => s.step)).toEqual([`npm run conformance -- ${FILES.join(' ')}`]);
       const [gate] = gateStep(night);
       expect(gate.code, gate.output).toBe(1);
       expect(gate.output).toMatch(/BLOCK must clause 5\.1\/[\w-]+ fails \(regressed: pass → fail\)/);
