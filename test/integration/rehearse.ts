@@ -114,8 +114,8 @@ interface Job {
  * A step's command narrowed to {@link RehearsalOptions.suiteFiles}: the files appended to a
  * conformance run, `--allow-partial` to a gate. Other commands, or no files, unchanged.
  */
-export function narrowed(command: string, suiteFiles: string[] | undefined, oneShard = false): string {
-  if (oneShard && /^npm run conformance\b/.test(command)) command = command.replace(/\s--shard[= ]\d+\/\d+/, '');
+export function narrowed(step: string, suiteFiles: string[] | undefined, oneShard = false): string {
+  const command = oneShard && /^npm run conformance\b/.test(step) ? step.replace(/\s--shard[= ]\d+\/\d+/, '') : step;
   if (!suiteFiles?.length) return command;
   // npm passes words after `--` to the script; a command without one gets it.
   const append = (words: string[]) => `${command}${/\s--(\s|$)/.test(command) ? '' : ' --'} ${words.join(' ')}`;
