@@ -28,7 +28,7 @@
  * whose wiring (a baseline, the gate) the sharding does not change. Nothing else of the YAML changes.
  *
  * An `npm run <script> [-- args]` step runs the script's command from package.json the way npm
- * does (in bash, node_modules/.bin first on PATH, the words after `--` appended), without npm's
+ * does (in bash, its program from node_modules/.bin, the words after `--` appended), without npm's
  * own start-up: ~0.4 s of CPU a step, over some twenty steps a rehearsal.
  */
 import { spawn } from 'node:child_process';
@@ -138,14 +138,16 @@ export function withoutNpm(command: string): string {
   scripts ??= (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
   const script = scripts[m[1]];
   if (script === undefined) throw new Error(`package.json has no script ${m[1]} (step: ${command})`);
-  return `${script}${m[2] ?? ''}`;
+  // npm puts node_modules/.bin first on PATH: the script's program is found there.
+  const [program, ...rest] = script.split(' ');
+  const bin = resolve('node_modules/.bin', program);
+  return `${existsSync(bin) ? [bin, ...rest].join(' ') : script}${m[2] ?? ''}`;
 }
 
 /** Runs a shell command to its end; answers its exit code and combined output (never rejects). */
 function sh(command: string, env: Record<string, string>): Promise<{ code: number; output: string }> {
   return new Promise((done) => {
-    const path = `${resolve('node_modules/.bin')}:${env.PATH ?? process.env.PATH ?? ''}`;
-    const child = spawn('bash', ['-c', withoutNpm(command)], { cwd: resolve('.'), env: { ...env, PATH: path }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', withoutNpm(command)], { cwd: resolve('.'), env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
