@@ -53,6 +53,19 @@ export async function runConformance(env: Record<string, string>, files: string[
   return { code, output, wallMs, reportDir, record };
 }
 
+/**
+ * The tests of a run that a "no fail, no error" rehearsal judges, and the ones it leaves aside:
+ * `runnersOwn`, the `error` verdicts whose evidence the runner's own clock spoilt (helpers/own-side.ts
+ * `late-runner` and `window`: a loaded machine delayed the suite's timers, so a timing check could
+ * not judge the target; helpers/lateness.ts). Those judge the runner, not the target's reading of
+ * the spec; every other `error`, and every `fail`, is in `bad`. Undefined record: both empty.
+ */
+export function verdictTrouble(record: RunRecord | undefined): { bad: RunRecord['tests']; runnersOwn: RunRecord['tests'] } {
+  const tests = record?.tests ?? [];
+  const own = (t: RunRecord['tests'][number]) => t.status === 'error' && (t.ownSide === 'late-runner' || t.ownSide === 'window');
+  return { bad: tests.filter((t) => (t.status === 'fail' || t.status === 'error') && !own(t)), runnersOwn: tests.filter(own) };
+}
+
 /** Every file below a folder, recursively (absolute paths). */
 export function filesBelow(dir: string): string[] {
   const out: string[] = [];

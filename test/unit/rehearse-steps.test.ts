@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { narrowed, withoutNpm } from '../integration/rehearse';
+import { verdictTrouble } from '../integration/run-suite';
+import type { RunRecord } from '../../helpers/report/model';
 
 const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
 
@@ -27,5 +29,26 @@ describe('rehearsal steps', () => {
     expect(withoutNpm('npm run cleanup')).toBe([resolve('node_modules/.bin', scripts.cleanup.split(' ')[0]), ...scripts.cleanup.split(' ').slice(1)].join(' '));
     expect(withoutNpm('cat x >> "$GITHUB_STEP_SUMMARY"')).toBe('cat x >> "$GITHUB_STEP_SUMMARY"');
     expect(() => withoutNpm('npm run no-such-script')).toThrow(/no script no-such-script/);
+  });
+});
+
+describe('what a "no fail, no error" rehearsal judges', () => {
+  it("leaves aside only the errors of the runner's own clock", () => {
+    const test = (name: string, status: string, ownSide?: string) => ({ name, status, ownSide }) as unknown as RunRecord['tests'][number];
+    const record = {
+      tests: [
+        test('a', 'pass'),
+        test('b', 'fail'),
+        test('c', 'error'),
+        test('d', 'error', 'late-runner'),
+        test('e', 'error', 'window'),
+        test('f', 'error', 'foreign-write'),
+        test('g', 'fail', 'late-runner'),
+      ],
+    } as unknown as RunRecord;
+    const { bad, runnersOwn } = verdictTrouble(record);
+    expect(bad.map((t) => t.name)).toEqual(['b', 'c', 'f', 'g']);
+    expect(runnersOwn.map((t) => t.name)).toEqual(['d', 'e']);
+    expect(verdictTrouble(undefined)).toEqual({ bad: [], runnersOwn: [] });
   });
 });
