@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { copyAllureResults, mergeRuns, readShardRecords } from '../helpers/report/merge';
+import { copyAllureResults, mergeRuns, readShardRecords, suiteFilesOf } from '../helpers/report/merge';
 import { readRunRecord, registerEnvironmentSecrets, writeRunRecord } from '../helpers/report/record-io';
 import { writeReports } from '../helpers/report/writers';
 import { compareRuns } from '../helpers/report/baseline';
@@ -24,9 +24,11 @@ export async function mergeMain(inputs: string[], out: string, baseline?: string
   registerEnvironmentSecrets();
   const outFile = join(out, 'conformance.json');
   const { records, files } = readShardRecords(inputs, outFile);
+  // The checkout's suite files: shards of a run given a file filter merge into a partial run.
   const merged = mergeRuns(
     records,
     files.map((f) => relative(process.cwd(), f)),
+    { suiteFiles: suiteFilesOf(process.cwd()) },
   );
   if (baseline) merged.comparison = compareRuns(readRunRecord(baseline), merged, baseline);
   writeRunRecord(merged, out);

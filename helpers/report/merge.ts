@@ -19,13 +19,38 @@ export class MergeError extends Error {
 }
 
 /**
+ * The suite files of a checkout (`suites/*.test.ts` under `root`, relative to it), as a run names
+ * its tests' files; [] when there is no suites folder. What a full run runs.
+ */
+export function suiteFilesOf(root: string): string[] {
+  const dir = join(root, 'suites');
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.test.ts'))
+        .map((f) => `suites/${f}`)
+        .sort()
+    : [];
+}
+
+/** Options of {@link mergeRuns}. */
+export interface MergeOptions {
+  /**
+   * Every suite file of the checkout ({@link suiteFilesOf}). When given, a merge of sharded runs
+   * that ran none of a file's tests is partial ("suite files not run"): a shard knows only its own
+   * files, so a file filter given to every shard shows only in the merge.
+   */
+  suiteFiles?: string[];
+}
+
+/**
  * Joins shard records into one record. Tests are keyed by file and name; when a test appears in
  * several records (a shard re-run), the record that finished last wins. The catalogue is the union
  * of the shards' clause records (a clause present in several keeps the last finished shard's text).
  * Statement results (`spec.statements`) are judged again on the merged clause verdicts.
+ * A merge of sharded runs whose files miss some of `opts.suiteFiles` is partial ({@link MergeOptions}).
  * @throws MergeError when `records` is empty or the shards ran against different targets.
  */
-export function mergeRuns(records: RunRecord[], sources: string[] = []): RunRecord {
+export function mergeRuns(records: RunRecord[], sources: string[] = [], opts: MergeOptions = {}): RunRecord {
   if (records.length === 0) throw new MergeError('nothing to merge: no conformance.json given or found');
   const targets = new Set(records.map((r) => `${r.target.mode} ${r.target.baseUrl}`));
   const modes = new Set(records.map((r) => r.target.mode));
@@ -47,6 +72,9 @@ export function mergeRuns(records: RunRecord[], sources: string[] = []): RunReco
   const complete = count > 0 && new Set(shardsIn.map((s) => s.index)).size === count;
   const reasons = [...new Set(records.flatMap((r) => r.partial?.reasons ?? []).filter((x) => !/^shard \d+ of \d+$/.test(x)))];
   if (count > 0 && !complete) reasons.push(`shards ${[...new Set(shardsIn.map((s) => s.index))].sort().join(', ')} of ${count} merged`);
+  const ran = new Set([...tests.values()].map((t) => t.file));
+  const notRun = count > 0 && ran.size > 0 ? (opts.suiteFiles ?? []).filter((f) => !ran.has(f)) : [];
+  if (notRun.length && !reasons.some((r) => r.startsWith('suite files not run'))) reasons.push(`suite files not run: ${notRun.join(', ')}`);
   const merged = buildRunRecord({
     catalogue: sortedCatalogue,
     tests: [...tests.values()].sort((a, b) => a.file.localeCompare(b.file) || a.name.localeCompare(b.name)),

@@ -13,7 +13,7 @@
  * `npm run conformance -- --baseline <file>`).
  * Runs in vitest's main process; every message is redacted again with the secrets known there.
  */
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { loadCatalogue } from '../catalogue';
@@ -26,6 +26,7 @@ import { offLines, verdictLines } from './markdown';
 import { readRunRecord, registerEnvironmentSecrets, writeRunRecord } from './record-io';
 import { compareRuns } from './baseline';
 import { attachStatements } from './statements';
+import { suiteFilesOf } from './merge';
 import { setUpFailure, testVerdict, troubleTiming, type SetUpView } from './verdict';
 import { readSpec, sectionTitles } from './spec-doc';
 import { failedOnAnAnswer } from '../meta';
@@ -102,15 +103,10 @@ export function partialReasons(root: string, modules: readonly TestModule[], sha
   const reasons: string[] = [];
   if (shard && shard.count > 1) reasons.push(`shard ${shard.index} of ${shard.count}`);
   if (namePattern) reasons.push(`test names filtered (-t ${namePattern})`);
-  const suitesDir = join(root, 'suites');
   if (!shard || shard.count <= 1) {
     const ran = new Set(modules.filter((m) => m.project.name === 'conformance').map((m) => relative(root, m.moduleId)));
-    const all = existsSync(suitesDir)
-      ? readdirSync(suitesDir)
-          .filter((f) => f.endsWith('.test.ts'))
-          .map((f) => join('suites', f))
-      : [];
-    const missing = all.filter((f) => !ran.has(f));
+    // A shard knows only its own files: the merge judges a sharded run's files (helpers/report/merge.ts).
+    const missing = suiteFilesOf(root).filter((f) => !ran.has(f));
     if (ran.size > 0 && missing.length) reasons.push(`suite files not run: ${missing.join(', ')}`);
   }
   return reasons;

@@ -71,4 +71,14 @@ describe('partial runs', () => {
     expect(mergeRuns([one, two]).partial).toBeUndefined();
     expect(mergeRuns([one]).partial?.reasons).toEqual(['shards 1 of 2 merged']);
   });
+
+  test('shards of a run given a file filter merge into a partial run, naming the files not run', () => {
+    const one = shardOf(1, 2, (i) => i % 2 === 0);
+    const two = shardOf(2, 2, (i) => i % 2 === 1);
+    const ran = [...new Set([...one.tests, ...two.tests].map((t) => t.file))].sort();
+    expect(mergeRuns([one, two], [], { suiteFiles: ran }).partial).toBeUndefined();
+    const merged = mergeRuns([one, two], [], { suiteFiles: [...ran, 'suites/webhooks.test.ts'] });
+    expect(merged.partial?.reasons).toEqual(['suite files not run: suites/webhooks.test.ts']);
+    expect(evaluateGate({ run: merged, now: NOW }).ok).toBe(false);
+  });
 });
