@@ -96,11 +96,16 @@ export function lacksJudgment(value: unknown, text: string, opts: ContainsOption
  * another tenant) is empty. A failure counts them and shows the first three.
  */
 export function noneJudgment(found: readonly unknown[], expected: string): Judgment {
-  const shown = found
+  return { ok: found.length === 0, expected, actual: `${found.length} found: ${firstThree(found)}` };
+}
+
+/** The first three of `items`, briefly, `; `-separated, with `; …` when there are more. */
+function firstThree(items: readonly unknown[]): string {
+  const shown = items
     .slice(0, 3)
     .map((f) => brief(f, 200))
     .join('; ');
-  return { ok: found.length === 0, expected, actual: `${found.length} found: ${shown}${found.length > 3 ? '; …' : ''}` };
+  return `${shown}${items.length > 3 ? '; …' : ''}`;
 }
 
 /**
@@ -114,8 +119,7 @@ export function arrivedJudgment(arrived: unknown, expected: string, seen: string
 /** Every one of `items` satisfies `holds`; a failure counts the items that do not and shows the first three. */
 export function everyJudgment<T>(items: readonly T[], holds: (item: T) => boolean, expected: string): Judgment {
   const offenders = items.filter((i) => !holds(i));
-  const j = noneJudgment(offenders, expected);
-  return { ...j, actual: `${offenders.length} of ${items.length} not: ${String(j.actual).replace(/^\d+ found: /, '')}` };
+  return { ok: offenders.length === 0, expected, actual: `${offenders.length} of ${items.length} not: ${firstThree(offenders)}` };
 }
 
 /**
