@@ -5,7 +5,7 @@
  * - `tooling`: the project's own tests that start other programs (child vitest runs, browsers, linters, ESLint and Prettier);
  * - `integration`: checks of the suite as a whole (pipeline rehearsal, live mode, chaos, reaching a target);
  * - `conformance`: the suites, run against the target the environment chooses
- *   (embedded simulator by default; see helpers/target.ts and docs/control-api.md).
+ *   (embedded simulator by default; see helpers/target/target.ts and docs/control-api.md).
  *
  * Reporters: the console, JUnit (reports/junit.xml), Allure (reports/allure-results) and our own
  * clause reporter (reports/conformance.json/.md/.html), which also prints the closing line
@@ -16,8 +16,8 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import LongestFirstSequencer from './test/support/sequencer.ts';
-import { vitestTimeoutMs } from './helpers/deadline.ts';
-import { onLoopback } from './helpers/target.ts';
+import { vitestTimeoutMs } from './helpers/base/deadline.ts';
+import { onLoopback } from './helpers/target/target.ts';
 import { ALLURE_VAR, REPORT_DIR_VAR } from './helpers/report/env.ts';
 
 /** Where run output goes: `reports/` unless CONFORMANCE_REPORT_DIR names another folder (shards, nested runs). */
@@ -36,7 +36,7 @@ rmSync(`${reportDir}/allure-results`, { recursive: true, force: true });
 const baseUrl = process.env.CORE_API_BASE_URL?.trim();
 const remoteTarget = Boolean(baseUrl) && !onLoopback(baseUrl!);
 const maxWorkers = Math.max(1, Number(process.env.CORE_API_FILE_WORKERS) || (remoteTarget ? 8 : Math.min(4, availableParallelism())));
-/** Tests of one `describe.concurrent` block in flight together: CORE_API_CONCURRENCY (default 8; helpers/concurrency.ts). */
+/** Tests of one `describe.concurrent` block in flight together: CORE_API_CONCURRENCY (default 8; helpers/world/concurrency.ts). */
 const maxConcurrency = Math.max(1, Number(process.env.CORE_API_CONCURRENCY) || 8);
 
 /**
@@ -134,13 +134,13 @@ export default defineConfig({
         test: {
           name: 'conformance',
           include: ['suites/**/*.test.ts'],
-          globalSetup: ['./helpers/global-setup.ts'],
+          globalSetup: ['./helpers/run/global-setup.ts'],
           // Files share nothing through module state (each provisions its own world), so workers
           // may reuse loaded modules between files: start-up dominates a run otherwise.
           isolate: false,
           maxConcurrency,
           setupFiles: ['allure-vitest/setup'],
-          // Derived from the request deadline (helpers/deadline.ts, CORE_API_REQUEST_TIMEOUT_MS): a
+          // Derived from the request deadline (helpers/base/deadline.ts, CORE_API_REQUEST_TIMEOUT_MS): a
           // test or hook outlives every request it waits for, so a slow target reads as `error`
           // naming the request, never as vitest's bare timeout.
           testTimeout: vitestTimeoutMs(),

@@ -20,8 +20,8 @@ import { parseArgs } from 'node:util';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from 'simple-statistics';
-import { runConformance, type ConformanceRunResult } from '../helpers/mutation/run';
-import { ControlClient } from '../helpers/control';
+import { runConformance, type ConformanceRunResult } from '../tools/mutation/run';
+import { ControlClient } from '../helpers/target/control';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '1' }, latency: { type: 'string', default: '0' }, workers: { type: 'string' } } });

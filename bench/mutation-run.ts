@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { closingLine, runMutation, writeMutationReports } from '../helpers/mutation/index';
+import { closingLine, runMutation, writeMutationReports } from '../tools/mutation';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { workers: { type: 'string' }, full: { type: 'boolean', default: false } } });

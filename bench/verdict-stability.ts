@@ -9,7 +9,7 @@
 import { parseArgs } from 'node:util';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runConformance, type ConformanceRunResult } from '../helpers/mutation/run';
+import { runConformance, type ConformanceRunResult } from '../tools/mutation/run';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { shuffles: { type: 'string', default: '10' } } });

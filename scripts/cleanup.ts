@@ -1,16 +1,16 @@
 /**
  * `npm run cleanup`: restores, on the live tenant the environment names, every object a crashed
- * run changed and did not restore (helpers/journal.ts), and reports what it did. It writes a
- * lane's fixtures only while it holds that lane's lease (helpers/lanes.ts), so it never writes
+ * run changed and did not restore (helpers/live/fixture-journal.ts), and reports what it did. It writes a
+ * lane's fixtures only while it holds that lane's lease (helpers/live/lanes.ts), so it never writes
  * under a run that holds the lane now; a lane that stays held is left for a later cleanup.
  * Exits non-zero when something could not be restored.
  */
-import { ApiClient } from '../helpers/client';
-import { pendingSnapshots, clearJournal, JOURNAL_FILE } from '../helpers/journal';
-import { restoreAssistant, restoreTool } from '../helpers/fixtures';
-import { readTargetConfig, loadEnv, onLoopback } from '../helpers/target';
-import { acquireLane, AssistantLeaseStore, holderWords, newRunner, readLaneSettings } from '../helpers/lanes';
-import { registerSecret, redact } from '../helpers/redact';
+import { ApiClient } from '../helpers/http/client';
+import { pendingSnapshots, clearJournal, JOURNAL_FILE } from '../helpers/live/fixture-journal';
+import { restoreAssistant, restoreTool } from '../helpers/world/fixtures';
+import { readTargetConfig, loadEnv, onLoopback } from '../helpers/target/target';
+import { acquireLane, AssistantLeaseStore, holderWords, newRunner, readLaneSettings } from '../helpers/live/lanes';
+import { registerSecret, redact } from '../helpers/base/redact';
 
 const target = readTargetConfig(loadEnv());
 const pending = pendingSnapshots();

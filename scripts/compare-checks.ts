@@ -15,7 +15,7 @@
  */
 import { resolve } from 'node:path';
 import { readRunRecord } from '../helpers/report/record-io';
-import { diffCheckSets } from '../helpers/report/check-sets';
+import { diffCheckSets } from '../tools/check-sets';
 
 function main(args: string[]): number {
   const byName = args.includes('--by-name');

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readRunRecord } from '../helpers/report/record-io';
 import { compareTargets, renderTargetsHtml, renderTargetsMarkdown } from '../helpers/report/compare-targets';
-import { redact } from '../helpers/redact';
+import { redact } from '../helpers/base/redact';
 
 function main(argv: string[]): number {
   const { values, positionals } = parseArgs({ args: argv, options: { out: { type: 'string' } }, allowPositionals: true, strict: true });

@@ -1,6 +1,6 @@
 /**
  * `npm run docs:env`: writes the configuration table of docs/configuration.md from the one list of
- * environment variables (helpers/env-vars.ts `ENV_VARS`), and finds every variable the sources read,
+ * environment variables (tools/env-vars.ts `ENV_VARS`), and finds every variable the sources read,
  * so that test/unit/env-vars.test.ts can hold the two together.
  *
  * What counts as a read (TypeScript's parser over helpers/, scripts/, bench/, suites/, simulator/,
@@ -21,7 +21,7 @@ import ts from 'typescript';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ENV_GROUPS, ENV_VARS, type EnvGroup, type EnvVar } from '../helpers/env-vars';
+import { ENV_GROUPS, ENV_VARS, type EnvGroup, type EnvVar } from '../tools/env-vars';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
 
@@ -39,10 +39,10 @@ const ENV_NAME = /^(?:[A-Z][A-Z0-9_]*|[a-z]+_proxy)$/;
 /** What a file that reads a variable contains at least: an environment object or a prefixed name. */
 const MAY_READ = /\benv\b|loadEnv\(\)|(?:CORE_API|CONFORMANCE|FC|SIMULATOR)_/;
 /** Folders whose code is scanned, and root files. */
-const CODE_FOLDERS = ['helpers', 'scripts', 'bench', 'suites', 'simulator', 'test'];
+const CODE_FOLDERS = ['helpers', 'tools', 'scripts', 'bench', 'suites', 'simulator', 'test'];
 const CODE_FILES = ['vitest.config.ts', 'eslint.config.js'];
 /** Files that declare or check the list itself: their names are not reads. */
-const SELF = new Set(['helpers/env-vars.ts', 'scripts/docs-env.ts', 'test/unit/env-vars.test.ts']);
+const SELF = new Set(['tools/env-vars.ts', 'scripts/docs-env.ts', 'test/unit/env-vars.test.ts']);
 /** Other files where variables are set or read by name: the npm scripts, CI, the workflows, the example .env. */
 function otherFiles(root: string): string[] {
   const workflows = join(root, '.github/workflows');

@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { readRunRecord } from '../helpers/report/record-io';
 import { DEFAULT_MAX_CHECKED_DROP, evaluateGate, mustChecked, readKnownDeviations, KNOWN_DEVIATIONS_FILE } from '../helpers/report/gate';
 import { REPORT_DIR_VAR } from '../helpers/report/env';
-import { redact } from '../helpers/redact';
+import { redact } from '../helpers/base/redact';
 import { registerEnvironmentSecrets } from '../helpers/report/record-io';
 
 /** Runs the gate with command-line arguments; returns the exit status (0 pass, 1 blocked, 2 bad input). */

@@ -12,7 +12,7 @@
 import { parseArgs } from 'node:util';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { closingLine, runMutation, writeMutationReports } from '../helpers/mutation/index';
+import { closingLine, runMutation, writeMutationReports } from '../tools/mutation';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({

@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadCatalogue, type Clause } from '../helpers/catalogue';
+import { loadCatalogue, type Clause } from '../helpers/spec/catalogue';
 import { diffSpecs, renderSpecDiff } from '../helpers/report/spec-diff';
 import { catalogueOf } from '../helpers/report/model';
 import { readRunRecord } from '../helpers/report/record-io';

@@ -1,14 +1,14 @@
 /**
  * §4.5 rows of the assistant resource: GET /assistants lists the tenant's assistants (id and
  * name, in any order) and POST /assistants accepts transferSettings (on a live tenant through an
- * assistant created once by the first run and found by name after that: helpers/fixtures.ts
+ * assistant created once by the first run and found by name after that: helpers/world/fixtures.ts
  * `assistantCreatedOnce`). GET /assistants/{id} is the §2.2 response column, read after every
  * PATCH by the bounds and merge suites.
  */
 import { beforeAll, describe } from 'vitest';
-import { useWorld } from '../helpers/world';
-import { clauseTest } from '../helpers/clause';
-import { assistantCreatedOnce, assistantFixture } from '../helpers/fixtures';
+import { useWorld } from '../helpers/world/world';
+import { clauseTest } from '../helpers/checks/clause';
+import { assistantCreatedOnce, assistantFixture } from '../helpers/world/fixtures';
 
 const world = useWorld();
 let mine: { id: string; name: string };

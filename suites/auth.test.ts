@@ -4,14 +4,14 @@
  */
 import { beforeAll, describe } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { documented } from '../helpers/documented';
-import { useWorld, type PrincipalName } from '../helpers/world';
-import { clauseTest, skipUnlessServed, skipWith, type Verify } from '../helpers/clause';
-import { rawRequest, rawStart } from '../helpers/raw-http';
-import { assistantFixture } from '../helpers/fixtures';
-import type { ApiClient, ApiResponse } from '../helpers/client';
-import { statusLine } from '../helpers/exchange';
-import { MALFORMED_AUTH_VARIANTS } from '../helpers/auth-variants';
+import { documented } from '../helpers/spec/documented';
+import { useWorld, type PrincipalName } from '../helpers/world/world';
+import { clauseTest, skipUnlessServed, skipWith, type Verify } from '../helpers/checks/clause';
+import { rawRequest, rawStart } from '../helpers/http/raw-http';
+import { assistantFixture } from '../helpers/world/fixtures';
+import type { ApiClient, ApiResponse } from '../helpers/http/client';
+import { statusLine } from '../helpers/base/exchange';
+import { MALFORMED_AUTH_VARIANTS } from '../helpers/http/auth-variants';
 
 // #region docs: auth-setup
 const world = useWorld();
@@ -71,7 +71,7 @@ describe.each(TENANT_ROUTES)('$route', ({ route, write, send }) => {
     { keyType: 'tenant key', principal: 'tenantA' as PrincipalName },
     { keyType: 'organization key', principal: 'orgA' as PrincipalName },
   ])('$keyType', ({ principal }) => {
-    // Every malformed credential form of §5.1 / §5.6, from the one table of helpers/auth-variants.ts.
+    // Every malformed credential form of §5.1 / §5.6, from the one table of helpers/http/auth-variants.ts.
     for (const m of MALFORMED_AUTH_VARIANTS) {
       clauseTest([...m.clauses], `${m.words} is rejected with 401 UNAUTHORIZED`, async ({ verify }) => {
         await sendChecked(
@@ -310,7 +310,7 @@ describe('organization-only routes', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// §5.6 a key with a trailing newline, sent as raw bytes (helpers/raw-http.ts): HTTP clients will
+// §5.6 a key with a trailing newline, sent as raw bytes (helpers/http/raw-http.ts): HTTP clients will
 // not put a bare LF or CR inside a header, so a lenient server parser is only reached this way.
 // 401 UNAUTHORIZED is the stated answer; a 400 from the HTTP layer refuses too (non-strict); a
 // 2xx means the parser ended the header line early and took the key: a failure.

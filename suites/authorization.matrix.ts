@@ -8,8 +8,8 @@
  * bare `{ "error": "not_found" }` of §7 exception 2): authentication passed, nothing was touched.
  */
 import { randomUUID } from 'node:crypto';
-import type { Capability } from '../helpers/target';
-import type { PrincipalName } from '../helpers/world';
+import type { Capability } from '../helpers/target/target';
+import type { PrincipalName } from '../helpers/world/world';
 
 /**
  * Who may call a route (§4.5, §5.3):

@@ -6,11 +6,11 @@
  * `authorization-matrix.md` (and `.json`) from the run record (helpers/report/authorization-matrix.ts).
  */
 import { describe } from 'vitest';
-import { useWorld, type PrincipalName } from '../helpers/world';
-import { clauseTest, skipWith } from '../helpers/clause';
-import { hasCapability, capabilityReason, capabilitySwitch, switchReason } from '../helpers/target';
-import { recordMatrixCell } from '../helpers/recorder';
-import { routeNotServed as routeMissing, statusLine, type ApiResponse } from '../helpers/exchange';
+import { useWorld, type PrincipalName } from '../helpers/world/world';
+import { clauseTest, skipWith } from '../helpers/checks/clause';
+import { hasCapability, capabilityReason, capabilitySwitch, switchReason } from '../helpers/target/target';
+import { recordMatrixCell } from '../helpers/record/recorder';
+import { routeNotServed as routeMissing, statusLine, type ApiResponse } from '../helpers/base/exchange';
 import { MATRIX_COLUMNS, MATRIX_ROUTES, acceptedPrincipal, expectedOutcome, type MatrixRoute, type Outcome } from './authorization.matrix';
 
 const world = useWorld();

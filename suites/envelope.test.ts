@@ -1,15 +1,15 @@
 /**
  * §2.1 envelope, §7 errors, §9 versioning. (Every answer of every suite is also audited against
- * the envelope schemas by helpers/envelope.ts; this file provokes each kind of answer on purpose.)
+ * the envelope schemas by helpers/audits/envelope.ts; this file provokes each kind of answer on purpose.)
  */
 import { beforeAll, describe } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { useWorld } from '../helpers/world';
-import { clauseTest } from '../helpers/clause';
-import { assistantFixture } from '../helpers/fixtures';
-import { isJsonMediaType, TIMESTAMP_TOLERANCE_MS } from '../helpers/envelope';
-import type { ApiResponse } from '../helpers/client';
-import { fieldNamed } from '../helpers/judgments';
+import { useWorld } from '../helpers/world/world';
+import { clauseTest } from '../helpers/checks/clause';
+import { assistantFixture } from '../helpers/world/fixtures';
+import { isJsonMediaType, TIMESTAMP_TOLERANCE_MS } from '../helpers/audits/envelope';
+import type { ApiResponse } from '../helpers/http/client';
+import { fieldNamed } from '../helpers/checks/judgments';
 
 const world = useWorld();
 let assistant: { id: string; name: string };

@@ -3,10 +3,10 @@
  * land after the call ends; then models, per-turn performance, summary, timeline) and the batch
  * GET /calls/insights?ids= (1 to 25 unique ids, per-id misses, one unknown id never fails it; §8).
  *
- * Calls come from the target's event source (helpers/events.ts: the control API on a simulator,
+ * Calls come from the target's event source (helpers/target/events.ts: the control API on a simulator,
  * the operator's trigger on a live tenant); a finished call of tenant A given as `CORE_API_CALL_ID`
  * serves the tests that read a finished call, with no call placed. On a simulator metrics land
- * `insightsDelayMs` after a call ends (300 ms in helpers/global-setup.ts RUN_CONFIG); a live
+ * `insightsDelayMs` after a call ends (300 ms in helpers/run/global-setup.ts RUN_CONFIG); a live
  * tenant's delay is not known, so waits poll with a longer deadline there and the 404 window is
  * checked only when it is seen. The batch bounds need no call and run on every target. Answer shapes beyond the stated facts are not shown: field names are
  * assumed only in `should`-level checks, and a miss is found wherever the answer names the id.
@@ -14,13 +14,13 @@
 import { beforeAll, describe } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
-import { useWorld } from '../helpers/world';
-import { eventsFor, type Events, type StartedCall } from '../helpers/events';
-import { hasCapability, missingFixtureReason } from '../helpers/target';
-import { clauseTest, skipWith, type Verify } from '../helpers/clause';
-import { assistantFixture } from '../helpers/fixtures';
-import { RUN_CONFIG } from '../helpers/global-setup';
-import type { ApiResponse } from '../helpers/client';
+import { useWorld } from '../helpers/world/world';
+import { eventsFor, type Events, type StartedCall } from '../helpers/target/events';
+import { hasCapability, missingFixtureReason } from '../helpers/target/target';
+import { clauseTest, skipWith, type Verify } from '../helpers/checks/clause';
+import { assistantFixture } from '../helpers/world/fixtures';
+import { RUN_CONFIG } from '../helpers/run/global-setup';
+import type { ApiResponse } from '../helpers/http/client';
 
 const world = useWorld();
 let assistant: { id: string };

@@ -13,10 +13,10 @@
  * Seeded: `FC_SEED` (and `FC_PATH`) replay a run; the seed is printed with every verdict.
  */
 import fc from 'fast-check';
-import { useWorld, type World } from '../helpers/world';
-import { clauseTest } from '../helpers/clause';
-import { ApiClient } from '../helpers/client';
-import { hasCapability } from '../helpers/target';
+import { useWorld, type World } from '../helpers/world/world';
+import { clauseTest } from '../helpers/checks/clause';
+import { ApiClient } from '../helpers/http/client';
+import { hasCapability } from '../helpers/target/target';
 import {
   allowedCallRead,
   allowedMint,

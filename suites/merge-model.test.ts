@@ -11,11 +11,11 @@
  */
 import { beforeAll } from 'vitest';
 import fc from 'fast-check';
-import { useWorld } from '../helpers/world';
-import { clauseTest } from '../helpers/clause';
-import { assistantFixture } from '../helpers/fixtures';
-import { hasCapability } from '../helpers/target';
-import type { ApiClient } from '../helpers/client';
+import { useWorld } from '../helpers/world/world';
+import { clauseTest } from '../helpers/checks/clause';
+import { assistantFixture } from '../helpers/world/fixtures';
+import { hasCapability } from '../helpers/target/target';
+import type { ApiClient } from '../helpers/http/client';
 import {
   applyPatch,
   BASELINE_PATCHES,
@@ -30,7 +30,7 @@ import {
 
 /**
  * Sequences drawn per run: 12 on a target with a control API (a simulator); 4 elsewhere, where the
- * request budget of a live run applies (helpers/target.ts `requestBudget`, 2,000 requests for a full run by default).
+ * request budget of a live run applies (helpers/target/target.ts `requestBudget`, 2,000 requests for a full run by default).
  */
 const numRuns = (): number => (hasCapability('control') ? 12 : 4);
 /** Longest PATCH sequence. */

@@ -7,14 +7,14 @@
  * Tools (`PUT /tools/{id}` keeps or removes textInstructions, §4.5) are left to the tools surface
  * suite: a tool fixture needs the tools request shape, which §4.5 does not show.
  */
-import { documented, fields, WRITE_STAMPS } from '../helpers/documented';
+import { documented, fields, WRITE_STAMPS } from '../helpers/spec/documented';
 import { beforeAll, describe } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { useWorld } from '../helpers/world';
-import { clauseTest, skipWith, type Verify, type ClauseContext } from '../helpers/clause';
-import { assistantFixture } from '../helpers/fixtures';
-import type { ApiClient, ApiResponse } from '../helpers/client';
+import { useWorld } from '../helpers/world/world';
+import { clauseTest, skipWith, type Verify, type ClauseContext } from '../helpers/checks/clause';
+import { assistantFixture } from '../helpers/world/fixtures';
+import type { ApiClient, ApiResponse } from '../helpers/http/client';
 import { ABSENT, describeActual, getAt, readingHolds, type ClearedReading, type PathSegment, type Reading } from '../helpers/generate/paths';
 
 const world = useWorld();
@@ -57,7 +57,7 @@ function checkAt(verify: Verify, what: string, data: any, path: PathSegment[], e
 
 /**
  * The documented assistant fields (§2.2 response column) but updatedAt, which every accepted write
- * moves: what "unchanged" and "converges" compare across a write (helpers/documented.ts). Across a
+ * moves: what "unchanged" and "converges" compare across a write (helpers/spec/documented.ts). Across a
  * refused write nothing may move: `documented('assistant')`.
  */
 const ACROSS_WRITES = documented('assistant', WRITE_STAMPS);

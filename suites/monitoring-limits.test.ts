@@ -18,14 +18,14 @@
  * endpoint's answer. Slots per call and the mint rate are not shown by the spec; on simulators they
  * are read from the control contract's config (an empty `PUT /__control/config` changes nothing).
  */
-import { withinWindow } from '../helpers/own-side';
+import { withinWindow } from '../helpers/live/own-side';
 import { beforeAll, describe } from 'vitest';
-import { useWorld } from '../helpers/world';
-import { ApiClient, retryAfterMs, TargetError, THROTTLE_RETRIES, type ApiResponse } from '../helpers/client';
-import { clauseTest, skipWith, type Verify } from '../helpers/clause';
-import { assistantFixture } from '../helpers/fixtures';
-import { eventsFor, type Events, type StartedCall } from '../helpers/events';
-import { validate } from '../helpers/validator';
+import { useWorld } from '../helpers/world/world';
+import { ApiClient, retryAfterMs, TargetError, THROTTLE_RETRIES, type ApiResponse } from '../helpers/http/client';
+import { clauseTest, skipWith, type Verify } from '../helpers/checks/clause';
+import { assistantFixture } from '../helpers/world/fixtures';
+import { eventsFor, type Events, type StartedCall } from '../helpers/target/events';
+import { validate } from '../helpers/spec/validator';
 
 const world = useWorld();
 let assistant: { id: string };
@@ -82,7 +82,7 @@ const mint = (c: ApiClient, id: string, actorLabel = 'conformance monitor') =>
 /**
  * A mint for a test that judges slots, not the rate: a 429 is the tenant's mint budget (spent by
  * earlier tests or another run within the minute, §4.5), never the slot rule's answer, so the
- * client waits it out as it does every 429 (helpers/client.ts) and ends the test in `error` only
+ * client waits it out as it does every 429 (helpers/http/client.ts) and ends the test in `error` only
  * when the throttling outlasts its retries.
  */
 const mintPastBudget = (c: ApiClient, id: string, actorLabel: string) => c.post(`/calls/${id}/monitor-session`, { actorLabel }, { retry: false });

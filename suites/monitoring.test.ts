@@ -4,7 +4,7 @@
  * exceptions 2 and 3 (bare JSON, byte-identical 404, 409 body, 400 in the envelope, 429 with a
  * top-level retryAfterSeconds).
  *
- * Calls are made to happen by the target's event source (`requires: ['events']`, helpers/events.ts):
+ * Calls are made to happen by the target's event source (`requires: ['events']`, helpers/target/events.ts):
  * the control API on a simulator, the operator's trigger on a live tenant. The suite takes over
  * or ends only calls it started itself, through that source; a finished call of tenant A given as
  * `CORE_API_CALL_ID` is only read and refused (409 not_live), never otherwise touched. Requests to
@@ -20,15 +20,15 @@
 import { afterEach, beforeAll, describe } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { useWorld } from '../helpers/world';
-import { eventsFor, type Events, type StartedCall } from '../helpers/events';
-import { missingFixtureReason } from '../helpers/target';
-import { ApiClient, retryAfterMs, TargetError, THROTTLE_RETRIES, type ApiResponse } from '../helpers/client';
-import { clauseTest, skipWith, type Verify } from '../helpers/clause';
-import { assistantFixture } from '../helpers/fixtures';
-import { withAgentAbsentRetry } from '../helpers/monitoring';
-import { validate } from '../helpers/validator';
-import { rowsOf } from '../helpers/shapes';
+import { useWorld } from '../helpers/world/world';
+import { eventsFor, type Events, type StartedCall } from '../helpers/target/events';
+import { missingFixtureReason } from '../helpers/target/target';
+import { ApiClient, retryAfterMs, TargetError, THROTTLE_RETRIES, type ApiResponse } from '../helpers/http/client';
+import { clauseTest, skipWith, type Verify } from '../helpers/checks/clause';
+import { assistantFixture } from '../helpers/world/fixtures';
+import { withAgentAbsentRetry } from '../helpers/http/agent-absent-retry';
+import { validate } from '../helpers/spec/validator';
+import { rowsOf } from '../helpers/spec/shapes';
 
 /** Seed of fast-check in this file; printed when a test fails (CORE_API_SEED reproduces a run). */
 const SEED = Number(process.env.CORE_API_SEED ?? Math.floor(Math.random() * 2 ** 31)) ^ 0x40f;

@@ -10,13 +10,13 @@
  */
 import { afterEach, beforeAll, describe } from 'vitest';
 import { faker } from '@faker-js/faker';
-import { useWorld } from '../helpers/world';
-import { eventsFor, type Events } from '../helpers/events';
-import { missingFixtureReason } from '../helpers/target';
-import { clauseTest, skipUnlessServed, skipWith } from '../helpers/clause';
-import { assistantFixture } from '../helpers/fixtures';
-import type { ApiResponse } from '../helpers/client';
-import { rowsOf } from '../helpers/shapes';
+import { useWorld } from '../helpers/world/world';
+import { eventsFor, type Events } from '../helpers/target/events';
+import { missingFixtureReason } from '../helpers/target/target';
+import { clauseTest, skipUnlessServed, skipWith } from '../helpers/checks/clause';
+import { assistantFixture } from '../helpers/world/fixtures';
+import type { ApiResponse } from '../helpers/http/client';
+import { rowsOf } from '../helpers/spec/shapes';
 
 /** Seed of faker in this file; printed when a test fails (CORE_API_SEED reproduces a run). */
 const SEED = Number(process.env.CORE_API_SEED ?? Math.floor(Math.random() * 2 ** 31)) ^ 0x0e6;
@@ -27,7 +27,7 @@ afterEach(({ task }) => {
 
 const world = useWorld();
 let assistant: { id: string; phoneNumberId?: string | null };
-/** The control API on a simulator, the operator's trigger on a live tenant (helpers/events.ts); undefined when neither. */
+/** The control API on a simulator, the operator's trigger on a live tenant (helpers/target/events.ts); undefined when neither. */
 let events: Events | undefined;
 /** Options of a test that makes a call or a conversation happen; its timeout allows for a live tenant's real ones. */
 const EVENTS = { requires: ['events' as const], timeout: 120_000 };

@@ -19,15 +19,15 @@
  */
 import { afterAll, beforeAll, beforeEach, describe } from 'vitest';
 import fc from 'fast-check';
-import { curlCredential, useWorld, type PrincipalName } from '../helpers/world';
-import { curlReproduction } from '../helpers/exchange';
-import { clauseTest, sharedVerifier, skipWith, type Verify } from '../helpers/clause';
-import { assistantFixture } from '../helpers/fixtures';
-import { concurrency, fixturePool, sharedLimit, type FixturePool } from '../helpers/concurrency';
-import { capabilityReason, hasCapability } from '../helpers/target';
-import { isBareRoute } from '../helpers/envelope';
-import { foreignWords, TargetError, type ApiClient, type ApiResponse, type RequestOptions } from '../helpers/client';
-import { currentTest } from '../helpers/current-test';
+import { curlCredential, useWorld, type PrincipalName } from '../helpers/world/world';
+import { curlReproduction } from '../helpers/base/exchange';
+import { clauseTest, sharedVerifier, skipWith, type Verify } from '../helpers/checks/clause';
+import { assistantFixture } from '../helpers/world/fixtures';
+import { concurrency, fixturePool, sharedLimit, type FixturePool } from '../helpers/world/concurrency';
+import { capabilityReason, hasCapability } from '../helpers/target/target';
+import { isBareRoute } from '../helpers/audits/envelope';
+import { foreignWords, TargetError, type ApiClient, type ApiResponse, type RequestOptions } from '../helpers/http/client';
+import { currentTest } from '../helpers/record/current-test';
 import { MATRIX_ROUTES, acceptedPrincipal, type MatrixRoute } from './authorization.matrix';
 
 const world = useWorld();
@@ -64,14 +64,14 @@ afterAll(async () => {
   await pool?.close();
 });
 
-/** A curl command that repeats hostile request `h` as `principal` (helpers/exchange.ts); the key stays a shell variable. */
+/** A curl command that repeats hostile request `h` as `principal` (helpers/base/exchange.ts); the key stays a shell variable. */
 function curl(method: string, path: string, h: Hostile, principal: PrincipalName): string {
   const body = h.rawBody ?? (h.body === undefined ? undefined : JSON.stringify(h.body));
   return curlReproduction({ method, path, headers: h.headers, body }, curlCredential(principal));
 }
 
 /**
- * Grades one answer, on the robustness clauses through the test's `verify`. Only the API's own answers are judged (helpers/client.ts): a 5xx in the §7
+ * Grades one answer, on the robustness clauses through the test's `verify`. Only the API's own answers are judged (helpers/http/client.ts): a 5xx in the §7
  * envelope fails the `should` clause {@link SERVER_ERROR_ENVELOPED} (§7 lists 500 as a server
  * failure; no stated sentence forbids it for hostile input); a 5xx in another body of the API (a
  * bare `{"error": …}`) fails the `must` clause {@link SERVER_ERROR}, and so does a 5xx outside the
@@ -253,7 +253,7 @@ function bodyClasses(): { cls: string; items: Hostile[] }[] {
  * (default 1: every route; a run that rehearses something else, such as the pipeline rehearsal,
  * sets a larger stride to keep every class and check at a fraction of the requests). On a target
  * without a control API (a live tenant) the run's request budget applies (2,000 requests for a full
- * run by default, helpers/target.ts `requestBudget`): one case per class, on every fourth (or eighth) route.
+ * run by default, helpers/target/target.ts `requestBudget`): one case per class, on every fourth (or eighth) route.
  */
 const stride = Math.max(1, Math.floor(Number(process.env.CORE_API_FUZZ_STRIDE)) || 1);
 const budget = <T>(list: T[], every = 4): T[] => list.filter((_, i) => i % (hasCapability('control') ? stride : every) === 0);

@@ -10,11 +10,11 @@
 import { afterEach, beforeAll, describe } from 'vitest';
 import { faker } from '@faker-js/faker';
 import fc from 'fast-check';
-import { useWorld } from '../helpers/world';
-import { clauseTest, sharedVerifier, skipWith, type Verify } from '../helpers/clause';
-import { assistantFixture } from '../helpers/fixtures';
-import { missingFixtureReason } from '../helpers/target';
-import type { ApiResponse } from '../helpers/client';
+import { useWorld } from '../helpers/world/world';
+import { clauseTest, sharedVerifier, skipWith, type Verify } from '../helpers/checks/clause';
+import { assistantFixture } from '../helpers/world/fixtures';
+import { missingFixtureReason } from '../helpers/target/target';
+import type { ApiResponse } from '../helpers/http/client';
 
 /** Seed of faker and fast-check in this file; printed when a test fails (CORE_API_SEED reproduces a run). */
 const SEED = Number(process.env.CORE_API_SEED ?? Math.floor(Math.random() * 2 ** 31)) ^ 0x5e5;

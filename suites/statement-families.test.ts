@@ -14,10 +14,10 @@
  */
 import { beforeAll, describe } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { useWorld } from '../helpers/world';
-import { ApiClient, type ApiResponse } from '../helpers/client';
-import { clauseTest, sharedVerifier, skipWith, type Verify } from '../helpers/clause';
-import { assistantFixture } from '../helpers/fixtures';
+import { useWorld } from '../helpers/world/world';
+import { ApiClient, type ApiResponse } from '../helpers/http/client';
+import { clauseTest, sharedVerifier, skipWith, type Verify } from '../helpers/checks/clause';
+import { assistantFixture } from '../helpers/world/fixtures';
 
 const world = useWorld();
 let assistant: { id: string };

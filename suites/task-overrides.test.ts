@@ -5,9 +5,9 @@
  */
 import { beforeAll, describe } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { useWorld } from '../helpers/world';
-import { clauseTest } from '../helpers/clause';
-import { assistantFixture } from '../helpers/fixtures';
+import { useWorld } from '../helpers/world/world';
+import { clauseTest } from '../helpers/checks/clause';
+import { assistantFixture } from '../helpers/world/fixtures';
 
 const world = useWorld();
 let assistant: { id: string };

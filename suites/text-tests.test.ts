@@ -10,16 +10,16 @@
  * Checks that rest on an assumed name are graded `should` in the catalogue, and skip (with the
  * reason) when the target evidently uses another shape. No suite DELETE is shown: the suites a
  * run needs are fixtures, found by name in GET /test-suites or made once on a live tenant
- * (helpers/fixtures.ts `suiteFixture`); the creation tests make a suite each and run on simulators
+ * (helpers/world/fixtures.ts `suiteFixture`); the creation tests make a suite each and run on simulators
  * only. A run consumes model usage: the run tests need `modelUsage` (CORE_API_ALLOW_MODEL_USAGE=1
  * on a live tenant, where each run also leaves its test-run record, as any use of the product does).
  */
 import { beforeAll, describe, vi } from 'vitest';
-import { useWorld } from '../helpers/world';
-import { clauseTest, skipWith } from '../helpers/clause';
-import { assistantFixture, FixtureError, suiteFixture, UnfindableFixture } from '../helpers/fixtures';
-import type { ApiResponse } from '../helpers/client';
-import { capabilityReason, hasCapability } from '../helpers/target';
+import { useWorld } from '../helpers/world/world';
+import { clauseTest, skipWith } from '../helpers/checks/clause';
+import { assistantFixture, FixtureError, suiteFixture, UnfindableFixture } from '../helpers/world/fixtures';
+import type { ApiResponse } from '../helpers/http/client';
+import { capabilityReason, hasCapability } from '../helpers/target/target';
 
 const world = useWorld();
 let assistant: { id: string };
@@ -138,7 +138,7 @@ describe('§4.5 POST /test-suites', () => {
   );
 
   // A suite that takes the iterations (the other reading puts them on the run) is a fixture, found
-  // by name or made once (helpers/fixtures.ts `suiteFixture`), so a live run leaves nothing new; a
+  // by name or made once (helpers/world/fixtures.ts `suiteFixture`), so a live run leaves nothing new; a
   // refusal at creation makes nothing and is checked afresh on every run.
   clauseTest(['4.5/test-suite-iterations', '8/limit-test-iterations'], 'iterations 0 and 11 are rejected with 400 (at creation or at the run)', async (ctx) => {
     for (const n of [0, 11]) {

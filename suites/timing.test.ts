@@ -12,12 +12,12 @@ import { beforeAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { faker } from '@faker-js/faker';
 import { median, wilcoxonRankSum, errorFunction } from 'simple-statistics';
-import { useWorld } from '../helpers/world';
-import { assistantFixture } from '../helpers/fixtures';
-import { clauseTest, skipUnlessServed, skipWith, type ClauseContext } from '../helpers/clause';
-import { loadEnv, switchReason } from '../helpers/target';
-import type { ApiResponse } from '../helpers/client';
-import { statusLine } from '../helpers/exchange';
+import { useWorld } from '../helpers/world/world';
+import { assistantFixture } from '../helpers/world/fixtures';
+import { clauseTest, skipUnlessServed, skipWith, type ClauseContext } from '../helpers/checks/clause';
+import { loadEnv, switchReason } from '../helpers/target/target';
+import type { ApiResponse } from '../helpers/http/client';
+import { statusLine } from '../helpers/base/exchange';
 
 const world = useWorld();
 

@@ -5,7 +5,7 @@
  * without X-Tenant-Id).
  *
  * No DELETE is shown for tools or prompts, so on a live tenant they are fixtures found by a stable
- * name or created once (helpers/fixtures.ts `toolFixture`, `promptFixture`): tools are changed with
+ * name or created once (helpers/world/fixtures.ts `toolFixture`, `promptFixture`): tools are changed with
  * PUT and PUT back at the end, with the overrides written here cleared; prompts are never changed.
  * A second live run creates nothing. Only "textInstructions is optional" makes a tool each run, so
  * it runs on simulators only. Display names of models and
@@ -15,11 +15,11 @@
  * `{ name, type, content }`.
  */
 import { beforeAll, describe } from 'vitest';
-import { useWorld } from '../helpers/world';
-import { clauseTest, skipWith, type Verify } from '../helpers/clause';
-import { assistantFixture, promptFixture, toolFixture, UnfindableFixture, type ToolFixture } from '../helpers/fixtures';
-import type { ApiResponse } from '../helpers/client';
-import { containsString, rowsOf } from '../helpers/shapes';
+import { useWorld } from '../helpers/world/world';
+import { clauseTest, skipWith, type Verify } from '../helpers/checks/clause';
+import { assistantFixture, promptFixture, toolFixture, UnfindableFixture, type ToolFixture } from '../helpers/world/fixtures';
+import type { ApiResponse } from '../helpers/http/client';
+import { containsString, rowsOf } from '../helpers/spec/shapes';
 
 const world = useWorld();
 let assistant: { id: string };
@@ -289,7 +289,7 @@ describe('§4.5 per-assistant tool overrides', () => {
 const PROMPT_TYPES = ['chat', 'whisper_summary', 'voice_persona', 'ivr'] as const;
 
 /**
- * A prompt of `type` for one purpose (helpers/fixtures.ts `promptFixture`: new on a simulator, found
+ * A prompt of `type` for one purpose (helpers/world/fixtures.ts `promptFixture`: new on a simulator, found
  * or created once on a live tenant). A refused POST fails the calling test; a live list that shows
  * no names skips it (nothing is created that could not be found again).
  */

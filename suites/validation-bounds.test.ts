@@ -6,11 +6,11 @@
  * rules 2-3) need arranged hostnames and are written out below the generated cases.
  */
 import { afterAll, beforeAll, describe } from 'vitest';
-import { useWorld } from '../helpers/world';
-import { documented, documentedPart } from '../helpers/documented';
-import { clauseTest, sharedVerifier, skipWith, type Verify } from '../helpers/clause';
-import { assistantFixture } from '../helpers/fixtures';
-import type { ApiClient, ApiResponse } from '../helpers/client';
+import { useWorld } from '../helpers/world/world';
+import { documented, documentedPart } from '../helpers/spec/documented';
+import { clauseTest, sharedVerifier, skipWith, type Verify } from '../helpers/checks/clause';
+import { assistantFixture } from '../helpers/world/fixtures';
+import type { ApiClient, ApiResponse } from '../helpers/http/client';
 import { budgetSample, generateBoundsCases, materializeCase, Template, type BoundsCase, type TemplateVars } from '../helpers/generate/bounds';
 import { describeReading, formatPath } from '../helpers/generate/paths';
 import {
@@ -23,14 +23,14 @@ import {
   UNSPECIFIED_ADDRESSES,
   wildcardName,
 } from '../helpers/generate/hosts';
-import { FULL_CASE_SETS_BUDGET, hasCapability, REQUEST_BUDGET_VARIABLE, requestBudget, switchReason } from '../helpers/target';
-import { concurrency, fixturePool, type FixturePool } from '../helpers/concurrency';
+import { FULL_CASE_SETS_BUDGET, hasCapability, REQUEST_BUDGET_VARIABLE, requestBudget, switchReason } from '../helpers/target/target';
+import { concurrency, fixturePool, type FixturePool } from '../helpers/world/concurrency';
 
 const world = useWorld();
 const CASES = generateBoundsCases();
 /**
  * Every case runs on a target with a control API (a simulator). Elsewhere (a live tenant) the run's
- * request budget applies (helpers/target.ts `requestBudget`, 2,000 requests for a full run by
+ * request budget applies (helpers/target/target.ts `requestBudget`, 2,000 requests for a full run by
  * default), so every bound, length, integer-string, case-variant, required and unknown-key case runs
  * and, of the other kinds, the first case per field, kind and expectation; a budget of
  * {@link FULL_CASE_SETS_BUDGET} or more runs every case there too.
@@ -146,7 +146,7 @@ const expectRejected = sharedVerifier(
     const after = await client.get(path(slot));
     verify.success(after, 200, 'GET after the PATCH answers 200');
     slot.lastKnown = after.json?.data;
-    // Documented fields only, updatedAt included: undocumented ones may change on every read (§9.4; helpers/documented.ts).
+    // Documented fields only, updatedAt included: undocumented ones may change on every read (§9.4; helpers/spec/documented.ts).
     verify
       .on(UNCHANGED)
       .unchanged('every documented field of the GET after the refused PATCH equals the GET before', before, after.json?.data, documented('assistant'), after);
@@ -201,7 +201,7 @@ async function runCase(verify: Verify, raw: BoundsCase, slot: Slot): Promise<voi
   onCase.reads(`GET shows ${formatPath(c.shownAt)} as ${describeReading(c.reading!)}`, get.json?.data, c.shownAt, c.reading!, get);
 }
 
-// Independent cases, each on an assistant of its own while it runs: concurrent (helpers/concurrency.ts).
+// Independent cases, each on an assistant of its own while it runs: concurrent (helpers/world/concurrency.ts).
 describe.concurrent('generated from schemas/assistant.patch.request.json', () => {
   for (const c of CASES) {
     clauseTest(c.expect === 'reject' ? [...c.clauses, expectRejected] : c.clauses, c.name, (ctx) => {

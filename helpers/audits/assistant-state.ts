@@ -15,18 +15,19 @@
  * whose outcome is unknown (no answer, a 5xx), requests of one test overlapping on one assistant,
  * a write to a route that may touch assistants (helpers' {@link forgetAssistants}: the control API,
  * raw sockets, the operator's trigger) forget it too; and a difference stamped with an `updatedAt`
- * the test never saw is another writer's (helpers/foreign-writes.ts reads it the same way).
- * Compared: the documented fields of the assistant (helpers/documented.ts), `updatedAt` aside (it
+ * the test never saw is another writer's (helpers/live/foreign-writes.ts reads it the same way).
+ * Compared: the documented fields of the assistant (helpers/spec/documented.ts), `updatedAt` aside (it
  * moves with every write), and `featureFlags` aside (response-only, the server's to set); a field
  * absent and a field null are the same (§2.4 rule 3, "null or omitted" readings).
  */
+import type { OutsideWrite } from '../base/outside-writes';
 import { isDeepStrictEqual } from 'node:util';
 import type { RunnerTestCase as Test } from 'vitest';
-import type { ApiResponse, SentRequest } from '../client';
-import type { UncheckedJson } from '../exchange';
-import { currentTest } from '../current-test';
-import { documentedFields } from '../documented';
-import { holdsSent } from '../foreign-writes';
+import type { ApiResponse, SentRequest } from '../http/client';
+import type { UncheckedJson } from '../base/exchange';
+import { currentTest } from '../record/current-test';
+import { documentedFields } from '../spec/documented';
+import { holdsSent } from '../live/foreign-writes';
 import { isObject, judged, type AuditDefinition } from './audit';
 
 /** The audit's name and clauses. */
@@ -64,6 +65,18 @@ const inflight = new Map<string, Set<{ write: boolean; overlapped: boolean }>>()
 /** Forgets everything every test knew of every assistant: something outside the audit's sight may have written one. */
 export function forgetAssistants(): void {
   knowledge.clear();
+}
+
+/** Control paths whose writes cannot touch an assistant: the audit keeps what it knows across them. */
+const CONTROL_LEAVES_ASSISTANTS = /^\/(health|organizations|tenants|keys\/rotate|dns|calls|conversations|deliveries)(\/|\?|$)/;
+
+/**
+ * Hears a write made outside the client (helpers/base/outside-writes.ts): forgets what every test
+ * knew of every assistant, unless it is a control write that cannot touch one.
+ */
+export function forgetOnOutsideWrite(write: OutsideWrite): void {
+  if (write.via === 'control' && write.path !== undefined && CONTROL_LEAVES_ASSISTANTS.test(write.path)) return;
+  forgetAssistants();
 }
 
 /** Routes whose writes cannot touch an assistant (§4.5): the audit keeps what it knows across them. */
@@ -167,7 +180,7 @@ function learn(path: string, test: Test, next: Known | undefined): void {
   else perTest.delete(test);
 }
 
-/** Observes one request (helpers/client.ts `onRequest`). */
+/** Observes one request (helpers/http/client.ts `onRequest`). */
 export function auditAssistantState(sent: SentRequest): (answer: ApiResponse | undefined) => void {
   const full = sent.path.split('?')[0];
   const path = assistantOf(full);

@@ -11,8 +11,8 @@
  * unknown outcome or a concurrent request could explain what it sees, it does not judge (never a
  * false `fail`; a missed judgement is only a smaller count).
  */
-import { currentRecord } from '../current-test';
-import type { UncheckedJson } from '../exchange';
+import { currentRecord } from '../record/current-test';
+import type { UncheckedJson } from '../base/exchange';
 
 /** Whether a parsed JSON value is an object (not an array, not null). */
 export const isObject = (v: unknown): v is Record<string, UncheckedJson> => !!v && typeof v === 'object' && !Array.isArray(v);

@@ -1,14 +1,15 @@
 /**
  * The invariant audits (issue 34): stated invariants of the spec judged on every matching exchange
- * of every suite, beside the envelope audit (helpers/envelope.ts). Each is one module with its
+ * of every suite, beside the envelope audit (helpers/audits/envelope.ts). Each is one module with its
  * definition (name, clauses, invariant); {@link INVARIANT_AUDITS} lists them, and
  * {@link installInvariantAudits} subscribes them to every request the client sends. Their clauses
  * are, with the envelope audit's, the stated exception to "a test records only the clauses it
  * declares" (docs/writing-suites.md): an audit judges whatever exchange it meets.
  */
-import { onRequest } from '../client';
+import { onRequest } from '../http/client';
+import { onOutsideWrite } from '../base/outside-writes';
 import type { AuditDefinition } from './audit';
-import { ASSISTANT_STATE_AUDIT, auditAssistantState } from './assistant-state';
+import { ASSISTANT_STATE_AUDIT, auditAssistantState, forgetOnOutsideWrite } from './assistant-state';
 import { LISTS_AUDIT, auditLists } from './lists';
 import { REVOKED_AUDIT, auditRevoked } from './revoked';
 import { REPLAY_AUDIT, auditReplay } from './replay';
@@ -23,10 +24,11 @@ export const INVARIANT_AUDIT_CLAUSES: readonly string[] = [...new Set(INVARIANT_
 
 let installed = false;
 
-/** Subscribes every invariant audit to the client's requests (helpers/client.ts `onRequest`), once per module instance. */
+/** Subscribes every invariant audit to the client's requests (helpers/http/client.ts `onRequest`), once per module instance. */
 export function installInvariantAudits(): void {
   if (installed) return;
   installed = true;
   // The state audit first: it knows the first answer before the replay audit resends the request.
   for (const observe of [auditAssistantState, auditReplay, auditLists, auditRevoked]) onRequest(observe);
+  onOutsideWrite(forgetOnOutsideWrite);
 }

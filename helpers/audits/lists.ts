@@ -1,16 +1,16 @@
 /**
  * Audit "isolation" (§5.7, §5.2): every list any principal reads holds nothing of another tenant
  * or organization. The audit learns which tenant owns an id from the run's own answers (an id a
- * principal of tenant T created or read as its own, helpers/audits/ledger.ts telling which tenant a
+ * principal of tenant T created or read as its own, helpers/target/principals.ts telling which tenant a
  * credential acts as) and judges every accepted list read: a `GET` whose `data` is an array (or an
  * object wrapping one) holds no id owned by another tenant, and `GET /organization/tenants` no
  * tenant of another organization. An id seen owned by two tenants is left out (ids are the
  * server's to choose; only a clash the run saw nothing of is judged).
  */
-import type { ApiResponse, SentRequest } from '../client';
-import type { UncheckedJson } from '../exchange';
+import type { ApiResponse, SentRequest } from '../http/client';
+import type { UncheckedJson } from '../base/exchange';
 import { isObject, judged, type AuditDefinition } from './audit';
-import { actingAs, organizationOf } from './ledger';
+import { actingAs, organizationOf } from '../target/principals';
 
 /** The audit's name and clauses. */
 export const LISTS_AUDIT: AuditDefinition = {
@@ -85,7 +85,7 @@ function judgeOrganizationList(ids: string[], organization: string, where: strin
   );
 }
 
-/** Observes one request (helpers/client.ts `onRequest`). */
+/** Observes one request (helpers/http/client.ts `onRequest`). */
 export function auditLists(sent: SentRequest): (answer: ApiResponse | undefined) => void {
   const who = actingAs(sent.credentials?.key, sent.credentials?.tenantId);
   if (!who) return () => undefined;

@@ -16,11 +16,11 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { RunnerTestCase as Test } from 'vitest';
-import type { ApiResponse, SentRequest } from '../client';
-import type { UncheckedJson } from '../exchange';
-import { currentTest } from '../current-test';
-import { documentedFields } from '../documented';
-import { getTarget } from '../target';
+import type { ApiResponse, SentRequest } from '../http/client';
+import type { UncheckedJson } from '../base/exchange';
+import { currentTest } from '../record/current-test';
+import { documentedFields } from '../spec/documented';
+import { getTarget } from '../target/target';
 import { isObject, judged, type AuditDefinition } from './audit';
 
 /** The audit's name and clauses. */
@@ -79,7 +79,7 @@ function onLiveTenant(): boolean {
   }
 }
 
-/** Observes one request (helpers/client.ts `onRequest`): replays an accepted PATCH or PUT once per test. */
+/** Observes one request (helpers/http/client.ts `onRequest`): replays an accepted PATCH or PUT once per test. */
 export function auditReplay(sent: SentRequest): (answer: ApiResponse | undefined) => Promise<ApiResponse | void> | void {
   const kind = kindOf(sent);
   const test = currentTest();

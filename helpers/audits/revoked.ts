@@ -2,13 +2,13 @@
  * Audit "immediately" (§5.4, §5.6): once a key is rotated away or a tenant removed, the old
  * credential is refused on the very next request and every one after, however many rotations.
  * Judged on every request that carries a credential the ledger knows to be revoked
- * (helpers/audits/ledger.ts): any answer but a 2xx is a refusal (the status is the business of
+ * (helpers/target/principals.ts): any answer but a 2xx is a refusal (the status is the business of
  * the tests of §5.6, which accept every careful reading); a 2xx fails.
  */
-import type { ApiResponse, SentRequest } from '../client';
-import { statusLine } from '../exchange';
+import type { ApiResponse, SentRequest } from '../http/client';
+import { statusLine } from '../base/exchange';
 import { judged, type AuditDefinition } from './audit';
-import { revocation } from './ledger';
+import { revocation } from '../target/principals';
 
 /** The audit's name and clauses. */
 export const REVOKED_AUDIT: AuditDefinition = {
@@ -17,7 +17,7 @@ export const REVOKED_AUDIT: AuditDefinition = {
   invariant: 'a key rotated away, or a removed tenant named by any key, is refused on every request after the change',
 };
 
-/** Observes one request (helpers/client.ts `onRequest`). */
+/** Observes one request (helpers/http/client.ts `onRequest`). */
 export function auditRevoked(sent: SentRequest): (answer: ApiResponse | undefined) => void {
   const why = revocation(sent.credentials?.key, sent.credentials?.tenantId);
   if (!why) return () => undefined;

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { SchemaObject } from 'ajv';
-import { SCHEMA_BASE, SCHEMA_DIR } from '../validator';
+import { SCHEMA_BASE, SCHEMA_DIR } from '../spec/validator';
 import { formatPath, parsePath, type ClearedReading, type PathSegment, type Reading } from './paths';
 
 /** `$id` of the PATCH /assistants/{id} request schema. */
@@ -579,7 +579,7 @@ export const ALWAYS_SAMPLED: readonly CaseKind[] = ['bound', 'integer-string', '
 
 /**
  * The cases run where a request budget applies (a live tenant: a full live run stays within
- * the budget of helpers/target.ts `requestBudget`): every case of the {@link ALWAYS_SAMPLED} kinds, and of the other kinds the first
+ * the budget of helpers/target/target.ts `requestBudget`): every case of the {@link ALWAYS_SAMPLED} kinds, and of the other kinds the first
  * case per top-level field, kind and expectation.
  * @returns names of the sampled cases
  */

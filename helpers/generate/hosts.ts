@@ -7,8 +7,8 @@
  * ({@link wildcardName}), so every single-address case runs on a live tenant too.
  */
 import ipaddr from 'ipaddr.js';
-import { getTarget, hasCapability, switchReason } from '../target';
-import type { World } from '../world';
+import { getTarget, hasCapability, switchReason } from '../target/target';
+import type { World } from '../world/world';
 
 /**
  * The name under a wildcard DNS `domain` that resolves to `address`, as sslip.io answers it: IPv4

@@ -5,7 +5,7 @@
  * Rows and columns keep the suite's order (each cell records its position), whatever the order of
  * the tests in the record.
  */
-import type { MatrixCell } from '../meta';
+import type { MatrixCell } from '../base/meta';
 import type { RunRecord } from './model';
 
 /** File names of the matrix next to `conformance.md`. */

@@ -4,7 +4,7 @@
  */
 import type { ClauseRecord, RunRecord, TestRecord } from './model';
 
-/** One exchange as the client records it (helpers/client.ts `Exchange`), already redacted. */
+/** One exchange as the client records it (helpers/http/client.ts `Exchange`), already redacted. */
 export interface EvidenceExchange {
   request?: { method?: string; path?: string; headers?: Record<string, string>; body?: string };
   response?: { status?: number; headers?: Record<string, string>; body?: string };
@@ -91,7 +91,7 @@ export function topOf(section: string): string {
 
 /**
  * One line saying why a clause failed: `expected …, actual …` when the message is a check's
- * expected/actual text (helpers/clause.ts), else its first line; cut to `max` characters (default 200).
+ * expected/actual text (helpers/checks/clause.ts), else its first line; cut to `max` characters (default 200).
  */
 export function whyLine(message: string | undefined, max = 200): string {
   const text = message ?? '';

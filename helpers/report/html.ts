@@ -8,7 +8,7 @@ import type { ClauseRecord, ClauseVerdict, RunRecord } from './model';
 import { CLAUSE_VERDICTS, outageHeading } from './model';
 import type { ClauseChange, RunComparison } from './model';
 import { byClauseId, cut, describeAnswer, describeRequest, evidenceFor, firstLine, topOf, whyLine } from './evidence';
-import { headingAnchor } from './spec-doc';
+import { headingAnchor } from '../spec/spec-doc';
 
 /** Options of {@link renderHtml}. */
 export interface HtmlOptions {

@@ -5,7 +5,7 @@
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { Clause } from '../catalogue';
+import type { Clause } from '../spec/catalogue';
 import { buildRunRecord, catalogueOf, type RunRecord, type ShardInfo, type TestRecord } from './model';
 import { readRunRecord } from './record-io';
 import { rejudgeStatements } from './statements';

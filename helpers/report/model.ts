@@ -3,11 +3,11 @@
  * (Markdown, HTML, gate, baseline diff, shard merge) are computed from this record alone, never by
  * re-running tests.
  */
-import type { CheckRecord, DriftRecord, MatrixCell, OwnSideKind } from '../meta';
-import type { Clause, ClauseTarget } from '../catalogue';
+import type { CheckRecord, DriftRecord, MatrixCell, OwnSideKind } from '../base/meta';
+import type { Clause, ClauseTarget } from '../spec/catalogue';
 import type { StatementResult } from './statements';
-import { SWITCHES, type Switch } from '../target';
-import type { LaneRecord } from '../lanes';
+import { SWITCHES, type Switch } from '../target/target';
+import type { LaneRecord } from '../live/lanes';
 
 /** Verdict of one test. `error`: the target or network misbehaved, not a conformance verdict. */
 export type TestVerdict = 'pass' | 'fail' | 'skip' | 'error';
@@ -19,8 +19,8 @@ export type ClauseVerdict = 'pass' | 'fail' | 'skip' | 'error' | 'not-covered' |
 export const CLAUSE_VERDICTS: readonly ClauseVerdict[] = ['fail', 'error', 'not-covered', 'skip', 'pass', 'not-testable'];
 
 /**
- * Why something was skipped, from the reason's leading words (helpers/target.ts `capabilityReason`,
- * helpers/world.ts `missing`):
+ * Why something was skipped, from the reason's leading words (helpers/target/target.ts `capabilityReason`,
+ * helpers/world/world.ts `missing`):
  * - `not-applicable`: the clause or test does not apply to this target (e.g. needs a control API);
  * - `missing-fixture`: an optional live fixture variable was not given;
  * - `opt-in`: an opt-in (`CORE_API_ALLOW_SMS`, `CORE_API_ALLOW_BILLABLE`) was not given;
@@ -53,7 +53,7 @@ export interface TestRecord {
   message?: string;
   /** For `skip`: the kind of reason (absent from records older than format 1.1). */
   skipKind?: SkipKind;
-  /** For `skip`: the switches that would lift it (helpers/target.ts `Switch` names; format 1.4). */
+  /** For `skip`: the switches that would lift it (helpers/target/target.ts `Switch` names; format 1.4). */
   needs?: string[];
   checks: CheckRecord[];
   /** Requests this test sent to the target, retries included. */
@@ -63,16 +63,16 @@ export interface TestRecord {
   hung?: number;
   /** Answers that were not the API's: a gateway's 5xx page, a body cut short (format 1.6; absent means 0). */
   notApi?: number;
-  /** Answers whose body did not parse, asked for once more before being judged (format 1.10; absent means 0; helpers/mangled.ts). */
+  /** Answers whose body did not parse, asked for once more before being judged (format 1.10; absent means 0; helpers/http/mangled.ts). */
   notJsonResent?: number;
   /** Exchanges each audit of every exchange judged during the test, by audit name (format 1.13). */
   audits?: Record<string, number>;
-  /** For `error`: how the run's own side spoilt the evidence (format 1.12; helpers/own-side.ts): another writer, a late runner, a window outrun. */
+  /** For `error`: how the run's own side spoilt the evidence (format 1.12; helpers/live/own-side.ts): another writer, a late runner, a window outrun. */
   ownSide?: OwnSideKind;
   /** For `error`: the first target trouble in words, redacted: what came back instead, or what a cut-off test waited on (format 1.6). */
   trouble?: string;
   drift: DriftRecord[];
-  /** Last exchanges before a failure, redacted (evidence): `{ request, response?, error? }` of helpers/exchange.ts. */
+  /** Last exchanges before a failure, redacted (evidence): `{ request, response?, error? }` of helpers/base/exchange.ts. */
   evidence?: unknown[];
   /** The authorization-matrix cell this test decided (format 1.3). */
   matrixCell?: MatrixCell;
@@ -142,23 +142,23 @@ export interface RunRecord {
   off?: OffSummary;
   /**
    * Set when the run stopped before its first test because the probe could not reach the API
-   * (helpers/probe.ts), or (format 1.11, `what` set) something else stopped it there, such as no
-   * free lane on a live tenant (helpers/lanes.ts): the cause and its fix, redacted; the record then
+   * (helpers/target/probe.ts), or (format 1.11, `what` set) something else stopped it there, such as no
+   * free lane on a live tenant (helpers/live/lanes.ts): the cause and its fix, redacted; the record then
    * holds no test, and the gate blocks whatever its flags (an outage); format 1.5.
    */
   unreachable?: Outage;
-  /** The live-tenant lane each run of the record held (one per shard once merged; helpers/lanes.ts); format 1.11. */
+  /** The live-tenant lane each run of the record held (one per shard once merged; helpers/live/lanes.ts); format 1.11. */
   lanes?: LaneRecord[];
   /**
    * Tests in `error` because the run's own side spoilt their evidence, per kind (format 1.12;
-   * helpers/own-side.ts): `foreign-write` (another writer changed a fixture between a test's reads),
+   * helpers/live/own-side.ts): `foreign-write` (another writer changed a fixture between a test's reads),
    * `late-runner` (the runner's clock ran late over a timed window), `window` (a limit check
    * outran the window it judges). Absent when none.
    */
   ownSide?: Partial<Record<OwnSideKind, number>>;
   /**
    * Exchanges each audit of every exchange judged over the run, by audit name: the envelope audit
-   * (helpers/envelope.ts) and the invariant audits (helpers/audits/); format 1.13. Absent when none ran.
+   * (helpers/audits/envelope.ts) and the invariant audits (helpers/audits/); format 1.13. Absent when none ran.
    */
   audits?: Record<string, number>;
 }
@@ -178,7 +178,7 @@ export function outageHeading(o: Outage): string {
   return o.what ? o.what[0].toUpperCase() + o.what.slice(1) : 'Target unreachable';
 }
 
-/** One switch a run left off (helpers/target.ts `SWITCHES`) and the `must` clauses it would turn on. */
+/** One switch a run left off (helpers/target/target.ts `SWITCHES`) and the `must` clauses it would turn on. */
 export interface OffSwitch {
   /** Switch name (`wildcardDns`, `control`, …). */
   name: string;

@@ -8,9 +8,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { redact, redactHeaders, redactValue, registerSecret, registerUrlCredentials } from '../redact';
-import { EVENT_TRIGGER_VAR, readTargetConfig } from '../target';
-import type { Exchange } from '../exchange';
+import { redact, redactHeaders, redactValue, registerSecret, registerUrlCredentials } from '../base/redact';
+import { EVENT_TRIGGER_VAR, readTargetConfig } from '../target/target';
+import type { Exchange } from '../base/exchange';
 import type { RunRecord } from './model';
 
 const HERE = dirname(fileURLToPath(import.meta.url));

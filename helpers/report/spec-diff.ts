@@ -10,8 +10,8 @@
  * shown as candidates and it is marked unlinked. The statements left without a test close the diff.
  */
 import { diffArrays, diffWords } from 'diff';
-import type { Clause } from '../catalogue';
-import { parseSpec, withinSection, type SpecStatement } from './spec-doc';
+import type { Clause } from '../spec/catalogue';
+import { parseSpec, withinSection, type SpecStatement } from '../spec/spec-doc';
 import { statementKey, type StatementLink } from './statements';
 
 /** One changed statement. */

@@ -5,7 +5,7 @@
  * clause list at the end with their tests) and the failure message. The first screen lists the failing statements, linked to their place.
  */
 import type { RunRecord } from './model';
-import type { SpecDoc } from './spec-doc';
+import type { SpecDoc } from '../spec/spec-doc';
 import { statementKey, type StatementResult } from './statements';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SpecDoc, SpecStatement } from './spec-doc';
+import type { SpecDoc, SpecStatement } from '../spec/spec-doc';
 
 /** Default location of the statement links file. */
 export const STATEMENTS_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'spec', 'statements.json');
@@ -47,7 +47,7 @@ export interface Way {
   way?: string;
   /** The family the way belongs to: cardinality, scope, one or all, units, paths, credentials, value. */
   family?: string;
-  /** The layer under an API whose defect breaks the statement this way (helpers/report/causes.ts `CAUSES`). */
+  /** The layer under an API whose defect breaks the statement this way (tools/causes.ts `CAUSES`). */
   cause?: string;
   /** Name of the simulator fault that breaks the statement this way. */
   fault?: string;
@@ -320,7 +320,7 @@ export function attachStatements(
   record.summary.statementStrength = Math.round(r.strength * 10000) / 10000;
 }
 
-/** What {@link wayProofs} needs of a mutation run's fault row (helpers/mutation/matrix.ts `FaultResult`). */
+/** What {@link wayProofs} needs of a mutation run's fault row (tools/mutation/matrix.ts `FaultResult`). */
 export interface FaultRunRef {
   name: string;
   verdict: string;

@@ -1,5 +1,5 @@
 /**
- * The verdict of one test, from what vitest reports and what the test recorded (helpers/meta.ts).
+ * The verdict of one test, from what vitest reports and what the test recorded (helpers/base/meta.ts).
  * One function, so every reader agrees on it (docs/reports.md "Verdicts"):
  * - `pass`: the test passed;
  * - `skip`: vitest skipped it (a missing capability, an optional fixture absent, an opt-in not given);
@@ -10,7 +10,7 @@
  *   timeout; or it never ran because its file's set-up failed (a `beforeAll`, world provisioning):
  *   nothing was verified, and a skip would read as "does not apply"; or the run's own side spoilt
  *   the evidence ({@link OWN_SIDE_ERROR_NAME}: another writer changed a fixture between the test's
- *   reads, the runner's clock ran late over a timed window; helpers/own-side.ts);
+ *   reads, the runner's clock ran late over a timed window; helpers/live/own-side.ts);
  * - `fail`: it failed otherwise, a conformance check (`ConformanceAssertionError`) above all.
  *
  * A test with both a failed check and target trouble is judged by their order
@@ -22,13 +22,13 @@
  * `error`, and its failed check still names its clause in the record.
  */
 import type { TestVerdict } from './model';
-import { CONTROL_ERROR_NAME, OUT_OF_TIME_ERROR_NAME, OWN_SIDE_ERROR_NAME, TARGET_ERROR_NAME } from '../error-names';
+import { CONTROL_ERROR_NAME, OUT_OF_TIME_ERROR_NAME, OWN_SIDE_ERROR_NAME, TARGET_ERROR_NAME } from '../base/error-names';
 
 /** vitest's end state of a test case (`TestCase.result().state`). */
 export type TestState = 'passed' | 'failed' | 'skipped' | 'pending';
 
 /**
- * Where target trouble stands in a test (helpers/meta.ts `targetTrouble`, `failedBeforeTrouble`):
+ * Where target trouble stands in a test (helpers/base/meta.ts `targetTrouble`, `failedBeforeTrouble`):
  * `none` (no trouble recorded), `first` (trouble before any failed check, or with none), or
  * `after-a-failed-check` (a check had already failed on an answer that arrived before it).
  */

@@ -16,11 +16,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
-import { loadCatalogue } from '../catalogue';
-import { readTargetConfig, describeTarget, EMBEDDED_BASE_URL_VAR, requestBudget, REQUEST_BUDGET_VARIABLE } from '../target';
-import { redact, registerSecret } from '../redact';
+import { loadCatalogue } from '../spec/catalogue';
+import { readTargetConfig, describeTarget, EMBEDDED_BASE_URL_VAR, requestBudget, REQUEST_BUDGET_VARIABLE } from '../target/target';
+import { redact, registerSecret } from '../base/redact';
 import { buildRunRecord, skipKindOf, type Outage, type RunRecord, type ShardInfo, type TestRecord, type TestVerdict } from './model';
-import { laneRecordOfRun } from '../lanes';
+import { laneRecordOfRun } from '../live/lanes';
 import { writeReports } from './writers';
 import { offLines, verdictLines } from './markdown';
 import { readRunRecord, registerEnvironmentSecrets, writeRunRecord } from './record-io';
@@ -28,8 +28,8 @@ import { compareRuns } from './baseline';
 import { attachStatements } from './statements';
 import { suiteFilesOf } from './merge';
 import { setUpFailure, testVerdict, troubleTiming, type SetUpView } from './verdict';
-import { readSpec, sectionTitles } from './spec-doc';
-import { failedOnAnAnswer } from '../meta';
+import { readSpec, sectionTitles } from '../spec/spec-doc';
+import { failedOnAnAnswer } from '../base/meta';
 
 import { BASELINE_VAR, REPORT_DIR_VAR } from './env';
 
@@ -115,7 +115,7 @@ export function partialReasons(root: string, modules: readonly TestModule[], sha
 /**
  * Writes the record (and its reports) of a run that stopped before its first test because the
  * probe could not reach the target, or another outage stopped it there (`what`: no free lane on a
- * live tenant; helpers/global-setup.ts): no test, every clause uncovered, and `unreachable` naming
+ * live tenant; helpers/run/global-setup.ts): no test, every clause uncovered, and `unreachable` naming
  * the cause and the fix, so the reports and the gate say why. Returns the folder.
  */
 export async function writeUnreachableRecord(

@@ -7,11 +7,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunRecord } from './model';
-import { redact } from '../redact';
+import { redact } from '../base/redact';
 import { renderMarkdown } from './markdown';
 import { renderHtml } from './html';
 import { renderSpecHtml } from './spec-html';
-import { readSpec } from './spec-doc';
+import { readSpec } from '../spec/spec-doc';
 import { scrubRecord, writeRunRecord } from './record-io';
 import { SPEC_URL_VAR } from './env';
 import { AUTHORIZATION_MATRIX, AUTHORIZATION_MATRIX_JSON, authorizationMatrix, renderAuthorizationMatrix } from './authorization-matrix';

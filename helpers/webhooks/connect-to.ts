@@ -10,7 +10,7 @@
  * other), and removes only its own keys afterwards. Documented in docs/webhooks.md and the clause
  * catalogue (spec/clauses/webhooks.json).
  */
-import type { ControlClient } from '../control';
+import type { ControlClient } from '../target/control';
 
 /** A documentation-range address (RFC 5737 TEST-NET-3): public, neither private, loopback nor link-local (§2.3 rule 2). */
 export const PUBLIC_TEST_ADDRESS = '203.0.113.77';

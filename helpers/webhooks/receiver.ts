@@ -8,12 +8,12 @@
  * Received headers may hold the client server secret (`x-service-core-secret`): never print
  * {@link ReceivedRequest.headers} whole — use {@link describeRequest}, which redacts.
  */
-import { watchLateness } from '../lateness';
+import { watchLateness } from '../base/lateness';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { redactHeaders } from '../redact';
-import type { UncheckedJson } from '../exchange';
+import { redactHeaders } from '../base/redact';
+import type { UncheckedJson } from '../base/exchange';
 
 /** One request as the receiver saw it. */
 export interface ReceivedRequest {
@@ -90,7 +90,7 @@ export class WebhookReceiver {
    * @throws Error when the port cannot be bound (e.g. EADDRINUSE for a fixed port in use).
    */
   static async start(opts: ReceiverOptions = {}): Promise<WebhookReceiver> {
-    // Arrival times are the runner's clock: it watches its own lateness (helpers/lateness.ts), so timing checks can tell the two apart.
+    // Arrival times are the runner's clock: it watches its own lateness (helpers/base/lateness.ts), so timing checks can tell the two apart.
     watchLateness();
     const host = opts.host ?? '127.0.0.1';
     const server = createServer((req, res) => {

@@ -120,7 +120,7 @@ export function retryScheduleMs(baseMs: number, retries = 5): number {
 
 /**
  * Whether arrival times observed `lateMs` late at most (each arrival may truly have come up to
- * `lateMs` earlier than the runner saw it: helpers/lateness.ts) could be an exponential schedule
+ * `lateMs` earlier than the runner saw it: helpers/base/lateness.ts) could be an exponential schedule
  * under `tol`. Tries every arrival at its observed time, half and all of `lateMs` earlier (3^n
  * combinations, n ≤ 8; beyond, the two ends only), keeping the times ascending. True means the
  * runner's lateness alone may explain a failed {@link analyseBackoff}: no verdict on the schedule.

@@ -3,15 +3,15 @@
  * came"), following a failing model B event's retries to their end, and waiting for the control
  * API's deliveries log to show a retry. They hold the timing machinery (windows from
  * helpers/webhooks/timing.ts, bounded polling), so a test body states what it waits for, not how;
- * the verdicts stay with helpers/webhooks/checks.ts.
+ * the verdicts stay with helpers/webhooks/verifiers.ts.
  */
 import { vi } from 'vitest';
-import type { ControlDelivery } from '../control';
+import type { ControlDelivery } from '../target/control';
 import { WaitTimeoutError, type ReceivedRequest, type WebhookReceiver } from './receiver';
 import { deliveryIdOf } from './verify';
 import { nextRetryWindowMs } from './timing';
-import { LATE_MS } from './checks';
-import { latenessOver } from '../lateness';
+import { LATE_MS } from './verifiers';
+import { latenessOver } from '../base/lateness';
 
 /** What an arrival wait is handed: the deliveries it was waiting for, or a falsy value to go on waiting. */
 export type Pick = (all: ReceivedRequest[]) => ReceivedRequest[] | undefined | false;
@@ -57,14 +57,14 @@ export interface FollowOptions {
  * backoff) until none comes within the window the next exponential step needs
  * (helpers/webhooks/timing.ts `nextRetryWindowMs`; a first retry whose delay is not known is
  * waited for `opts.unknownFirstWaitMs`), or `opts.max` came. A window the runner spent running
- * late (helpers/lateness.ts, {@link LATE_MS} or more) proves no silence and is waited again, twice at most.
+ * late (helpers/base/lateness.ts, {@link LATE_MS} or more) proves no silence and is waited again, twice at most.
  * @param attemptsOf the event's attempts among all the receiver saw, in arrival order
  * @returns the attempts, in arrival order
  */
 export async function followRetries(rx: WebhookReceiver, attemptsOf: () => ReceivedRequest[], opts: FollowOptions): Promise<ReceivedRequest[]> {
   const max = opts.max ?? 8;
   let seen = attemptsOf();
-  // A window the runner spent running late (helpers/lateness.ts) proves no silence: it is waited again, twice at most.
+  // A window the runner spent running late (helpers/base/lateness.ts) proves no silence: it is waited again, twice at most.
   let extensions = 0;
   while (seen.length < max) {
     const n = seen.length;

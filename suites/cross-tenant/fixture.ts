@@ -16,12 +16,12 @@
  */
 import { beforeAll, vi } from 'vitest';
 import { randomInt, randomUUID } from 'node:crypto';
-import { useWorld, type PrincipalName, type World } from '../../helpers/world';
-import { assistantFixture, promptFixture, toolFixture } from '../../helpers/fixtures';
-import { capabilityReason, missingFixtureReason, switchReason } from '../../helpers/target';
-import { eventsFor, type Events, type StartedCall } from '../../helpers/events';
-import { sharedVerifier, type Verify } from '../../helpers/clause';
-import type { ApiResponse } from '../../helpers/exchange';
+import { useWorld, type PrincipalName, type World } from '../../helpers/world/world';
+import { assistantFixture, promptFixture, toolFixture } from '../../helpers/world/fixtures';
+import { capabilityReason, missingFixtureReason, switchReason } from '../../helpers/target/target';
+import { eventsFor, type Events, type StartedCall } from '../../helpers/target/events';
+import { sharedVerifier, type Verify } from '../../helpers/checks/clause';
+import type { ApiResponse } from '../../helpers/base/exchange';
 
 /** Tenant B's (and A's) resources used by a cross-tenant file; a missing one has its reason in `why`. */
 export interface Fixtures {
@@ -37,7 +37,7 @@ export interface Fixtures {
    * actions that must not touch a call the suite did not start (CORE_API_OTHER_CALL_ID is only read).
    */
   callBEnded?: { id: string; callId?: string };
-  /** The event source (helpers/events.ts), undefined when the target has none; set with the fixtures. */
+  /** The event source (helpers/target/events.ts), undefined when the target has none; set with the fixtures. */
   events?: Events;
   /** B's fixture assistant for calls started one at a time by single tests (the trigger holds one call per assistant). */
   assistantBCalls?: { id: string };
@@ -122,7 +122,7 @@ export function useCrossTenantFixture(): CrossTenantFixture {
     const control = w.control;
     const noControl = (what: string) => ({ why: switchReason('control', `not applicable to this target: ${what}`) });
     // No DELETE is shown for tools or prompts: on a live tenant they are fixtures found or made once
-    // (helpers/fixtures.ts); B's tool is PUT back and its overrides on B's assistant cleared at the end.
+    // (helpers/world/fixtures.ts); B's tool is PUT back and its overrides on B's assistant cleared at the end.
     await fixture('toolB', async () => {
       const made = await toolFixture(w, B, 'xtenant-b-tool', { instruction: toolBody('xtenant-b-tool').instruction, textInstructions: null }, () => [
         fx.assistantB.id,

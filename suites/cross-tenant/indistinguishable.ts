@@ -2,17 +2,17 @@
  * §5.7 cross-tenant isolation, §4.4 (SMS fromNumber), §7 exceptions 1 and 2 (bare 404 bodies): a
  * resource of tenant B, asked for with tenant A's credentials, is indistinguishable from one that
  * never existed (same status, error.code, error.message, headers and body, compared by
- * helpers/indistinguishable.ts), for every route of suites/cross-tenant/routes.ts.
+ * helpers/checks/indistinguishable.ts), for every route of suites/cross-tenant/routes.ts.
  *
  * How these files' fixtures are made on each target: suites/cross-tenant/fixture.ts.
  */
 import { describe } from 'vitest';
 import { isDeepStrictEqual } from 'node:util';
-import { clauseTest, sharedVerifier, skipWith, type Verify } from '../../helpers/clause';
-import { compareAnswers, explainDifferences } from '../../helpers/indistinguishable';
-import { hasCapability, capabilityReason } from '../../helpers/target';
-import type { ApiClient, ApiResponse } from '../../helpers/client';
-import { routeNotServed as routeMissing, statusLine } from '../../helpers/exchange';
+import { clauseTest, sharedVerifier, skipWith, type Verify } from '../../helpers/checks/clause';
+import { compareAnswers, explainDifferences } from '../../helpers/checks/indistinguishable';
+import { hasCapability, capabilityReason } from '../../helpers/target/target';
+import type { ApiClient, ApiResponse } from '../../helpers/http/client';
+import { routeNotServed as routeMissing, statusLine } from '../../helpers/base/exchange';
 import { ASKERS, checkForeignNotFound, type CrossTenantFixture } from './fixture';
 import { isolationRoutes, type IsolationRow, type Req } from './routes';
 

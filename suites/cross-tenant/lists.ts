@@ -5,8 +5,8 @@
  * How these files' fixtures are made on each target: suites/cross-tenant/fixture.ts.
  */
 import { describe } from 'vitest';
-import { clauseTest, skipWith } from '../../helpers/clause';
-import { routeNotServed as routeMissing, statusLine } from '../../helpers/exchange';
+import { clauseTest, skipWith } from '../../helpers/checks/clause';
+import { routeNotServed as routeMissing, statusLine } from '../../helpers/base/exchange';
 import { ASKERS, checkForeignNotFound, type CrossTenantFixture } from './fixture';
 
 /** Registers this concern's tests on the cross-tenant fixture (suites/cross-tenant.test.ts: tenant B's resources made once per run). */

@@ -4,8 +4,8 @@
  * §4.1, §4.4, §4.5), and which case of tenant B (or deleted, §7 exception 2) is compared with it.
  */
 import { randomUUID } from 'node:crypto';
-import type { BodyComparison } from '../../helpers/indistinguishable';
-import type { Capability } from '../../helpers/target';
+import type { BodyComparison } from '../../helpers/checks/indistinguishable';
+import type { Capability } from '../../helpers/target/target';
 import { ACTOR, fictionalNumber, stepSuffix, toolBody, type Fixtures } from './fixture';
 
 /** One request of a comparison, or the reason it cannot be formed on this target. */

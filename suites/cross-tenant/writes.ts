@@ -7,13 +7,13 @@
  */
 import { describe, onTestFinished } from 'vitest';
 import { isDeepStrictEqual } from 'node:util';
-import { answerOf, documented, WHOLE } from '../../helpers/documented';
-import { clauseTest, skipWith, type Verify } from '../../helpers/clause';
-import type { ApiResponse } from '../../helpers/client';
-import { routeNotServed as routeMissing, statusLine } from '../../helpers/exchange';
-import { capabilityReason } from '../../helpers/target';
-import { EVENT_UNSUPPORTED_NAME } from '../../helpers/error-names';
-import type { StartedCall } from '../../helpers/events';
+import { answerOf, documented, WHOLE } from '../../helpers/spec/documented';
+import { clauseTest, skipWith, type Verify } from '../../helpers/checks/clause';
+import type { ApiResponse } from '../../helpers/http/client';
+import { routeNotServed as routeMissing, statusLine } from '../../helpers/base/exchange';
+import { capabilityReason } from '../../helpers/target/target';
+import { EVENT_UNSUPPORTED_NAME } from '../../helpers/base/error-names';
+import type { StartedCall } from '../../helpers/target/events';
 import { ACTOR, ASKERS, STEP, stepSuffix, toolBody, type CrossTenantFixture } from './fixture';
 
 /** Registers this concern's tests on the cross-tenant fixture (suites/cross-tenant.test.ts: tenant B's resources made once per run). */

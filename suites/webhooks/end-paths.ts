@@ -18,9 +18,9 @@
  * suites/webhooks/fixture.ts.
  */
 import { describe } from 'vitest';
-import { clauseTest, type Verify } from '../../helpers/clause';
+import { clauseTest, type Verify } from '../../helpers/checks/clause';
 import { jsonOf, type ReceivedRequest } from '../../helpers/webhooks/receiver';
-import type { StartedCall } from '../../helpers/events';
+import type { StartedCall } from '../../helpers/target/events';
 import { type WebhookFixture, REACH, aboutCall, typeOf } from './fixture';
 
 /** Registers this concern's tests on the webhook file's fixture (suites/webhooks.test.ts: one receiver per run). */

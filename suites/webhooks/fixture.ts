@@ -5,7 +5,7 @@
  * to each concern: one receiver per run, because on a live tenant the public URL's tunnel forwards
  * to one port (`CORE_API_WEBHOOK_PORT`), which one listener alone can hold.
  *
- * Events are made to happen through helpers/events.ts: the control API on a simulator, the
+ * Events are made to happen through helpers/target/events.ts: the control API on a simulator, the
  * operator's trigger (`CORE_API_EVENT_TRIGGER`, docs/event-trigger.md) on a live tenant. Tests that
  * `requires: ['receiver', 'events']` ({@link REACH}, {@link RETRIES}) run on every target; on a
  * live tenant the receiver is reached through `CORE_API_WEBHOOK_PUBLIC_URL`, an https URL a tunnel
@@ -15,28 +15,28 @@
  * `requires: ['control']` ({@link NEEDS}).
  *
  * Deliveries are observed by the receiver (helpers/webhooks/receiver.ts) and, on a simulator, the
- * control deliveries log, and judged by the named checks of helpers/webhooks/checks.ts; signatures
+ * control deliveries log, and judged by the named checks of helpers/webhooks/verifiers.ts; signatures
  * are checked with the very module integrators are given (helpers/webhooks/verify.ts). Retry
  * timing is judged by ratios between gaps (helpers/webhooks/timing.ts), never by absolute times;
  * every "nothing more arrives" wait is bounded and outlasts the retry schedule of the run config
  * read from a simulator (on a live tenant, whose schedule is not known, fixed generous windows).
  *
  * Isolation: on a simulator every test has its own organization and tenants (usePerTestWorld,
- * helpers/world.ts), so the tests run concurrently although each sets a tenant-level URL; on a
+ * helpers/world/world.ts), so the tests run concurrently although each sets a tenant-level URL; on a
  * live tenant they share tenant A, and each test has assistants of its own. Receiver paths are
  * unique to each test, and the only run-wide config written is `webhookConnectTo` keys for the
  * file's own host names (helpers/webhooks/connect-to.ts).
  */
 import { afterAll, beforeAll } from 'vitest';
-import { usePerTestWorld, useWorld, type World } from '../../helpers/world';
-import { skipWith, type Checks } from '../../helpers/clause';
-import { assistantFixture } from '../../helpers/fixtures';
-import { eventsFor, type Events, type StartedCall } from '../../helpers/events';
-import { capabilityReason, capabilitySwitch, getTarget, hasCapability } from '../../helpers/target';
-import { RUN_CONFIG } from '../../helpers/global-setup';
-import type { ControlClient, ControlDelivery } from '../../helpers/control';
+import { usePerTestWorld, useWorld, type World } from '../../helpers/world/world';
+import { skipWith, type Checks } from '../../helpers/checks/clause';
+import { assistantFixture } from '../../helpers/world/fixtures';
+import { eventsFor, type Events, type StartedCall } from '../../helpers/target/events';
+import { capabilityReason, capabilitySwitch, getTarget, hasCapability } from '../../helpers/target/target';
+import { RUN_CONFIG } from '../../helpers/run/global-setup';
+import type { ControlClient, ControlDelivery } from '../../helpers/target/control';
 import { WebhookReceiver, jsonOf, type ReceivedRequest } from '../../helpers/webhooks/receiver';
-import { verifyArrival, type ArrivalOptions } from '../../helpers/webhooks/checks';
+import { verifyArrival, type ArrivalOptions } from '../../helpers/webhooks/verifiers';
 import { retryScheduleMs } from '../../helpers/webhooks/timing';
 import { followRetries } from '../../helpers/webhooks/waits';
 import { ensureConnectTo, routeHostTo } from '../../helpers/webhooks/connect-to';
@@ -119,7 +119,7 @@ export interface WebhookFixture {
    */
   ifControl(): ControlSteps | undefined;
   /**
-   * The events interface (helpers/events.ts: the control API on a simulator, the operator's trigger
+   * The events interface (helpers/target/events.ts: the control API on a simulator, the operator's trigger
    * on a live tenant): skips the running test, with the `events` capability's reason, on a live
    * tenant without a trigger or a public URL. A test that `requires: ['events']` never skips here.
    */
@@ -141,7 +141,7 @@ export interface WebhookFixture {
   retryWaitMs(retries: number): number;
   /**
    * Waits for the deliveries `pick` finds and records the requirement on `checks`' clauses
-   * (helpers/webhooks/checks.ts `verifyArrival`), within {@link arrivalMs} unless `opts` says otherwise.
+   * (helpers/webhooks/verifiers.ts `verifyArrival`), within {@link arrivalMs} unless `opts` says otherwise.
    */
   arrival(
     checks: Checks,
@@ -238,7 +238,7 @@ interface FixtureState {
   rx: WebhookReceiver | undefined;
   /** The control API on a simulator; undefined on a live tenant. */
   control: ControlClient | undefined;
-  /** The event source (helpers/events.ts); undefined on a live tenant without a public URL. */
+  /** The event source (helpers/target/events.ts); undefined on a live tenant without a public URL. */
   events: Events | undefined;
   /** How long an expected delivery may take to arrive, ms. */
   arrivalMs: number;

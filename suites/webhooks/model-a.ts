@@ -9,8 +9,8 @@
  * suites/webhooks/fixture.ts.
  */
 import { describe } from 'vitest';
-import { clauseTest, skipWith, type Verify } from '../../helpers/clause';
-import { verifyLoggedOnce, verifyModelADelivery, verifyModelASecret, verifyNoRetry, verifyTypeField } from '../../helpers/webhooks/checks';
+import { clauseTest, skipWith, type Verify } from '../../helpers/checks/clause';
+import { verifyLoggedOnce, verifyModelADelivery, verifyModelASecret, verifyNoRetry, verifyTypeField } from '../../helpers/webhooks/verifiers';
 import { downEndpoint, isRefusing, jsonOf, type ReceivedRequest } from '../../helpers/webhooks/receiver';
 import { type WebhookFixture, NEEDS, REACH, aboutCall, typeOf, testNumber } from './fixture';
 

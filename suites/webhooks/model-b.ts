@@ -7,8 +7,8 @@
  * suites/webhooks/fixture.ts.
  */
 import { describe } from 'vitest';
-import { clauseTest } from '../../helpers/clause';
-import { verifyModelBSigned, verifyPostJson, verifySignedOverRawBytes, verifyTypeField } from '../../helpers/webhooks/checks';
+import { clauseTest } from '../../helpers/checks/clause';
+import { verifyModelBSigned, verifyPostJson, verifySignedOverRawBytes, verifyTypeField } from '../../helpers/webhooks/verifiers';
 import { jsonOf } from '../../helpers/webhooks/receiver';
 import { deliveryIdOf, getHeader, HEADER_SIGNATURE, UUID_PATTERN } from '../../helpers/webhooks/verify';
 import { type WebhookFixture, REACH, typeOf } from './fixture';

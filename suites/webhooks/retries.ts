@@ -11,7 +11,7 @@
  * suites/webhooks/fixture.ts.
  */
 import { describe } from 'vitest';
-import { clauseTest, skipWith } from '../../helpers/clause';
+import { clauseTest, skipWith } from '../../helpers/checks/clause';
 import {
   attemptWords,
   verifyBackoff,
@@ -20,7 +20,7 @@ import {
   verifyRetried,
   verifyRetryCount,
   verifySameEvent,
-} from '../../helpers/webhooks/checks';
+} from '../../helpers/webhooks/verifiers';
 import { downEndpoint, isRefusing } from '../../helpers/webhooks/receiver';
 import { deliveryIdOf } from '../../helpers/webhooks/verify';
 import { Deduper } from '../../helpers/webhooks/dedupe';

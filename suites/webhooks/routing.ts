@@ -7,9 +7,9 @@
  * suites/webhooks/fixture.ts.
  */
 import { describe } from 'vitest';
-import { clauseTest } from '../../helpers/clause';
-import { verifyModelASecret, verifySilence } from '../../helpers/webhooks/checks';
-import { hasCapability } from '../../helpers/target';
+import { clauseTest } from '../../helpers/checks/clause';
+import { verifyModelASecret, verifySilence } from '../../helpers/webhooks/verifiers';
+import { hasCapability } from '../../helpers/target/target';
 import { type WebhookFixture, NEEDS, REACH, aboutCall, testNumber } from './fixture';
 
 /** Registers this concern's tests on the webhook file's fixture (suites/webhooks.test.ts: one receiver per run). */

@@ -11,7 +11,7 @@
  * proves nothing the main conformance run does not). Uses the auth, envelope and authorization suites: they are the busiest per request,
  * send requests without credentials, and expect no 429 of their own. The same run meets a proxy that
  * cuts 2% of JSON bodies in half and fixes up Content-Length (`rateMangle`): a body that does not
- * parse is asked for again (helpers/mangled.ts) and never fails 2.1/json-envelope on its own.
+ * parse is asked for again (helpers/http/mangled.ts) and never fails 2.1/json-envelope on its own.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { request } from 'undici';

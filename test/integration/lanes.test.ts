@@ -16,10 +16,10 @@ import { readFileSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 import { request } from 'undici';
 import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
-import { ControlClient } from '../../helpers/control';
-import { JOURNAL_FILE, type JournalEntry } from '../../helpers/journal';
-import { restorableState } from '../../helpers/fixtures';
-import { LEASE_KEY } from '../../helpers/lanes';
+import { ControlClient } from '../../helpers/target/control';
+import { JOURNAL_FILE, type JournalEntry } from '../../helpers/live/fixture-journal';
+import { restorableState } from '../../helpers/world/fixtures';
+import { LEASE_KEY } from '../../helpers/live/lanes';
 import { gateMain } from '../../scripts/gate';
 import { runConformance, type NestedRun } from './run-suite';
 
@@ -149,7 +149,7 @@ describe('three live-mode runs meet on one tenant with two lanes', () => {
     for (const tenant of [tenants.a, tenants.b]) {
       const now = await assistantsOf(tenant.key);
       // Each object as the first run that found it (the oldest snapshot per id), in every field a restore
-      // writes back: a PATCH cannot set a string field back to null (helpers/fixtures.ts withoutNulls).
+      // writes back: a PATCH cannot set a string field back to null (helpers/world/fixtures.ts withoutNulls).
       const first = new Map<string, Record<string, unknown>>();
       for (const s of snapshots)
         if (s.resource === 'assistant' && s.tenantId === tenant.id && !first.has(s.id))

@@ -15,8 +15,8 @@ import { resolve } from 'node:path';
 import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
 import { ALLURE_VAR } from '../../helpers/report/env';
 import { filesBelow, runConformance, verdictTrouble, type NestedRun } from './run-suite';
-import { FULL_CASE_SETS_BUDGET } from '../../helpers/target';
-import { ControlClient } from '../../helpers/control';
+import { FULL_CASE_SETS_BUDGET } from '../../helpers/target/target';
+import { ControlClient } from '../../helpers/target/control';
 
 let sim: RunningSimulator;
 /** The rehearsed wildcard DNS domain (a reserved name, RFC 6761; only the simulator answers it). */
@@ -292,7 +292,7 @@ describe('a live-mode run against an external simulator', () => {
     expect(dnsCases.filter((t) => t.status !== 'pass').map((t) => `${t.name}: ${t.needs}`)).toEqual(
       dnsCases.filter((t) => t.needs?.includes('control')).map((t) => `${t.name}: ${t.needs}`),
     );
-    // Request budget: a full live run with the full case sets stays within the budget that runs them (helpers/target.ts FULL_CASE_SETS_BUDGET).
+    // Request budget: a full live run with the full case sets stays within the budget that runs them (helpers/target/target.ts FULL_CASE_SETS_BUDGET).
     expect(first.record!.requests.budget).toBe(FULL_CASE_SETS_BUDGET);
     expect(first.record!.requests.total, 'requests of a full live run').toBeLessThan(FULL_CASE_SETS_BUDGET);
     const top = Object.entries(first.record!.requests.perFile)

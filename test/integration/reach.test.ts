@@ -22,7 +22,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
-import { ControlClient } from '../../helpers/control';
+import { ControlClient } from '../../helpers/target/control';
 import { gateMain } from '../../scripts/gate';
 import { filesBelow, runConformance } from './run-suite';
 import { ALLURE_VAR } from '../../helpers/report/env';

@@ -35,7 +35,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { suiteFreeEnv } from '../../helpers/mutation/run';
+import { suiteFreeEnv } from '../../tools/mutation/run';
 import { scratchDir } from '../support/scratch';
 
 /** One step as it ran. */

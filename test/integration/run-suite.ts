@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunRecord } from '../../helpers/report/model';
-import { suiteFreeEnv } from '../../helpers/mutation/run';
+import { suiteFreeEnv } from '../../tools/mutation/run';
 import { ALLURE_VAR } from '../../helpers/report/env';
 import { scratchDir } from '../support/scratch';
 
@@ -55,9 +55,9 @@ export async function runConformance(env: Record<string, string>, files: string[
 
 /**
  * The tests of a run that a "no fail, no error" rehearsal judges, and the ones it leaves aside:
- * `runnersOwn`, the `error` verdicts whose evidence the runner's own clock spoilt (helpers/own-side.ts
+ * `runnersOwn`, the `error` verdicts whose evidence the runner's own clock spoilt (helpers/live/own-side.ts
  * `late-runner` and `window`: a loaded machine delayed the suite's timers, so a timing check could
- * not judge the target; helpers/lateness.ts). Those judge the runner, not the target's reading of
+ * not judge the target; helpers/base/lateness.ts). Those judge the runner, not the target's reading of
  * the spec; every other `error`, and every `fail`, is in `bad`. Undefined record: both empty.
  */
 export function verdictTrouble(record: RunRecord | undefined): { bad: RunRecord['tests']; runnersOwn: RunRecord['tests'] } {

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
 import { runConformance, type NestedRun } from './run-suite';
 import { gateMain } from '../../scripts/gate';
-import { ControlClient } from '../../helpers/control';
+import { ControlClient } from '../../helpers/target/control';
 import { join } from 'node:path';
 
 /** Suite files: credentials without and with keys, envelopes, a shared fixture changed test after test. */

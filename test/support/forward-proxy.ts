@@ -1,6 +1,6 @@
 /**
  * A forward proxy for tests: `CONNECT host:port` tunnels (what undici's ProxyAgent and the raw
- * sockets of helpers/raw-http.ts ask for, https and http targets alike), with optional Basic
+ * sockets of helpers/http/raw-http.ts ask for, https and http targets alike), with optional Basic
  * credentials, counting every tunnel so a test can prove its requests went through it. Written on
  * node:http and node:net because the suite's own dependencies are what a fresh clone installs, and
  * a tunnel is all a proxy has to do here.

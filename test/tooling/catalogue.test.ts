@@ -3,7 +3,7 @@
  * conformance style): every file is well-formed, ids are unique, every id a test names exists,
  * and every testable clause has a test (the checks against the spec document itself are in
  * catalogue-sections.test.ts). Tests are enumerated without running them (`vitest list --project conformance`); their
- * ids are the bracketed ids at the end of each name (helpers/clause.ts `clauseTest`). Checks name
+ * ids are the bracketed ids at the end of each name (helpers/checks/clause.ts `clauseTest`). Checks name
  * clauses too (OpenID-conformance style); those ids are read as string literals from the suites and
  * the helpers they use (TypeScript parser), so a misspelt id on a check is caught as well, and a
  * clause proven only by checks (e.g. the envelope audit's) counts as tested.
@@ -14,7 +14,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { CATALOGUE_DIR, type Clause } from '../../helpers/catalogue';
+import { CATALOGUE_DIR, type Clause } from '../../helpers/spec/catalogue';
 import { clauseIdsInSource, listConformanceTests, type ListedTest } from '../../helpers/report/list-tests';
 
 /** Every clause of every catalogue file, read directly (the loader stops at the first problem). */

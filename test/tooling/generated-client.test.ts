@@ -15,8 +15,8 @@ import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { assembleOpenApi } from '../../helpers/openapi/assemble';
-import { ControlClient } from '../../helpers/control';
-import { validate } from '../../helpers/validator';
+import { ControlClient } from '../../helpers/target/control';
+import { validate } from '../../helpers/spec/validator';
 
 const root = resolve(__dirname, '..', '..');
 /** Work folder inside the project (gitignored reports/) so the scenario resolves openapi-fetch. */

@@ -13,7 +13,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join, resolve } from 'node:path';
 import type { RunRecord, TestRecord } from '../../helpers/report/model';
-import { breaks, groupOf, type Fault } from '../../helpers/mutation/fault';
+import { breaks, groupOf, type Fault } from '../../tools/mutation/fault';
 import {
   closestTests,
   closingLine,
@@ -25,10 +25,10 @@ import {
   tallySuites,
   testsForFault,
   totals,
-} from '../../helpers/mutation/matrix';
-import { renderMarkdown } from '../../helpers/mutation/render';
-import { isTimingFault, runMutation } from '../../helpers/mutation/index';
-import type { MutationReport } from '../../helpers/mutation/matrix';
+} from '../../tools/mutation/matrix';
+import { renderMarkdown } from '../../tools/mutation/render';
+import { isTimingFault, runMutation } from '../../tools/mutation';
+import type { MutationReport } from '../../tools/mutation/matrix';
 import { compareTargets } from '../../helpers/report/compare-targets';
 import { readRunRecord } from '../../helpers/report/record-io';
 import { openChromium } from '../support/chromium';

@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { writeReports } from '../../helpers/report/writers';
 import { compareRuns } from '../../helpers/report/baseline';
 import { REPORT_DIR } from '../../helpers/report/vitest-reporter';
-import { registerSecret } from '../../helpers/redact';
+import { registerSecret } from '../../helpers/base/redact';
 import { FIXTURE_SECRET, fixtureRun } from '../fixtures/report/records';
 import { openChromium, type OpenBrowser } from '../support/chromium';
 import { scratchDir } from '../support/scratch';

@@ -1,7 +1,7 @@
 /**
  * Every test that needs the spec document skips when it is absent, with one line saying where it
  * looked (docs/targets.md, "The spec document"). The spec-dependent test files are found mechanically: every
- * test file that imports the spec reader (helpers/report/spec-doc). They run once more, in a child
+ * test file that imports the spec reader (helpers/spec/spec-doc). They run once more, in a child
  * vitest, with CORE_API_SPEC naming a file that does not exist; the child must end with no failure,
  * and each of those files with at least one skip. A new spec-dependent test that forgets to skip
  * fails here, on a machine that has the spec.
@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { suiteFreeEnv } from '../../helpers/mutation/run';
+import { suiteFreeEnv } from '../../tools/mutation/run';
 import { scratchDir } from '../support/scratch';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -38,7 +38,7 @@ interface JsonReport {
 }
 
 describe('without the spec document', () => {
-  test('the spec-dependent test files are found (they import helpers/report/spec-doc)', () => {
+  test('the spec-dependent test files are found (they import helpers/spec/spec-doc)', () => {
     expect(specDependent.length).toBeGreaterThanOrEqual(4);
   });
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { diffSpecs, renderSpecDiff, similarity, statementsWithoutTest } from '../../helpers/report/spec-diff';
 import { statementKey, type StatementLink } from '../../helpers/report/statements';
-import { parseSpec, SPEC_NEEDED, SPEC_PATH } from '../../helpers/report/spec-doc';
+import { parseSpec, SPEC_NEEDED, SPEC_PATH } from '../../helpers/spec/spec-doc';
 import { writeRunRecord } from '../../helpers/report/record-io';
 import { FIXTURE_CLAUSES, fixtureRun } from '../fixtures/report/records';
 import { scratchDir } from '../support/scratch';

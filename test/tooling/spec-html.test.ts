@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { writeReports } from '../../helpers/report/writers';
-import { readSpec, SPEC_NEEDED } from '../../helpers/report/spec-doc';
+import { readSpec, SPEC_NEEDED } from '../../helpers/spec/spec-doc';
 import { attachStatements } from '../../helpers/report/statements';
 import { renderSpecHtml } from '../../helpers/report/spec-html';
 import { fixtureRun } from '../fixtures/report/records';

@@ -2,14 +2,14 @@
  * The invariant audits of helpers/audits/, against the embedded simulator, both ways: a seeded
  * fault each audit is there to see fails its clause on exchanges no test looked at for it, and a
  * conformant server, another writer between a test's reads, or overlapping requests give no
- * failure. Each case runs as a test (helpers/current-test.ts `runAsTest`) whose record is read back.
+ * failure. Each case runs as a test (helpers/record/current-test.ts `runAsTest`) whose record is read back.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../helpers/client';
-import { ControlClient } from '../../helpers/control';
-import { runAsTest, runDetached } from '../../helpers/current-test';
+import { ApiClient } from '../../helpers/http/client';
+import { ControlClient } from '../../helpers/target/control';
+import { runAsTest, runDetached } from '../../helpers/record/current-test';
 import { installInvariantAudits, INVARIANT_AUDITS } from '../../helpers/audits';
-import type { TestMeta } from '../../helpers/meta';
+import type { TestMeta } from '../../helpers/base/meta';
 import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
 
 let sim: RunningSimulator;
@@ -195,7 +195,7 @@ describe('revoked credentials audit (§5.4, §5.6)', () => {
 });
 
 it('every invariant audit names clauses of the catalogue', async () => {
-  const { loadCatalogue } = await import('../../helpers/catalogue');
+  const { loadCatalogue } = await import('../../helpers/spec/catalogue');
   const catalogue = loadCatalogue();
   for (const audit of INVARIANT_AUDITS) for (const c of audit.clauses) expect(catalogue.has(c), c).toBe(true);
 });

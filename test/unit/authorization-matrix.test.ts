@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { MatrixCell } from '../../helpers/meta';
+import type { MatrixCell } from '../../helpers/base/meta';
 import type { RunRecord, TestRecord } from '../../helpers/report/model';
 import { authorizationMatrix, renderAuthorizationMatrix } from '../../helpers/report/authorization-matrix';
 import { mergeRuns } from '../../helpers/report/merge';

@@ -8,7 +8,7 @@ import ipaddr from 'ipaddr.js';
 import { budgetSample, generateBoundsCases, loadSchemaDocuments, materialize, PATCH_SCHEMA_ID, Template, type BoundsCase } from '../../helpers/generate/bounds';
 import { ABSENT, formatPath, getAt, readingHolds } from '../../helpers/generate/paths';
 import { applyPatch, compareWithModel, initialModel } from '../../helpers/generate/merge-model';
-import { loadCatalogue } from '../../helpers/catalogue';
+import { loadCatalogue } from '../../helpers/spec/catalogue';
 import { rangeEdges, wildcardName } from '../../helpers/generate/hosts';
 import { wildcardAddress } from '../../simulator/src/wildcard-dns';
 

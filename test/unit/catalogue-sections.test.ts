@@ -6,8 +6,8 @@
 import { describe, expect, test } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { CATALOGUE_DIR, type Clause } from '../../helpers/catalogue';
-import { readSpec, SPEC_NEEDED, withinSection } from '../../helpers/report/spec-doc';
+import { CATALOGUE_DIR, type Clause } from '../../helpers/spec/catalogue';
+import { readSpec, SPEC_NEEDED, withinSection } from '../../helpers/spec/spec-doc';
 
 const spec = readSpec();
 if (!spec) console.warn(`catalogue-sections.test.ts: ${SPEC_NEEDED}`);

@@ -1,6 +1,6 @@
-/** helpers/report/check-sets.ts: the restructuring evidence finds what changed and nothing else. */
+/** tools/check-sets.ts: the restructuring evidence finds what changed and nothing else. */
 import { describe, expect, it } from 'vitest';
-import { diffCheckSets, normalizeRequirement } from '../../helpers/report/check-sets';
+import { diffCheckSets, normalizeRequirement } from '../../tools/check-sets';
 import type { RunRecord, TestRecord } from '../../helpers/report/model';
 
 const test = (name: string, status: TestRecord['status'], checks: TestRecord['checks']): TestRecord =>

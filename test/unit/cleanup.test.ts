@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Cleanup, CleanupError } from '../../helpers/cleanup';
+import { Cleanup, CleanupError } from '../../helpers/world/cleanup';
 
 describe('cleanup ledger', () => {
   it('runs every action last-first and raises all failures at the end', async () => {

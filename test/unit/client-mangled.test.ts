@@ -1,6 +1,6 @@
 /**
- * A body that does not parse is asked for again before it is judged (helpers/mangled.ts, through
- * helpers/client.ts): a well-framed answer cut on the way is resent once for GET, PUT, PATCH and
+ * A body that does not parse is asked for again before it is judged (helpers/http/mangled.ts, through
+ * helpers/http/client.ts): a well-framed answer cut on the way is resent once for GET, PUT, PATCH and
  * DELETE and the second answer judged; only a body that is not JSON on every attempt reaches the envelope
  * check (a `fail` of 2.1/json-envelope that says it asked again); a replayed DELETE that answers
  * otherwise, and a POST's one unreadable answer, are target trouble (`error`), never a `fail`.
@@ -8,11 +8,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiClient, TargetError } from '../../helpers/client';
-import { runAsTest } from '../../helpers/current-test';
-import { envelopeProblems } from '../../helpers/envelope';
-import { resendable, unjudgedBody, unreadableBody, UNREADABLE_RESENDS } from '../../helpers/mangled';
-import type { ApiResponse } from '../../helpers/exchange';
+import { ApiClient, TargetError } from '../../helpers/http/client';
+import { runAsTest } from '../../helpers/record/current-test';
+import { envelopeProblems } from '../../helpers/audits/envelope';
+import { resendable, unjudgedBody, unreadableBody, UNREADABLE_RESENDS } from '../../helpers/http/mangled';
+import type { ApiResponse } from '../../helpers/base/exchange';
 
 let server: Server;
 let base = '';

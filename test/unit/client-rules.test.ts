@@ -13,11 +13,11 @@ import { TestRunner } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { auditEnvelope } from '../../helpers/envelope';
-import { verifier } from '../../helpers/checks';
-import { findDrift, validate } from '../../helpers/validator';
-import { monitorRetryDecision } from '../../helpers/monitoring';
-import type { ApiResponse } from '../../helpers/client';
+import { auditEnvelope } from '../../helpers/audits/envelope';
+import { verifier } from '../../helpers/checks/engine';
+import { findDrift, validate } from '../../helpers/spec/validator';
+import { monitorRetryDecision } from '../../helpers/http/agent-absent-retry';
+import type { ApiResponse } from '../../helpers/http/client';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SUITES = join(ROOT, 'suites');

@@ -1,5 +1,5 @@
 /**
- * helpers/client.ts against a target that misbehaves: only the API's own answers reach a test.
+ * helpers/http/client.ts against a target that misbehaves: only the API's own answers reach a test.
  * A hung request ends at the request deadline, a body cut short and a gateway's 5xx page are
  * retried for the methods §8 allows and end as TargetError naming what came back, and a judged
  * test's requests are cancelled.
@@ -7,9 +7,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { ApiClient, apiShaped, foreignWords, TargetError } from '../../helpers/client';
-import { REQUEST_TIMEOUT_VAR } from '../../helpers/deadline';
-import { runAsTest } from '../../helpers/current-test';
+import { ApiClient, apiShaped, foreignWords, TargetError } from '../../helpers/http/client';
+import { REQUEST_TIMEOUT_VAR } from '../../helpers/base/deadline';
+import { runAsTest } from '../../helpers/record/current-test';
 
 let server: Server;
 let base = '';

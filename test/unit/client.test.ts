@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import { ApiClient, pauseTarget, retryAfterMs, targetReady, TargetError, THROTTLE_RETRIES } from '../../helpers/client';
-import { AUTH_VARIANTS, authHeaders, MALFORMED_AUTH_VARIANTS } from '../../helpers/auth-variants';
+import { ApiClient, pauseTarget, retryAfterMs, targetReady, TargetError, THROTTLE_RETRIES } from '../../helpers/http/client';
+import { AUTH_VARIANTS, authHeaders, MALFORMED_AUTH_VARIANTS } from '../../helpers/http/auth-variants';
 
 describe('auth variants (§5.1, §5.6)', () => {
   it('forms the only accepted header as `ApiKey <key>`', () => {

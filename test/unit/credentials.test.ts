@@ -1,5 +1,5 @@
 /**
- * The credential check before the first test of a live run (helpers/credentials.ts), against the
+ * The credential check before the first test of a live run (helpers/target/credentials.ts), against the
  * embedded simulator: the operator's four credentials pass; a rotated key, a trailing newline, a
  * wrong tenant id and an organization key given as a tenant key each stop with one line naming the
  * variable and the status, never the key; a throttled read is waited out.
@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
-import { checkCredentials, refusedLine } from '../../helpers/credentials';
+import { checkCredentials, refusedLine } from '../../helpers/target/credentials';
 import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
-import { ControlClient } from '../../helpers/control';
-import type { LiveFixtures } from '../../helpers/target';
+import { ControlClient } from '../../helpers/target/control';
+import type { LiveFixtures } from '../../helpers/target/target';
 
 let sim: RunningSimulator;
 let live: LiveFixtures;

@@ -1,11 +1,11 @@
 /**
- * helpers/exchange.ts `curlReproduction` with helpers/world.ts `curlCredential`: a failing request
+ * helpers/base/exchange.ts `curlReproduction` with helpers/world/world.ts `curlCredential`: a failing request
  * printed as a curl command a reader can run, every principal's key a shell variable, never a key.
  */
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { curlReproduction } from '../../helpers/exchange';
-import { curlCredential, type PrincipalName } from '../../helpers/world';
+import { curlReproduction } from '../../helpers/base/exchange';
+import { curlCredential, type PrincipalName } from '../../helpers/world/world';
 
 /** The words a POSIX shell makes of `command` (variables unset, so they expand to nothing). */
 function shellWords(command: string): string[] {

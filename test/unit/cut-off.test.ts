@@ -1,5 +1,5 @@
 /**
- * A test that runs out of time is cut off cleanly (helpers/clause.ts `runJudged`): an `error`
+ * A test that runs out of time is cut off cleanly (helpers/checks/clause.ts `runJudged`): an `error`
  * naming the request it waited on and for how long; its request in flight is cancelled and it
  * sends nothing more, so it cannot change a shared fixture after it was judged; time queued for a
  * shared fixture is not charged to its budget, only to its wall cap.
@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { ApiClient } from '../../helpers/client';
-import { OutOfTimeError, runJudged } from '../../helpers/clause';
-import { fixturePool } from '../../helpers/concurrency';
-import { REQUEST_TIMEOUT_VAR } from '../../helpers/deadline';
+import { ApiClient } from '../../helpers/http/client';
+import { OutOfTimeError, runJudged } from '../../helpers/checks/clause';
+import { fixturePool } from '../../helpers/world/concurrency';
+import { REQUEST_TIMEOUT_VAR } from '../../helpers/base/deadline';
 import { testVerdict, troubleTiming } from '../../helpers/report/verdict';
 
 let server: Server;

@@ -1,5 +1,5 @@
 /**
- * helpers/deadline.ts and the queueing rules of helpers/concurrency.ts: a test's budget is charged
+ * helpers/base/deadline.ts and the queueing rules of helpers/world/concurrency.ts: a test's budget is charged
  * only while it is not queued, the numbers derive from the request deadline, a fixture pool's
  * wait is queued time, and a fixture whose borrower was cut off is read back before the next
  * borrower gets it.
@@ -15,10 +15,10 @@ import {
   WALL_FACTOR,
   VITEST_GRACE_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
-} from '../../helpers/deadline';
-import { fixturePool } from '../../helpers/concurrency';
-import { runAsTest, markInflight, markQueued, currentScope } from '../../helpers/current-test';
-import { waitingWords } from '../../helpers/clause';
+} from '../../helpers/base/deadline';
+import { fixturePool } from '../../helpers/world/concurrency';
+import { runAsTest, markInflight, markQueued, currentScope } from '../../helpers/record/current-test';
+import { waitingWords } from '../../helpers/checks/clause';
 
 describe('the numbers derive from the request deadline', () => {
   it('reads CORE_API_REQUEST_TIMEOUT_MS, else the default', () => {

@@ -8,14 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { embedsOf, examplePages, regionOf, withExamples } from '../../scripts/docs-examples';
-import { verifier } from '../../helpers/checks';
-import type { ApiResponse } from '../../helpers/exchange';
+import { verifier } from '../../helpers/checks/engine';
+import type { ApiResponse } from '../../helpers/base/exchange';
 
 const read = (file: string) => readFileSync(file, 'utf8');
 
 /** Every `// #region docs: <name>` in the code folders, as `<file>#<name>`. */
 function markedRegions(): string[] {
-  return ['suites', 'helpers', 'scripts', 'simulator/src'].flatMap((dir) =>
+  return ['suites', 'helpers', 'tools', 'scripts', 'simulator/src'].flatMap((dir) =>
     readdirSync(dir, { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile() && e.name.endsWith('.ts'))
       .flatMap((e) => {

@@ -10,7 +10,7 @@ import { dirname, relative, resolve } from 'node:path';
 
 const ROOT = resolve('.');
 /** Where code, configuration and data live (the run's own output and dependencies aside). */
-const SOURCE_FOLDERS = ['helpers', 'scripts', 'bench', 'test', 'suites', 'simulator', 'schemas', 'spec', '.ci', '.github'];
+const SOURCE_FOLDERS = ['helpers', 'tools', 'scripts', 'bench', 'test', 'suites', 'simulator', 'schemas', 'spec', '.ci', '.github'];
 const SOURCE_FILES = ['package.json', 'vitest.config.ts', 'eslint.config.js', 'tsconfig.json'];
 const DOCS = [
   'README.md',
@@ -60,6 +60,6 @@ describe('code and configuration name no sibling checkout', () => {
     ];
     expect(files.length).toBeGreaterThan(100);
     const naming = files.filter((f) => f !== 'test/unit/docs-links.test.ts' && readFileSync(f, 'utf8').includes('../shared'));
-    expect(naming, 'the spec is found through CORE_API_SPEC (helpers/report/spec-doc.ts SPEC_PATH), not by a path outside the repository').toEqual([]);
+    expect(naming, 'the spec is found through CORE_API_SPEC (helpers/spec/spec-doc.ts SPEC_PATH), not by a path outside the repository').toEqual([]);
   });
 });

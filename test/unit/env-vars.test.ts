@@ -1,17 +1,17 @@
 /**
  * One configuration table, generated from the code (docs/configuration.md): every environment
- * variable the sources read is declared once in helpers/env-vars.ts, every declared one is read,
+ * variable the sources read is declared once in tools/env-vars.ts, every declared one is read,
  * the page is what `npm run docs:env` writes, and the documentation names no variable the list
  * does not declare.
  */
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import { ENV_GROUPS, ENV_VARS, envNames } from '../../helpers/env-vars';
+import { ENV_GROUPS, ENV_VARS, envNames } from '../../tools/env-vars';
 import { CONFIGURATION_PAGE, readsInSource, renderEnvTable, scanEnvMentions, scanEnvReads, withTable } from '../../scripts/docs-env';
 
 const found = scanEnvReads();
 const declared = new Set(envNames());
-const HOW = 'declare it in helpers/env-vars.ts (name, default, what it does) and run npm run docs:env';
+const HOW = 'declare it in tools/env-vars.ts (name, default, what it does) and run npm run docs:env';
 
 describe('environment variables: the code and the table agree', () => {
   it('every variable the sources read is declared', () => {
@@ -26,7 +26,7 @@ describe('environment variables: the code and the table agree', () => {
 
   it('every declared variable is read somewhere (the ones Node reads itself aside)', () => {
     const unread = ENV_VARS.filter((v) => !v.readBy).flatMap((v) => [v.name, ...(v.aliases ?? [])].filter((n) => !found.has(n)));
-    expect(unread, 'nothing reads these any more: remove them from helpers/env-vars.ts and run npm run docs:env').toEqual([]);
+    expect(unread, 'nothing reads these any more: remove them from tools/env-vars.ts and run npm run docs:env').toEqual([]);
   });
 
   it('each variable is declared once, in a known group, with a default and a description', () => {

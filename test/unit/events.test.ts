@@ -7,11 +7,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
-import { EventUnsupportedError, TriggerEvents } from '../../helpers/events';
-import { ControlError } from '../../helpers/control';
-import { readTargetConfig } from '../../helpers/target';
-import { redact } from '../../helpers/redact';
-import { clauseTest } from '../../helpers/clause';
+import { EventUnsupportedError, TriggerEvents } from '../../helpers/target/events';
+import { ControlError } from '../../helpers/target/control';
+import { readTargetConfig } from '../../helpers/target/target';
+import { redact } from '../../helpers/base/redact';
+import { clauseTest } from '../../helpers/checks/clause';
 import { scratchDir } from '../support/scratch';
 
 const dir = scratchDir('trigger-');

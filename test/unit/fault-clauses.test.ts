@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FAULTS } from '../../simulator/src/faults/index.ts';
-import { loadCatalogue } from '../../helpers/catalogue';
+import { loadCatalogue } from '../../helpers/spec/catalogue';
 
 describe('simulator faults cite catalogue clause ids', () => {
   const catalogue = loadCatalogue();

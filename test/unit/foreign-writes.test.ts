@@ -1,5 +1,5 @@
 /**
- * A change the run did not make is never a `fail` (helpers/foreign-writes.ts, through
+ * A change the run did not make is never a `fail` (helpers/live/foreign-writes.ts, through
  * `verify.unchanged`), tested both ways against the embedded simulator: a second client writing
  * the fixture between a test's before and after reads (as another run on the same tenant would)
  * gives `error` naming the writer's updatedAt; the simulator's seeded partial apply
@@ -7,13 +7,13 @@
  * still give `fail`.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../helpers/client';
-import { ControlClient } from '../../helpers/control';
-import { currentRecord, runAsTest, runDetached } from '../../helpers/current-test';
-import { ConformanceFailure, verifier } from '../../helpers/checks';
-import { documented, WRITE_STAMPS } from '../../helpers/documented';
-import { holdsSent } from '../../helpers/foreign-writes';
-import { OwnSideError } from '../../helpers/own-side';
+import { ApiClient } from '../../helpers/http/client';
+import { ControlClient } from '../../helpers/target/control';
+import { currentRecord, runAsTest, runDetached } from '../../helpers/record/current-test';
+import { ConformanceFailure, verifier } from '../../helpers/checks/engine';
+import { documented, WRITE_STAMPS } from '../../helpers/spec/documented';
+import { holdsSent, installWriteJournal } from '../../helpers/live/foreign-writes';
+import { OwnSideError } from '../../helpers/live/own-side';
 import { testVerdict, troubleTiming } from '../../helpers/report/verdict';
 import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
 
@@ -25,6 +25,7 @@ let theirs: ApiClient;
 let id: string;
 
 beforeAll(async () => {
+  installWriteJournal();
   sim = await startSimulator({ host: '127.0.0.1', port: 0 });
   control = new ControlClient(sim.controlUrl);
   const org = await control.send<{ id: string }>('POST', '/organizations', {});
@@ -95,7 +96,7 @@ describe('a refused PATCH, the fixture read before and after', () => {
       await new Promise((r) => setTimeout(r, 5)); // its updatedAt is later than the refusal's answer
       await anotherRunWrites({ firstMessage: now.firstMessage });
     });
-    // The simulator, like the operator's tenant (see helpers/fixtures.ts), moves updatedAt on every accepted PATCH.
+    // The simulator, like the operator's tenant (see helpers/world/fixtures.ts), moves updatedAt on every accepted PATCH.
     expect(e).toBeInstanceOf(OwnSideError);
     expect((e as Error).message).toMatch(/only updatedAt moved, by no write of this test/);
     expect(verdictOf(t, e)).toBe('error');

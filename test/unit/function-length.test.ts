@@ -13,7 +13,7 @@ import { join, relative, resolve } from 'node:path';
 
 const root = resolve(__dirname, '..', '..');
 /** The folders whose functions are measured. */
-const DIRS = ['helpers', join('simulator', 'src'), 'scripts'];
+const DIRS = ['helpers', 'tools', join('simulator', 'src'), 'scripts'];
 /** The longest a function may be, in lines. */
 const MAX_LINES = 80;
 

@@ -1,10 +1,10 @@
 /**
- * helpers/indistinguishable.ts: the one comparison behind every indistinguishability check (§5.7, §4.4, §7).
+ * helpers/checks/indistinguishable.ts: the one comparison behind every indistinguishability check (§5.7, §4.4, §7).
  */
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
-import { compareAnswers, explainDifferences, VOLATILE_HEADERS, type ComparableAnswer } from '../../helpers/indistinguishable';
-import { registerSecret } from '../../helpers/redact';
+import { compareAnswers, explainDifferences, VOLATILE_HEADERS, type ComparableAnswer } from '../../helpers/checks/indistinguishable';
+import { registerSecret } from '../../helpers/base/redact';
 
 const SEED = 4_2024;
 

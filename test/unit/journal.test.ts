@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { clearJournal, journal, pendingSnapshots } from '../../helpers/journal';
+import { clearJournal, journal, pendingSnapshots } from '../../helpers/live/fixture-journal';
 import { scratchDir } from '../support/scratch';
 
 describe('live-fixture journal (npm run cleanup)', () => {

@@ -1,5 +1,5 @@
 /**
- * Lanes and their leases (helpers/lanes.ts, docs/live-tenants.md): names per lane, the settings,
+ * Lanes and their leases (helpers/live/lanes.ts, docs/live-tenants.md): names per lane, the settings,
  * and the lease logic — acquire, renew, release, takeover of an expired lease, a renewal that wins
  * over a takeover, a lease lost to another run, two runs racing for one lane — first against a
  * fake store on a virtual clock (every interleaving exact, no real waiting), then against the
@@ -25,10 +25,10 @@ import {
   type Lease,
   type LeaseRead,
   type LeaseStore,
-} from '../../helpers/lanes';
+} from '../../helpers/live/lanes';
 import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
-import { ControlClient } from '../../helpers/control';
-import { ApiClient } from '../../helpers/client';
+import { ControlClient } from '../../helpers/target/control';
+import { ApiClient } from '../../helpers/http/client';
 import { renderMarkdown } from '../../helpers/report/markdown';
 import { assertRunRecord } from '../../helpers/report/record-io';
 import { fixtureRun } from '../fixtures/report/records';

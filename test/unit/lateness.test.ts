@@ -1,6 +1,6 @@
 /**
- * A loaded runner's clock is not the API's schedule (helpers/lateness.ts, and the timing checks of
- * helpers/webhooks/checks.ts that use it). Pure: a schedule that is not exponential still fails
+ * A loaded runner's clock is not the API's schedule (helpers/base/lateness.ts, and the timing checks of
+ * helpers/webhooks/verifiers.ts that use it). Pure: a schedule that is not exponential still fails
  * when the runner was on time, and a stretched one is no verdict when the runner's lateness can
  * explain it. Rehearsed: a sender in a worker thread keeps an exact doubling schedule while the
  * receiver's thread is blocked on purpose; the backoff check then gives `pass` or `error`, never a
@@ -9,12 +9,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Worker } from 'node:worker_threads';
 import { analyseBackoff, couldBeExponential } from '../../helpers/webhooks/timing';
-import { latenessOver, TICK_MS, watchLateness } from '../../helpers/lateness';
+import { latenessOver, TICK_MS, watchLateness } from '../../helpers/base/lateness';
 import { WebhookReceiver } from '../../helpers/webhooks/receiver';
-import { verifyBackoff } from '../../helpers/webhooks/checks';
-import { verifier } from '../../helpers/checks';
-import { OwnSideError, withinWindow } from '../../helpers/own-side';
-import { TestRecorder } from '../../helpers/test-recorder';
+import { verifyBackoff } from '../../helpers/webhooks/verifiers';
+import { verifier } from '../../helpers/checks/engine';
+import { OwnSideError, withinWindow } from '../../helpers/live/own-side';
+import { TestRecorder } from '../../helpers/record/test-recorder';
 
 /** Blocks this thread (the receiver's) for `ms`: a busy runner. */
 function busy(ms: number): void {

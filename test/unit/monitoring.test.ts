@@ -1,9 +1,9 @@
 /**
- * The §3 / §7 exception 2 retry policy of helpers/monitoring.ts: `agent_absent` retried once or
+ * The §3 / §7 exception 2 retry policy of helpers/http/agent-absent-retry.ts: `agent_absent` retried once or
  * twice after a short delay, `not_live` never, anything else returned at once.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { conflictReason, monitorRetryDecision, withAgentAbsentRetry, type MonitorAnswer } from '../../helpers/monitoring';
+import { conflictReason, monitorRetryDecision, withAgentAbsentRetry, type MonitorAnswer } from '../../helpers/http/agent-absent-retry';
 
 const absent: MonitorAnswer = { status: 409, json: { error: 'conflict', reason: 'agent_absent' } };
 const notLive: MonitorAnswer = { status: 409, json: { error: 'conflict', reason: 'not_live' } };

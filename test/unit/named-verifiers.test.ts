@@ -1,13 +1,13 @@
 /**
- * The named verifiers (helpers/checks.ts over helpers/judgments.ts): each recurring judgment both
+ * The named verifiers (helpers/checks/engine.ts over helpers/checks/judgments.ts): each recurring judgment both
  * passes and fails, and a failure words expected against actual without the suite writing them.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { verifier, type Verify } from '../../helpers/checks';
-import type { ApiResponse } from '../../helpers/exchange';
-import { fieldNamed } from '../../helpers/judgments';
+import { verifier, type Verify } from '../../helpers/checks/engine';
+import type { ApiResponse } from '../../helpers/base/exchange';
+import { fieldNamed } from '../../helpers/checks/judgments';
 
 function answer(status: number, json: unknown): ApiResponse {
   return { status, headers: {}, text: JSON.stringify(json), json, durationMs: 1, retries: 0, request: { method: 'POST', path: '/calls', headers: {} } };
@@ -105,7 +105,7 @@ describe('suites name their judgments', () => {
         .split('\n')
         .flatMap((line, i) => (/\.that\(/.test(line) ? [`${f.slice(root.length + 1)}:${i + 1}`] : [])),
     );
-    // A recurring judgment belongs in a named verifier (helpers/judgments.ts, docs/writing-suites.md).
+    // A recurring judgment belongs in a named verifier (helpers/checks/judgments.ts, docs/writing-suites.md).
     expect(uses.length, uses.join('\n')).toBeLessThan(40);
   });
 });

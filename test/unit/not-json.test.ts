@@ -4,13 +4,13 @@
  * with "the answer was not JSON", never `fail`.
  */
 import { describe, expect, it } from 'vitest';
-import { ConformanceFailure, verifier } from '../../helpers/checks';
-import { notJson, NOT_JSON, type ApiResponse } from '../../helpers/exchange';
-import { auditEnvelope, notJsonRule } from '../../helpers/envelope';
-import { TestRecorder } from '../../helpers/test-recorder';
+import { ConformanceFailure, verifier } from '../../helpers/checks/engine';
+import { notJson, NOT_JSON, type ApiResponse } from '../../helpers/base/exchange';
+import { auditEnvelope, notJsonRule } from '../../helpers/audits/envelope';
+import { TestRecorder } from '../../helpers/record/test-recorder';
 import { clauseVerdicts, type TestRecord } from '../../helpers/report/model';
-import type { Clause } from '../../helpers/catalogue';
-import type { CheckRecord } from '../../helpers/meta';
+import type { Clause } from '../../helpers/spec/catalogue';
+import type { CheckRecord } from '../../helpers/base/meta';
 
 const answer = (status: number, text: string): ApiResponse => {
   let json: any;

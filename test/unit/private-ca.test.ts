@@ -5,7 +5,7 @@
  * fix. A whole run with the variable set is test/integration/reach.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probeTarget } from '../../helpers/probe';
+import { probeTarget } from '../../helpers/target/probe';
 import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
 import { hasOpenssl, makePrivateCa, startTlsFront, type PrivateCa, type TlsFront } from '../support/tls';
 

@@ -1,14 +1,14 @@
 /**
- * The probe before the first test (helpers/probe.ts): the API's envelope means reachable; a
+ * The probe before the first test (helpers/target/probe.ts): the API's envelope means reachable; a
  * refused connection stops at once; nothing but a gateway's pages, or a wrong path prefix, stop
  * after the retries; each cause comes with its fix, and no secret reaches the line.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { connectionCause, probeTarget, unreachableLine } from '../../helpers/probe';
+import { connectionCause, probeTarget, unreachableLine } from '../../helpers/target/probe';
 import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
-import { registerSecret } from '../../helpers/redact';
+import { registerSecret } from '../../helpers/base/redact';
 import { startForwardProxy } from '../support/forward-proxy';
 
 /** A port nothing listens on: bound, then released. */

@@ -1,5 +1,5 @@
 /**
- * Reaching a target from a CI runner (helpers/proxy.ts, helpers/raw-http.ts): the proxy variables
+ * Reaching a target from a CI runner (helpers/http/proxy.ts, helpers/http/raw-http.ts): the proxy variables
  * decide as undici's EnvHttpProxyAgent does, the client's dispatcher and the raw sockets both go
  * through a forward proxy (test/support/forward-proxy.ts, with Basic credentials) to a simulator
  * mounted under a path prefix, and no line names the proxy's password.
@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { request } from 'undici';
 import { startForwardProxy, type ForwardProxy } from '../support/forward-proxy';
-import { bypassesProxy, describeProxy, proxyFor, proxySettings, suiteDispatcher } from '../../helpers/proxy';
-import { rawRequest, rawStart } from '../../helpers/raw-http';
+import { bypassesProxy, describeProxy, proxyFor, proxySettings, suiteDispatcher } from '../../helpers/http/proxy';
+import { rawRequest, rawStart } from '../../helpers/http/raw-http';
 import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
 
 describe('the proxy variables', () => {

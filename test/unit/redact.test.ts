@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { redact, redactCut, redactHeaders, redactValue, registerSecret } from '../../helpers/redact';
+import { redact, redactCut, redactHeaders, redactValue, registerSecret } from '../../helpers/base/redact';
 
 /** fast-check's seed (FC_SEED to replay a failure; printed with any counterexample). */
 const SEED = Number(process.env.FC_SEED ?? 20_261_125);

@@ -13,7 +13,7 @@ import { renderHtml } from '../../helpers/report/html';
 import { writeReports } from '../../helpers/report/writers';
 import { assertRunRecord, readRunRecord, scrubRecord, writeRunRecord } from '../../helpers/report/record-io';
 import { conformanceReportDir, REPORT_DIR } from '../../helpers/report/vitest-reporter';
-import { registerSecret } from '../../helpers/redact';
+import { registerSecret } from '../../helpers/base/redact';
 import { splitBaseline } from '../../scripts/conformance';
 import { FIXTURE_SECRET, fixtureCatalogue, fixtureRun, fixtureTests } from '../fixtures/report/records';
 import { scratchDir } from '../support/scratch';

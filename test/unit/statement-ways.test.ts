@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FAULTS } from '../../simulator/src/faults/index.ts';
-import { loadCatalogue } from '../../helpers/catalogue';
+import { loadCatalogue } from '../../helpers/spec/catalogue';
 import { checkWays, loadStatementLinks, wayProofs, type StatementLink } from '../../helpers/report/statements';
-import { CAUSES, checkCauses } from '../../helpers/report/causes';
+import { CAUSES, checkCauses } from '../../tools/causes';
 
 describe('spec/statements.json ways', () => {
   it('every testable statement lists ways, each covered by a fault and its test or explained; every fault proves a way', () => {

@@ -4,8 +4,8 @@
  * at nothing. Fails with the exact entry to add when the spec gains a statement (spec drift).
  */
 import { describe, expect, test } from 'vitest';
-import { loadCatalogue } from '../../helpers/catalogue';
-import { parseSpec, readSpec } from '../../helpers/report/spec-doc';
+import { loadCatalogue } from '../../helpers/spec/catalogue';
+import { parseSpec, readSpec } from '../../helpers/spec/spec-doc';
 import {
   checkStatementLinks,
   loadStatementLinks,

@@ -8,7 +8,7 @@ import {
   missingFixtureReason,
   switchesOfReason,
   SWITCHES,
-} from '../../helpers/target';
+} from '../../helpers/target/target';
 
 const LIVE = {
   CORE_API_BASE_URL: 'https://staging.example.test/',

@@ -2,14 +2,14 @@
  * Traceability that cannot leak (issue 33): every clause a test records is one it declares, so its
  * name, `-t <clause>` and the catalogue's coverage agree with what it proves. `verify.on(id)`
  * refuses an id the test does not declare; a shared verifier carries the ids it records on, and a
- * test that lists it declares them (helpers/clause.ts `declaredClauses`); the audits' clauses
- * are the one exception (helpers/clause.ts `AUDITED_CLAUSES`); a test that ends with any
+ * test that lists it declares them (helpers/checks/clause.ts `declaredClauses`); the audits' clauses
+ * are the one exception (helpers/checks/clause.ts `AUDITED_CLAUSES`); a test that ends with any
  * other undeclared clause recorded is an error (`undeclaredChecks`, run by `clauseTest`).
  */
 import { describe, expect, it } from 'vitest';
-import { sharedVerifier, UndeclaredClauseError, verifier, type Verify } from '../../helpers/checks';
-import { AUDITED_CLAUSES, declaredClauses, undeclaredChecks } from '../../helpers/clause';
-import { AUDIT_CLAUSES } from '../../helpers/envelope';
+import { sharedVerifier, UndeclaredClauseError, verifier, type Verify } from '../../helpers/checks/engine';
+import { AUDITED_CLAUSES, declaredClauses, undeclaredChecks } from '../../helpers/checks/clause';
+import { AUDIT_CLAUSES } from '../../helpers/audits/envelope';
 import { INVARIANT_AUDIT_CLAUSES } from '../../helpers/audits';
 
 const refused = sharedVerifier('4.1/validation-error-details', (verify: Verify, ok: boolean) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { findDrift, formatIssues, schemaNames, validate } from '../../helpers/validator';
-import { envelopeProblems, mediaTypeProblem } from '../../helpers/envelope';
-import type { ApiResponse } from '../../helpers/client';
+import { findDrift, formatIssues, schemaNames, validate } from '../../helpers/spec/validator';
+import { envelopeProblems, mediaTypeProblem } from '../../helpers/audits/envelope';
+import type { ApiResponse } from '../../helpers/http/client';
 
 const meta = () => ({ timestamp: new Date().toISOString(), version: '1.0.0' });
 

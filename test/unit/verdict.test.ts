@@ -1,13 +1,13 @@
 /** helpers/report/verdict.ts: one case per verdict, and the cases that decide between fail and error. */
 import { describe, expect, it } from 'vitest';
 import { setUpFailure, testVerdict, troubleTiming, type SetUpParent } from '../../helpers/report/verdict';
-import { recordCheck, recordTargetTrouble } from '../../helpers/recorder';
-import { runAsTest } from '../../helpers/current-test';
-import { CONTROL_ERROR_NAME, OUT_OF_TIME_ERROR_NAME, TARGET_ERROR_NAME } from '../../helpers/error-names';
-import { OutOfTimeError } from '../../helpers/clause';
-import { CONFORMANCE_FAILURE_NAME } from '../../helpers/checks';
-import { TargetError } from '../../helpers/client';
-import { ControlError } from '../../helpers/control';
+import { recordCheck, recordTargetTrouble } from '../../helpers/record/recorder';
+import { runAsTest } from '../../helpers/record/current-test';
+import { CONTROL_ERROR_NAME, OUT_OF_TIME_ERROR_NAME, TARGET_ERROR_NAME } from '../../helpers/base/error-names';
+import { OutOfTimeError } from '../../helpers/checks/clause';
+import { CONFORMANCE_FAILURE_NAME } from '../../helpers/checks/engine';
+import { TargetError } from '../../helpers/http/client';
+import { ControlError } from '../../helpers/target/control';
 
 describe('testVerdict', () => {
   it('pass: the test passed (recorded target trouble it recovered from does not matter)', () => {

@@ -1,12 +1,12 @@
 /**
- * The per-test check context (helpers/checks.ts `verifier`, handed to every clause test as
+ * The per-test check context (helpers/checks/engine.ts `verifier`, handed to every clause test as
  * `verify`): checks carry the test's clause ids, expected and actual are derived, soft checks
  * record without stopping.
  */
 import { describe, expect, it } from 'vitest';
-import { ConformanceFailure, verifier } from '../../helpers/checks';
-import type { ApiResponse } from '../../helpers/exchange';
-import { answerOf, documented, fields, WHOLE, WRITE_STAMPS } from '../../helpers/documented';
+import { ConformanceFailure, verifier } from '../../helpers/checks/engine';
+import type { ApiResponse } from '../../helpers/base/exchange';
+import { answerOf, documented, fields, WHOLE, WRITE_STAMPS } from '../../helpers/spec/documented';
 
 function answer(status: number, json: unknown): ApiResponse {
   return { status, headers: {}, text: JSON.stringify(json), json, durationMs: 1, retries: 0, request: { method: 'GET', path: '/assistants', headers: {} } };

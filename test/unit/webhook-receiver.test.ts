@@ -1,6 +1,6 @@
 /**
  * The suite's webhook receiver (helpers/webhooks/receiver.ts) and the guide's example receiver
- * (helpers/webhooks/example-receiver.ts, shown in docs/webhooks.md): raw bytes kept, answers chosen
+ * (tools/example-receiver.ts, shown in docs/webhooks.md): raw bytes kept, answers chosen
  * per path, event-driven waits with deadlines, down endpoints refusing, and the integrator pattern
  * (verify before parse, dedupe on the delivery id, empty 2xx) working end to end. §6.
  */
@@ -9,7 +9,7 @@ import { request } from 'undici';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { WebhookReceiver, WaitTimeoutError, downEndpoint, isRefusing, jsonOf, describeRequest } from '../../helpers/webhooks/receiver';
-import { createWebhookServer, type VerifiedEvent } from '../../helpers/webhooks/example-receiver';
+import { createWebhookServer, type VerifiedEvent } from '../../tools/example-receiver';
 import { signModelB } from '../../helpers/webhooks/verify';
 
 describe('WebhookReceiver', () => {

@@ -12,7 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { validateWorkflow } from '@action-validator/core';
 import { parse } from 'yaml';
-import { readLaneSettings } from '../../helpers/lanes';
+import { readLaneSettings } from '../../helpers/live/lanes';
 
 const DIR = '.github/workflows';
 const files = readdirSync(DIR).filter((f) => /\.ya?ml$/.test(f));

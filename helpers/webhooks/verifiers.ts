@@ -1,0 +1,379 @@
+/**
+ * Named checks of §6 deliveries, as the webhook suites say them: a delivery arrived (and not
+ * elsewhere), a lost model A event was not retried, a failed model B event was (as often as §6
+ * says, with growing waits, the same delivery id and the same event), a delivery is a JSON POST
+ * with a `type`, carries the model A secret, or is signed under model B over its raw bytes. Each states its
+ * requirement and, on failure, expected against actual (h2spec's named verifiers), and records on
+ * the clauses of the `verify` (or `Checks`) it is given, so a suite never restates them.
+ *
+ * The receiver (helpers/webhooks/receiver.ts) observes; these judge. Secrets are never printed:
+ * a failed secret or signature check says why it failed (helpers/webhooks/verify.ts), not what.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { sharedVerifier, type Checks, type Verify } from '../checks/engine';
+import type { ControlDelivery } from '../target/control';
+import { WaitTimeoutError, describeRequest, jsonOf, type ReceivedRequest, type WebhookReceiver } from './receiver';
+import { deliveryIdOf, getHeader, HEADER_SIGNATURE, verifyModelA, verifyModelB } from './verify';
+import { analyseBackoff, couldBeExponential, retryReading } from './timing';
+import { latenessOver, latenessWords, TICK_MS } from '../base/lateness';
+import { ownSide } from '../live/own-side';
+
+/** How {@link verifyArrival} waits and what it calls a wrong delivery. */
+export interface ArrivalOptions {
+  /** Longest wait, ms. */
+  timeoutMs: number;
+  /**
+   * Checked on every arrival: a text (e.g. "delivered to the tenant-level URL") ends the wait at
+   * once with a failure saying so.
+   */
+  wrong?: (all: ReceivedRequest[]) => string | undefined;
+  /** What the failure says was expected; default "within <timeoutMs> ms" (or "delivery as stated" for a wrong one). */
+  expected?: string;
+}
+
+/**
+ * Waits until `pick` finds the deliveries the test expects among all the receiver has seen, and
+ * records the requirement on `checks`' clauses: a pass when they came; on a timeout a failure
+ * listing what did arrive (redacted), not a bare timeout; a failure naming what `opts.wrong` found.
+ * @returns the deliveries `pick` found (empty only when a soft check recorded the failure)
+ * @throws ConformanceFailure when nothing matching arrived or a wrong delivery came (unless `checks` is soft)
+ */
+export async function verifyArrival(
+  checks: Checks,
+  rx: WebhookReceiver,
+  requirement: string,
+  pick: (all: ReceivedRequest[]) => ReceivedRequest[] | undefined | false,
+  opts: ArrivalOptions,
+): Promise<ReceivedRequest[]> {
+  let found: ReceivedRequest[] = [];
+  let wrong: string | undefined;
+  try {
+    await rx.waitFor(
+      (all) => {
+        wrong = opts.wrong?.(all);
+        if (wrong) return true;
+        const r = pick(all);
+        if (r && r.length) {
+          found = r;
+          return true;
+        }
+        return false;
+      },
+      opts.timeoutMs,
+      requirement,
+    );
+  } catch (e) {
+    if (!(e instanceof WaitTimeoutError)) throw e;
+    lateRunnerStop(performance.now() - opts.timeoutMs, requirement, `nothing arrived within ${opts.timeoutMs} ms`, Math.max(LATE_MS, opts.timeoutMs * 0.05));
+    checks.that(requirement, false, {
+      expected: opts.expected ?? `within ${opts.timeoutMs} ms`,
+      actual: `nothing matching arrived; the receiver saw: ${rx.summary()}`,
+    });
+    return found;
+  }
+  if (wrong) {
+    checks.that(requirement, false, { expected: opts.expected ?? 'delivery as stated', actual: wrong });
+    return found;
+  }
+  checks.that(requirement, true, { expected: '', actual: '' });
+  return found;
+}
+
+/**
+ * Lateness of the runner (ms) beyond which a wait that ran out, or a window that closed, may be the
+ * runner's doing: a quarter of the 400 ms margin the retry windows keep (timing.ts `nextRetryWindowMs`).
+ */
+export const LATE_MS = 100;
+
+/**
+ * Ends the test as an `error` (helpers/live/own-side.ts `late-runner`) when the runner ran `limitMs` late
+ * or more since `fromMs` (performance.now()): what the check saw (`what`) may be its clock's doing.
+ * @throws OwnSideError then; returns otherwise
+ */
+function lateRunnerStop(fromMs: number, requirement: string, what: string, limitMs: number, record?: Verify['record']): void {
+  const late = latenessOver(fromMs, performance.now());
+  if (late.watched && late.maxMs >= limitMs)
+    throw ownSide('late-runner', `${requirement}: ${what}, but the runner was ${latenessWords(late)} over the same window: no verdict`, record);
+}
+
+/** "#3 -> 500, #7 -> held": each attempt's arrival number and the status the receiver answered. */
+export function attemptWords(attempts: ReceivedRequest[]): string {
+  return attempts.map((r) => `#${r.seq} -> ${r.answeredStatus ?? 'held'}`).join(', ');
+}
+
+/**
+ * Silence: watches the receiver for `windowMs` and records on `checks` that nothing `unwanted`
+ * finds (the requests that must not come, among all received) arrived, e.g. §2.3's "no test
+ * request" after a PATCH of serverUrl. It ends early, failing, as soon as one comes, and lists it (redacted).
+ * @param expected what the failure says was expected ("no request at /x within 250 ms of the PATCH")
+ * @throws ConformanceFailure when one came (unless `checks` is soft)
+ */
+export async function verifySilence(
+  checks: Checks,
+  rx: WebhookReceiver,
+  requirement: string,
+  unwanted: (all: ReceivedRequest[]) => ReceivedRequest[],
+  windowMs: number,
+  expected: string,
+): Promise<void> {
+  const probe = await rx.holdsOff((all) => unwanted(all).length > 0, windowMs);
+  checks.that(requirement, !probe.violated, {
+    expected,
+    actual: probe.violated ? unwanted(rx.requests).map(describeRequest).join('; ') : 'none',
+  });
+}
+
+/**
+ * §6 model A: an event is attempted once. Watches the receiver for `windowMs` (longer than a whole
+ * model B retry schedule of the target) and records on `checks` that `attempts` (the event's
+ * deliveries among all received) never grew past one.
+ * @throws ConformanceFailure when a second attempt came (unless `checks` is soft)
+ */
+export async function verifyNoRetry(
+  checks: Checks,
+  rx: WebhookReceiver,
+  requirement: string,
+  attempts: (all: ReceivedRequest[]) => ReceivedRequest[],
+  windowMs: number,
+): Promise<void> {
+  const more = await rx.holdsOff((all) => attempts(all).length > 1, windowMs);
+  const seen = attempts(rx.requests);
+  checks.that(requirement, !more.violated, { expected: `1 attempt within ${windowMs} ms`, actual: `${seen.length} attempts: ${attemptWords(seen)}` });
+}
+
+/**
+ * §6 model A, as the control API's deliveries log shows it: at least one delivery, each attempted
+ * exactly once. `to` names the URL for the failure text ("the failing URL").
+ * @throws ConformanceFailure when the log is empty or shows a retry (unless `checks` is soft)
+ */
+export function verifyLoggedOnce(checks: Checks, requirement: string, log: ControlDelivery[], to: string): void {
+  checks.that(requirement, log.length >= 1 && log.every((d) => d.attempts.length === 1), {
+    expected: `each delivery to ${to}: 1 attempt`,
+    actual: log.map((d) => `${d.type} (${d.model}): ${d.attempts.length} attempts, ${d.state}`).join('; ') || 'no delivery logged',
+  });
+}
+
+/**
+ * §6 model B: a delivery that was not answered 2xx is attempted again with the same delivery id.
+ * `attempts` are the receiver's deliveries carrying `deliveryId`.
+ * @throws ConformanceFailure when fewer than two came (unless `checks` is soft)
+ */
+export function verifyRetried(checks: Checks, requirement: string, attempts: ReceivedRequest[], deliveryId: string): void {
+  checks.that(requirement, attempts.length >= 2, {
+    expected: `2 or more attempts with delivery id ${deliveryId}`,
+    actual: `${attempts.length} attempt(s): ${attemptWords(attempts)}`,
+  });
+}
+
+/** §6 first paragraph: the delivery is an HTTP POST with Content-Type application/json; soft, on 6/events-post-json. */
+export const verifyPostJson = sharedVerifier('6/events-post-json', function verifyPostJson(verify: Verify, r: ReceivedRequest, what: string): void {
+  const ct = String(r.headers['content-type'] ?? '');
+  verify
+    .on('6/events-post-json')
+    .soft.that(`${what} is an HTTP POST with Content-Type application/json`, r.method === 'POST' && /^application\/json\s*(;|$)/i.test(ct), {
+      expected: 'POST, content-type: application/json',
+      actual: `${r.method}, content-type: ${ct || '(none)'}`,
+    });
+});
+
+/**
+ * §6 Model A rule 1: the delivery carries x-service-core-secret equal to the client server secret
+ * (never printed); soft, on 6/a-secret-header and 6/delivery-model-per-event.
+ */
+export const verifyModelASecret = sharedVerifier(
+  ['6/a-secret-header', '6/delivery-model-per-event'],
+  function verifyModelASecret(verify: Verify, r: ReceivedRequest, secret: string, what: string): void {
+    const v = verifyModelA(r.headers, secret);
+    verify
+      .on(['6/a-secret-header', '6/delivery-model-per-event'])
+      .soft.that(`${what} (model A) carries x-service-core-secret equal to the client server secret`, v.ok, {
+        expected: 'the client server secret, verbatim',
+        actual: v.ok ? 'equal' : `${v.reason}: ${v.message}`,
+      });
+  },
+);
+
+/**
+ * §6: every body is a JSON object carrying a string `type`; soft, on 6/type-field.
+ * @returns the parsed body, as `jsonOf` reads it (undefined when it is not JSON)
+ */
+export const verifyTypeField = sharedVerifier('6/type-field', function verifyTypeField(verify: Verify, r: ReceivedRequest, what: string): ReturnType<
+  typeof jsonOf
+> {
+  const body = jsonOf(r);
+  verify
+    .on('6/type-field')
+    .soft.that(
+      `${what} is a JSON object carrying a string \`type\``,
+      !!body && typeof body === 'object' && typeof body.type === 'string' && body.type.length > 0,
+      {
+        expected: 'a JSON object with a non-empty string `type`',
+        actual: body === undefined ? `not JSON (${r.body.length} bytes)` : `type ${JSON.stringify(body?.type)}`,
+      },
+    );
+  return body;
+});
+
+/**
+ * §6 Model B rules 1–2: X-Service-Signature is `sha256=<hex>`, the HMAC-SHA256 of the raw body bytes
+ * keyed by the client server secret. Records on `checks`' clauses; the failure says why the
+ * signature did not verify and how the header starts, never the secret.
+ * @throws ConformanceFailure when it does not verify (unless `checks` is soft)
+ */
+export function verifyModelBSigned(checks: Checks, requirement: string, r: ReceivedRequest, secret: string): void {
+  const v = verifyModelB(r.body, r.headers, secret);
+  const sig = getHeader(r.headers, HEADER_SIGNATURE);
+  checks.that(requirement, v.ok, {
+    expected: 'sha256= followed by the 64-digit hex HMAC of the bytes received',
+    actual: v.ok ? 'verified' : `${v.reason}: ${v.message} (header starts ${JSON.stringify(sig?.slice(0, 14) ?? null)})`,
+  });
+}
+
+/**
+ * §6 Model A, every delivery: a JSON POST ({@link verifyPostJson}) carrying the client server
+ * secret ({@link verifyModelASecret}) and a string `type` ({@link verifyTypeField}); soft.
+ * @returns the parsed body, as `jsonOf` reads it
+ */
+export const verifyModelADelivery = sharedVerifier(
+  [...verifyPostJson.clauses, ...verifyModelASecret.clauses, ...verifyTypeField.clauses],
+  function verifyModelADelivery(verify: Verify, r: ReceivedRequest, secret: string, what: string): ReturnType<typeof jsonOf> {
+    verifyPostJson(verify, r, what);
+    verifyModelASecret(verify, r, secret, what);
+    return verifyTypeField(verify, r, what);
+  },
+);
+
+/**
+ * §6 Model B rule 2: the signature covers the raw bytes only, so the body re-serialised or
+ * reformatted no longer verifies; soft, on 6/b-raw-bytes. A body sent exactly as JSON.stringify
+ * writes it proves nothing for that form (reported, informational).
+ */
+export const verifySignedOverRawBytes = sharedVerifier(
+  '6/b-raw-bytes',
+  function verifySignedOverRawBytes(verify: Verify, r: ReceivedRequest, secret: string, what: string): void {
+    const rawBytes = verify.on('6/b-raw-bytes');
+    const parsed = JSON.parse(r.body.toString('utf8'));
+    for (const [how, text] of [
+      ['re-serialised', JSON.stringify(parsed)],
+      ['reformatted', JSON.stringify(parsed, null, 2)],
+    ] as const) {
+      const changed = Buffer.from(text, 'utf8');
+      if (changed.equals(r.body)) {
+        rawBytes.inform(
+          `${what}: the ${how} body differs from the bytes sent`,
+          false,
+          `the body was sent exactly as JSON.stringify writes it, so ${how} bytes are identical and prove nothing`,
+        );
+        continue;
+      }
+      rawBytes.soft.that(
+        `${what}: the signature does not verify once the body is ${how} (it covers the raw bytes only)`,
+        !verifyModelB(changed, r.headers, secret).ok,
+        {
+          expected: 'mismatch',
+          actual: 'the signature verified over the changed bytes: it was computed over a re-serialised body, not the bytes sent',
+        },
+      );
+    }
+  },
+);
+
+/**
+ * §6 "retried up to 5 times" against §8 "5 attempts": the attempts of one failing model B event
+ * number 6 or 5, never fewer or more (helpers/webhooks/timing.ts `retryReading`), and the reading
+ * the target takes is reported; soft, on 6/b-retry-count. `atLeast` is the count at which the
+ * observer stopped waiting (the actual count may be higher).
+ */
+export const verifyRetryCount = sharedVerifier('6/b-retry-count', function verifyRetryCount(verify: Verify, attempts: ReceivedRequest[], atLeast = 8): void {
+  const count = verify.on('6/b-retry-count');
+  const reading = retryReading(attempts.length);
+  // Too few may be a retry that came after the runner, running late, had closed its window.
+  if (reading === 'too-few' && attempts.length > 0)
+    lateRunnerStop(
+      attempts[0].arrivedAtMs,
+      'a failing model B delivery is retried up to 5 times',
+      `only ${attempts.length} attempts seen`,
+      LATE_MS,
+      verify.record,
+    );
+  count.soft.that(
+    'a failing model B delivery is retried up to 5 times (5 or 6 attempts in all, never fewer or more)',
+    reading === 'five-retries' || reading === 'five-attempts',
+    {
+      expected: '6 attempts (1 + 5 retries) or 5 attempts in all (§8 "5 attempts")',
+      actual: `${attempts.length} attempts${attempts.length >= atLeast ? ' or more' : ''} (${attempts.length - 1} retries)`,
+    },
+  );
+  count.inform(
+    'reading of "up to 5 retries" the target takes',
+    true,
+    reading === 'five-retries' ? '1 + 5 retries (6 attempts)' : '5 attempts in all (1 + 4 retries, §8 limit table)',
+  );
+});
+
+/**
+ * §6 Model B, the attempts of one event: every retry reuses the first attempt's delivery id (on
+ * 6/b-same-delivery-id) and carries the same event, equal parsed bodies (on 6/b-dedupe), so
+ * deduplicating on the id loses nothing; byte identity is reported only (6/b-same-bytes). Soft.
+ */
+export const verifySameEvent = sharedVerifier(
+  ['6/b-same-delivery-id', '6/b-dedupe', '6/b-same-bytes'],
+  function verifySameEvent(verify: Verify, attempts: ReceivedRequest[]): void {
+    const ids = attempts.map((r) => deliveryIdOf(r.headers));
+    verify.on('6/b-same-delivery-id').soft.that(
+      'every retry reuses the delivery id of the first attempt',
+      ids.every((id) => id && id === ids[0]),
+      {
+        expected: `all ${ids[0]}`,
+        actual: ids.join(', '),
+      },
+    );
+    const first = jsonOf(attempts[0]);
+    verify.on('6/b-dedupe').soft.that(
+      'every attempt carries the same event (same parsed body), so deduplicating on the id loses nothing',
+      attempts.every((r) => isDeepStrictEqual(jsonOf(r), first)),
+      {
+        expected: 'equal JSON bodies',
+        actual: attempts.map((r) => `#${r.seq}: ${r.body.length} bytes`).join(', '),
+      },
+    );
+    verify.on('6/b-same-bytes').inform(
+      'retries are byte-identical to the first attempt',
+      attempts.every((r) => r.body.equals(attempts[0].body)),
+      attempts.map((r) => `${r.body.length} bytes`).join(', '),
+    );
+  },
+);
+
+/**
+ * §6 Model B "exponential backoff", judged by the ratios between successive waits only
+ * (helpers/webhooks/timing.ts `analyseBackoff`), never by absolute times; the measured waits are
+ * reported. Fewer than 4 attempts give too few ratios to judge. Soft, on 6/b-backoff-exponential.
+ * `retryBaseMs` is the configured first delay, for the message. The arrival times are the
+ * runner's: when the waits do not grow but the runner's own lateness over the same window
+ * (helpers/base/lateness.ts) could explain it, nothing is judged.
+ * @throws OwnSideError (`late-runner`, an `error`) when the runner's lateness could explain a schedule that looks wrong
+ */
+export const verifyBackoff = sharedVerifier(
+  '6/b-backoff-exponential',
+  function verifyBackoff(verify: Verify, attempts: ReceivedRequest[], retryBaseMs: number): void {
+    const arrivals = attempts.map((r) => r.arrivedAtMs);
+    const backoff = analyseBackoff(arrivals);
+    const gaps = backoff.gapsMs.map((g) => g.toFixed(0)).join(', ');
+    const exponential = verify.on('6/b-backoff-exponential');
+    if (attempts.length >= 4 && !backoff.exponential) {
+      const late = latenessOver(arrivals[0] - TICK_MS, arrivals[arrivals.length - 1]);
+      if (!late.watched || couldBeExponential(arrivals, late.maxMs))
+        throw ownSide(
+          'late-runner',
+          `the retry waits ${gaps} ms do not grow as §6 says, but the runner was ${late.watched ? latenessWords(late) : 'not watching its own lateness'} over the same window: its clock, not the API's schedule, may have made them so; no verdict on 6/b-backoff-exponential`,
+          verify.record,
+        );
+    }
+    exponential.soft.that('each retry comes later than the one before, the waits growing about geometrically', attempts.length < 4 || backoff.exponential, {
+      expected: `median growth ≥ 1.4× per retry (the larger of two), and at most one wait growing less than 1.3× with 10 ms slack (first retry delay configured: ${retryBaseMs} ms)`,
+      actual: `waits ${gaps} ms; ${backoff.problems.join('; ')}`,
+    });
+    exponential.inform('measured retry waits (ms) and growth', true, `waits ${gaps}; ratios ${backoff.ratios.map((r) => r.toFixed(2)).join(', ')}`);
+  },
+);
