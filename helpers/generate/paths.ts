@@ -48,7 +48,11 @@ export type JsonType = 'array' | 'object' | 'string' | 'number';
  *   (open documents whose merge rule this case does not decide);
  * - `cleared`: one of `readings`;
  * - `type`: present and of the JSON type `type` (a shape the spec states, whatever the value);
- * - `present`: the key is there, whatever its value (null included).
+ * - `present`: the key is there, whatever its value (null included);
+ * - `set`: an array holding exactly the members of `value`, in any order, repeats collapsed (a
+ *   stored set, §2.2 toolIds);
+ * - `anyOf`: any one of `readings` (where the spec leaves the stored form open, e.g. an id read
+ *   back in lower case or as sent).
  */
 export type Reading =
   | { kind: 'equals'; value: unknown }
@@ -56,7 +60,9 @@ export type Reading =
   | { kind: 'contains'; value: Record<string, unknown> }
   | { kind: 'cleared'; readings: ClearedReading[] }
   | { kind: 'type'; type: JsonType }
-  | { kind: 'present' };
+  | { kind: 'present' }
+  | { kind: 'set'; value: readonly unknown[] }
+  | { kind: 'anyOf'; readings: Reading[] };
 
 function isJsonType(actual: unknown, type: JsonType): boolean {
   if (type === 'array') return Array.isArray(actual);
@@ -93,7 +99,16 @@ export function readingHolds(reading: Reading, actual: unknown): boolean {
       return actual !== ABSENT && isJsonType(actual, reading.type);
     case 'present':
       return actual !== ABSENT;
+    case 'set':
+      return Array.isArray(actual) && sameMembers(actual, reading.value);
+    case 'anyOf':
+      return reading.readings.some((r) => readingHolds(r, actual));
   }
+}
+
+function sameMembers(actual: readonly unknown[], expected: readonly unknown[]): boolean {
+  const has = (list: readonly unknown[], v: unknown) => list.some((x) => isDeepStrictEqual(x, v));
+  return actual.every((v) => has(expected, v)) && expected.every((v) => has(actual, v));
 }
 
 /** Plain words for a reading, for check messages. */
@@ -111,6 +126,10 @@ export function describeReading(reading: Reading): string {
       return reading.type === 'array' || reading.type === 'object' ? `an ${reading.type}` : `a ${reading.type}`;
     case 'present':
       return 'present';
+    case 'set':
+      return `the set ${JSON.stringify(reading.value)} (any order)`;
+    case 'anyOf':
+      return reading.readings.map(describeReading).join(', or ');
   }
 }
 
