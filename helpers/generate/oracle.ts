@@ -8,7 +8,7 @@
  * the oracle; what the schemas cannot say (a regional locale's base code, E.164 plans, the host a
  * URL reaches) is in the rules. Test: test/unit/request-oracle.test.ts, both ways, per row.
  */
-import { SCHEMA_BASE } from '../validator';
+import { SCHEMA_BASE } from '../spec/validator';
 import { loadSchemaDocuments, type SchemaNode } from './bounds';
 import { formatPath, type ClearedReading, type PathSegment } from './paths';
 import { VALIDATION_ERROR, type Cite, type CiteKind, type Judge, type Judgement, type NullRule, type OracleContext } from './oracle-rules';
