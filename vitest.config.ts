@@ -18,10 +18,13 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 import LongestFirstSequencer from './test/support/sequencer.ts';
 import { vitestTimeoutMs } from './helpers/base/deadline.ts';
 import { onLoopback } from './helpers/target/target.ts';
-import { ALLURE_VAR, REPORT_DIR_VAR } from './helpers/report/env.ts';
+import { exitOnBadEnv, readEnv } from './helpers/base/env.ts';
+
+// A variable set to a value its kind does not accept stops the run here, exit status 2, one line each (helpers/base/env.ts).
+exitOnBadEnv();
 
 /** Where run output goes: `reports/` unless CONFORMANCE_REPORT_DIR names another folder (shards, nested runs). */
-const reportDir = process.env[REPORT_DIR_VAR] ?? 'reports';
+const reportDir = readEnv('CONFORMANCE_REPORT_DIR');
 // Allure keeps every result file it ever wrote; a run's results are its own.
 rmSync(`${reportDir}/allure-results`, { recursive: true, force: true });
 
@@ -33,11 +36,11 @@ rmSync(`${reportDir}/allure-results`, { recursive: true, force: true });
  * on a loopback address) shares its cores with the suite: one worker per core, at most 4
  * (measured in docs/benchmarks.md).
  */
-const baseUrl = process.env.CORE_API_BASE_URL?.trim();
-const remoteTarget = Boolean(baseUrl) && !onLoopback(baseUrl!);
-const maxWorkers = Math.max(1, Number(process.env.CORE_API_FILE_WORKERS) || (remoteTarget ? 8 : Math.min(4, availableParallelism())));
-/** Tests of one `describe.concurrent` block in flight together: CORE_API_CONCURRENCY (default 8; helpers/world/concurrency.ts). */
-const maxConcurrency = Math.max(1, Number(process.env.CORE_API_CONCURRENCY) || 8);
+const baseUrl = readEnv('CORE_API_BASE_URL');
+const remoteTarget = baseUrl !== undefined && !onLoopback(baseUrl);
+const maxWorkers = readEnv('CORE_API_FILE_WORKERS') ?? (remoteTarget ? 8 : Math.min(4, availableParallelism()));
+/** Tests of one `describe.concurrent` block in flight together: CORE_API_CONCURRENCY (helpers/world/concurrency.ts). */
+const maxConcurrency = readEnv('CORE_API_CONCURRENCY');
 
 /**
  * Allure results are for the reports people open; `CONFORMANCE_ALLURE=0` leaves them out (the inner
@@ -45,7 +48,7 @@ const maxConcurrency = Math.max(1, Number(process.env.CORE_API_CONCURRENCY) || 8
  * main process, where the embedded simulator answers.
  */
 const allureReporter: [string, { resultsDir: string }][] =
-  process.env[ALLURE_VAR] === '0' ? [] : [['allure-vitest/reporter', { resultsDir: `${reportDir}/allure-results` }]];
+  readEnv('CONFORMANCE_ALLURE') === false ? [] : [['allure-vitest/reporter', { resultsDir: `${reportDir}/allure-results` }]];
 
 /**
  * The projects the command line names with `--project <name>` (every one when it names none, or a

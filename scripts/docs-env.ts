@@ -1,10 +1,12 @@
 /**
- * `npm run docs:env`: writes the configuration table of docs/configuration.md from the one list of
- * environment variables (tools/env-vars.ts `ENV_VARS`), and finds every variable the sources read,
- * so that test/unit/env-vars.test.ts can hold the two together.
+ * `npm run docs:env`: writes the configuration tables of docs/configuration.md from the one reader
+ * of the environment (helpers/base/env-vars.ts `ENV_VARS`: each variable's default, what it accepts
+ * and what it does), and finds every variable the sources read, so that test/unit/env-vars.test.ts
+ * can hold the two together.
  *
  * What counts as a read (TypeScript's parser over helpers/, scripts/, bench/, suites/, simulator/,
  * test/ and the root configuration files):
+ * - a call of the reader, `readEnv('X')`;
  * - a property of an environment object, `process.env.X`, `env.X` or `loadEnv().X`, other than as the
  *   target of an assignment (an environment handed to a child process is not a read);
  * - a project-prefixed name (`CORE_API_`, `CONFORMANCE_`, `FC_`, `SIMULATOR_`) inside a string, as
@@ -21,7 +23,8 @@ import ts from 'typescript';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ENV_GROUPS, ENV_VARS, type EnvGroup, type EnvVar } from '../tools/env-vars';
+import { ENV_GROUPS, envEntries, type EnvGroup, type EnvVarEntry } from '../helpers/base/env-vars';
+import { acceptsWords } from '../helpers/base/env';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
 
@@ -37,12 +40,12 @@ const ENV_OBJECT = /(^|\.)env$|^loadEnv\(\)$/;
 /** A variable name read from an environment object: upper case, or a lower-case proxy spelling. */
 const ENV_NAME = /^(?:[A-Z][A-Z0-9_]*|[a-z]+_proxy)$/;
 /** What a file that reads a variable contains at least: an environment object or a prefixed name. */
-const MAY_READ = /\benv\b|loadEnv\(\)|(?:CORE_API|CONFORMANCE|FC|SIMULATOR)_/;
+const MAY_READ = /\benv\b|\breadEnv\(|loadEnv\(\)|(?:CORE_API|CONFORMANCE|FC|SIMULATOR)_/;
 /** Folders whose code is scanned, and root files. */
 const CODE_FOLDERS = ['helpers', 'tools', 'scripts', 'bench', 'suites', 'simulator', 'test'];
 const CODE_FILES = ['vitest.config.ts', 'eslint.config.js'];
 /** Files that declare or check the list itself: their names are not reads. */
-const SELF = new Set(['tools/env-vars.ts', 'scripts/docs-env.ts', 'test/unit/env-vars.test.ts']);
+const SELF = new Set(['helpers/base/env-vars.ts', 'helpers/base/env.ts', 'scripts/docs-env.ts', 'test/unit/env-vars.test.ts', 'test/unit/env.test.ts']);
 /** Other files where variables are set or read by name: the npm scripts, CI, the workflows, the example .env. */
 function otherFiles(root: string): string[] {
   const workflows = join(root, '.github/workflows');
@@ -71,6 +74,9 @@ export function readsInSource(fileName: string, text: string): Set<string> {
     if (ts.isPropertyAccessExpression(node) && ENV_NAME.test(node.name.text) && ENV_OBJECT.test(node.expression.getText(sf))) {
       const assigned = parent && ts.isBinaryExpression(parent) && parent.left === node && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken;
       if (!assigned) names.add(node.name.text);
+    }
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'readEnv' && node.arguments[0] && ts.isStringLiteralLike(node.arguments[0])) {
+      names.add(node.arguments[0].text);
     }
     if (ts.isStringLiteralLike(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
       for (const m of node.text.matchAll(PREFIXED)) names.add(m[1]);
@@ -124,16 +130,17 @@ function cell(text: string): string {
 }
 
 /** The generated part of docs/configuration.md: one table per group, in {@link ENV_GROUPS} order. */
-export function renderEnvTable(vars: readonly EnvVar[] = ENV_VARS): string {
+export function renderEnvTable(vars: readonly EnvVarEntry[] = envEntries()): string {
   const out: string[] = [];
   for (const group of Object.keys(ENV_GROUPS) as EnvGroup[]) {
     const rows = vars.filter((v) => v.group === group);
     if (rows.length === 0) continue;
-    out.push(`### ${ENV_GROUPS[group].title}`, '', ENV_GROUPS[group].intro, '', '| variable | default | what it does |', '|---|---|---|');
+    out.push(`### ${ENV_GROUPS[group].title}`, '', ENV_GROUPS[group].intro, '', '| variable | default | accepts | what it does |', '|---|---|---|---|');
     for (const v of rows) {
       const names = [v.name, ...(v.aliases ?? [])].map((n) => `\`${n}\``).join(', ');
       const does = v.readBy ? `${v.does} (Read by ${v.readBy}.)` : v.does;
-      out.push(`| ${names} | ${cell(v.default)} | ${cell(does)} |`);
+      const shown = v.shown ?? ('fallback' in v && v.fallback !== undefined ? String(v.fallback) : '—');
+      out.push(`| ${names} | ${cell(shown)} | ${cell(acceptsWords(v))} | ${cell(does)} |`);
     }
     out.push('');
   }
@@ -153,5 +160,5 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const before = readFileSync(file, 'utf8');
   const after = withTable(before, renderEnvTable());
   if (after !== before) writeFileSync(file, after);
-  console.log(`${CONFIGURATION_PAGE}: ${ENV_VARS.length} variables${after === before ? ', unchanged' : ', written'}`);
+  console.log(`${CONFIGURATION_PAGE}: ${envEntries().length} variables${after === before ? ', unchanged' : ', written'}`);
 }

@@ -1,17 +1,17 @@
 /**
  * One configuration table, generated from the code (docs/configuration.md): every environment
- * variable the sources read is declared once in tools/env-vars.ts, every declared one is read,
+ * variable the sources read is declared once in helpers/base/env-vars.ts, every declared one is read,
  * the page is what `npm run docs:env` writes, and the documentation names no variable the list
  * does not declare.
  */
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import { ENV_GROUPS, ENV_VARS, envNames } from '../../tools/env-vars';
+import { ENV_GROUPS, envEntries, envNames } from '../../helpers/base/env-vars';
 import { CONFIGURATION_PAGE, readsInSource, renderEnvTable, scanEnvMentions, scanEnvReads, withTable } from '../../scripts/docs-env';
 
 const found = scanEnvReads();
 const declared = new Set(envNames());
-const HOW = 'declare it in tools/env-vars.ts (name, default, what it does) and run npm run docs:env';
+const HOW = 'declare it in helpers/base/env-vars.ts (name, kind, default, what it does) and run npm run docs:env';
 
 describe('environment variables: the code and the table agree', () => {
   it('every variable the sources read is declared', () => {
@@ -25,16 +25,16 @@ describe('environment variables: the code and the table agree', () => {
   });
 
   it('every declared variable is read somewhere (the ones Node reads itself aside)', () => {
-    const unread = ENV_VARS.filter((v) => !v.readBy).flatMap((v) => [v.name, ...(v.aliases ?? [])].filter((n) => !found.has(n)));
-    expect(unread, 'nothing reads these any more: remove them from tools/env-vars.ts and run npm run docs:env').toEqual([]);
+    const unread = envEntries().filter((v) => !v.readBy).flatMap((v) => [v.name, ...(v.aliases ?? [])].filter((n) => !found.has(n)));
+    expect(unread, 'nothing reads these any more: remove them from helpers/base/env-vars.ts and run npm run docs:env').toEqual([]);
   });
 
   it('each variable is declared once, in a known group, with a default and a description', () => {
     const names = envNames();
     expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
-    for (const v of ENV_VARS) {
+    for (const v of envEntries()) {
       expect(Object.keys(ENV_GROUPS), v.name).toContain(v.group);
-      expect(v.default.trim(), v.name).not.toBe('');
+      expect(v.shown ?? ('fallback' in v ? v.fallback : undefined), `${v.name}: a fallback or words for its default`).toBeDefined();
       expect(v.does.trim(), v.name).not.toBe('');
     }
   });
@@ -66,7 +66,7 @@ describe('the scanner finds reads and only reads', () => {
   it('finds env property reads, names held in strings and keys of a nested run environment', () => {
     const text = [
       "const VAR = 'CORE_API_FIRST';",
-      'const a = process.env.CORE_API_SECOND ?? env.HTTPS_PROXY ?? loadEnv().https_proxy;',
+      'const a = process.env.CORE_API_SECOND ?? env.HTTPS_PROXY ?? loadEnv().https_proxy ?? readEnv(\'GITHUB_JOB\');',
       "const b = `set ${'x'} CORE_API_THIRD=1`;",
       "run({ env: { ...process.env, CONFORMANCE_FOURTH: '1' } });",
     ].join('\n');
@@ -75,6 +75,7 @@ describe('the scanner finds reads and only reads', () => {
       'CORE_API_FIRST',
       'CORE_API_SECOND',
       'CORE_API_THIRD',
+      'GITHUB_JOB',
       'HTTPS_PROXY',
       'https_proxy',
     ]);
