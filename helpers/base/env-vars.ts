@@ -411,6 +411,12 @@ export const ENV_VARS = {
     does: "The run's one scratch folder of the project's own tests (`test/support/scratch.ts`), removed at its end.",
   },
   CORE_API__LANE: { type: 'integer', min: 1, fallback: 1, group: 'internal', does: "The run's lane, handed by the global set-up to the test workers." },
+  CORE_API__REFUSED_CREDENTIALS: {
+    type: 'string',
+    group: 'internal',
+    shown: '—',
+    does: 'The credential forms a live tenant refused (401) before the first test (JSON: variable names and answers, never a key), handed by the global set-up to the test workers, whose tests that need them skip.',
+  },
   CORE_API__LANE_RECORD: {
     type: 'string',
     group: 'internal',

@@ -18,3 +18,8 @@ export const OUT_OF_TIME_ERROR_NAME = 'OutOfTimeError';
  * a limit check could not finish inside the window it judges): an `error` verdict, never a `fail`.
  */
 export const OWN_SIDE_ERROR_NAME = 'OwnSideError';
+/**
+ * `name` of helpers/credentials.ts `CredentialRefusedError`: the test (or its file's set-up) needs a
+ * credential form that answered 401 to the check before the first test: the test skips, naming it.
+ */
+export const CREDENTIAL_REFUSED_NAME = 'CredentialRefusedError';

@@ -26,7 +26,7 @@
 import { test, type RunnerTestCase as Test, type TestContext } from 'vitest';
 import { currentRecord, currentScope, runAsTest, type TestScope } from '../record/current-test';
 import { Budget, testBudgetMs, testWallMs, vitestTimeoutMs } from '../base/deadline';
-import { EVENT_UNSUPPORTED_NAME, OUT_OF_TIME_ERROR_NAME } from '../base/error-names';
+import { CREDENTIAL_REFUSED_NAME, EVENT_UNSUPPORTED_NAME, OUT_OF_TIME_ERROR_NAME } from '../base/error-names';
 import { capabilityReason, capabilitySwitch, hasCapability, switchesOfReason, type Capability, type Switch } from '../target/target';
 import { redact } from '../base/redact';
 import { routeNotServed, statusLine, type ApiResponse } from '../base/exchange';
@@ -143,8 +143,10 @@ export function clauseTest(clauses: ClauseList, requirement: string, fn: (ctx: C
           );
       },
       async (e) => {
-        // The event trigger cannot cause what the test needs: a skip with the trigger's reason, not a failure.
-        if ((e as Error)?.name === EVENT_UNSUPPORTED_NAME) skipWith(ctx, (e as Error).message);
+        // The event trigger cannot cause what the test needs, or a credential it needs was refused before
+        // the first test (helpers/credentials.ts): a skip with that reason, not a failure.
+        const name = (e as Error)?.name;
+        if (name === EVENT_UNSUPPORTED_NAME || name === CREDENTIAL_REFUSED_NAME) skipWith(ctx, (e as Error).message);
         await attachFailureEvidence();
       },
     ),

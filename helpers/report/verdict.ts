@@ -22,7 +22,7 @@
  * `error`, and its failed check still names its clause in the record.
  */
 import type { TestVerdict } from './model';
-import { CONTROL_ERROR_NAME, OUT_OF_TIME_ERROR_NAME, OWN_SIDE_ERROR_NAME, TARGET_ERROR_NAME } from '../base/error-names';
+import { CONTROL_ERROR_NAME, CREDENTIAL_REFUSED_NAME, OUT_OF_TIME_ERROR_NAME, OWN_SIDE_ERROR_NAME, TARGET_ERROR_NAME } from '../base/error-names';
 
 /** vitest's end state of a test case (`TestCase.result().state`). */
 export type TestState = 'passed' | 'failed' | 'skipped' | 'pending';
@@ -90,10 +90,28 @@ export interface SetUpParent {
  * enclosing block failed.
  */
 export function setUpFailure(tc: SetUpView, skipReason: string | undefined): string | undefined {
+  const e = setUpError(tc, skipReason);
+  if (!e || e.name === CREDENTIAL_REFUSED_NAME) return undefined;
+  return `set-up failed before the test ran: ${e.name ?? 'Error'}: ${(e.message ?? '').split('\n')[0]}`;
+}
+
+/**
+ * The skip reason of a test whose file's or block's set-up needed a credential form the check
+ * before the first test refused (helpers/credentials.ts `CredentialRefusedError`): the error's
+ * message, naming the variable and the answer. Such a test is a `skip`, not an `error`: the
+ * operator's credential, not the target, kept it from running. Undefined otherwise.
+ */
+export function setUpSkip(tc: SetUpView, skipReason: string | undefined): string | undefined {
+  const e = setUpError(tc, skipReason);
+  return e?.name === CREDENTIAL_REFUSED_NAME ? (e.message ?? 'credential refused before the first test') : undefined;
+}
+
+/** The first error of the nearest enclosing block or module of a test skipped by its set-up (see {@link setUpFailure}). */
+function setUpError(tc: SetUpView, skipReason: string | undefined): { name?: string; message?: string } | undefined {
   if (tc.result().state !== 'skipped' || tc.options.mode !== 'run' || skipReason) return undefined;
   for (let p: SetUpParent | undefined = tc.parent; p; p = p.type === 'module' ? undefined : p.parent) {
     const e = p.errors()[0];
-    if (e) return `set-up failed before the test ran: ${e.name ?? 'Error'}: ${(e.message ?? '').split('\n')[0]}`;
+    if (e) return e;
   }
   return undefined;
 }

@@ -27,7 +27,7 @@ import { readRunRecord, registerEnvironmentSecrets, writeRunRecord } from './rec
 import { compareRuns } from './baseline';
 import { attachStatements } from './statements';
 import { suiteFilesOf } from './merge';
-import { setUpFailure, testVerdict, troubleTiming, type SetUpView } from './verdict';
+import { setUpFailure, setUpSkip, testVerdict, troubleTiming, type SetUpView } from './verdict';
 import { readSpec, sectionTitles } from '../spec/spec-doc';
 import { failedOnAnAnswer } from '../base/meta';
 
@@ -70,7 +70,10 @@ function toRecord(tc: TestCase, root: string): TestRecord {
     message = redact(`${failed.join('\n\n')}\n\nthen the target misbehaved: ${meta.trouble ?? firstError?.message ?? 'no answer of the API'}`);
   }
   if (setUp) message = redact(setUp);
-  if (status === 'skip') message = redact(meta.skipReason ?? (result.state === 'skipped' ? result.note : undefined) ?? 'skipped');
+  if (status === 'skip')
+    message = redact(
+      meta.skipReason ?? setUpSkip(tc as unknown as SetUpView, meta.skipReason) ?? (result.state === 'skipped' ? result.note : undefined) ?? 'skipped',
+    );
   return {
     name: fullName(tc),
     file: relative(root, tc.module.moduleId),

@@ -3,10 +3,11 @@
  * that lists every missing variable), starts the embedded simulator when `CORE_API_BASE_URL` is
  * unset, says in the run's first lines whether a proxy is used (without credentials), probes the
  * target once (helpers/target/probe.ts), checks each credential of a live tenant with one read
- * (helpers/target/credentials.ts), checks a control API's health, and sets the run-wide simulator config
+ * (helpers/target/credentials.ts: a refused form skips the tests that need it, handed to the workers as
+ * `CORE_API__REFUSED_CREDENTIALS`; another answer is the tests' to judge), checks a control API's health, and sets the run-wide simulator config
  * once (files never change global config, so they can run in parallel).
  *
- * A target the probe cannot reach, a refused credential (or a control API that does not answer)
+ * A target the probe cannot reach, every credential refused (or a control API that does not answer)
  * stops the run before the first test: one line naming the cause and the fix, a run record saying
  * so (`unreachable`, so the gate blocks and the reports say why), and exit status 2.
  *
@@ -16,11 +17,11 @@
  * its line naming each lane's holder and when that lease expires.
  */
 import type { TestProject } from 'vitest/node';
-import { readTargetConfig, describeTarget, EMBEDDED_BASE_URL_VAR, loadEnv, onLoopback, type TargetConfig } from '../target/target';
+import { readTargetConfig, describeTarget, EMBEDDED_BASE_URL_VAR, loadEnv, onLoopback, REQUIRED_LIVE_VARIABLES, type TargetConfig } from '../target/target';
 import { ControlClient } from '../target/control';
 import { describeProxy } from '../http/proxy';
 import { connectionCause, probeTarget, unreachableLine } from '../target/probe';
-import { checkCredentials, refusedLine } from '../target/credentials';
+import { checkCredentials, credentialNotes, refusalReason, refusedLine, REFUSED_CREDENTIALS_VAR, type RefusedCredential } from '../target/credentials';
 import { redact } from '../base/redact';
 import {
   acquireLane,
@@ -85,9 +86,13 @@ export default async function setup(project?: TestProject): Promise<() => Promis
 
   const probe = await probeTarget(baseUrl);
   if (!probe.ok) await stop(probe);
+  let refused: RefusedCredential[] = [];
   if (target.live) {
     const credentials = await checkCredentials(baseUrl, target.live);
-    if (!credentials.ok) await stop(credentials, refusedLine(credentials));
+    if (!credentials.ok) return stop(credentials, refusedLine(credentials));
+    for (const line of credentialNotes(credentials)) console.log(line);
+    refused = credentials.refused;
+    process.env[REFUSED_CREDENTIALS_VAR] = JSON.stringify(refused);
   }
   if (controlUrl) {
     const control = new ControlClient(controlUrl);
@@ -107,7 +112,7 @@ export default async function setup(project?: TestProject): Promise<() => Promis
     }
     await control.config(RUN_CONFIG);
   }
-  const release = target.mode === 'live' ? await holdLane(target, stop) : undefined;
+  const release = target.mode === 'live' ? await holdLane(target, refused, stop) : undefined;
   return async () => {
     await release?.();
     if (close) await close();
@@ -122,10 +127,14 @@ export default async function setup(project?: TestProject): Promise<() => Promis
  * free within the wait, or the lease cannot be kept, calls `stop`.
  * @throws LaneSettingError for an unusable lane variable.
  */
-async function holdLane(target: TargetConfig, stop: (why: { cause: string; fix: string; what: string }) => Promise<never>): Promise<() => Promise<void>> {
+async function holdLane(
+  target: TargetConfig,
+  refused: readonly RefusedCredential[],
+  stop: (why: { cause: string; fix: string; what: string }) => Promise<never>,
+): Promise<() => Promise<void>> {
   const settings = readLaneSettings(process.env, onLoopback(target.baseUrl));
   const { ApiClient } = await import('../http/client');
-  const client = new ApiClient(target.baseUrl).as({ label: 'tenant key A', key: target.live!.tenantKey });
+  const client = new ApiClient(target.baseUrl).as(leaseCredential(target.live!, refused));
   const me = newRunner();
   const got = await acquireLane(new AssistantLeaseStore(client, settings.settleMs), me, settings).catch((e: Error) =>
     stop({
@@ -163,4 +172,22 @@ async function holdLane(target: TargetConfig, stop: (why: { cause: string; fix: 
     });
     if (!freed) console.error(`conformance: lane ${hold.lane} was not released: another run holds it now`);
   };
+}
+
+/**
+ * The credential a run's lane lease is kept with (helpers/lanes.ts): tenant key A, else the
+ * organization key with A's id when the check before the first test refused tenant key A, else
+ * tenant B's (tenant key B, or the organization key with B's id). The check stops the run when
+ * every form was refused, so one is left.
+ */
+function leaseCredential(live: NonNullable<TargetConfig['live']>, refused: readonly RefusedCredential[]): { label: string; key: string; tenantId?: string } {
+  const v = REQUIRED_LIVE_VARIABLES;
+  const forms = [
+    { label: 'tenant key A', key: live.tenantKey, keyVariable: v.tenantKey },
+    { label: 'organization key O', key: live.orgKey, tenantId: live.tenantId, keyVariable: v.orgKey, tenantVariable: v.tenantId },
+    { label: 'tenant key B', key: live.otherTenantKey, keyVariable: v.otherTenantKey },
+    { label: 'organization key O', key: live.orgKey, tenantId: live.otherTenantId, keyVariable: v.orgKey, tenantVariable: v.otherTenantId },
+  ];
+  const { keyVariable: _k, tenantVariable: _t, ...credential } = forms.find((f) => !refusalReason(refused, f.keyVariable, f.tenantVariable)) ?? forms[0]!;
+  return credential;
 }

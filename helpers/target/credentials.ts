@@ -1,18 +1,22 @@
 /**
  * The credential check that follows the reachability probe (helpers/target/probe.ts) in a live-tenant run:
- * one harmless read (`GET /assistants`, §4.5) with each credential the operator gave — tenant key
- * A, tenant key B, the organization key with each tenant id (§5.2) — before the first test. A
- * refused one stops the run with one line naming the variable, the status and the likely causes,
- * instead of a hundred set-up errors that each print a 401 (issue 32, item 5). Rotation (§5.4: the
- * previous key stops at once, no rollback) is the likeliest way a nightly run breaks.
+ * one harmless read (`GET /assistants`, §4.5) with each credential form the operator gave (tenant
+ * key A, tenant key B, the organization key with each tenant id, §5.2) before the first test.
  *
- * Only a refusal of the credential stops the run: 401 (§5.6: unknown, invalid or rotated key, a
- * trailing newline, an unexpanded variable), 403 (§5.6: the named tenant is not in the key's
- * organization), or 400 (§5.6: an organization key where a tenant key was expected, so no
- * `X-Tenant-Id` went with it; or a tenant id the API does not take). A 429 is waited out; a 5xx,
- * an answer that is not the API's or a lost connection after a few attempts lets the run go on
- * (the probe judged reachability; the tests will say what they meet). The key itself is never
- * printed: messages name variables, statuses and error codes only, and pass through {@link redact}.
+ * It tells a bad key from a bad API (issue 42, item 3). Only a 401 to that read (§5.6: unknown,
+ * invalid or rotated key, a trailing newline, an unexpanded variable), or a value no key can be
+ * (not sent), means a refused credential form: the tests that need it skip, naming the variable
+ * and the answer (helpers/world.ts), and the run goes on with the others. Any other answer to a
+ * form that looks valid (a 400, a 403, a 5xx) is the API's answer: the run goes on and the tests
+ * judge it against §5 with their clauses (a server that answers the organization key with
+ * `X-Tenant-Id` by 400 fails `5.2/org-key-with-tenant-header`); a note says what it answered and,
+ * should a variable be wrong after all, what to check. The run stops before its first test only
+ * when every credential form was refused: one line naming each variable, the status and the
+ * likely causes (rotation, §5.4, is the likeliest way a nightly run breaks).
+ *
+ * A 429 is waited out; a lost connection after a few attempts lets the run go on (the probe judged
+ * reachability). The key itself is never printed: messages name variables, statuses and error
+ * codes only, and pass through {@link redact}.
  */
 import { request, type Dispatcher } from 'undici';
 import type { LiveFixtures } from './target';
@@ -20,6 +24,8 @@ import { REQUIRED_LIVE_VARIABLES } from './target';
 import { suiteDispatcher } from '../http/proxy';
 import { redact, registerSecret } from '../base/redact';
 import { requestTimeoutMs } from '../base/deadline';
+import { CREDENTIAL_REFUSED_NAME } from '../base/error-names';
+import { readEnv, type EnvSource } from '../base/env';
 
 /** One credential to check: the variables that hold it, and what is sent. */
 export interface CredentialUnderCheck {
@@ -35,21 +41,48 @@ export interface CredentialUnderCheck {
   tenantId?: string;
 }
 
-/** A refused credential: what was refused, and the likely causes with their fix. */
+/** A refused credential form: what was refused, and the likely causes with their fix. */
 export interface RefusedCredential {
   /** The variables involved, e.g. "CORE_API_ORG_KEY with CORE_API_OTHER_TENANT_ID". */
   what: string;
+  /** Variable holding the key, e.g. `CORE_API_ORG_KEY`. */
+  keyVariable: string;
+  /** Variable holding the tenant id sent with it, when one was. */
+  tenantVariable?: string;
   /** Status and code, e.g. "401 UNAUTHORIZED", or "not sent" when the value cannot be a header. */
   answer: string;
   /** Likely causes and the fix, in words. */
   likely: string;
 }
 
-/** Outcome of {@link checkCredentials}: every credential accepted (or not judged), or the refused ones and one line for each. */
-export type CredentialResult = { ok: true } | { ok: false; refused: RefusedCredential[]; cause: string; fix: string; what: typeof CREDENTIAL_REFUSED };
+/** A credential form the API answered with neither a success nor a 401: its answer, which the tests judge against §5. */
+export interface AnsweredCredential {
+  /** The variables involved, as {@link RefusedCredential.what}. */
+  what: string;
+  /** Status and code, e.g. "400 VALIDATION_ERROR" or "503". */
+  answer: string;
+  /** What to check should a variable be wrong after all, in words. */
+  likely: string;
+}
+
+/**
+ * Outcome of {@link checkCredentials}. `ok: true`: at least one credential form works (or could
+ * not be judged); `refused` lists the forms whose tests skip, `answered` the answers the tests
+ * judge. `ok: false`: every form was refused; `cause` and `fix` for the run record's
+ * `unreachable` (the gate counts it as an outage) and {@link refusedLine} for the console.
+ */
+export type CredentialResult =
+  | { ok: true; refused: RefusedCredential[]; answered: AnsweredCredential[] }
+  | { ok: false; refused: RefusedCredential[]; cause: string; fix: string; what: typeof CREDENTIAL_REFUSED };
 
 /** The outage's name in the run record (`unreachable.what`), the reports' heading and the gate's line. */
-export const CREDENTIAL_REFUSED = 'a credential was refused';
+export const CREDENTIAL_REFUSED = 'every credential was refused';
+
+/**
+ * Variable handing the refused credential forms of a live run (JSON, {@link RefusedCredential}[],
+ * no key) from the global set-up to the test workers, whose world skips the tests that need them.
+ */
+export const REFUSED_CREDENTIALS_VAR = 'CORE_API__REFUSED_CREDENTIALS' as const;
 
 /** Options of {@link checkCredentials}. */
 export interface CredentialCheckOptions {
@@ -118,40 +151,53 @@ function retryAfterMs(header: string | string[] | undefined): number | undefined
   return Number.isFinite(s) && s >= 0 ? Math.min(10_000, s * 1_000) : undefined;
 }
 
-/** Checks one credential: the refusal, or null when it was accepted or could not be judged. */
-async function checkOne(baseUrl: string, c: CredentialUnderCheck, opts: Required<Omit<CredentialCheckOptions, 'dispatcher'>>, dispatcher: Dispatcher) {
+/** What one credential form met: accepted (or not judged), refused (401, or not sent), or another answer of the API. */
+type FormOutcome = { kind: 'accepted' } | { kind: 'refused'; refusal: RefusedCredential } | { kind: 'answered'; answer: AnsweredCredential };
+
+/** Checks one credential form (see the module comment): a 2xx, a 401, another answer, or nothing judged after the attempts. */
+async function checkOne(
+  baseUrl: string,
+  c: CredentialUnderCheck,
+  opts: Required<Omit<CredentialCheckOptions, 'dispatcher'>>,
+  dispatcher: Dispatcher,
+): Promise<FormOutcome> {
   const what = c.tenantVariable ? `${c.keyVariable} with ${c.tenantVariable}` : c.keyVariable;
+  const refused = (answer: string): FormOutcome => ({
+    kind: 'refused',
+    refusal: { what, keyVariable: c.keyVariable, ...(c.tenantVariable ? { tenantVariable: c.tenantVariable } : {}), answer, likely: likelyCauses(c, 401) },
+  });
   const shape = malformedValue(c.key);
   // A newline or control character cannot go into a header at all (the HTTP client refuses to send it).
-  if (shape && /newline|control/.test(shape)) return { what, answer: 'not sent', likely: likelyCauses(c, 401) };
+  if (shape && /newline|control/.test(shape)) return refused('not sent');
   const headers: Record<string, string> = { accept: 'application/json', authorization: `ApiKey ${c.key}` };
   if (c.tenantId !== undefined) headers['x-tenant-id'] = c.tenantId;
+  let last: number | undefined;
   for (let attempt = 1; attempt <= opts.attempts; attempt += 1) {
     let wait = opts.pauseMs * 2 ** (attempt - 1);
     try {
       const res = await request(`${baseUrl}/assistants`, { headers, dispatcher, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs });
-      const text = await res.body.text();
-      const code = errorCode(text);
-      if (res.statusCode < 300) return null;
-      if (res.statusCode === 401 || res.statusCode === 403 || (res.statusCode === 400 && code !== undefined)) {
-        return { what, answer: `${res.statusCode}${code ? ` ${code}` : ''}`, likely: likelyCauses(c, res.statusCode) };
-      }
+      const code = errorCode(await res.body.text());
+      const answer = `${res.statusCode}${code ? ` ${code}` : ''}`;
+      if (res.statusCode < 300) return { kind: 'accepted' };
+      if (res.statusCode === 401) return refused(answer);
       if (res.statusCode === 429) wait = retryAfterMs(res.headers['retry-after']) ?? wait;
-      else if (res.statusCode < 500) return null; // an answer about something else than the key: the tests judge it
+      else if (res.statusCode < 500) return { kind: 'answered', answer: { what, answer, likely: likelyCauses(c, res.statusCode) } };
+      else last = res.statusCode;
     } catch {
       // lost or timed out: another attempt, then the run goes on (the probe judged reachability)
     }
     if (attempt < opts.attempts) await new Promise((r) => setTimeout(r, wait));
   }
-  return null;
+  return last === undefined ? { kind: 'accepted' } : { kind: 'answered', answer: { what, answer: String(last), likely: likelyCauses(c, last) } };
 }
 
 /**
- * Checks every credential of a live run (see the module comment) with one `GET /assistants` each,
- * side by side. Never throws. Registers each key for redaction before the first request.
+ * Checks every credential form of a live run (see the module comment) with one `GET /assistants`
+ * each, side by side. Never throws. Registers each key for redaction before the first request.
  * @param baseUrl the API's base URL, without a trailing slash
- * @returns `{ ok: true }`, or the refused credentials with `what`, `cause` and `fix` for the run
- *   record's `unreachable` (the gate counts it as an outage) and {@link refusedLine} for the console
+ * @returns the forms refused and the other answers met, with `ok: true` while one form works; or,
+ *   when every form was refused, `ok: false` with `what`, `cause` and `fix` for the run record's
+ *   `unreachable` and {@link refusedLine} for the console
  */
 export async function checkCredentials(baseUrl: string, live: LiveFixtures, opts: CredentialCheckOptions = {}): Promise<CredentialResult> {
   const list = credentialsToCheck(live);
@@ -159,14 +205,15 @@ export async function checkCredentials(baseUrl: string, live: LiveFixtures, opts
   const dispatcher = opts.dispatcher ?? suiteDispatcher();
   const settings = { attempts: Math.max(1, opts.attempts ?? 4), pauseMs: opts.pauseMs ?? 500, timeoutMs: opts.timeoutMs ?? requestTimeoutMs() };
   try {
-    const results = await Promise.all(list.map((c) => checkOne(baseUrl, c, settings, dispatcher)));
-    const refused = results.filter((r): r is RefusedCredential => r !== null);
-    if (refused.length === 0) return { ok: true };
+    const outcomes = await Promise.all(list.map((c) => checkOne(baseUrl, c, settings, dispatcher)));
+    const refused = outcomes.flatMap((o) => (o.kind === 'refused' ? [o.refusal] : []));
+    const answered = outcomes.flatMap((o) => (o.kind === 'answered' ? [o.answer] : []));
+    if (refused.length < list.length) return { ok: true, refused, answered };
     return {
       ok: false,
       refused,
       what: CREDENTIAL_REFUSED,
-      cause: redact(`${refused.map((r) => `${r.what} ${r.answer === 'not sent' ? 'was not sent' : `answered ${r.answer}`} to GET /assistants`).join('; ')}`),
+      cause: redact(`${refused.map(refusalWords).join('; ')}`),
       fix: redact(`likely: ${[...new Set(refused.map((r) => r.likely))].join('; ')}`),
     };
   } finally {
@@ -174,7 +221,75 @@ export async function checkCredentials(baseUrl: string, live: LiveFixtures, opts
   }
 }
 
-/** The one line a run stops with when a credential is refused (never the key). */
+/** "CORE_API_TENANT_KEY answered 401 UNAUTHORIZED to GET /assistants" (or "was not sent to …"). */
+function refusalWords(r: Pick<RefusedCredential, 'what' | 'answer'>): string {
+  return `${r.what} ${r.answer === 'not sent' ? 'was not sent' : `answered ${r.answer}`} to GET /assistants`;
+}
+
+/**
+ * The lines a run that goes on prints about its credentials (never a key): one per refused form
+ * (its tests skip) and one per other answer (the tests judge it against §5).
+ */
+export function credentialNotes(r: { refused: readonly RefusedCredential[]; answered: readonly AnsweredCredential[] }): string[] {
+  return [
+    ...r.refused.map((x) => redact(`conformance: credential refused: ${refusalWords(x)}; the tests that need it skip; likely: ${x.likely}`)),
+    ...r.answered.map((x) =>
+      redact(
+        `conformance: note ${x.what} answered ${x.answer} to GET /assistants: not a refused key (only a 401 is), so the tests judge it against §5; should a variable be wrong after all: ${x.likely}`,
+      ),
+    ),
+  ];
+}
+
+/** The refused credential forms a live run's global set-up handed to this worker ({@link REFUSED_CREDENTIALS_VAR}); empty when none. */
+export function refusedCredentialsOfRun(source?: EnvSource): RefusedCredential[] {
+  try {
+    const v = JSON.parse(readEnv(REFUSED_CREDENTIALS_VAR, source) ?? '[]') as unknown;
+    return Array.isArray(v) ? (v as RefusedCredential[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Why a principal made of the key in `keyVariable` (with the tenant id in `tenantVariable`, when
+ * it sends one) cannot act, when the credential check refused it: its own form was refused, or
+ * every form of its key was. The reason names the variables and the answer; undefined otherwise.
+ */
+export function refusalReason(refused: readonly RefusedCredential[], keyVariable: string, tenantVariable?: string): string | undefined {
+  const own = refused.find((r) => r.keyVariable === keyVariable && r.tenantVariable === tenantVariable);
+  const forms = credentialForms().filter((f) => f.keyVariable === keyVariable);
+  const everyForm = forms.length > 0 && forms.every((f) => refused.some((r) => r.keyVariable === f.keyVariable && r.tenantVariable === f.tenantVariable));
+  const r = own ?? (everyForm ? refused.find((x) => x.keyVariable === keyVariable) : undefined);
+  return r && redact(`${REFUSED_PREFIX}${refusalWords(r)} (likely: ${r.likely})`);
+}
+
+/** How every skip reason of a refused credential form starts (helpers/world.ts tells it from a missing fixture by it). */
+export const REFUSED_PREFIX = 'credential refused before the first test: ';
+
+/** The credential forms the check tries, as variable names only (no fixture needed). */
+function credentialForms(): { keyVariable: string; tenantVariable?: string }[] {
+  const v = REQUIRED_LIVE_VARIABLES;
+  return [
+    { keyVariable: v.tenantKey },
+    { keyVariable: v.otherTenantKey },
+    { keyVariable: v.orgKey, tenantVariable: v.tenantId },
+    { keyVariable: v.orgKey, tenantVariable: v.otherTenantId },
+  ];
+}
+
+/**
+ * Ends a test (or a suite file's set-up) that needs a credential form the check refused: the test
+ * skips with this message (helpers/clause.ts; helpers/report/vitest-reporter.ts for a set-up).
+ */
+export class CredentialRefusedError extends Error {
+  constructor(message: string) {
+    super(redact(message));
+    this.name = CREDENTIAL_REFUSED_NAME;
+  }
+}
+
+/** The one line a run stops with when every credential form is refused (never a key). */
 export function refusedLine(r: { cause: string; fix: string }): string {
-  return `conformance: credential refused: ${r.cause}, no test ran; ${r.fix}`;
+  return `conformance: every credential refused: ${r.cause}, no test ran; ${r.fix}`;
 }

@@ -20,6 +20,7 @@ import { installWriteJournal } from '../live/foreign-writes';
 import { installInvariantAudits } from '../audits';
 import { noteOrganizationKey, noteRotation, noteTenant, noteTenantKey } from '../target/principals';
 import { vitestTimeoutMs } from '../base/deadline';
+import { CredentialRefusedError, REFUSED_PREFIX, refusalReason, refusedCredentialsOfRun, type RefusedCredential } from '../target/credentials';
 
 /** A tenant as the suite knows it. `key` and `clientServerSecret` are secrets. */
 export interface TenantFixture {
@@ -64,8 +65,10 @@ export interface World {
   /** A client acting as a named principal. */
   as(principal: PrincipalName): ApiClient;
   /**
-   * Why a principal cannot be formed on this target (missing optional fixture), or undefined when it can.
-   * Tests skip with this reason.
+   * Why a principal cannot be formed on this target (a missing optional fixture, or on a live tenant
+   * a credential form the check before the first test refused), or undefined when it can. Tests
+   * skip with this reason; `as` throws it (a refused form as helpers/credentials.ts
+   * `CredentialRefusedError`, which skips the test or its file's tests).
    */
   missing(principal: PrincipalName): string | undefined;
 }
@@ -108,6 +111,16 @@ const PRINCIPALS: Readonly<Record<PrincipalName, { label: string; key: Credentia
   secretAsKey: { label: 'client server secret A', key: 'clientServerSecret' },
   unknownKey: { label: 'unknown key', key: UNKNOWN },
 };
+
+/**
+ * Why a principal's credential cannot act on a live tenant, when the check before the first test
+ * refused its form (helpers/target/credentials.ts `refusalReason`): the reason names the variables and
+ * the answer, and starts with {@link REFUSED_PREFIX}.
+ */
+function refusedReason(refused: readonly RefusedCredential[], row: { key: CredentialFixture; tenantId?: CredentialFixture }): string | undefined {
+  if (!refused.length) return undefined;
+  return refusalReason(refused, LIVE_VARIABLES[row.key], row.tenantId === undefined ? undefined : LIVE_VARIABLES[row.tenantId]);
+}
 
 /**
  * The shell words a curl reproduction (helpers/base/exchange.ts `curlReproduction`) sends for
@@ -200,11 +213,13 @@ export async function createWorld(): Promise<World> {
     rotatedKey: parts.rotatedKey,
     clientServerSecret: parts.tenantA.clientServerSecret,
   };
+  const refused = target.live ? refusedCredentialsOfRun() : [];
   const missing = (p: PrincipalName): string | undefined => {
     const row = PRINCIPALS[p];
     // Only an optional fixture can be absent: a live target without a required one is refused by getTarget.
     const absent = [row?.key, row?.tenantId].find((f) => f !== undefined && f !== UNKNOWN && !fixtures[f]);
-    return absent && missingFixtureReason(absent as keyof typeof OPTIONAL_LIVE_VARIABLES);
+    if (absent) return missingFixtureReason(absent as keyof typeof OPTIONAL_LIVE_VARIABLES);
+    return row && row.key !== UNKNOWN ? refusedReason(refused, { key: row.key, tenantId: row.tenantId }) : undefined;
   };
   const creds = (p: PrincipalName): Credentials | undefined => {
     const row = PRINCIPALS[p];
@@ -219,6 +234,7 @@ export async function createWorld(): Promise<World> {
     ...parts,
     as: (p) => {
       const why = missing(p);
+      if (why?.startsWith(REFUSED_PREFIX)) throw new CredentialRefusedError(why);
       if (why) throw new Error(redact(`principal ${p} unavailable: ${why}`));
       return base.as(creds(p));
     },

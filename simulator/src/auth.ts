@@ -65,6 +65,12 @@ export const tenantKeyRefusal = seam(
 export const orgRouteRefusal = seam('auth.org-route-refusal', (_xTenant: string | undefined): ApiError | null => null);
 
 /**
+ * §5.2: the tenant an organization key names on a tenant-scoped route, read from its `X-Tenant-Id`
+ * header (undefined when none was sent).
+ */
+export const orgKeyTenantHeader = seam('auth.org-key-tenant-header', (xTenant: string | undefined): string | undefined => xTenant);
+
+/**
  * §5.6: an organization key without X-Tenant-Id on a tenant-scoped route is 400 VALIDATION_ERROR.
  * Answers the refusal, or (a reading that picks a tenant) the tenant to act on.
  */
@@ -126,14 +132,15 @@ export function authenticate(state: SimState, request: FastifyRequest, scope: Ro
     if (refusal) throw refusal;
     return { keyType: 'organization', organizationId: owner.organizationId, tenantId: null };
   }
-  if (xTenant === undefined) {
+  const named = seams.of(orgKeyTenantHeader)(xTenant);
+  if (named === undefined) {
     const answer = seams.of(orgKeyWithoutTenant)(state, owner.organizationId);
     if (answer instanceof ApiError) throw answer;
     return { keyType: 'organization', organizationId: owner.organizationId, tenantId: answer.tenantId };
   }
-  const tenant = state.tenants.get(xTenant);
+  const tenant = state.tenants.get(named);
   if (!tenant || tenant.organizationId !== owner.organizationId) {
-    throw seams.of(foreignTenantRefusal)(tenant ? 'other-organization' : state.removedTenants.has(xTenant) ? 'removed' : 'unknown');
+    throw seams.of(foreignTenantRefusal)(tenant ? 'other-organization' : state.removedTenants.has(named) ? 'removed' : 'unknown');
   }
   return { keyType: 'organization', organizationId: owner.organizationId, tenantId: tenant.id };
 }

@@ -10,8 +10,10 @@
  *   the nightly gate (`--allow-errors`) exits 1.
  * - Set-up failing after the probe (the control API refuses provisioning): `error` verdicts,
  *   never `skip`, and the gate blocks, `--allow-errors` included: it checked no must clause.
- * - A refused credential (live mode, a rotated tenant key): one line naming the variable, exit
- *   status 2, the gate blocks; the key appears nowhere.
+ * - Every credential refused (live mode, each key rotated): one line naming each variable, exit
+ *   status 2, the gate blocks; no key appears anywhere. One refused key (the organization key):
+ *   its tests skip naming the variable and the answer, the tenant-key tests run. A bad API, not a
+ *   bad key (X-Tenant-Id unseen beside the organization key): a `fail` of §5.2, no stop.
  * - A flaky night (one route's POST loses its connection): `error` verdicts, which
  *   `--allow-errors` lets through, saying so; without the flag the gate blocks.
  */
@@ -189,37 +191,86 @@ it('a flaky night: error verdicts, which --allow-errors lets through with the re
   }
 });
 
-it('a refused credential (a rotated tenant key, live mode): one line naming the variable, exit 2, never the key; the nightly gate exits non-zero', async () => {
+/** Organization O with tenants A and B on the simulator, as an operator's variables name them (live mode). */
+async function liveTenant(
+  name: string,
+): Promise<{ env: Record<string, string>; keys: string[]; control: ControlClient; orgKey: string; a: { id: string; apiKey: string } }> {
   const control = new ControlClient(sim.controlUrl);
-  const org = await control.send<{ id: string; apiKey: string }>('POST', '/organizations', { name: 'reach-O' });
+  const org = await control.send<{ id: string; apiKey: string }>('POST', '/organizations', { name });
   const a = await control.send<{ id: string; apiKey: string }>('POST', '/tenants', { organizationId: org.id });
   const b = await control.send<{ id: string; apiKey: string }>('POST', '/tenants', { organizationId: org.id });
-  await control.send('POST', '/keys/rotate', { apiKey: a.apiKey });
   const env = {
     CORE_API_BASE_URL: sim.baseUrl,
     CORE_API_ORG_KEY: org.apiKey,
     CORE_API_TENANT_ID: a.id,
-    CORE_API_TENANT_KEY: a.apiKey, // rotated away above
+    CORE_API_TENANT_KEY: a.apiKey,
     CORE_API_OTHER_TENANT_ID: b.id,
     CORE_API_OTHER_TENANT_KEY: b.apiKey,
   };
-  const run = await runConformance(env, ['suites/auth.test.ts']);
+  return { env, keys: [org.apiKey, a.apiKey, b.apiKey], control, orgKey: org.apiKey, a };
+}
+
+/** The verdict of each clause of a run record. */
+const verdicts = (run: { record?: { clauses: { id: string; verdict: string }[] } }) => new Map(run.record!.clauses.map((c) => [c.id, c.verdict]));
+
+it('every credential refused (each key rotated, live mode): one line naming each variable, exit 2, never a key; the nightly gate exits non-zero', async () => {
+  const t = await liveTenant('reach-O');
+  for (const key of t.keys) await t.control.send('POST', '/keys/rotate', { apiKey: key });
+  const run = await runConformance(t.env, ['suites/auth.test.ts']);
   expect(run.code, run.output).toBe(2);
   expect(run.output.split('\n').filter((l) => l.startsWith('conformance:'))).toEqual([
     expect.stringMatching(
-      /^conformance: credential refused: CORE_API_TENANT_KEY answered 401 UNAUTHORIZED to GET \/assistants, no test ran; likely: the key was rotated in the dashboard/,
+      /^conformance: every credential refused: CORE_API_TENANT_KEY answered 401 UNAUTHORIZED to GET \/assistants; CORE_API_OTHER_TENANT_KEY answered 401 .*, no test ran; likely: the key was rotated in the dashboard/,
     ),
   ]);
   expect(run.record?.tests).toEqual([]);
-  expect(run.record?.unreachable).toMatchObject({ what: 'a credential was refused', cause: expect.stringMatching(/^CORE_API_TENANT_KEY answered 401/) });
+  expect(run.record?.unreachable).toMatchObject({ what: 'every credential was refused', cause: expect.stringMatching(/^CORE_API_TENANT_KEY answered 401/) });
   expect(readFileSync(join(run.reportDir, 'conformance.md'), 'utf8')).toMatch(
-    /\*\*A credential was refused, no test ran\*\*: CORE_API_TENANT_KEY answered 401/,
+    /\*\*Every credential was refused, no test ran\*\*: CORE_API_TENANT_KEY answered 401/,
   );
   const gate = nightlyGate(run.reportDir, '--allow-errors', '--allow-partial');
   expect(gate.code, gate.output).toBe(1);
-  expect(gate.output).toMatch(/gate: BLOCK a credential was refused, no test ran: CORE_API_TENANT_KEY answered 401/);
-  for (const key of [org.apiKey, a.apiKey, b.apiKey]) {
+  expect(gate.output).toMatch(/gate: BLOCK every credential was refused, no test ran: CORE_API_TENANT_KEY answered 401/);
+  for (const key of t.keys) {
     expect(run.output).not.toContain(key);
     for (const f of filesBelow(run.reportDir)) expect(readFileSync(f, 'utf8').includes(key), f).toBe(false);
+  }
+});
+
+it('one refused key (the organization key rotated, live mode): its tests skip naming the variable and the answer, the tenant-key tests run', async () => {
+  const t = await liveTenant('reach-rotated-O');
+  await t.control.send('POST', '/keys/rotate', { apiKey: t.orgKey });
+  const run = await runConformance(t.env, ['suites/auth.test.ts']);
+  expect(run.record, run.output.slice(-2000)).toBeDefined();
+  expect(run.output).toMatch(
+    /conformance: credential refused: CORE_API_ORG_KEY with CORE_API_TENANT_ID answered 401 UNAUTHORIZED to GET \/assistants; the tests that need it skip/,
+  );
+  const tests = run.record!.tests;
+  expect(tests.filter((t) => t.status === 'fail' || t.status === 'error').map((t) => `${t.name}: ${t.message}`)).toEqual([]);
+  const refused = tests.filter(
+    (t) => t.status === 'skip' && /^credential refused before the first test: CORE_API_ORG_KEY with CORE_API_TENANT_ID answered 401/.test(t.message ?? ''),
+  );
+  expect(refused.length, 'tests of the organization key skipped for its refusal').toBeGreaterThan(5);
+  expect(verdicts(run).get('5.2/tenant-key-no-tenant-header')).toBe('pass');
+  for (const key of t.keys) expect(run.output).not.toContain(key);
+});
+
+it('a bad API, not a bad key: a server that answers the organization key with X-Tenant-Id by 400 fails the §5.2 clause it breaks; the tenant-key tests run', async () => {
+  const t = await liveTenant('reach-unseen-header-O');
+  await t.control.config({ faults: ['auth.org-key-tenant-header-unseen'] });
+  try {
+    const run = await runConformance(t.env, ['suites/auth.test.ts']);
+    expect(run.record, run.output.slice(-2000)).toBeDefined();
+    expect(run.record!.unreachable).toBeUndefined();
+    expect(run.output).toMatch(
+      /conformance: note CORE_API_ORG_KEY with CORE_API_TENANT_ID answered 400 VALIDATION_ERROR to GET \/assistants: not a refused key/,
+    );
+    const byClause = verdicts(run);
+    expect(byClause.get('5.2/org-key-with-tenant-header')).toBe('fail');
+    expect(byClause.get('5.2/tenant-key-no-tenant-header')).toBe('pass');
+    expect(run.record!.tests.filter((x) => x.status === 'skip' && /credential refused/.test(x.message ?? ''))).toEqual([]);
+    expect(run.code).toBe(1);
+  } finally {
+    await t.control.config({ faults: [] });
   }
 });

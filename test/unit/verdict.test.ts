@@ -1,9 +1,9 @@
 /** helpers/report/verdict.ts: one case per verdict, and the cases that decide between fail and error. */
 import { describe, expect, it } from 'vitest';
-import { setUpFailure, testVerdict, troubleTiming, type SetUpParent } from '../../helpers/report/verdict';
+import { setUpFailure, setUpSkip, testVerdict, troubleTiming, type SetUpParent } from '../../helpers/report/verdict';
 import { recordCheck, recordTargetTrouble } from '../../helpers/record/recorder';
 import { runAsTest } from '../../helpers/record/current-test';
-import { CONTROL_ERROR_NAME, OUT_OF_TIME_ERROR_NAME, TARGET_ERROR_NAME } from '../../helpers/base/error-names';
+import { CONTROL_ERROR_NAME, CREDENTIAL_REFUSED_NAME, OUT_OF_TIME_ERROR_NAME, TARGET_ERROR_NAME } from '../../helpers/base/error-names';
 import { OutOfTimeError } from '../../helpers/checks/clause';
 import { CONFORMANCE_FAILURE_NAME } from '../../helpers/checks/engine';
 import { TargetError } from '../../helpers/http/client';
@@ -98,5 +98,16 @@ describe('a test whose set-up failed', () => {
     expect(setUpFailure(test(block(moduleWith([]))), undefined)).toBeUndefined();
     expect(setUpFailure(test(moduleWith([refused]), 'run', 'passed'), undefined)).toBeUndefined();
     expect(testVerdict('skipped', undefined, 'none', false)).toBe('skip');
+  });
+  it('is a skip naming the variable and the answer when the set-up needed a credential form the live tenant refused', () => {
+    const credential = {
+      name: CREDENTIAL_REFUSED_NAME,
+      message: 'credential refused before the first test: CORE_API_OTHER_TENANT_KEY answered 401 UNAUTHORIZED to GET /assistants (likely: …)',
+    };
+    const t = test(block(moduleWith([credential])));
+    expect(setUpFailure(t, undefined)).toBeUndefined();
+    expect(setUpSkip(t, undefined)).toBe(credential.message);
+    expect(setUpSkip(test(moduleWith([refused])), undefined)).toBeUndefined();
+    expect(setUpSkip(test(moduleWith([credential]), 'skip'), undefined)).toBeUndefined();
   });
 });

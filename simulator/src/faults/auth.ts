@@ -9,6 +9,7 @@ import {
   headerParser,
   keyOwner,
   missingCredentials,
+  orgKeyTenantHeader,
   orgKeyWithoutTenant,
   orgRouteRefusal,
   tenantKeyRefusal,
@@ -126,6 +127,13 @@ export const AUTH_FAULTS = defineFaults([
     clauses: ['5.6/400-org-key-without-tenant'],
     description: 'An organization key without X-Tenant-Id on a tenant-scoped route answers 401 UNAUTHORIZED instead of 400 VALIDATION_ERROR.',
     override: override(orgKeyWithoutTenant, () => () => unauthorized()),
+  },
+  {
+    name: 'auth.org-key-tenant-header-unseen',
+    clauses: ['5.2/org-key-with-tenant-header'],
+    description:
+      'The organization key with X-Tenant-Id of its own tenant answers 400 VALIDATION_ERROR on tenant-scoped routes, as if no X-Tenant-Id had been sent: the key is accepted, the header is not seen (a gateway that drops it). Every key is valid; the API is not.',
+    override: override(orgKeyTenantHeader, () => () => undefined),
   },
   {
     name: 'auth.foreign-tenant-403-as-404',

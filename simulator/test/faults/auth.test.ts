@@ -33,6 +33,7 @@ probeArea('auth', AUTH_FAULTS, {
   'org.org-key-needs-tenant': async (w) => st(await w.req('GET', '/organization/tenants', { key: w.orgKey })),
   'auth.org-key-no-tenant-ok': async (w) => st(await w.req('GET', '/assistants', { key: w.orgKey })),
   'auth.org-key-no-tenant-401': async (w) => st(await w.req('GET', '/assistants', { key: w.orgKey })),
+  'auth.org-key-tenant-header-unseen': async (w) => st(await w.req('GET', '/assistants', { key: w.orgKey, headers: { 'x-tenant-id': w.A.id } })),
   'auth.foreign-tenant-403-as-404': async (w) => st(await w.req('GET', '/assistants', { key: w.orgKey, headers: { 'x-tenant-id': w.F.id } })),
   'auth.unknown-tenant-404': async (w) => st(await w.req('GET', '/assistants', { key: w.orgKey, headers: { 'x-tenant-id': NEVER_EXISTED } })),
   'auth.removed-tenant-404': {
