@@ -15,20 +15,21 @@
  * whose outcome is unknown (no answer, a 5xx), requests of one test overlapping on one assistant,
  * a write to a route that may touch assistants (helpers' {@link forgetAssistants}: the control API,
  * raw sockets, the operator's trigger) forget it too; and a difference stamped with an `updatedAt`
- * the test never saw is another writer's (helpers/live/foreign-writes.ts reads it the same way).
+ * the test never saw is another writer's (helpers/live/write-journal.ts reads it the same way).
  * Compared: the documented fields of the assistant (helpers/spec/documented.ts), `updatedAt` aside (it
  * moves with every write), and `featureFlags` aside (response-only, the server's to set); a field
  * absent and a field null are the same (§2.4 rule 3, "null or omitted" readings).
  */
 import type { OutsideWrite } from '../base/outside-writes';
-import { isDeepStrictEqual } from 'node:util';
 import type { RunnerTestCase as Test } from 'vitest';
 import type { ApiResponse, SentRequest } from '../http/client';
 import type { UncheckedJson } from '../base/exchange';
 import { currentTest } from '../record/current-test';
-import { documentedFields } from '../spec/documented';
-import { holdsSent } from '../live/foreign-writes';
+import { comparedFields, WRITE_STAMPS } from '../spec/documented';
+import { movedKeys, stampOf } from '../spec/unchanged';
+import { ownChange } from '../live/write-journal';
 import { isObject, judged, type AuditDefinition } from './audit';
+import { render } from '../base/values';
 
 /** The audit's name and clauses. */
 export const ASSISTANT_STATE_AUDIT: AuditDefinition = {
@@ -38,23 +39,17 @@ export const ASSISTANT_STATE_AUDIT: AuditDefinition = {
     'an accepted PATCH leaves every field it does not name as it was and reads back as written; a refused write changes nothing (compared on the documented fields)',
 };
 
-/** Documented fields never compared: moved by every write, or the server's own. */
-const NOT_COMPARED = ['updatedAt', 'featureFlags'];
-
 /** Request fields merged into `settings` (§2.2): naming one may change `settings`. */
 const INTO_SETTINGS = ['settings', 'transferDialTimeout', 'warmWhisperDelaySeconds', 'warmReturnMessage'];
 
 /** Free-text fields (§2.2) whose accepted value must read back exactly: no enum, format, pattern or normalising rule. */
 const FREE_TEXT = ['name', 'firstMessage', 'developerPrompt', 'address', 'endOfCallMessage', 'summaryPrompt', 'structuredDataPrompt'];
 
-/** What one test last saw of one assistant. */
+/** What one test last saw of one assistant (what it wrote is in the journal of writes, helpers/live/write-journal.ts). */
 interface Known {
   state: Record<string, UncheckedJson>;
-  /** `updatedAt` values the test saw the assistant carry or its own accepted writes give. */
-  stamps: Set<string>;
-  /** How the test came to know it: a read, its own accepted write, or a refused write since (with what it sent). */
+  /** How the test came to know it: a read, its own accepted write, or a refused write since. */
   since: 'read' | 'accepted' | 'refused';
-  refusedSent?: UncheckedJson;
 }
 
 /** Assistant path → per test, what it knows. */
@@ -88,36 +83,30 @@ function assistantOf(path: string): string | undefined {
   return /^\/assistants\/[^/?]+/.exec(path)?.[0];
 }
 
+/** The compared fields of an assistant (helpers/spec/unchanged.ts): the documented ones, the write stamp and the server's own aside. */
 function compared(): string[] {
-  return documentedFields('assistant').filter((k) => !NOT_COMPARED.includes(k));
+  return comparedFields('assistant', WRITE_STAMPS);
 }
 
-/** The compared fields whose values differ (absent and null alike). */
+/** The compared fields that moved, by the one rule of "unchanged" (helpers/spec/unchanged.ts). */
 function moved(was: Record<string, UncheckedJson>, now: Record<string, UncheckedJson>, fields: string[]): string[] {
-  return fields.filter((k) => !isDeepStrictEqual(was[k] ?? null, now[k] ?? null));
-}
-
-function stampOf(data: Record<string, UncheckedJson>): string | undefined {
-  return typeof data.updatedAt === 'string' || typeof data.updatedAt === 'number' ? String(data.updatedAt) : undefined;
-}
-
-function show(v: unknown): string {
-  const s = JSON.stringify(v) ?? 'absent';
-  return s.length > 120 ? `${s.slice(0, 120)}…` : s;
+  return movedKeys(was, now, fields);
 }
 
 function differences(was: Record<string, UncheckedJson>, now: Record<string, UncheckedJson>, keys: string[]): string {
-  return keys.map((k) => `${k}: expected ${show(was[k])}, got ${show(now[k])}`).join('; ');
+  return keys.map((k) => `${k}: expected ${render(was[k])}, got ${render(now[k])}`).join('; ');
 }
 
-/** A GET of an assistant the test knows: judged against what the test knows, then known. */
-function judgeRead(known: Known, data: Record<string, UncheckedJson>, where: string): Known {
+/**
+ * A GET of an assistant the test knows: judged against what the test knows, then known. A change
+ * is judged only when the journal of writes ties it to the test's own exchanges (`ownChange`, the
+ * rule `verify.unchanged` uses); otherwise another writer made it and nothing is judged.
+ */
+function judgeRead(test: Test, path: string, known: Known, data: Record<string, UncheckedJson>): Known {
+  const where = `GET ${path}`;
   const diff = moved(known.state, data, compared());
   const u = stampOf(data);
-  const ours =
-    u === undefined ||
-    known.stamps.has(u) ||
-    (known.since === 'refused' && isObject(known.refusedSent) && diff.every((k) => k in known.refusedSent! && holdsSent(data[k], known.refusedSent![k])));
+  const ours = u === undefined || ownChange(test, path, stampOf(known.state), u, diff, data);
   if (known.since !== 'read' && (diff.length === 0 || ours)) {
     const refused = known.since === 'refused';
     judged(
@@ -128,7 +117,7 @@ function judgeRead(known: Known, data: Record<string, UncheckedJson>, where: str
       `${where} after ${refused ? 'a refused write' : 'an accepted PATCH'}: ${differences(known.state, data, diff)}`,
     );
   }
-  return { state: data, stamps: new Set(u === undefined ? [] : [u]), since: 'read' };
+  return { state: data, since: 'read' };
 }
 
 /** An accepted PATCH of an assistant the test knows: omitted fields unchanged, free text as sent. */
@@ -165,12 +154,11 @@ function afterWrite(known: Known | undefined, sent: SentRequest, answer: ApiResp
   if (!answer || answer.status >= 500 || answer.status === 429 || sent.path.split('?')[0] !== path || !sent.audited) return undefined;
   const data = answer.json?.data;
   // A validation refusal (§4.1 400) is judged by what follows; another refusal's effect is the business of other clauses (§5.7).
-  if (answer.status === 400) return known && { ...known, since: 'refused', refusedSent: sent.body };
+  if (answer.status === 400) return known && { ...known, since: 'refused' };
   if (answer.status >= 300) return undefined;
   if (sent.method !== 'PATCH' || !isObject(data) || !isObject(sent.body)) return undefined;
   judgeAcceptedPatch(known, sent.body, data, `PATCH ${path}`);
-  const u = stampOf(data);
-  return { state: data, stamps: new Set([...(known?.stamps ?? []), ...(u === undefined ? [] : [u])]), since: 'accepted' };
+  return { state: data, since: 'accepted' };
 }
 
 function learn(path: string, test: Test, next: Known | undefined): void {
@@ -206,7 +194,7 @@ export function auditAssistantState(sent: SentRequest): (answer: ApiResponse | u
     if (write) return learn(path, test, afterWrite(known, sent, answer, path));
     const data = answer?.json?.data;
     if (!answer || answer.status !== 200 || full !== path || !isObject(data) || !sent.audited) return;
-    learn(path, test, known ? judgeRead(known, data, `GET ${path}`) : { state: data, stamps: new Set(stampOf(data) ? [stampOf(data)!] : []), since: 'read' });
+    learn(path, test, known ? judgeRead(test, path, known, data) : { state: data, since: 'read' });
   };
 }
 
@@ -214,6 +202,5 @@ export function auditAssistantState(sent: SentRequest): (answer: ApiResponse | u
 function learnCreated(answer: ApiResponse | undefined, test: Test): void {
   const data = answer?.json?.data;
   if (!answer || answer.status >= 300 || !isObject(data) || typeof data.id !== 'string') return;
-  const u = stampOf(data);
-  learn(`/assistants/${data.id}`, test, { state: data, stamps: new Set(u === undefined ? [] : [u]), since: 'read' });
+  learn(`/assistants/${data.id}`, test, { state: data, since: 'read' });
 }

@@ -13,9 +13,10 @@
  */
 import { currentRecord } from '../record/current-test';
 import type { UncheckedJson } from '../base/exchange';
+import { isObject as isJsonObject } from '../base/values';
 
-/** Whether a parsed JSON value is an object (not an array, not null). */
-export const isObject = (v: unknown): v is Record<string, UncheckedJson> => !!v && typeof v === 'object' && !Array.isArray(v);
+/** Whether a parsed JSON value is an object (not an array, not null): the one test, helpers/base/values.ts. */
+export const isObject = isJsonObject as (v: unknown) => v is Record<string, UncheckedJson>;
 
 /** One invariant audit: its name (as the report counts it), the clauses it records, the invariant in words. */
 export interface AuditDefinition {

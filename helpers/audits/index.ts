@@ -8,6 +8,7 @@
  */
 import { onRequest } from '../http/client';
 import { onOutsideWrite } from '../base/outside-writes';
+import { installWriteJournal } from '../live/write-journal';
 import type { AuditDefinition } from './audit';
 import { ASSISTANT_STATE_AUDIT, auditAssistantState, forgetOnOutsideWrite } from './assistant-state';
 import { LISTS_AUDIT, auditLists } from './lists';
@@ -28,6 +29,8 @@ let installed = false;
 export function installInvariantAudits(): void {
   if (installed) return;
   installed = true;
+  // The journal of writes first: the state audit reads it (helpers/live/write-journal.ts).
+  installWriteJournal();
   // The state audit first: it knows the first answer before the replay audit resends the request.
   for (const observe of [auditAssistantState, auditReplay, auditLists, auditRevoked]) onRequest(observe);
   onOutsideWrite(forgetOnOutsideWrite);

@@ -17,7 +17,6 @@
  * not JSON, §2.1) is the envelope audit's rule (helpers/audits/envelope.ts), handed in as
  * {@link VerifierOptions.unevaluated}. It knows no vitest either.
  */
-import { isDeepStrictEqual } from 'node:util';
 import { redact } from '../base/redact';
 import { describeExchange, type ApiResponse } from '../base/exchange';
 import { findDrift, formatIssues, validate } from '../spec/validator';
@@ -40,7 +39,9 @@ import {
   type Judgment,
 } from './judgments';
 import { TestRecorder } from '../record/test-recorder';
-import { judgeChange } from '../live/foreign-writes';
+import { judgeChange } from '../live/write-journal';
+import { isObject, render } from '../base/values';
+import { movedKeys, sameValue, UNCHANGED_RULE } from '../spec/unchanged';
 
 /** `name` of every {@link ConformanceFailure}, as it reaches reporters after serialisation. */
 export const CONFORMANCE_FAILURE_NAME = 'ConformanceAssertionError';
@@ -101,16 +102,6 @@ interface Engine {
   unevaluated?: UnevaluatedRule;
 }
 
-function show(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v);
-  try {
-    const s = JSON.stringify(v);
-    return s === undefined ? String(v) : s.length > 600 ? `${s.slice(0, 600)}…` : s;
-  } catch {
-    return String(v);
-  }
-}
-
 /**
  * The core check behind every {@link Checks} method: `ok` must hold. Records the outcome on the
  * clause(s) and throws {@link ConformanceFailure} with expected against actual when it does not
@@ -128,7 +119,7 @@ function check(e: Engine, requirement: string, ok: boolean, detail: { expected: 
     record.check({ clauses: ids, requirement, ok: false, detail: text, unevaluated: why });
     throw new ConformanceFailure(text, ids);
   }
-  const words = (v: unknown) => (typeof v === 'string' ? v : show(v));
+  const words = (v: unknown) => (typeof v === 'string' ? v : render(v));
   const text =
     redact(`[${ids.join(' ')}] ${requirement}\n  expected: ${words(detail.expected)}\n  actual:   ${words(detail.actual)}`) + describeExchange(detail.res);
   record.check({ clauses: ids, requirement, ok: false, detail: text });
@@ -170,7 +161,7 @@ export interface Checks {
    * {@link Shape} (helpers/spec/documented.ts: `documented('assistant')`, `documented('assistant',
    * WRITE_STAMPS)`, `fields(names)`, `answerOf(shape)`); a failure lists each field that moved.
    * A change another writer made (not this test's writes) ends the test in `error` instead
-   * (helpers/live/foreign-writes.ts).
+   * (helpers/live/write-journal.ts).
    */
   unchanged(requirement: string, before: unknown, after: unknown, shape: Shape, res?: ApiResponse): void;
   /**
@@ -254,15 +245,11 @@ function continueOnFailure(fn: () => void): void {
   }
 }
 
-/** "name: before → after" for each top-level field that differs; the whole values when either is not an object. */
+/** "name: before → after" for each top-level field that moved (helpers/spec/unchanged.ts); the whole values when either is not an object. */
 function movedFields(before: unknown, after: unknown): string {
-  const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-  if (!isObject(before) || !isObject(after)) return `${show(before)} → ${show(after)}`;
-  const has = (o: Record<string, unknown>, k: string) => Object.prototype.hasOwnProperty.call(o, k);
-  const word = (o: Record<string, unknown>, k: string) => (has(o, k) ? show(o[k]) : '(absent)');
-  return [...new Set([...Object.keys(before), ...Object.keys(after)])]
-    .filter((k) => has(before, k) !== has(after, k) || !isDeepStrictEqual(before[k], after[k]))
-    .map((k) => `${k}: ${word(before, k)} → ${word(after, k)}`)
+  if (!isObject(before) || !isObject(after)) return `${render(before)} → ${render(after)}`;
+  return movedKeys(before, after)
+    .map((k) => `${k}: ${render(before[k])} → ${render(after[k])}`)
     .join('; ');
 }
 
@@ -283,9 +270,10 @@ function checksFor(e: Engine, wrap: (fn: () => void) => void): Checks {
       wrap(() => {
         const was = shape.part(before);
         const now = shape.part(after);
-        // A change another writer made is no verdict on the API (an `error`): helpers/live/foreign-writes.ts.
-        if (!isDeepStrictEqual(was, now)) judgeChange(was, now, before, res, record);
-        check(e, requirement, isDeepStrictEqual(was, now), { expected: `${shape.name} as before`, actual: `moved: ${movedFields(was, now)}`, res });
+        // "Unchanged" is defined once (helpers/spec/unchanged.ts); a change another writer made is no verdict on the API (an `error`): helpers/live/write-journal.ts.
+        const same = sameValue(was, now);
+        if (!same) judgeChange(was, now, before, res, record);
+        check(e, requirement, same, { expected: `${shape.name} as before (${UNCHANGED_RULE})`, actual: `moved: ${movedFields(was, now)}`, res });
       }),
     reads: (requirement, value, path, reading, res) => judged(requirement, readingJudgment(value, path, reading), res),
     refused: (res, requirement, except) => judged(requirement ?? `${requestWords(res)} is refused with a 4xx`, refusedJudgment(res, except), res),

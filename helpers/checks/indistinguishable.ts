@@ -10,6 +10,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { redact } from '../base/redact';
+import { isObject, render } from '../base/values';
 
 /** The part of an answer the comparison reads (an {@link ApiResponse} fits). */
 export interface ComparableAnswer {
@@ -120,22 +121,12 @@ export interface Comparison {
   setAside: string[];
 }
 
-function show(v: unknown): string {
-  if (v === undefined) return 'absent';
-  const s = typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
-  return s.length > 200 ? `${s.slice(0, 200)}…` : s;
-}
-
 function diffLine(field: string, first: unknown, second: unknown, labels: [string, string]): Difference {
   let explanation: string;
-  if (first === undefined) explanation = `${field}: present in ${labels[1]} answer only (${show(second)})`;
-  else if (second === undefined) explanation = `${field}: present in ${labels[0]} answer only (${show(first)})`;
-  else explanation = `${field}: ${show(first)} in ${labels[0]} answer, ${show(second)} in ${labels[1]} answer`;
+  if (first === undefined) explanation = `${field}: present in ${labels[1]} answer only (${render(second)})`;
+  else if (second === undefined) explanation = `${field}: present in ${labels[0]} answer only (${render(first)})`;
+  else explanation = `${field}: ${render(first)} in ${labels[0]} answer, ${render(second)} in ${labels[1]} answer`;
   return { field, first, second, explanation: redact(explanation) };
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Structural difference of two JSON values, one entry per differing leaf, dotted paths. */
@@ -218,7 +209,7 @@ export function compareAnswers(first: ComparableAnswer, second: ComparableAnswer
     if (first.text !== second.text) {
       const d = diffLine('body', first.text, second.text, labels);
       if (first.text === '' || second.text === '')
-        d.explanation = redact(`body: ${show(first.text)} in ${labels[0]} answer, ${show(second.text)} in ${labels[1]} answer`);
+        d.explanation = redact(`body: ${render(first.text)} in ${labels[0]} answer, ${render(second.text)} in ${labels[1]} answer`);
       differences.push(d);
     }
   } else {

@@ -8,6 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { statusLine, type ApiResponse } from '../base/exchange';
 import { describeActual, describeReading, getAt, readingHolds, type PathSegment, type Reading } from '../generate/paths';
 import { containsString, rowsOf } from '../spec/shapes';
+import { render } from '../base/values';
 
 /** The outcome of a judgment: whether it holds, and expected against actual in plain words. */
 export interface Judgment {
@@ -19,13 +20,6 @@ export interface Judgment {
 /** "GET /assistants/{id}"-style words for a response's request. */
 export function requestWords(res: ApiResponse): string {
   return `${res.request.method} ${res.request.path}`;
-}
-
-/** A short rendering of a value for "actual:" (JSON, at most `max` characters). */
-function brief(v: unknown, max = 300): string {
-  const s = typeof v === 'string' ? v : JSON.stringify(v);
-  if (s === undefined) return String(v);
-  return s.length > max ? `${s.slice(0, max)}…` : s;
 }
 
 /** An answer of exactly `status` and, when given, `error.code` (§7: the code decides, never the message). */
@@ -59,8 +53,8 @@ export function readingJudgment(value: unknown, path: readonly PathSegment[], re
 function documentWords(value: unknown): string {
   const rows = rowsOf(value);
   const ids = rows.map((r) => (r && typeof r === 'object' && 'id' in r ? (r as { id: unknown }).id : undefined));
-  if (rows.length && ids.every((id) => id !== undefined)) return `rows with ids ${brief(ids)}`;
-  return value === undefined ? 'no data' : brief(value);
+  if (rows.length && ids.every((id) => id !== undefined)) return `rows with ids ${render(ids)}`;
+  return value === undefined ? 'no data' : render(value);
 }
 
 /**
@@ -103,7 +97,7 @@ export function noneJudgment(found: readonly unknown[], expected: string): Judgm
 function firstThree(items: readonly unknown[]): string {
   const shown = items
     .slice(0, 3)
-    .map((f) => brief(f, 200))
+    .map((f) => render(f))
     .join('; ');
   return `${shown}${items.length > 3 ? '; …' : ''}`;
 }

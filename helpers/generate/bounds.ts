@@ -16,6 +16,7 @@ import addFormats from 'ajv-formats';
 import type { SchemaObject } from 'ajv';
 import { SCHEMA_BASE, SCHEMA_DIR } from '../spec/validator';
 import { formatPath, parsePath, type ClearedReading, type PathSegment, type Reading } from './paths';
+import { render } from '../base/values';
 
 /** `$id` of the PATCH /assistants/{id} request schema. */
 export const PATCH_SCHEMA_ID = `${SCHEMA_BASE}assistant.patch.request.json`;
@@ -224,14 +225,11 @@ function lookupClauses(chain: XClause[], kind: CaseKind): string[] {
   return [];
 }
 
+/** A case's value in its name: a template as its pattern and length, a long string as its start and length, else {@link render}. */
 function short(v: unknown): string {
   if (v instanceof Template) return v.length === undefined ? JSON.stringify(v.template) : `${JSON.stringify(v.template)}+"a…" (${v.length} characters)`;
-  if (typeof v === 'string' && v.length > 40) {
-    const c = v[0];
-    return v === c.repeat(v.length) ? `"${c}"×${v.length}` : `${JSON.stringify(v.slice(0, 40))}… (${v.length} characters)`;
-  }
-  const s = JSON.stringify(v, (_k, x) => (x instanceof Template ? x.toJSON() : x));
-  return s.length > 80 ? `${s.slice(0, 80)}…` : s;
+  if (typeof v === 'string' && v.length > 40 && v !== v[0].repeat(v.length)) return `${JSON.stringify(v.slice(0, 40))}… (${v.length} characters)`;
+  return render(JSON.parse(JSON.stringify(v, (_k, x) => (x instanceof Template ? x.toJSON() : x)) ?? 'null'));
 }
 
 function templated(v: unknown): unknown {

@@ -3,6 +3,7 @@
  * show after a write (§2.2-§2.7). Pure functions, no I/O.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { render } from '../base/values';
 
 /** One step of a path: an object key or an array index. */
 export type PathSegment = string | number;
@@ -135,7 +136,5 @@ export function describeReading(reading: Reading): string {
 
 /** Plain words for a value read with {@link getAt}. */
 export function describeActual(actual: unknown): string {
-  if (actual === ABSENT) return 'absent';
-  const s = JSON.stringify(actual);
-  return s === undefined ? String(actual) : s.length > 300 ? `${s.slice(0, 300)}…` : s;
+  return render(actual === ABSENT ? undefined : actual);
 }

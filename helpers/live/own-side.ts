@@ -1,7 +1,7 @@
 /**
  * Our own side never reads as the API's failure (issue 32): when the evidence a check needs was
  * spoilt by something on the run's side — another writer changed a fixture between the test's
- * reads (helpers/live/foreign-writes.ts), the runner's own clock ran late over a timed window, a limit
+ * reads (helpers/live/write-journal.ts), the runner's own clock ran late over a timed window, a limit
  * check could not finish inside the window it judges — the test ends with an {@link OwnSideError}:
  * an `error` verdict naming what happened, never a `fail` (helpers/report/verdict.ts). The record
  * keeps the kind (`tests[].ownSide`) and the run record counts each kind (`ownSide`), so a night

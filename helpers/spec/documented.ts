@@ -12,6 +12,7 @@
  * (helpers/checks/clause.ts) is the check that uses them.
  */
 import { schemaDocument } from './validator';
+import { SERVER_OWNED } from './unchanged';
 
 /**
  * Names of the documented top-level fields of a response schema, e.g. `documentedFields('assistant')`.
@@ -32,15 +33,24 @@ export function documentedFields(schema: string): string[] {
 export const WRITE_STAMPS: readonly string[] = ['updatedAt'];
 
 /**
- * The documented part of an answer: only the fields `schema` documents, without those in
- * `ignore` (named by the caller: {@link WRITE_STAMPS}, a field a PATCH set, or none). Anything that
+ * The documented fields of `schema` that a comparison counts: all but those in `ignore` (named by
+ * the caller: {@link WRITE_STAMPS}, a field a PATCH set, or none) and the server's own
+ * ({@link SERVER_OWNED}, helpers/spec/unchanged.ts: never compared).
+ * @throws Error when the schema is unknown (see {@link documentedFields}).
+ */
+export function comparedFields(schema: string, ignore: readonly string[] = []): string[] {
+  return documentedFields(schema).filter((k) => !ignore.includes(k) && !SERVER_OWNED.includes(k));
+}
+
+/**
+ * The documented part of an answer: only the fields {@link comparedFields} keeps. Anything that
  * is not a plain object is answered as is, so a wrong shape still fails the comparison that follows.
  * @throws Error when the schema is unknown (see {@link documentedFields}).
  */
 export function documentedPart(value: unknown, schema: string, ignore: readonly string[]): unknown {
   // The schema is looked up for an object only: anything else is compared as is.
   if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
-  return fields(documentedFields(schema).filter((k) => !ignore.includes(k))).part(value);
+  return fields(comparedFields(schema, ignore)).part(value);
 }
 
 /** What an "unchanged" comparison covers of a value, said by name so a failure and a reader both see it. */
@@ -58,9 +68,21 @@ export interface Shape {
  */
 export function documented(schema: string, ignore: readonly string[] = []): Shape {
   return {
-    name: `the documented fields of ${schema}${ignore.length ? `, ${ignore.join(', ')} aside` : ''}`,
+    name: `the documented fields of ${schema}${asideWords(schema, ignore)}`,
     part: (value) => documentedPart(value, schema, ignore),
   };
+}
+
+/** `, updatedAt, featureFlags aside` for what {@link comparedFields} leaves out of `schema`'s documented fields; '' when nothing. */
+function asideWords(schema: string, ignore: readonly string[]): string {
+  let own: string[] = [];
+  try {
+    own = SERVER_OWNED.filter((k) => documentedFields(schema).includes(k));
+  } catch {
+    // An unknown schema throws when a value is compared, not when the shape is named.
+  }
+  const aside = [...ignore, ...own];
+  return aside.length ? `, ${aside.join(', ')} aside` : '';
 }
 
 /** Exactly the top-level fields `names` of an object (those it has); a value that is not an object is compared as is. */

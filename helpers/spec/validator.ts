@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import Ajv2020, { type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { DriftRecord } from '../base/meta';
+import { render } from '../base/values';
 
 /** Folder of the schema files. */
 export const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'schemas');
@@ -128,13 +129,7 @@ function pointerGet(value: unknown, pointer: string): unknown {
 
 function describe(e: ErrorObject, data: unknown): SchemaIssue {
   const v = pointerGet(data, e.instancePath);
-  let text: string;
-  try {
-    text = v === undefined ? 'undefined' : JSON.stringify(v);
-  } catch {
-    text = String(v);
-  }
-  if (text.length > 200) text = `${text.slice(0, 200)}…`;
+  const text = render(v);
   let message = e.message ?? e.keyword;
   if (e.keyword === 'required') message = `required property '${e.params.missingProperty}' is missing`;
   if (e.keyword === 'enum') message = `must be one of ${JSON.stringify(e.params.allowedValues)}`;

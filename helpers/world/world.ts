@@ -16,7 +16,7 @@ import { registerSecret, redact } from '../base/redact';
 import { Cleanup } from './cleanup';
 import { currentTest } from '../record/current-test';
 import { installEnvelopeAudit } from '../audits/envelope';
-import { installWriteJournal } from '../live/foreign-writes';
+import { installWriteJournal } from '../live/write-journal';
 import { installInvariantAudits } from '../audits';
 import { noteOrganizationKey, noteRotation, noteTenant, noteTenantKey } from '../target/principals';
 import { vitestTimeoutMs } from '../base/deadline';

@@ -47,7 +47,7 @@ describe('named verifiers', () => {
 
   it('none and every: count the offenders and show the first three', () => {
     expect(failure((v) => v.none('no delivery', [], 'no delivery to the host'))).toBeUndefined();
-    expect(failure((v) => v.none('no delivery', ['a', 'b', 'c', 'd'], 'no delivery to the host'))).toMatch(/actual: {3}4 found: a; b; c; …/);
+    expect(failure((v) => v.none('no delivery', ['a', 'b', 'c', 'd'], 'no delivery to the host'))).toMatch(/actual: {3}4 found: "a"; "b"; "c"; …/);
     const rows = [{ type: 'chat' }, { type: 'voice_persona' }, { type: 'chat' }];
     expect(failure((v) => v.every('every row has type chat', rows, (r) => r.type === 'chat', 'type chat on every row'))).toMatch(
       /actual: {3}1 of 3 not: \{"type":"voice_persona"\}/,

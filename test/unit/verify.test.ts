@@ -59,7 +59,7 @@ describe('verify', () => {
       const verify = verifier('4.1/rejected-patch-changes-nothing');
       expect(() => verify.unchanged('nothing changed', stored, { ...stored, revision: 2 }, documented('assistant'))).not.toThrow();
       expect(() => verify.unchanged('nothing changed', stored, { ...stored, updatedAt: '2026-01-02T00:00:00Z' }, documented('assistant'))).toThrow(
-        /expected: the documented fields of assistant as before\n {2}actual: {3}moved: updatedAt: "2026-01-01T00:00:00Z" → "2026-01-02T00:00:00Z"/,
+        /expected: the documented fields of assistant, featureFlags aside as before \(absent and null alike\)\n {2}actual: {3}moved: updatedAt: "2026-01-01T00:00:00Z" → "2026-01-02T00:00:00Z"/,
       );
     });
     it('across a write, the named write stamps are left out, and so is the field the write set', () => {
@@ -70,13 +70,14 @@ describe('verify', () => {
       expect(() => verify.unchanged('others kept', stored, { ...after, name: 'Back desk' }, documented('assistant', WRITE_STAMPS))).toThrow(
         /moved: name: "Front desk" → "Back desk"/,
       );
-      expect(documented('assistant', WRITE_STAMPS).name).toBe('the documented fields of assistant, updatedAt aside');
+      expect(documented('assistant', WRITE_STAMPS).name).toBe('the documented fields of assistant, updatedAt, featureFlags aside');
     });
     it('fields, the whole value, and an answer as a reader sees it (status and data)', () => {
       const verify = verifier('5.7/no-cross-tenant-write');
       expect(() => verify.unchanged('kept', { a: 1, b: 2 }, { a: 1, b: 3, c: 4 }, fields(['a']))).not.toThrow();
-      expect(() => verify.unchanged('kept', { a: 1 }, {}, fields(['a']))).toThrow(/moved: a: 1 → \(absent\)/);
-      expect(() => verify.unchanged('whole', { a: 1 }, { a: 1, c: 4 }, WHOLE)).toThrow(/moved: c: \(absent\) → 4/);
+      expect(() => verify.unchanged('kept', { a: 1 }, {}, fields(['a']))).toThrow(/moved: a: 1 → absent/);
+      expect(() => verify.unchanged('null and absent alike', { a: null, b: 1 }, { b: 1 }, WHOLE)).not.toThrow();
+      expect(() => verify.unchanged('whole', { a: 1 }, { a: 1, c: 4 }, WHOLE)).toThrow(/moved: c: absent → 4/);
       const read = (status: number, data: unknown) => answer(status, { success: status < 300, data });
       expect(() =>
         verify.unchanged('as B reads it', read(200, stored), read(200, { ...stored, revision: 9 }), answerOf(documented('assistant'))),

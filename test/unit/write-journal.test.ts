@@ -1,5 +1,5 @@
 /**
- * A change the run did not make is never a `fail` (helpers/live/foreign-writes.ts, through
+ * A change the run did not make is never a `fail` (helpers/live/write-journal.ts, through
  * `verify.unchanged`), tested both ways against the embedded simulator: a second client writing
  * the fixture between a test's before and after reads (as another run on the same tenant would)
  * gives `error` naming the writer's updatedAt; the simulator's seeded partial apply
@@ -12,7 +12,7 @@ import { ControlClient } from '../../helpers/target/control';
 import { currentRecord, runAsTest, runDetached } from '../../helpers/record/current-test';
 import { ConformanceFailure, verifier } from '../../helpers/checks/engine';
 import { documented, WRITE_STAMPS } from '../../helpers/spec/documented';
-import { holdsSent, installWriteJournal } from '../../helpers/live/foreign-writes';
+import { holdsSent, installWriteJournal } from '../../helpers/live/write-journal';
 import { OwnSideError } from '../../helpers/live/own-side';
 import { testVerdict, troubleTiming } from '../../helpers/report/verdict';
 import { startSimulator, type RunningSimulator } from '../../simulator/src/server';

@@ -35,6 +35,8 @@ import { currentTest } from '../record/current-test';
 import { onRequest } from '../http/client';
 import { ownSide } from './own-side';
 import type { TestRecorder } from '../record/test-recorder';
+import { isObject } from '../base/values';
+import { movedKeys, stampOf } from '../spec/unchanged';
 
 /** One answer a test saw for a resource. */
 interface Seen {
@@ -71,7 +73,7 @@ export function noteAnswer(res: ApiResponse, sent: UncheckedJson): void {
   const list = journal.get(key) ?? [];
   journal.set(key, list);
   const data = res.json?.data;
-  const updatedAt = data && typeof data === 'object' && typeof data.updatedAt === 'string' ? data.updatedAt : undefined;
+  const updatedAt = stampOf(data);
   const at = typeof res.json?.metadata?.timestamp === 'string' ? res.json.metadata.timestamp : undefined;
   list.push({ method: res.request.method, status: res.status, updatedAt, at, sent: res.request.method === 'GET' ? undefined : sent });
 }
@@ -90,8 +92,6 @@ export function installWriteJournal(): void {
   });
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-
 /** Whether `now` holds what `sent` set: every key of a sent object recursively, `null` as null or gone, anything else equal. */
 export function holdsSent(now: unknown, sent: unknown): boolean {
   if (sent === null) return now === null || now === undefined;
@@ -107,18 +107,28 @@ function objectOf(part: unknown): Record<string, unknown> | undefined {
   return part;
 }
 
-/** `updatedAt` of a value that is a resource or an answer carrying one. */
-function stampOf(value: unknown): string | undefined {
-  const v = value as { updatedAt?: unknown; json?: { data?: { updatedAt?: unknown } } } | undefined;
-  const u = v?.updatedAt ?? v?.json?.data?.updatedAt;
-  return typeof u === 'string' ? u : undefined;
-}
-
 /** Words for the fixture: `assistant "conformance-suite-merge" (/assistants/…)`, or the path alone. */
 function fixtureWords(path: string, data: unknown): string {
   const kind = /^\/?([a-z-]+)s\//.exec(path.replace(/^\/v\d+/, ''))?.[1] ?? 'resource';
   const name = isObject(data) && typeof data.name === 'string' ? ` ${JSON.stringify(data.name)}` : '';
   return `${kind}${name} (${path})`;
+}
+
+/**
+ * Whether a change of resource `path`, now stamped `u`, is tied to test `task`'s own exchanges
+ * (rules 1 and 2 of the module comment): `u` is the "before" stamp or an accepted write's of the
+ * test; or every field in `moved` holds what one of its refused writes sent (`now` holds the values)
+ * and `u` is no later than that refusal's answer. Read by `verify.unchanged` (through
+ * {@link judgeChange}) and by the assistant-state audit (helpers/audits/assistant-state.ts): one
+ * journal, one rule.
+ */
+export function ownChange(task: Test, path: string, beforeStamp: string | undefined, u: string, moved: string[], now: Record<string, unknown>): boolean {
+  const seen = journals.get(task)?.get(path) ?? [];
+  const accepted = seen.filter((s) => s.method !== 'GET' && s.status >= 200 && s.status < 300);
+  if (u === beforeStamp || accepted.some((s) => s.updatedAt === u)) return true;
+  const refused = seen.filter((s) => s.method !== 'GET' && s.status >= 400 && s.status < 500 && isObject(s.sent));
+  const stampedBy = (s: Seen) => s.at === undefined || !(Date.parse(u) > Date.parse(s.at));
+  return refused.some((s) => stampedBy(s) && (moved.length === 0 || moved.every((k) => k in s.sent && holdsSent(now[k], s.sent[k]))));
 }
 
 /**
@@ -136,16 +146,9 @@ export function judgeChange(was: unknown, now: unknown, before: unknown, res: Ap
   const u = stampOf(res);
   if (!task || !res || u === undefined) return;
   const path = resourceOf(res.request.path);
-  const seen = journals.get(task)?.get(path) ?? [];
-  const accepted = seen.filter((s) => s.method !== 'GET' && s.status >= 200 && s.status < 300);
-  if (u === stampOf(before) || accepted.some((s) => s.updatedAt === u)) return;
-  const refused = seen.filter((s) => s.method !== 'GET' && s.status >= 400 && s.status < 500 && isObject(s.sent));
-  const a = objectOf(was) ?? {};
   const b = objectOf(now) ?? {};
-  const moved = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => k !== 'updatedAt' && !isDeepStrictEqual(a[k], b[k]));
-  const stampedBy = (s: Seen) => s.at === undefined || !(Date.parse(u) > Date.parse(s.at));
-  const ours = refused.some((s) => stampedBy(s) && (moved.length === 0 || moved.every((k) => k in s.sent && holdsSent(b[k], s.sent[k]))));
-  if (ours) return;
+  const moved = movedKeys(objectOf(was) ?? {}, b).filter((k) => k !== 'updatedAt');
+  if (ownChange(task, path, stampOf(before), u, moved, b)) return;
   const what = moved.length ? `moved: ${moved.join(', ')}, to values this test did not send` : 'only updatedAt moved, by no write of this test';
   throw ownSide(
     'foreign-write',
