@@ -552,17 +552,26 @@ export function objectRule(
     const unknown = o.known ? Object.keys(obj).filter((k) => !o.known!.includes(k)) : [];
     if (unknown.length && o.unknownKey === 'refuse') return j('refuse', cite('unknown-key'), `${field}: unknown key ${unknown[0]}`);
     const reads: Reading | undefined = o.reads === 'unjudged' ? undefined : { kind: 'contains', value: withoutNulls(obj) };
-    const why = o.open?.(obj) ?? (unknown.length ? `unlisted key ${unknown[0]} is not stated` : undefined);
+    const why =
+      o.open?.(obj) ??
+      (unknown.length ? `unlisted key ${unknown[0]} is not stated` : holdsPrototypeKey(obj) ? 'a key named __proto__, constructor or prototype' : undefined);
     if (why) return j('either', cite('reads'), `${field}: ${why}`, reads);
     return j('accept', [...cite('reads'), ...(reads ? [READS_BACK] : [])], `${field}: an object of its stated shape`, reads);
   };
 }
 
-/** A member of a document whose inside is not validated (§2.7 ivrMode): any value accepted and read back; null deletes it (a later GET omits it). */
+/**
+ * A member of a document whose inside is not validated (§2.7 ivrMode): any value accepted and read
+ * back (an object holding every non-null member sent: a null inside may delete); null deletes it (a
+ * later GET omits it).
+ */
 export function anyAcceptedRule(field: string, cite: Cite): Judge {
   return (v) => {
     if (v === null) return judgeNull({ reads: ['absent'] }, cite, field);
-    return j('accept', [...cite('reads'), READS_BACK], `${field}: no inner structure is validated`, { kind: 'equals', value: v });
+    const isObject = typeof v === 'object' && !Array.isArray(v);
+    const reads: Reading = isObject ? { kind: 'contains', value: withoutNulls(v as Record<string, unknown>) } : { kind: 'equals', value: v };
+    if (holdsPrototypeKey(v)) return j('either', cite('reads'), `${field}: a key named __proto__, constructor or prototype`, reads);
+    return j('accept', [...cite('reads'), READS_BACK], `${field}: no inner structure is validated`, reads);
   };
 }
 

@@ -1,0 +1,294 @@
+/**
+ * The generative phase over every request field of PATCH /assistants/{id} (§2.2 to §2.7, §4.1):
+ * values drawn from the space each field's type lives in (helpers/generate/value-space.ts) are
+ * sent one PATCH each and judged by the request-field oracle (helpers/generate/oracle-table.ts):
+ * accepted exactly when the oracle allows it and read back as it says; refused with the answer it
+ * fixes (400 VALIDATION_ERROR) and nothing changed; and, after every accepted PATCH, every other
+ * documented field as it was (§4.1 omitted-unchanged: the assistant is first given a value in
+ * every field, nullable URLs and documents included, so a write that resets what it was not sent
+ * shows). Each test records the value classes it tried (an informational check of the run record).
+ *
+ * Seeded: `CORE_API_SEED` replays a run (the seed is printed with every failure). Depth:
+ * `CORE_API_VALUE_SPACE_DEPTH` values per class (default 2 on a simulator; a nightly run sets more).
+ * On a live tenant the phase writes only to the file's own assistant fixture, one value per class,
+ * and only when the request budget allows the full case sets.
+ */
+import { afterAll, beforeAll, describe } from 'vitest';
+import { isDeepStrictEqual } from 'node:util';
+import fc from 'fast-check';
+import { readEnv } from '../helpers/base/env';
+import { useWorld } from '../helpers/world/world';
+import { clauseTest, skipWith, type Verify } from '../helpers/checks/clause';
+import { assistantFixture } from '../helpers/world/fixtures';
+import type { ApiClient, ApiResponse } from '../helpers/http/client';
+import { documentedPart, WRITE_STAMPS } from '../helpers/spec/documented';
+import { concretePath, judgeRow, rowName, type OracleRow } from '../helpers/generate/oracle';
+import { ORACLE } from '../helpers/generate/oracle-table';
+import type { OracleContext } from '../helpers/generate/oracle-rules';
+import { classesFor, type UrlHosts, type ValueClass } from '../helpers/generate/value-space';
+import { describeActual, describeReading, getAt, readingHolds } from '../helpers/generate/paths';
+import { hostResolvingTo, PUBLIC_TEST_ADDRESS, publicHost, unresolvableHost } from '../helpers/generate/hosts';
+import { FULL_CASE_SETS_BUDGET, hasCapability, REQUEST_BUDGET_VARIABLE, requestBudget, switchReason } from '../helpers/target/target';
+import { concurrency, fixturePool, type FixturePool } from '../helpers/world/concurrency';
+
+const world = useWorld();
+/** Seed of every draw in this file (CORE_API_SEED replays a run); printed with every failure. */
+const BASE_SEED = readEnv('CORE_API_SEED') ?? Math.floor(Math.random() * 2 ** 31);
+const SEED = (BASE_SEED ^ 0x7a1) | 0;
+/** Values drawn per class: CORE_API_VALUE_SPACE_DEPTH, default 2 on a simulator, 1 on a live tenant. */
+const perClass = (): number => readEnv('CORE_API_VALUE_SPACE_DEPTH') ?? (hasCapability('control') ? 2 : 1);
+const ROWS = ORACLE.filter((r) => r.operation === 'PATCH /assistants/{id}');
+const OMITTED = '4.1/omitted-unchanged';
+const UNCHANGED = '4.1/rejected-patch-changes-nothing';
+const NO_5XX = '7/no-server-error-on-input';
+/** Host names the URL classes use at collection time (their clause sets only; the run arranges its own). */
+const PLACEHOLDER_HOSTS: UrlHosts = { public: 'vs-public.example.com', private: 'vs-private.example.com', nowhere: 'vs-nowhere.invalid' };
+/** Members an item of a list needs besides the field drawn (§2.6: a term; a word and a phoneme or respelling). */
+const ITEM_BASE: Record<string, Record<string, unknown>> = {
+  sttKeyterms: { term: 'Conformex', language: 'en' },
+  ttsPronunciations: { word: 'Conformex', phonemes: 'k ə n f ɔː m ɛ k s', respell: 'con-FOR-mex' },
+};
+
+interface Slot {
+  id: string;
+  lastKnown: unknown;
+}
+
+let client: ApiClient;
+let slots: FixturePool<Slot>;
+let hosts: UrlHosts;
+let ctx: OracleContext;
+
+/** Every top-level field given a value other than a new assistant's (§2.2), so that a write resetting what it was not sent shows. */
+function populated(h: UrlHosts): Record<string, unknown> {
+  return {
+    firstMessage: 'Value space: populated.',
+    developerPrompt: 'Answer briefly.',
+    parameters: { city: 'Paris' },
+    recordingEnabled: true,
+    failoverNumber: '+14155550123',
+    failoverMode: true,
+    timezone: 'Europe/Paris',
+    address: '1 Conformance Street',
+    endOfCallMessage: 'Goodbye.',
+    phoneNumberPassThrough: true,
+    summaryPrompt: 'Summarise in one line.',
+    structuredDataPrompt: 'Classify the call.',
+    categories: ['billing', 'support'],
+    backgroundSound: true,
+    serverUrl: `https://${h.public}/value-space`,
+    csatFeedback: true,
+    idleMessages: ['Are you still there?'],
+    transferMode: 'warm-return',
+    callTimeLimitSeconds: 600,
+    idleTimeoutSeconds: 20,
+    idleMessageMaxSpokenCount: 3,
+    transferDialTimeout: 25,
+    warmWhisperDelaySeconds: 5,
+    warmReturnMessage: 'Sorry, nobody picked up.',
+    taskDrivenMode: true,
+    transferSettings: { amd_detection: false, use_assistant_number: true },
+    dictionarySettings: { sttKeyterms: [{ term: 'Conformex', language: 'en' }] },
+    ivrSettings: { ivrMode: true, note: 'value space' },
+    settings: { conversationConfig: { deliveryMode: 'expressive', interruptionPlan: { minDuration: 1, minWords: 2 } } },
+  };
+}
+
+/** The reference fields with made-up ids: set where the target takes them (their existence is not stated, §2.2). */
+function referenced(): Record<string, unknown> {
+  const id = (n: number) => `7a1e0000-0000-4000-8000-00000000000${n}`;
+  return {
+    voiceId: id(1),
+    transcriberId: id(2),
+    modelId: id(3),
+    phoneNumberId: id(4),
+    promptId: id(5),
+    chatPromptId: id(6),
+    whisperSummaryPromptId: id(7),
+    voicePersonaPromptId: id(8),
+    toolIds: [id(9)],
+    dictionaryIds: [id(0)],
+  };
+}
+
+const path = (slot: Slot) => `/assistants/${slot.id}`;
+
+async function populate(slot: Slot): Promise<void> {
+  const res = await client.patch(path(slot), populated(hosts));
+  if (res.status !== 200) throw new Error(`precondition: populating the assistant answered ${res.status} ${JSON.stringify(res.json?.error ?? '')}`);
+  await client.patch(path(slot), referenced());
+  slot.lastKnown = (await client.get(path(slot))).json?.data;
+}
+
+beforeAll(async () => {
+  const w = world();
+  client = w.as('tenantA');
+  const pub = await publicHost(w, 'value-space');
+  const priv = await hostResolvingTo(w, 'value-space-private', ['10.0.0.1']);
+  const nowhere = await unresolvableHost(w, 'value-space-nowhere');
+  hosts = { public: pub, private: priv, nowhere };
+  const known = new Map<string, string[]>([
+    [pub, [PUBLIC_TEST_ADDRESS]],
+    [nowhere, []],
+  ]);
+  if (priv) known.set(priv, ['10.0.0.1']);
+  ctx = { resolve: (h) => known.get(h) };
+  slots = fixturePool(
+    async (i) => {
+      const slot = { id: (await assistantFixture(w, client, `value-space-${i}`)).id, lastKnown: undefined };
+      await populate(slot);
+      return slot;
+    },
+    w.target.capabilities.control ? concurrency() : 1,
+    async (slot) => {
+      const res = await client.get(path(slot));
+      slot.lastKnown = res.status === 200 ? res.json?.data : undefined;
+    },
+  );
+});
+
+afterAll(async () => {
+  await slots?.close();
+});
+
+/** The body that puts `value` at the row's path: containers built, list items given their other members. */
+function bodyFor(row: OracleRow, value: unknown): Record<string, unknown> {
+  const build = (i: number): unknown => {
+    if (i === row.path.length) return value;
+    const seg = row.path[i];
+    if (seg === '[]') return [{ ...ITEM_BASE[row.path[i - 1]], ...(build(i + 1) as object) }];
+    return { [seg]: build(i + 1) };
+  };
+  return build(0) as Record<string, unknown>;
+}
+
+/** Top-level fields a PATCH of the row may move by itself: the field (and settings for the fields §2.2 merges into it), and updatedAt. */
+function moves(row: OracleRow): string[] {
+  return [...WRITE_STAMPS, row.path[0], row.shownAt[0]];
+}
+
+function short(v: unknown): string {
+  const s = v === undefined ? 'undefined' : JSON.stringify(v);
+  return s.length > 120 ? `${s.slice(0, 120)}… (${s.length} characters)` : s;
+}
+
+/** One failure of a drawn value: the clauses it breaks and what happened. */
+interface Miss {
+  clauses: string[];
+  text: string;
+}
+
+/** What happened to one value; `undefined` when the target answered as the oracle says. */
+async function tryValue(slot: Slot, row: OracleRow, cls: string, value: unknown): Promise<{ miss?: Miss; verdict: 'accepted' | 'refused' }> {
+  const j = judgeRow(row, value, ctx);
+  const before = slot.lastKnown ?? (await client.get(path(slot))).json?.data;
+  slot.lastKnown = undefined;
+  const res = await client.patch(path(slot), bodyFor(row, value));
+  const after = await client.get(path(slot));
+  slot.lastKnown = after.json?.data;
+  const miss = (clauses: string[], text: string) => ({
+    clauses,
+    text: `[${cls}] ${text}; the oracle: ${j.verdict} (${j.rule}); sent ${short(value)}; replay: CORE_API_SEED=${BASE_SEED}`,
+  });
+  if (res.status >= 500) return { verdict: 'refused', miss: miss([NO_5XX, ...j.clauses], `answered ${answer(res)}`) };
+  if (res.status >= 200 && res.status < 300) {
+    if (j.verdict === 'refuse') return { verdict: 'accepted', miss: miss(j.clauses, `accepted (${res.status})`) };
+    const actual = getAt(after.json?.data, concretePath(row.shownAt));
+    if (j.reads && !readingHolds(j.reads, actual))
+      return { verdict: 'accepted', miss: miss(j.clauses, `GET shows ${describeActual(actual)}, expected ${describeReading(j.reads)}`) };
+    const moved = movedFields(before, after.json?.data, moves(row));
+    return { verdict: 'accepted', miss: moved.length ? miss([OMITTED], `moved fields it did not send: ${moved.join(', ')}`) : undefined };
+  }
+  if (j.verdict === 'accept') return { verdict: 'refused', miss: miss(j.clauses, `refused with ${answer(res)}`) };
+  const want = j.refusal!;
+  if (res.status !== want.status || res.json?.error?.code !== want.code)
+    return { verdict: 'refused', miss: miss(j.clauses, `refused with ${answer(res)}, not ${want.status} ${want.code}`) };
+  const moved = movedFields(before, after.json?.data, []);
+  return { verdict: 'refused', miss: moved.length ? miss([UNCHANGED], `refused, but moved ${moved.join(', ')}`) : undefined };
+}
+
+function answer(res: ApiResponse): string {
+  return `${res.status} ${res.json?.error?.code ?? ''}`.trim();
+}
+
+/** Documented fields (§2.2 response column) that differ between two reads, less `ignore`. */
+function movedFields(before: unknown, after: unknown, ignore: readonly string[]): string[] {
+  const a = documentedPart(before, 'assistant', ignore) as Record<string, unknown> | undefined;
+  const b = documentedPart(after, 'assistant', ignore) as Record<string, unknown> | undefined;
+  if (!a || !b || typeof a !== 'object' || typeof b !== 'object') return isDeepStrictEqual(a, b) ? [] : ['(the whole answer)'];
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  return keys.filter((k) => !isDeepStrictEqual(a[k], b[k])).map((k) => `${k} ${short(a[k])} → ${short(b[k])}`);
+}
+
+/** A stable number for a string (FNV-1a), so each row and class draws from its own seeded stream. */
+function hash(s: string): number {
+  let h = 0x811c9dc5;
+  for (const ch of s) h = Math.imul(h ^ ch.codePointAt(0)!, 0x01000193);
+  return h | 0;
+}
+
+function draw(row: OracleRow, cls: ValueClass): unknown[] {
+  return fc.sample(cls.arb, { seed: SEED ^ hash(`${rowName(row)}|${cls.name}`), numRuns: perClass() });
+}
+
+/** Every clause a row's judgements may cite over its drawn values (judged with placeholder hosts), plus the ones every row checks. */
+function declaredClauses(row: OracleRow): string[] {
+  const placeholderCtx: OracleContext = {
+    resolve: (h) => ({ [PLACEHOLDER_HOSTS.public]: [PUBLIC_TEST_ADDRESS], [PLACEHOLDER_HOSTS.private!]: ['10.0.0.1'], [PLACEHOLDER_HOSTS.nowhere!]: [] })[h],
+  };
+  const ids = new Set<string>([OMITTED, UNCHANGED, NO_5XX]);
+  for (const cls of classesFor(row, PLACEHOLDER_HOSTS)) for (const v of draw(row, cls)) for (const c of judgeRow(row, v, placeholderCtx).clauses) ids.add(c);
+  if (row.kind === 'url')
+    for (const c of ['2.3/no-private-addresses', '2.3/no-unspecified-address', '2.3/hostname-must-resolve', '2.3/public-name-accepted']) ids.add(c);
+  return [...ids];
+}
+
+/** Judges the misses of a row on the declared clauses (a miss citing none of them on the row's first). */
+function report(verify: Verify, row: OracleRow, misses: Miss[], tried: string[], values: number): void {
+  const declared = new Set(verify.clauses);
+  const byClause = new Map<string, string[]>();
+  for (const m of misses) {
+    const on = m.clauses.filter((c) => declared.has(c));
+    for (const c of on.length ? on : [verify.clauses[0]]) byClause.set(c, [...(byClause.get(c) ?? []), m.text]);
+  }
+  for (const c of verify.clauses) {
+    verify.on(c).none(`${rowName(row)}: every drawn value (${values}) answered as the oracle says`, byClause.get(c) ?? [], 'none answered otherwise');
+  }
+  verify.inform(`${rowName(row)}: value classes tried`, true, tried.join('; '));
+}
+
+const budgetCut = (): string | undefined =>
+  hasCapability('control') || requestBudget() >= FULL_CASE_SETS_BUDGET
+    ? undefined
+    : switchReason('requestBudget', `request budget of a live run: ${REQUEST_BUDGET_VARIABLE}=${FULL_CASE_SETS_BUDGET} or more runs the value-space phase`);
+
+describe.concurrent('every request field of PATCH /assistants/{id}, over the space its type lives in', () => {
+  for (const row of ROWS) {
+    clauseTest(
+      declaredClauses(row),
+      `${rowName(row)} answers every drawn value as the oracle says`,
+      async (ctxTest) => {
+        const cut = budgetCut();
+        if (cut) skipWith(ctxTest, cut);
+        await slots.use(async (slot) => {
+          const misses: Miss[] = [];
+          const tried: string[] = [];
+          let values = 0;
+          for (const cls of classesFor(row, hosts)) {
+            const counts = { accepted: 0, refused: 0 };
+            for (const v of draw(row, cls)) {
+              const out = await tryValue(slot, row, cls.name, v);
+              counts[out.verdict] += 1;
+              values += 1;
+              if (out.miss) misses.push(out.miss);
+            }
+            tried.push(`${cls.name}: ${counts.accepted + counts.refused} (${counts.accepted} accepted, ${counts.refused} refused)`);
+          }
+          if (misses.length) console.error(`[value-space.test.ts] ${rowName(row)}: replay with CORE_API_SEED=${BASE_SEED}`);
+          report(ctxTest.verify, row, misses, tried, values);
+        });
+      },
+      { timeout: 60_000 },
+    );
+  }
+});
