@@ -17,10 +17,11 @@ import { randomUUID } from 'node:crypto';
 import { useWorld } from '../helpers/world/world';
 import { eventsFor, type Events, type StartedCall } from '../helpers/target/events';
 import { hasCapability, missingFixtureReason } from '../helpers/target/target';
-import { clauseTest, skipWith, type Verify } from '../helpers/checks/clause';
+import { clauseTest, skipWith, type ClauseContext, type Verify } from '../helpers/checks/clause';
 import { assistantFixture } from '../helpers/world/fixtures';
 import { RUN_CONFIG } from '../helpers/run/global-setup';
 import type { ApiResponse } from '../helpers/http/client';
+import { openWindow, stopwatch, type TimeWindow } from '../helpers/checks/clock';
 
 const world = useWorld();
 let assistant: { id: string };
@@ -58,16 +59,55 @@ async function hangUp(call: StartedCall): Promise<void> {
 
 /**
  * A finished call of tenant A: `CORE_API_CALL_ID` on a live tenant when given (only read), else a
- * call started and ended here (`endedAt`: when its end was confirmed, `performance.now()` ms).
+ * call started and ended here (`ended`: a time window opened just before the end request left, so
+ * its span to an answer bounds from above how long after the end the target saw a request).
  * Skips, naming both variables, when neither is possible.
  */
-async function finishedCall(ctx: Parameters<typeof skipWith>[0]): Promise<{ id: string; endedAt?: number }> {
+async function finishedCall(ctx: Parameters<typeof skipWith>[0]): Promise<{ id: string; ended?: TimeWindow }> {
   const given = world().target.live?.callId;
   if (given) return { id: given };
   if (!events) skipWith(ctx, missingFixtureReason('callId'), ['callId', 'trigger']);
   const call = await liveCall();
+  const ended = openWindow();
   await hangUp(call);
-  return { id: call.id, endedAt: performance.now() };
+  return { id: call.id, ended };
+}
+
+/** Calls ended and read at once, at most, to see the 404 window once surely inside it (a late runner or a slow answer may miss it). */
+const NOT_YET_TRIES = 3;
+
+/**
+ * §4.5 "404 until metrics land", on calls ended here: the first read right after the end. A
+ * simulator's delay is known (insightsDelayMs): the span from before the end request left to the
+ * read's answer bounds the target's, the runner's lateness included (helpers/checks/clock.ts
+ * `surelyWithin`), so a read within it must be 404. A read not surely inside it judges nothing:
+ * another call is ended and read, {@link NOT_YET_TRIES} in all; after the last, an `error` naming
+ * the runner's lateness when it was late, else an informational finding (a slow target). A live
+ * tenant's delay is not known: its 404 is checked when it is seen.
+ */
+async function checkNotYetAfterEnd(ctx: ClauseContext, first: { id: string; ended: TimeWindow }): Promise<void> {
+  const windowMs = hasCapability('control') ? RUN_CONFIG.insightsDelayMs : 0;
+  let call = first;
+  for (let attempt = 1; ; attempt++) {
+    const res = await insightsOf(call.id);
+    const span = Math.round(call.ended.close().spanMs());
+    if (res.status === 404 || call.ended.surelyWithin(windowMs)) {
+      const when = windowMs ? `at most ${span} ms after the call ended (metrics land after ${windowMs} ms)` : 'right after the call ended';
+      return checkNotYet(ctx.verify, `GET /calls/{id}/insights ${when}`, res);
+    }
+    const seen = `read ${span} ms after the end request left (window ${windowMs ? `${windowMs} ms` : 'not known'}), answered ${res.status}`;
+    if (windowMs && attempt < NOT_YET_TRIES) {
+      call = (await finishedCall(ctx)) as typeof first;
+      continue;
+    }
+    if (windowMs)
+      call.ended.unlessExplained(
+        'the first read came inside the 404 window',
+        { actual: `each of ${NOT_YET_TRIES} reads came too late; the last ${seen}` },
+        ctx.verify.record,
+      );
+    return ctx.verify.on('4.5/insights-404-until-metrics').inform('the first read came too late to see the 404 window', false, seen);
+  }
 }
 
 const insightsOf = (id: string) => world().as('tenantA').get(`/calls/${id}/insights`);
@@ -82,12 +122,12 @@ const batch = (ids: string[]) =>
  * metrics that land at once are seen at once and a slow target costs few requests.
  */
 async function awaitInsights(id: string): Promise<ApiResponse> {
-  const deadline = performance.now() + metricsDeadlineMs();
+  const polling = stopwatch();
   const simulator = hasCapability('control');
   let wait = simulator ? 100 : 250;
   for (;;) {
     const last = await insightsOf(id);
-    if (last.status === 200 || performance.now() + wait > deadline) return last;
+    if (last.status === 200 || polling.leftOf(metricsDeadlineMs()) < wait) return last;
     await sleep(wait);
     if (!simulator) wait = Math.min(wait * 2, 4_000);
   }
@@ -158,27 +198,7 @@ describe('§4.5 GET /calls/{id}/insights', () => {
     'insights are 404 right after the call ends, then land and carry the models, performance, summary and timeline',
     async (ctx) => {
       const call = await finishedCall(ctx);
-      if (call.endedAt !== undefined) {
-        const first = await insightsOf(call.id);
-        const sentAfterMs = performance.now() - call.endedAt - first.durationMs;
-        // Only a simulator's delay is known; a live tenant's 404 window is checked when it is seen.
-        const windowMs = hasCapability('control') ? RUN_CONFIG.insightsDelayMs : 0;
-        if (first.status === 404 || sentAfterMs < windowMs * 0.66) {
-          checkNotYet(
-            ctx.verify,
-            `GET /calls/{id}/insights ${Math.round(sentAfterMs)} ms after the call ended${windowMs ? ` (metrics land after ${windowMs} ms)` : ''}`,
-            first,
-          );
-        } else {
-          ctx.verify
-            .on('4.5/insights-404-until-metrics')
-            .inform(
-              'the first read came too late to see the 404 window',
-              false,
-              `sent ${Math.round(sentAfterMs)} ms after the end; window ${windowMs ? `${windowMs} ms` : 'not known'}; answered ${first.status}`,
-            );
-        }
-      }
+      if (call.ended) await checkNotYetAfterEnd(ctx, { id: call.id, ended: call.ended });
       const res = await awaitInsights(call.id);
       ctx.verify.on('4.5/insights-content').success(res, 200, `insights land within ${metricsDeadlineMs() / 1000} s of the call's end`);
       ctx.verify.on('4.5/insights-content').schema('data is the insights object', 'insights', res.json?.data, res);

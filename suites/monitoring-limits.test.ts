@@ -15,17 +15,20 @@
  * A's monitoring tests, running beside this file, keep theirs.
  *
  * Mints are sent with `retry: false` and `expect429` so the client's own 429 policy never hides the
- * endpoint's answer. Slots per call and the mint rate are not shown by the spec; on simulators they
+ * endpoint's answer; a 429 without the endpoint's own body (a top-level retryAfterSeconds, §7
+ * exception 3) is a throttle, waited out and sent again (helpers/checks/limits.ts), never the limit. A
+ * budget is judged only within the minute it was spent in (helpers/checks/clock.ts `spentWithin`). Slots per call and the mint rate are not shown by the spec; on simulators they
  * are read from the control contract's config (an empty `PUT /__control/config` changes nothing).
  */
-import { withinWindow } from '../helpers/live/own-side';
 import { beforeAll, describe } from 'vitest';
 import { useWorld } from '../helpers/world/world';
-import { ApiClient, retryAfterMs, TargetError, THROTTLE_RETRIES, type ApiResponse } from '../helpers/http/client';
+import { ApiClient, TargetError, type ApiResponse } from '../helpers/http/client';
 import { clauseTest, skipWith, type Verify } from '../helpers/checks/clause';
 import { assistantFixture } from '../helpers/world/fixtures';
 import { eventsFor, type Events, type StartedCall } from '../helpers/target/events';
 import { validate } from '../helpers/spec/validator';
+import { pastThrottles } from '../helpers/checks/limits';
+import { openWindow, stopwatch } from '../helpers/checks/clock';
 
 const world = useWorld();
 let assistant: { id: string };
@@ -80,6 +83,15 @@ const mint = (c: ApiClient, id: string, actorLabel = 'conformance monitor') =>
   c.post(`/calls/${id}/monitor-session`, { actorLabel }, { retry: false, expect429: true });
 
 /**
+ * A mint for a test that judges the rate: a 429 without the endpoint's own body (a gateway's,
+ * another limiter's, §7 "throttled") is waited out and the mint sent again (helpers/checks/limits.ts); the
+ * answer returned is a 2xx, another refusal, or the endpoint's own 429.
+ * @throws TargetError (`throttled`, an `error`) when such throttles do not lift
+ */
+const mintPastThrottles = async (c: ApiClient, id: string, actorLabel?: string): Promise<ApiResponse> =>
+  (await pastThrottles(() => mint(c, id, actorLabel), endpoints429, 'POST /calls/{id}/monitor-session')).res;
+
+/**
  * A mint for a test that judges slots, not the rate: a 429 is the tenant's mint budget (spent by
  * earlier tests or another run within the minute, §4.5), never the slot rule's answer, so the
  * client waits it out as it does every 429 (helpers/http/client.ts) and ends the test in `error` only
@@ -104,7 +116,8 @@ async function freshTenant(verify: Verify, label: string): Promise<{ tenantId: s
 }
 
 /**
- * Mints with `client` until the tenant is throttled (429), each mint before it checked 2xx through
+ * Mints with `client` until the tenant is refused with the endpoint's own 429 (a throttle without
+ * its body is waited out, {@link mintPastThrottles}), each mint before it checked 2xx through
  * the test's `verify`, opening a new call whenever the
  * current one's slots are full. Returns the 429, or undefined when none came within
  * `mintsPerMinute + 5` mints.
@@ -122,7 +135,7 @@ async function spendBudget(
       call = await liveCall(t.tenantId, t.assistantId);
       onCall = 0;
     }
-    const res = await mint(client, call.id);
+    const res = await mintPastThrottles(client, call.id);
     if (res.status === 429) return res;
     verify.on('4.5/monitor-session-per-tenant').success(res, undefined, `mint ${i + 1} within the rate (${cfg.mintsPerMinute} per minute)`);
     onCall += 1;
@@ -142,11 +155,11 @@ describe('§4.5 / §7 exception 3: one mint budget per tenant, whichever key spe
       async ({ verify }) => {
         const cfg = await monitorConfig();
         const t = await freshTenant(verify, `${i}`);
-        const started = performance.now();
+        const spending = openWindow();
         const throttled = await spendBudget(verify, t[o.spend], t, cfg);
-        const other = await mint(t[o.then], (await liveCall(t.tenantId, t.assistantId)).id);
+        const other = await mintPastThrottles(t[o.then], (await liveCall(t.tenantId, t.assistantId)).id);
         // Spent past the minute (429s of a gateway waited out), the first mints may have aged out: no verdict.
-        if (!throttled || other.status !== 429) withinWindow(started, 60_000, 'the per-tenant mint budget', verify.record);
+        if (!throttled || other.status !== 429) spending.close().spentWithin(60_000, 'the per-tenant mint budget', verify.record);
         verify
           .on('4.5/monitor-session-429')
           .arrived(`minting beyond ${cfg.mintsPerMinute} per minute answers 429`, throttled, `a 429 by mint ${cfg.mintsPerMinute + 1}`, 'no 429');
@@ -181,9 +194,9 @@ describe('§4.5 / §7 exception 3: the budget is the tenant’s, not its organiz
         tenants.push({ tenantId: t.id, assistantId: a.json.data.id as string, tenantKey });
       }
       const [first, second] = tenants;
-      const started = performance.now();
+      const spending = openWindow();
       const throttled = await spendBudget(verify, first.tenantKey, first, cfg);
-      if (!throttled) withinWindow(started, 60_000, 'the per-tenant mint budget', verify.record);
+      if (!throttled) spending.close().spentWithin(60_000, 'the per-tenant mint budget', verify.record);
       verify
         .on('4.5/monitor-session-429')
         .arrived(`minting beyond ${cfg.mintsPerMinute} per minute answers 429`, throttled, `a 429 by mint ${cfg.mintsPerMinute + 1}`, 'no 429');
@@ -203,9 +216,9 @@ describe('§4.5 monitor slots are per call', () => {
       const w = world();
       const c = w.as('tenantA');
       const full = await liveCall(w.tenantA.id, assistant.id);
-      for (let i = 1; i <= slots; i++) verify.success(await mint(c, full.id, `slot ${i}`), undefined, `mint ${i} of ${slots} on the first call`);
+      for (let i = 1; i <= slots; i++) verify.success(await mintPastBudget(c, full.id, `slot ${i}`), undefined, `mint ${i} of ${slots} on the first call`);
       const other = await liveCall(w.tenantA.id, assistant.id);
-      const res = await mint(c, other.id, 'on another call');
+      const res = await mintPastBudget(c, other.id, 'on another call');
       verify.success(res, undefined, 'a mint on another call of the tenant answers 2xx: the slots are the call’s');
     },
     { requires: ['control'] },
@@ -222,42 +235,27 @@ describe('§4.5 / §7 exception 3 on calls the suite started: the per-tenant rat
       const tenantKey = w.as('tenantB');
       const orgKey = w.as('orgB');
       const call = await startedCall('tenantB', assistantB!.id);
-      const started = performance.now();
+      const minting = stopwatch();
       let minted = 0;
       let noise = 0;
       let throttled: ApiResponse | undefined;
-      while (!throttled && minted < MAX_RATE_MINTS && performance.now() - started < MAX_RATE_MS) {
-        const res = await mint(tenantKey, call.id, 'conformance rate probe');
-        if (res.status === 429) {
-          if (endpoints429(res)) throttled = res;
-          else {
-            // Not the endpoint's own body: maybe a gateway's 429. The endpoint's own 429 persists once the budget is spent.
-            noise += 1;
-            if (noise > THROTTLE_RETRIES)
-              throw new TargetError(
-                `POST /calls/{id}/monitor-session: ${noise} answers 429 without a top-level retryAfterSeconds, each followed by a 2xx once waited out; no verdict on the per-tenant limit`,
-                res.request,
-                'throttled',
-              );
-            await new Promise((r) => setTimeout(r, Math.min(retryAfterMs(res) ?? 500, 10_000)));
-            const again = await mint(tenantKey, call.id, 'conformance rate probe');
-            if (again.status === 429) throttled = again;
-            else if (again.status >= 200 && again.status < 300) {
-              minted += 1;
-              await closeOne(verify, tenantKey, call.id);
-            } else return refused(ctx, again, minted);
-          }
-          continue;
+      while (!throttled && minted < MAX_RATE_MINTS && !minting.over(MAX_RATE_MS)) {
+        // A 429 without the endpoint's own body (a gateway's, §7 "throttled") is waited out; the endpoint's own 429 persists once the budget is spent.
+        const got = await pastThrottles(() => mint(tenantKey, call.id, 'conformance rate probe'), endpoints429, 'POST /calls/{id}/monitor-session');
+        noise += got.throttles.length;
+        const res = got.res;
+        if (res.status === 429) throttled = res;
+        else if (res.status < 200 || res.status >= 300) return refused(ctx, res, minted);
+        else {
+          minted += 1;
+          // Closed again at once, so the call's slots never fill and only the rate can refuse a mint.
+          await closeOne(verify, tenantKey, call.id);
         }
-        if (res.status < 200 || res.status >= 300) return refused(ctx, res, minted);
-        minted += 1;
-        // Closed again at once, so the call's slots never fill and only the rate can refuse a mint.
-        await closeOne(verify, tenantKey, call.id);
       }
       if (!throttled)
         skipWith(
           ctx,
-          `precondition failed: ${minted} mints in ${Math.round((performance.now() - started) / 1000)} s were all accepted; the per-tenant rate is not shown (§4.5), so no 429 could be met within this test's bounds (${MAX_RATE_MINTS} mints, ${MAX_RATE_MS / 1000} s)`,
+          `precondition failed: ${minted} mints in ${Math.round(minting.elapsedMs() / 1000)} s were all accepted; the per-tenant rate is not shown (§4.5), so no 429 could be met within this test's bounds (${MAX_RATE_MINTS} mints, ${MAX_RATE_MS / 1000} s)`,
         );
       verify
         .on('4.5/monitor-session-429')
@@ -266,15 +264,15 @@ describe('§4.5 / §7 exception 3 on calls the suite started: the per-tenant rat
           true,
           minted === 0
             ? 'the first mint was already throttled: the budget was spent before this test (an earlier run within the window)'
-            : `${minted} mints in ${Math.round((performance.now() - started) / 1000)} s`,
+            : `${minted} mints in ${Math.round(minting.elapsedMs() / 1000)} s${noise ? `; ${noise} 429s without the endpoint's body waited out` : ''}`,
         );
       verify
         .on(['4.5/monitor-session-429', '7/monitor-429-top-level'])
         .schema('the 429 body carries a top-level retryAfterSeconds', 'monitor#/$defs/rateLimited', throttled.json, throttled);
       // The other key type (organization key acting for B) right away, then the tenant key again: it proves the budget was still spent.
-      const other = await mint(orgKey, call.id, 'conformance rate probe, organization key');
+      const other = await mintPastThrottles(orgKey, call.id, 'conformance rate probe, organization key');
       if (other.status >= 200 && other.status < 300) await closeOne(verify, orgKey, call.id);
-      const still = await mint(tenantKey, call.id, 'conformance rate probe, tenant key again');
+      const still = await mintPastThrottles(tenantKey, call.id, 'conformance rate probe, tenant key again');
       if (still.status >= 200 && still.status < 300) {
         await closeOne(verify, tenantKey, call.id);
         if (other.status !== 429)

@@ -18,6 +18,7 @@ import { clauseTest, skipUnlessServed, skipWith, type ClauseContext } from '../h
 import { loadEnv, switchReason } from '../helpers/target/target';
 import type { ApiResponse } from '../helpers/http/client';
 import { statusLine } from '../helpers/base/exchange';
+import { stopwatch } from '../helpers/checks/clock';
 
 const world = useWorld();
 
@@ -102,10 +103,10 @@ interface Samples {
 async function sample(never: () => Promise<ApiResponse>, other: () => Promise<ApiResponse>): Promise<Samples> {
   faker.seed(SEED);
   const s: Samples = { never: [], other: [], statuses: new Set(), elapsedMs: 0 };
-  const started = performance.now();
+  const sampling = stopwatch();
   const pairs = world().target.capabilities.control ? MAX_PAIRS : MAX_PAIRS_BUDGETED;
   for (let i = 0; i < WARMUP + pairs; i++) {
-    if (performance.now() - started > BUDGET_MS) break;
+    if (sampling.over(BUDGET_MS)) break;
     const order = faker.datatype.boolean() ? (['never', 'other'] as const) : (['other', 'never'] as const);
     for (const kind of order) {
       const res = await (kind === 'never' ? never() : other());
@@ -113,7 +114,7 @@ async function sample(never: () => Promise<ApiResponse>, other: () => Promise<Ap
       if (i >= WARMUP) s[kind].push(res.durationMs);
     }
   }
-  s.elapsedMs = performance.now() - started;
+  s.elapsedMs = sampling.elapsedMs();
   return s;
 }
 

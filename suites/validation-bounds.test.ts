@@ -25,6 +25,7 @@ import {
 } from '../helpers/generate/hosts';
 import { FULL_CASE_SETS_BUDGET, hasCapability, REQUEST_BUDGET_VARIABLE, requestBudget, switchReason } from '../helpers/target/target';
 import { concurrency, fixturePool, type FixturePool } from '../helpers/world/concurrency';
+import { openWindow } from '../helpers/checks/clock';
 
 const world = useWorld();
 const CASES = generateBoundsCases();
@@ -245,15 +246,19 @@ describe('§2.3 serverUrl', () => {
       main.lastKnown = undefined;
       const host = await publicHost(w, 'public');
       const url = `https://${host}/hooks/core`;
+      const patching = openWindow();
       const res = await client.patch(path(), { serverUrl: url });
+      patching.close();
       ctx.verify.on('2.3/public-name-accepted').success(res, 200, `PATCH serverUrl ${url} is accepted`);
       ctx.verify.on('4.1/response-includes-server-url').equal('the PATCH answer includes serverUrl as written', res.json?.data?.serverUrl, url, res);
       // The name points at a documentation address where nothing listens: a PATCH that sent (and waited on) a test request could not answer promptly.
-      ctx.verify.on('2.3/validation-only').that('the PATCH answers within 4 s (it validates DNS only and waits on no test request)', res.durationMs < 4_000, {
-        expected: '< 4000 ms',
-        actual: `${Math.round(res.durationMs)} ms`,
+      patching.judgeWithin(
+        ctx.verify.on('2.3/validation-only'),
+        'the PATCH answers within 4 s (it validates DNS only and waits on no test request)',
+        res.durationMs,
+        4_000,
         res,
-      });
+      );
       const get = await client.get(path());
       ctx.verify.on('2.3/public-name-accepted').equal('GET shows the serverUrl', get.json?.data?.serverUrl, url, get);
       if (w.control) {

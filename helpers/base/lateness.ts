@@ -26,16 +26,20 @@ const KEEP_MS = 120_000;
 const ticks: { at: number; lateMs: number }[] = [];
 let timer: NodeJS.Timeout | undefined;
 let histogram: IntervalHistogram | undefined;
+/** When the drift timer started (performance.now(), ms), and up to when ticks were let go (kept {@link KEEP_MS}). */
+let startedAtMs = Number.POSITIVE_INFINITY;
+let forgottenUntilMs = Number.NEGATIVE_INFINITY;
 
 /** Starts measuring this process's lateness, once (later calls do nothing). */
 export function watchLateness(): void {
   if (timer) return;
-  let expected = performance.now() + TICK_MS;
+  startedAtMs = performance.now();
+  let expected = startedAtMs + TICK_MS;
   timer = setInterval(() => {
     const now = performance.now();
     ticks.push({ at: now, lateMs: Math.max(0, now - expected) });
     expected = now + TICK_MS;
-    while (ticks.length && ticks[0].at < now - KEEP_MS) ticks.shift();
+    while (ticks.length && ticks[0].at < now - KEEP_MS) forgottenUntilMs = ticks.shift()!.at;
   }, TICK_MS);
   timer.unref();
   histogram = monitorEventLoopDelay({ resolution: TICK_MS });
@@ -49,6 +53,8 @@ export function stopWatchingLateness(): void {
   histogram?.disable();
   histogram = undefined;
   ticks.length = 0;
+  startedAtMs = Number.POSITIVE_INFINITY;
+  forgottenUntilMs = Number.NEGATIVE_INFINITY;
 }
 
 /** The runner's lateness over a window: the worst late tick, and whether the window was watched at all. */
@@ -57,18 +63,26 @@ export interface Lateness {
   maxMs: number;
   /** Ticks seen in the window. */
   ticks: number;
-  /** Whether the drift timer was running over the whole window (else nothing is known: `maxMs` is 0). */
+  /**
+   * Whether the drift timer was running over the whole window, started at or before its start and
+   * no tick of it forgotten (else nothing is known: `maxMs` is 0). The first tick after the start
+   * counts the lateness since the start, so a timer started when the window opened watches it.
+   */
   watched: boolean;
 }
 
 /**
  * The runner's lateness between `fromMs` and `toMs` (performance.now() times), ticks up to one
- * tick past the end included (a blocked loop shows in the first tick after it).
+ * tick past the end included (a blocked loop shows in the first tick after it), and the tick still
+ * owed when none ran since the window's end (a loop blocked until just now, judged before its timer ran again).
  */
 export function latenessOver(fromMs: number, toMs: number): Lateness {
   const inWindow = ticks.filter((t) => t.at >= fromMs && t.at <= toMs + TICK_MS + t.lateMs);
-  const watched = timer !== undefined && ticks.length > 0 && ticks[0].at <= fromMs + TICK_MS;
-  return { maxMs: inWindow.reduce((m, t) => Math.max(m, t.lateMs), 0), ticks: inWindow.length, watched };
+  const watched = timer !== undefined && startedAtMs <= fromMs && forgottenUntilMs < fromMs;
+  // A tick still owed: the loop may be blocked right now, and a judgment made before the timer runs again would not see it.
+  const last = ticks.length ? ticks[ticks.length - 1].at : startedAtMs;
+  const owedMs = watched && last <= toMs ? Math.max(0, performance.now() - last - TICK_MS) : 0;
+  return { maxMs: inWindow.reduce((m, t) => Math.max(m, t.lateMs), owedMs), ticks: inWindow.length, watched };
 }
 
 /** "up to 180 ms late (event-loop delay p99 over the process's life 12 ms)": the lateness in words. */

@@ -40,21 +40,3 @@ export function ownSide(kind: OwnSideKind, message: string, record: TestRecorder
   record?.ownSide(kind, e.message);
   return e;
 }
-
-/**
- * A limit check that could not finish inside the window it judges proves nothing: when
- * `performance.now() − startedMs` reached `windowMs` (less a second for the last answer's trip),
- * the first spending may have aged out of a sliding window (a budget per minute spent while 429s
- * of a gateway were waited out). Ends the test as an `error` (`window`) then; returns otherwise.
- * @param what the check, in words ("the per-tenant mint budget")
- * @throws OwnSideError (`window`) when the window was outrun
- */
-export function withinWindow(startedMs: number, windowMs: number, what: string, record?: TestRecorder): void {
-  const tookMs = performance.now() - startedMs;
-  if (tookMs < windowMs - 1_000) return;
-  throw ownSide(
-    'window',
-    `${what}: spending it took ${(tookMs / 1000).toFixed(1)} s, not inside the ${(windowMs / 1000).toFixed(0)} s window it judges (429s waited out, a slow target): the first spending may have aged out; no verdict`,
-    record,
-  );
-}

@@ -15,8 +15,8 @@ import type { ControlDelivery } from '../target/control';
 import { WaitTimeoutError, describeRequest, jsonOf, type ReceivedRequest, type WebhookReceiver } from './receiver';
 import { deliveryIdOf, getHeader, HEADER_SIGNATURE, verifyModelA, verifyModelB } from './verify';
 import { analyseBackoff, couldBeExponential, retryReading } from './timing';
-import { latenessOver, latenessWords, TICK_MS } from '../base/lateness';
-import { ownSide } from '../live/own-side';
+import { TICK_MS } from '../base/lateness';
+import { LATE_MS, NEVER, openWindow } from '../checks/clock';
 
 /** How {@link verifyArrival} waits and what it calls a wrong delivery. */
 export interface ArrivalOptions {
@@ -47,6 +47,7 @@ export async function verifyArrival(
 ): Promise<ReceivedRequest[]> {
   let found: ReceivedRequest[] = [];
   let wrong: string | undefined;
+  const window = openWindow();
   try {
     await rx.waitFor(
       (all) => {
@@ -64,10 +65,11 @@ export async function verifyArrival(
     );
   } catch (e) {
     if (!(e instanceof WaitTimeoutError)) throw e;
-    lateRunnerStop(performance.now() - opts.timeoutMs, requirement, `nothing arrived within ${opts.timeoutMs} ms`, Math.max(LATE_MS, opts.timeoutMs * 0.05));
-    checks.that(requirement, false, {
+    // A wait the runner spent late (5% of it, at least LATE_MS) may have closed before what came was seen.
+    window.close().judge(checks, requirement, false, {
       expected: opts.expected ?? `within ${opts.timeoutMs} ms`,
-      actual: `nothing matching arrived; the receiver saw: ${rx.summary()}`,
+      actual: `nothing matching arrived within ${opts.timeoutMs} ms; the receiver saw: ${rx.summary()}`,
+      explainedBy: (lateMs) => lateMs >= Math.max(LATE_MS, opts.timeoutMs * 0.05),
     });
     return found;
   }
@@ -77,23 +79,6 @@ export async function verifyArrival(
   }
   checks.that(requirement, true, { expected: '', actual: '' });
   return found;
-}
-
-/**
- * Lateness of the runner (ms) beyond which a wait that ran out, or a window that closed, may be the
- * runner's doing: a quarter of the 400 ms margin the retry windows keep (timing.ts `nextRetryWindowMs`).
- */
-export const LATE_MS = 100;
-
-/**
- * Ends the test as an `error` (helpers/live/own-side.ts `late-runner`) when the runner ran `limitMs` late
- * or more since `fromMs` (performance.now()): what the check saw (`what`) may be its clock's doing.
- * @throws OwnSideError then; returns otherwise
- */
-function lateRunnerStop(fromMs: number, requirement: string, what: string, limitMs: number, record?: Verify['record']): void {
-  const late = latenessOver(fromMs, performance.now());
-  if (late.watched && late.maxMs >= limitMs)
-    throw ownSide('late-runner', `${requirement}: ${what}, but the runner was ${latenessWords(late)} over the same window: no verdict`, record);
 }
 
 /** "#3 -> 500, #7 -> held": each attempt's arrival number and the status the receiver answered. */
@@ -116,10 +101,13 @@ export async function verifySilence(
   windowMs: number,
   expected: string,
 ): Promise<void> {
+  const window = openWindow();
   const probe = await rx.holdsOff((all) => unwanted(all).length > 0, windowMs);
-  checks.that(requirement, !probe.violated, {
+  // What came in a silence window came: the runner's lateness never explains it.
+  window.close().judge(checks, requirement, !probe.violated, {
     expected,
     actual: probe.violated ? unwanted(rx.requests).map(describeRequest).join('; ') : 'none',
+    explainedBy: NEVER,
   });
 }
 
@@ -136,9 +124,15 @@ export async function verifyNoRetry(
   attempts: (all: ReceivedRequest[]) => ReceivedRequest[],
   windowMs: number,
 ): Promise<void> {
+  const window = openWindow();
   const more = await rx.holdsOff((all) => attempts(all).length > 1, windowMs);
   const seen = attempts(rx.requests);
-  checks.that(requirement, !more.violated, { expected: `1 attempt within ${windowMs} ms`, actual: `${seen.length} attempts: ${attemptWords(seen)}` });
+  // A second attempt of a model A event came: the runner's lateness never explains it.
+  window.close().judge(checks, requirement, !more.violated, {
+    expected: `1 attempt within ${windowMs} ms`,
+    actual: `${seen.length} attempts: ${attemptWords(seen)}`,
+    explainedBy: NEVER,
+  });
 }
 
 /**
@@ -289,13 +283,9 @@ export const verifyRetryCount = sharedVerifier('6/b-retry-count', function verif
   const reading = retryReading(attempts.length);
   // Too few may be a retry that came after the runner, running late, had closed its window.
   if (reading === 'too-few' && attempts.length > 0)
-    lateRunnerStop(
-      attempts[0].arrivedAtMs,
-      'a failing model B delivery is retried up to 5 times',
-      `only ${attempts.length} attempts seen`,
-      LATE_MS,
-      verify.record,
-    );
+    openWindow(attempts[0].arrivedAtMs)
+      .close()
+      .unlessExplained('a failing model B delivery is retried up to 5 times', { actual: `only ${attempts.length} attempts seen` }, verify.record);
   count.soft.that(
     'a failing model B delivery is retried up to 5 times (5 or 6 attempts in all, never fewer or more)',
     reading === 'five-retries' || reading === 'five-attempts',
@@ -361,15 +351,15 @@ export const verifyBackoff = sharedVerifier(
     const backoff = analyseBackoff(arrivals);
     const gaps = backoff.gapsMs.map((g) => g.toFixed(0)).join(', ');
     const exponential = verify.on('6/b-backoff-exponential');
-    if (attempts.length >= 4 && !backoff.exponential) {
-      const late = latenessOver(arrivals[0] - TICK_MS, arrivals[arrivals.length - 1]);
-      if (!late.watched || couldBeExponential(arrivals, late.maxMs))
-        throw ownSide(
-          'late-runner',
-          `the retry waits ${gaps} ms do not grow as §6 says, but the runner was ${late.watched ? latenessWords(late) : 'not watching its own lateness'} over the same window: its clock, not the API's schedule, may have made them so; no verdict on 6/b-backoff-exponential`,
+    // Arrival times are the runner's: waits its lateness over the schedule could have stretched or shrunk are no verdict.
+    if (attempts.length >= 4 && !backoff.exponential)
+      openWindow(arrivals[0] - TICK_MS)
+        .close(arrivals[arrivals.length - 1])
+        .unlessExplained(
+          'the retry waits grow as §6 says (6/b-backoff-exponential)',
+          { actual: `the retry waits ${gaps} ms do not grow`, explainedBy: (lateMs) => couldBeExponential(arrivals, lateMs) },
           verify.record,
         );
-    }
     exponential.soft.that('each retry comes later than the one before, the waits growing about geometrically', attempts.length < 4 || backoff.exponential, {
       expected: `median growth ≥ 1.4× per retry (the larger of two), and at most one wait growing less than 1.3× with 10 ms slack (first retry delay configured: ${retryBaseMs} ms)`,
       actual: `waits ${gaps} ms; ${backoff.problems.join('; ')}`,

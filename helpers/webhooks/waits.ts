@@ -10,8 +10,7 @@ import type { ControlDelivery } from '../target/control';
 import { WaitTimeoutError, type ReceivedRequest, type WebhookReceiver } from './receiver';
 import { deliveryIdOf } from './verify';
 import { nextRetryWindowMs } from './timing';
-import { LATE_MS } from './verifiers';
-import { latenessOver } from '../base/lateness';
+import { LATE_MS, openWindow } from '../checks/clock';
 
 /** What an arrival wait is handed: the deliveries it was waiting for, or a falsy value to go on waiting. */
 export type Pick = (all: ReceivedRequest[]) => ReceivedRequest[] | undefined | false;
@@ -70,11 +69,11 @@ export async function followRetries(rx: WebhookReceiver, attemptsOf: () => Recei
     const n = seen.length;
     const lastGap = n >= 2 ? seen[n - 1].arrivedAtMs - seen[n - 2].arrivedAtMs : 0;
     const window = n < 2 && opts.retryBaseMs === undefined ? opts.unknownFirstWaitMs : nextRetryWindowMs(lastGap, opts.retryBaseMs ?? 0);
-    const from = performance.now();
+    const watched = openWindow();
     const more = await rx.holdsOff(() => attemptsOf().length > n, window);
     seen = attemptsOf();
     if (more.violated) continue;
-    if (extensions < 2 && latenessOver(from, performance.now()).maxMs >= LATE_MS) extensions += 1;
+    if (extensions < 2 && watched.close().lateBy(LATE_MS)) extensions += 1;
     else break;
   }
   return seen;

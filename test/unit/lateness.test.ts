@@ -13,8 +13,9 @@ import { latenessOver, TICK_MS, watchLateness } from '../../helpers/base/latenes
 import { WebhookReceiver } from '../../helpers/webhooks/receiver';
 import { verifyBackoff } from '../../helpers/webhooks/verifiers';
 import { verifier } from '../../helpers/checks/engine';
-import { OwnSideError, withinWindow } from '../../helpers/live/own-side';
+import { OwnSideError } from '../../helpers/live/own-side';
 import { TestRecorder } from '../../helpers/record/test-recorder';
+import { openWindow } from '../../helpers/checks/clock';
 
 /** Blocks this thread (the receiver's) for `ms`: a busy runner. */
 function busy(ms: number): void {
@@ -114,13 +115,19 @@ describe('a loaded runner (rehearsed)', () => {
   });
 });
 
-describe('withinWindow', () => {
+describe('TimeWindow.spentWithin', () => {
   it('a limit check that outran its window is error (window), one inside it goes on', () => {
     const record = new TestRecorder({});
-    expect(() => withinWindow(performance.now() - 5_000, 60_000, 'the per-tenant mint budget', record)).not.toThrow();
+    expect(() =>
+      openWindow(performance.now() - 5_000)
+        .close()
+        .spentWithin(60_000, 'the per-tenant mint budget', record),
+    ).not.toThrow();
     const e = (() => {
       try {
-        withinWindow(performance.now() - 61_000, 60_000, 'the per-tenant mint budget', record);
+        openWindow(performance.now() - 61_000)
+          .close()
+          .spentWithin(60_000, 'the per-tenant mint budget', record);
       } catch (x) {
         return x;
       }
