@@ -180,9 +180,43 @@ export function statementsWithoutTest(d: SpecDiff): StatementChange[] {
   return d.changes.filter((c) => c.kind !== 'removed' && !c.status && (c.unlinked || c.clauses.every((k) => k.tests.length === 0)));
 }
 
-/** Renders a spec diff as text for a terminal or a pull-request comment (Markdown). */
-export function renderSpecDiff(d: SpecDiff, oldName: string, newName: string): string {
+/**
+ * Why a run record is no evidence of which tests cover which clause, or undefined when it is: no
+ * test ran in it (none recorded, as in a run stopped before its first test, or every one skipped),
+ * or it started before the newest suite file was last written (tests added, renamed or removed
+ * since). A spec diff then lists the tests instead (helpers/report/list-tests.ts).
+ * @param run the record's tests and start (ISO 8601)
+ * @param newestSuiteMs modification time of the newest suite file, in ms since the epoch (undefined: not known)
+ */
+export function runRecordNotEvidence(run: { tests: readonly { status: string }[]; startedAt: string }, newestSuiteMs?: number): string | undefined {
+  if (run.tests.length === 0) return 'no test ran in it';
+  if (run.tests.every((t) => t.status === 'skip')) return `no test ran in it (all ${run.tests.length} skipped)`;
+  const started = Date.parse(run.startedAt);
+  if (newestSuiteMs !== undefined && Number.isFinite(started) && started < newestSuiteMs)
+    return `it is older than the suite files (run started ${run.startedAt}, a suite file changed ${new Date(newestSuiteMs).toISOString()})`;
+  return undefined;
+}
+
+/**
+ * Where a spec diff's tests came from, in the words of its first line: a run record, or the
+ * listing of the conformance tests (with why a record present was not used).
+ */
+export type CoverageSource = { kind: 'run'; file: string } | { kind: 'listing'; passedOver?: { file: string; why: string } };
+
+/** The first line of a rendered spec diff: which source its tests came from, and why a run record was passed over. */
+export function coverageSourceLine(source: CoverageSource): string {
+  if (source.kind === 'run') return `Tests from the run record ${source.file}.`;
+  const over = source.passedOver ? `; the run record ${source.passedOver.file} was not used: ${source.passedOver.why}` : '';
+  return `Tests from the catalogue listing (vitest list --project conformance, without running them)${over}.`;
+}
+
+/**
+ * Renders a spec diff as text for a terminal or a pull-request comment (Markdown). With `source`,
+ * the first line says where its tests came from ({@link coverageSourceLine}).
+ */
+export function renderSpecDiff(d: SpecDiff, oldName: string, newName: string, source?: CoverageSource): string {
   const lines: string[] = [];
+  if (source) lines.push(coverageSourceLine(source), '');
   const count = (k: StatementChange['kind']) => d.changes.filter((c) => c.kind === k).length;
   lines.push(`# Spec diff: ${oldName} → ${newName}`, '');
   lines.push(`${count('changed')} changed, ${count('added')} added, ${count('removed')} removed statements`, '');

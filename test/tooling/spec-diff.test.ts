@@ -153,11 +153,11 @@ describe.skipIf(!HAS_SPEC)(`spec diff${HAS_SPEC ? '' : ` (${SPEC_NEEDED})`}`, ()
     expect(similarity('Keys are secrets.', 'The calls API is read-only.')).toBeLessThan(0.5);
   });
 
-  test('npm run spec-diff prints the diff with the tests from a run record', async () => {
+  test('npm run spec-diff prints the diff with the tests from a run record newer than the suite files', async () => {
     const dir = scratchDir('spec-diff-');
     writeFileSync(join(dir, 'old.md'), spec);
     writeFileSync(join(dir, 'new.md'), edited());
-    writeRunRecord(run, join(dir, 'run'));
+    writeRunRecord({ ...run, startedAt: new Date().toISOString() }, join(dir, 'run'));
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ['--import', 'tsx', 'scripts/spec-diff.ts', join(dir, 'old.md'), join(dir, 'new.md'), '--run', join(dir, 'run', 'conformance.json'), '--json'],
@@ -165,6 +165,24 @@ describe.skipIf(!HAS_SPEC)(`spec diff${HAS_SPEC ? '' : ` (${SPEC_NEEDED})`}`, ()
     );
     const out = JSON.parse(stdout);
     expect(out.changes).toHaveLength(edits.length);
-    expect(out.source).toMatch(/^tests from /);
+    expect(out.sourceKind).toBe('run');
+    expect(out.source).toMatch(/^Tests from the run record /);
   }, 60_000);
+
+  test('after a run that ran no test, npm run spec-diff lists the tests instead, and its first line says so', async () => {
+    const dir = scratchDir('spec-diff-');
+    writeFileSync(join(dir, 'old.md'), spec);
+    writeFileSync(join(dir, 'new.md'), edited());
+    writeRunRecord({ ...run, tests: [], startedAt: new Date().toISOString() }, join(dir, 'run'));
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/spec-diff.ts', join(dir, 'old.md'), join(dir, 'new.md'), '--run', join(dir, 'run', 'conformance.json')],
+      { cwd: process.cwd(), maxBuffer: 16 * 1024 * 1024 },
+    );
+    expect(stdout.split('\n')[0]).toMatch(
+      /^Tests from the catalogue listing \(vitest list --project conformance, without running them\); the run record .*conformance\.json was not used: no test ran in it\.$/,
+    );
+    // The changed §5.4 rotation rule is covered by the listed tests, not "no test".
+    expect(stdout).toMatch(/- 5\.4\/rotated-key-invalid \(must\) .* — \d+ tests/);
+  }, 120_000);
 });
