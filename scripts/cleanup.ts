@@ -8,11 +8,11 @@
 import { ApiClient } from '../helpers/http/client';
 import { pendingSnapshots, clearJournal, JOURNAL_FILE } from '../helpers/live/fixture-journal';
 import { restoreAssistant, restoreTool } from '../helpers/world/fixtures';
-import { readTargetConfig, loadEnv, onLoopback } from '../helpers/target/target';
+import { readTargetConfig, onLoopback } from '../helpers/target/target';
 import { acquireLane, AssistantLeaseStore, holderWords, newRunner, readLaneSettings } from '../helpers/live/lanes';
 import { registerSecret, redact } from '../helpers/base/redact';
 
-const target = readTargetConfig(loadEnv());
+const target = readTargetConfig();
 const pending = pendingSnapshots();
 if (pending.length === 0) {
   console.log(`cleanup: nothing to restore (${JOURNAL_FILE})`);
@@ -35,7 +35,7 @@ const clientFor = (tenantId: string) =>
       ? base.as({ label: 'tenant key B', key: live.otherTenantKey })
       : base.as({ label: 'organization key O', key: live.orgKey, tenantId });
 let failures = 0;
-const settings = readLaneSettings(process.env, onLoopback(target.baseUrl));
+const settings = readLaneSettings(undefined, onLoopback(target.baseUrl));
 const leases = new AssistantLeaseStore(clientFor(live.tenantId), settings.settleMs);
 const me = newRunner();
 for (const lane of [...new Set(pending.map((s) => s.lane ?? 1))].sort()) {

@@ -14,7 +14,6 @@ import { spawn } from 'node:child_process';
 import { resolve, join } from 'node:path';
 import { readRunRecord } from '../helpers/report/record-io';
 import { fileURLToPath } from 'node:url';
-import { BASELINE_VAR } from '../helpers/report/env';
 
 /**
  * Splits `--baseline <file>` / `--baseline=<file>` and `--spec <file>` / `--spec=<file>` from the
@@ -59,7 +58,7 @@ async function main(): Promise<number> {
       console.error(`conformance: ${(e as Error).message}`);
       return 2;
     }
-    env[BASELINE_VAR] = file;
+    env.CONFORMANCE_BASELINE = file;
   }
   const vitest = join(process.cwd(), 'node_modules', 'vitest', 'vitest.mjs');
   const child = spawn(process.execPath, [vitest, 'run', '--project', 'conformance', ...parsed.rest], { stdio: 'inherit', env });

@@ -45,7 +45,14 @@ const MAY_READ = /\benv\b|\breadEnv\(|loadEnv\(\)|(?:CORE_API|CONFORMANCE|FC|SIM
 const CODE_FOLDERS = ['helpers', 'tools', 'scripts', 'bench', 'suites', 'simulator', 'test'];
 const CODE_FILES = ['vitest.config.ts', 'eslint.config.js'];
 /** Files that declare or check the list itself: their names are not reads. */
-const SELF = new Set(['helpers/base/env-vars.ts', 'helpers/base/env.ts', 'scripts/docs-env.ts', 'test/unit/env-vars.test.ts', 'test/unit/env.test.ts']);
+const SELF = new Set([
+  'helpers/base/env-vars.ts',
+  'helpers/base/env.ts',
+  'scripts/docs-env.ts',
+  'test/unit/env-vars.test.ts',
+  'test/unit/env.test.ts',
+  'test/unit/env-reads.test.ts',
+]);
 /** Other files where variables are set or read by name: the npm scripts, CI, the workflows, the example .env. */
 function otherFiles(root: string): string[] {
   const workflows = join(root, '.github/workflows');
@@ -75,7 +82,13 @@ export function readsInSource(fileName: string, text: string): Set<string> {
       const assigned = parent && ts.isBinaryExpression(parent) && parent.left === node && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken;
       if (!assigned) names.add(node.name.text);
     }
-    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'readEnv' && node.arguments[0] && ts.isStringLiteralLike(node.arguments[0])) {
+    if (
+      ts.isCallExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      node.expression.text === 'readEnv' &&
+      node.arguments[0] &&
+      ts.isStringLiteralLike(node.arguments[0])
+    ) {
       names.add(node.arguments[0].text);
     }
     if (ts.isStringLiteralLike(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {

@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { readRunRecord } from '../helpers/report/record-io';
 import { DEFAULT_MAX_CHECKED_DROP, evaluateGate, mustChecked, readKnownDeviations, KNOWN_DEVIATIONS_FILE } from '../helpers/report/gate';
-import { REPORT_DIR_VAR } from '../helpers/report/env';
+import { readEnv } from '../helpers/base/env';
 import { redact } from '../helpers/base/redact';
 import { registerEnvironmentSecrets } from '../helpers/report/record-io';
 
@@ -58,7 +58,7 @@ export function gateMain(argv: string[], log: (line: string) => void = console.l
     return 2;
   }
   registerEnvironmentSecrets();
-  const runFile = values.run ?? join(process.env[REPORT_DIR_VAR] ?? 'reports', 'conformance.json');
+  const runFile = values.run ?? join(readEnv('CONFORMANCE_REPORT_DIR'), 'conformance.json');
   const allowFile = values.allow ?? KNOWN_DEVIATIONS_FILE;
   try {
     const run = readRunRecord(resolve(runFile));

@@ -9,7 +9,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { REPORT_DIR_VAR } from '../helpers/report/env';
+import { readEnv } from '../helpers/base/env';
 
 /**
  * Builds the report; answers the path of its index.html.
@@ -30,7 +30,7 @@ export function buildAllureReport(results: string, out: string): string {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const dir = process.env[REPORT_DIR_VAR] ?? 'reports';
+  const dir = readEnv('CONFORMANCE_REPORT_DIR');
   const { values } = parseArgs({
     options: { results: { type: 'string', default: join(dir, 'allure-results') }, out: { type: 'string', default: join(dir, 'allure-report') } },
   });

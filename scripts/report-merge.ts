@@ -17,7 +17,7 @@ import { copyAllureResults, mergeRuns, readShardRecords, suiteFilesOf } from '..
 import { readRunRecord, registerEnvironmentSecrets, writeRunRecord } from '../helpers/report/record-io';
 import { writeReports } from '../helpers/report/writers';
 import { compareRuns } from '../helpers/report/baseline';
-import { REPORT_DIR_VAR } from '../helpers/report/env';
+import { readEnv } from '../helpers/base/env';
 
 /** Merges shard records found under `inputs` into `out`; returns the summary line. @throws MergeError, RunRecordError. */
 export async function mergeMain(inputs: string[], out: string, baseline?: string): Promise<string> {
@@ -54,7 +54,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.log(`report:merge: no baseline at ${baseline} (--baseline-optional): merged without comparison`);
     baseline = undefined;
   }
-  mergeMain(positionals, resolve(values.out ?? process.env[REPORT_DIR_VAR] ?? 'reports'), baseline).then(
+  mergeMain(positionals, resolve(values.out ?? readEnv('CONFORMANCE_REPORT_DIR')), baseline).then(
     (line) => console.log(line),
     (e) => {
       console.error(`report:merge: ${(e as Error).message}`);

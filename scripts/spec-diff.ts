@@ -18,7 +18,7 @@ import { coverageSourceLine, diffSpecs, renderSpecDiff, runRecordNotEvidence, ty
 import { catalogueOf } from '../helpers/report/model';
 import { readRunRecord } from '../helpers/report/record-io';
 import { listConformanceTests } from '../helpers/report/list-tests';
-import { REPORT_DIR_VAR } from '../helpers/report/env';
+import { readEnv } from '../helpers/base/env';
 import { loadStatementLinks, type StatementLink } from '../helpers/report/statements';
 
 /** What a spec diff reads coverage from: the catalogue, the tests of each clause, and where they came from. */
@@ -76,7 +76,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   const [oldFile, newFile] = positionals;
-  const runFile = values.run ?? join(process.env[REPORT_DIR_VAR] ?? 'reports', 'conformance.json');
+  const runFile = values.run ?? join(readEnv('CONFORMANCE_REPORT_DIR'), 'conformance.json');
   const fromRun = existsSync(runFile) ? coverageFromRun(runFile) : undefined;
   const { catalogue, testsOf, source } = fromRun && !('why' in fromRun) ? fromRun : await coverageFromListing(fromRun && { file: runFile, why: fromRun.why });
   let note = '';

@@ -15,7 +15,8 @@ import { median, wilcoxonRankSum, errorFunction } from 'simple-statistics';
 import { useWorld } from '../helpers/world/world';
 import { assistantFixture } from '../helpers/world/fixtures';
 import { clauseTest, skipUnlessServed, skipWith, type ClauseContext } from '../helpers/checks/clause';
-import { loadEnv, switchReason } from '../helpers/target/target';
+import { switchReason } from '../helpers/target/target';
+import { readEnv } from '../helpers/base/env';
 import type { ApiResponse } from '../helpers/http/client';
 import { statusLine } from '../helpers/base/exchange';
 import { stopwatch } from '../helpers/checks/clock';
@@ -38,7 +39,7 @@ const MIN_PAIRS = 10;
 /** Two-sided significance level under CORE_API_STRICT_TIMING=1. */
 const ALPHA = 0.01;
 /** Seed of the interleaving order; printed in every finding. */
-const SEED = Number(loadEnv().CORE_API_TIMING_SEED ?? 20_240_507);
+const SEED = readEnv('CORE_API_TIMING_SEED');
 
 /** Result of a two-sample rank test. */
 interface RankTest {
@@ -135,7 +136,7 @@ function verdict(route: string, s: Samples, ctx: ClauseContext): void {
     `(${Math.round(s.elapsedMs)} ms of sampling, seed ${SEED})`;
   const indistinguishable = t.p >= ALPHA;
   ctx.verify.inform(`${route}: response time does not tell another tenant's id from a never-existed one`, indistinguishable, detail);
-  if (loadEnv().CORE_API_STRICT_TIMING === '1') {
+  if (readEnv('CORE_API_STRICT_TIMING')) {
     ctx.verify.that(`${route}: the rank test finds no timing difference at p < ${ALPHA} (CORE_API_STRICT_TIMING=1)`, indistinguishable, {
       expected: `p ≥ ${ALPHA}`,
       actual: detail,

@@ -23,7 +23,7 @@ import {
   UNSPECIFIED_ADDRESSES,
   wildcardName,
 } from '../helpers/generate/hosts';
-import { FULL_CASE_SETS_BUDGET, hasCapability, REQUEST_BUDGET_VARIABLE, requestBudget, switchReason } from '../helpers/target/target';
+import { FULL_CASE_SETS_BUDGET, hasCapability, requestBudget, switchReason } from '../helpers/target/target';
 import { concurrency, fixturePool, type FixturePool } from '../helpers/world/concurrency';
 import { openWindow } from '../helpers/checks/clock';
 
@@ -42,8 +42,8 @@ const SAMPLE = budgetSample(CASES);
 const budgetReason = (): string =>
   switchReason(
     'requestBudget',
-    `request budget of a live run: with ${REQUEST_BUDGET_VARIABLE}=${requestBudget()} one case per field, kind and expectation runs here ` +
-      `(${SAMPLE.size} of ${CASES.length}); ${REQUEST_BUDGET_VARIABLE}=${FULL_CASE_SETS_BUDGET} or more runs the full set, as simulators do`,
+    `request budget of a live run: with CORE_API_REQUEST_BUDGET=${requestBudget()} one case per field, kind and expectation runs here ` +
+      `(${SAMPLE.size} of ${CASES.length}); CORE_API_REQUEST_BUDGET=${FULL_CASE_SETS_BUDGET} or more runs the full set, as simulators do`,
   );
 const DETAILS = '4.1/validation-error-details';
 const UNCHANGED = '4.1/rejected-patch-changes-nothing';

@@ -28,7 +28,7 @@ import type { OracleContext } from '../helpers/generate/oracle-rules';
 import { classesFor, type UrlHosts, type ValueClass } from '../helpers/generate/value-space';
 import { describeActual, describeReading, getAt, readingHolds } from '../helpers/generate/paths';
 import { hostResolvingTo, PUBLIC_TEST_ADDRESS, publicHost, unresolvableHost } from '../helpers/generate/hosts';
-import { FULL_CASE_SETS_BUDGET, hasCapability, REQUEST_BUDGET_VARIABLE, requestBudget, switchReason } from '../helpers/target/target';
+import { FULL_CASE_SETS_BUDGET, hasCapability, requestBudget, switchReason } from '../helpers/target/target';
 import { concurrency, fixturePool, type FixturePool } from '../helpers/world/concurrency';
 
 const world = useWorld();
@@ -260,7 +260,7 @@ function report(verify: Verify, row: OracleRow, misses: Miss[], tried: string[],
 const budgetCut = (): string | undefined =>
   hasCapability('control') || requestBudget() >= FULL_CASE_SETS_BUDGET
     ? undefined
-    : switchReason('requestBudget', `request budget of a live run: ${REQUEST_BUDGET_VARIABLE}=${FULL_CASE_SETS_BUDGET} or more runs the value-space phase`);
+    : switchReason('requestBudget', `request budget of a live run: CORE_API_REQUEST_BUDGET=${FULL_CASE_SETS_BUDGET} or more runs the value-space phase`);
 
 describe.concurrent('every request field of PATCH /assistants/{id}, over the space its type lives in', () => {
   for (const row of ROWS) {

@@ -3,20 +3,17 @@
  * and resilience"). One number drives the rest, so a hung request always ends well before
  * the test that sent it, and the test always ends before vitest's own timeout:
  *
- * - the request deadline (`CORE_API_REQUEST_TIMEOUT_MS`, default {@link DEFAULT_REQUEST_TIMEOUT_MS}):
+ * - the request deadline (`CORE_API_REQUEST_TIMEOUT_MS`, default 10 s, helpers/base/env-vars.ts):
  *   the longest one attempt of one request may take, headers and body together;
  * - a test's budget: {@link BUDGET_REQUESTS} request deadlines (or the test's own `timeout`), charged
  *   only while the test is not queued for a shared fixture or paused by a 429 (helpers/world/concurrency.ts);
  * - a test's wall cap: {@link WALL_FACTOR} budgets, queued time included;
  * - vitest's timeout: the wall cap plus {@link VITEST_GRACE_MS}, so vitest never judges first.
  *
- * Bottom floor: imports nothing of helpers/.
+ * Bottom floor: imports nothing of helpers/ but the environment's reader.
  */
+import { readEnv, type EnvSource } from './env';
 
-/** Environment variable naming the request deadline in ms. */
-export const REQUEST_TIMEOUT_VAR = 'CORE_API_REQUEST_TIMEOUT_MS';
-/** Default request deadline: 10 s for one attempt (headers and body). */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 /** A test's default budget, in request deadlines. */
 export const BUDGET_REQUESTS = 3;
 /** A test's wall cap, in budgets (queued time included). */
@@ -24,24 +21,27 @@ export const WALL_FACTOR = 4;
 /** How long after the wall cap vitest's own timeout fires, in ms. */
 export const VITEST_GRACE_MS = 5_000;
 
-/** The request deadline in ms: `CORE_API_REQUEST_TIMEOUT_MS` when a positive number, else {@link DEFAULT_REQUEST_TIMEOUT_MS}. */
-export function requestTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env[REQUEST_TIMEOUT_VAR]);
-  return Number.isFinite(n) && n > 0 ? n : DEFAULT_REQUEST_TIMEOUT_MS;
+/**
+ * The request deadline in ms: `CORE_API_REQUEST_TIMEOUT_MS` (a number above 0; default 10,000) of
+ * `env`, default the process's environment.
+ * @throws EnvError when the variable holds anything else.
+ */
+export function requestTimeoutMs(env?: EnvSource): number {
+  return readEnv('CORE_API_REQUEST_TIMEOUT_MS', env);
 }
 
 /** A test's charged budget in ms: its own `timeout` when given, else {@link BUDGET_REQUESTS} request deadlines. */
-export function testBudgetMs(own?: number, env: NodeJS.ProcessEnv = process.env): number {
+export function testBudgetMs(own?: number, env?: EnvSource): number {
   return own ?? BUDGET_REQUESTS * requestTimeoutMs(env);
 }
 
 /** A test's wall cap in ms (queued time included): {@link WALL_FACTOR} budgets. */
-export function testWallMs(own?: number, env: NodeJS.ProcessEnv = process.env): number {
+export function testWallMs(own?: number, env?: EnvSource): number {
   return WALL_FACTOR * testBudgetMs(own, env);
 }
 
 /** The timeout handed to vitest for a test, in ms: the wall cap plus {@link VITEST_GRACE_MS}. */
-export function vitestTimeoutMs(own?: number, env: NodeJS.ProcessEnv = process.env): number {
+export function vitestTimeoutMs(own?: number, env?: EnvSource): number {
   return testWallMs(own, env) + VITEST_GRACE_MS;
 }
 

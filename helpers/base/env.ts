@@ -24,7 +24,7 @@ import addFormats from 'ajv-formats';
 import { config as loadDotenv } from 'dotenv';
 import { ENV_VARS, envEntries, type EnvKind, type EnvName, type EnvVarDecl } from './env-vars';
 
-export { ENV_VARS, type EnvName } from './env-vars';
+export { DEFAULT_LOOPBACK_SETTLE_S, DEFAULT_SETTLE_S, ENV_VARS, type EnvName } from './env-vars';
 
 /** An environment to read: `process.env`, or a test's own object of variables. */
 export type EnvSource = Readonly<Record<string, string | undefined>>;
@@ -162,6 +162,11 @@ export function readEnv<N extends EnvName>(name: N, source?: EnvSource): EnvValu
   return (decl.type === 'boolean' ? value === '1' : value) as EnvValue<N>;
 }
 
+/** Whether variable `name` (or an alias) is set in `source` (default `process.env` after `.env`) to a value that is not empty or blank. */
+export function isEnvSet(name: EnvName, source?: EnvSource): boolean {
+  return rawOf(name, source ?? processEnv()) !== undefined;
+}
+
 /** Every declared variable set in `source` (default `process.env` after `.env`) to a value its kind does not accept. */
 export function checkEnv(source?: EnvSource): EnvError[] {
   const bad: EnvError[] = [];
@@ -187,6 +192,16 @@ export function exitOnBadEnv(source?: EnvSource): void {
   process.exit(2);
 }
 
+/**
+ * A seed of the run's generators: the integer `name` holds (`CORE_API_SEED`, `FC_SEED`), else a
+ * fresh random one from 0 to 2^31 − 1. The caller prints it with every failure, so that setting the
+ * variable to the printed value replays the run.
+ * @throws EnvError when the variable is set but not an integer.
+ */
+export function readSeed(name: 'CORE_API_SEED' | 'FC_SEED', source?: EnvSource): number {
+  return readEnv(name, source) ?? Math.floor(Math.random() * 2 ** 31);
+}
+
 /** Variables whose names mark them as secrets though not declared (an operator's own `CORE_API_*KEY*`, `*SECRET*`). */
 const SECRET_NAME = /^CORE_API_.*(KEY|SECRET)/;
 
@@ -197,7 +212,10 @@ const SECRET_NAME = /^CORE_API_.*(KEY|SECRET)/;
  */
 export function secretsOfEnv(source?: EnvSource): { name: string; value: string }[] {
   const env = source ?? processEnv();
-  const names = new Set([...envEntries().flatMap((v) => (v.secret ? [v.name, ...(v.aliases ?? [])] : [])), ...Object.keys(env).filter((n) => SECRET_NAME.test(n))]);
+  const names = new Set([
+    ...envEntries().flatMap((v) => (v.secret ? [v.name, ...(v.aliases ?? [])] : [])),
+    ...Object.keys(env).filter((n) => SECRET_NAME.test(n)),
+  ]);
   return [...names].flatMap((name) => {
     const value = env[name];
     return value ? [{ name, value }] : [];

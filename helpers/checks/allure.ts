@@ -12,6 +12,7 @@ import { loadCatalogue, sectionOf, topSection, type Clause } from '../spec/catal
 import { redactHeaders, redactValue } from '../base/redact';
 import { recordedExchanges } from '../record/recorder';
 import { headingAnchor, readSpec, type SpecDoc } from '../spec/spec-doc';
+import { readEnv } from '../base/env';
 
 let catalogue: Map<string, Clause> | undefined;
 let spec: SpecDoc | undefined | null;
@@ -36,7 +37,7 @@ function specDoc(): SpecDoc | undefined {
  * anchor; undefined without that variable (no link leaves the repository unless configured).
  */
 export function specLink(section: string): string | undefined {
-  const base = process.env.CONFORMANCE_SPEC_URL;
+  const base = readEnv('CONFORMANCE_SPEC_URL');
   if (!base) return undefined;
   const doc = specDoc();
   const heading = doc?.sections.filter((s) => section === s.number || section.startsWith(`${s.number}.`)).sort((a, b) => b.number.length - a.number.length)[0];

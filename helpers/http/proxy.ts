@@ -16,6 +16,7 @@
 import { Agent, Client, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import type { Duplex } from 'node:stream';
 import { registerSecret } from '../base/redact';
+import { readEnv, type EnvSource } from '../base/env';
 
 /** The proxy variables as the run reads them; empty values count as unset. */
 export interface ProxySettings {
@@ -27,16 +28,20 @@ export interface ProxySettings {
   noProxy: string;
 }
 
-/** Reads the proxy variables with the precedence undici's EnvHttpProxyAgent gives them (lower case first). */
-export function proxySettings(env: NodeJS.ProcessEnv = process.env): ProxySettings {
-  const httpProxy = (env.http_proxy ?? env.HTTP_PROXY) || undefined;
-  const httpsProxy = (env.https_proxy ?? env.HTTPS_PROXY) || httpProxy;
-  return { httpProxy, httpsProxy, noProxy: env.no_proxy ?? env.NO_PROXY ?? '' };
+/**
+ * Reads the proxy variables of `env` (default the process's environment) with the precedence
+ * undici's EnvHttpProxyAgent gives them (lower case first; helpers/base/env.ts reads a set alias first).
+ * @throws EnvError when a proxy variable is not an http(s) URL.
+ */
+export function proxySettings(env?: EnvSource): ProxySettings {
+  const httpProxy = readEnv('HTTP_PROXY', env);
+  const httpsProxy = readEnv('HTTPS_PROXY', env) ?? httpProxy;
+  return { httpProxy, httpsProxy, noProxy: (readEnv('NO_PROXY', env) ?? []).join(',') };
 }
 
 /** Whether the run talks to a remote target (`CORE_API_BASE_URL` set), the only kind a proxy applies to. */
-function remoteTarget(env: NodeJS.ProcessEnv): boolean {
-  return Boolean(env.CORE_API_BASE_URL?.trim());
+function remoteTarget(env?: EnvSource): boolean {
+  return readEnv('CORE_API_BASE_URL', env) !== undefined;
 }
 
 /**
@@ -63,7 +68,7 @@ export function bypassesProxy(url: URL, noProxy: string): boolean {
  * The proxy URL a connection to `target` goes through, or undefined for a direct connection:
  * never for the embedded simulator, else by scheme and `NO_PROXY` as {@link suiteDispatcher} decides.
  */
-export function proxyFor(target: string | URL, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function proxyFor(target: string | URL, env?: EnvSource): string | undefined {
   if (!remoteTarget(env)) return undefined;
   const url = typeof target === 'string' ? new URL(target) : target;
   const s = proxySettings(env);
@@ -104,13 +109,13 @@ function registerProxySecrets(proxy: string | undefined): void {
  * undefined when they go direct and no proxy variable is set. A proxy variable that `NO_PROXY`
  * overrides for this target is named too, so a run that bypasses its proxy says so.
  */
-export function describeProxy(baseUrl: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function describeProxy(baseUrl: string, env?: EnvSource): string | undefined {
   const s = proxySettings(env);
   if (!s.httpProxy && !s.httpsProxy) return undefined;
   if (!remoteTarget(env)) return 'proxy: not used for the embedded simulator (it runs on this machine); HTTP(S)_PROXY applies to CORE_API_BASE_URL targets';
   const url = new URL(baseUrl);
   const via = proxyFor(url, env);
-  const which = url.protocol === 'https:' && (env.https_proxy ?? env.HTTPS_PROXY) ? 'HTTPS_PROXY' : 'HTTP_PROXY';
+  const which = url.protocol === 'https:' && readEnv('HTTPS_PROXY', env) ? 'HTTPS_PROXY' : 'HTTP_PROXY';
   const no = s.noProxy ? `; NO_PROXY: ${s.noProxy}` : '';
   if (!via) {
     const why = bypassesProxy(url, s.noProxy) ? 'NO_PROXY matches it' : `no proxy variable for ${url.protocol.slice(0, -1)}`;
@@ -125,7 +130,7 @@ export function describeProxy(baseUrl: string, env: NodeJS.ProcessEnv = process.
  * embedded simulator. `options` are undici Agent options (connection pool size, keep-alive in ms),
  * applied to the direct and the proxied connections alike.
  */
-export function suiteDispatcher(options: Agent.Options = {}, env: NodeJS.ProcessEnv = process.env): Dispatcher {
+export function suiteDispatcher(options: Agent.Options = {}, env?: EnvSource): Dispatcher {
   if (!remoteTarget(env)) return new Agent(options);
   const s = proxySettings(env);
   if (!s.httpProxy && !s.httpsProxy) return new Agent(options);

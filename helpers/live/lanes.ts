@@ -21,35 +21,10 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { ApiClient, ApiResponse } from '../http/client';
 import type { UncheckedJson } from '../base/exchange';
+import { DEFAULT_LOOPBACK_SETTLE_S, DEFAULT_SETTLE_S, readEnv, type EnvSource } from '../base/env';
 
 /** Name prefix of long-lived objects the suite keeps on a live tenant (they cannot be deleted, §4.5). */
 export const LIVE_PREFIX = 'conformance-suite-';
-
-/** How many runs may meet on one live tenant (each in a lane of its own); default {@link DEFAULT_LANES}. */
-export const LANES_VAR = 'CORE_API_LANES';
-/** Default of {@link LANES_VAR}: the nightly and one other run (a pre-release gate, a person's run). */
-export const DEFAULT_LANES = 2;
-/** Seconds a run waits for a free lane before it stops; default {@link DEFAULT_LANE_WAIT_S}. */
-export const LANE_WAIT_VAR = 'CORE_API_LANE_WAIT_S';
-/** Default of {@link LANE_WAIT_VAR}: two minutes, short enough for a CI job, long enough for a lane to be released. */
-export const DEFAULT_LANE_WAIT_S = 120;
-/** Seconds a lease lasts unless renewed; default {@link DEFAULT_LEASE_S}. The holder renews it every third of that. */
-export const LANE_LEASE_VAR = 'CORE_API_LANE_LEASE_S';
-/** Default of {@link LANE_LEASE_VAR}: a crashed run's lane is free again five minutes after its last renewal. */
-export const DEFAULT_LEASE_S = 300;
-/**
- * Seconds a run waits between writing a lease and reading it back; default {@link DEFAULT_SETTLE_S}.
- * Lanes hold as long as the API answers a lease's GET-then-PATCH within half of it.
- */
-export const LANE_SETTLE_VAR = 'CORE_API_LANE_SETTLE_S';
-/** Default of {@link LANE_SETTLE_VAR}. */
-export const DEFAULT_SETTLE_S = 4;
-/** Default of {@link LANE_SETTLE_VAR} for a target on this machine (loopback), which answers in milliseconds. */
-export const DEFAULT_LOOPBACK_SETTLE_S = 0.5;
-/** Environment variable through which global setup hands the run's lane (1, 2, …) to the test workers. */
-export const LANE_VAR = 'CORE_API__LANE';
-/** Environment variable through which global setup hands what the run record says of its lane ({@link LaneRecord}, JSON) to the reporter. */
-export const LANE_RECORD_VAR = 'CORE_API__LANE_RECORD';
 
 /** Key of the lock assistant's `parameters` that holds the lease (a JSON string; '' when free). */
 export const LEASE_KEY = 'conformanceLease';
@@ -59,10 +34,13 @@ export function laneSuffix(lane: number): string {
   return lane <= 1 ? '' : `-l${lane}`;
 }
 
-/** The lane this run holds, as global setup handed it to the workers ({@link LANE_VAR}); 1 when none was handed (simulators). */
-export function laneOfRun(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env[LANE_VAR]);
-  return Number.isInteger(n) && n >= 1 ? n : 1;
+/**
+ * The lane this run holds, as global setup handed it to the workers (`CORE_API__LANE`); 1 when none
+ * was handed (simulators). `env`: default the process's environment.
+ * @throws EnvError when the variable is not an integer of 1 or more.
+ */
+export function laneOfRun(env?: EnvSource): number {
+  return readEnv('CORE_API__LANE', env);
 }
 
 /**
@@ -85,7 +63,7 @@ export interface LaneSettings {
   settleMs: number;
 }
 
-/** Thrown when a lane variable does not hold a usable value; the message names the variable. */
+/** Thrown when the lane variables, each usable alone, do not hold together; the message names them. */
 export class LaneSettingError extends Error {
   constructor(message: string) {
     super(message);
@@ -94,25 +72,20 @@ export class LaneSettingError extends Error {
 }
 
 /**
- * Reads the lane settings; an unset or empty variable takes its default (a workflow passes an unset
- * repository variable as ''). `loopback`: the target is on this machine, so the settle period's
- * default is {@link DEFAULT_LOOPBACK_SETTLE_S}.
- * @throws LaneSettingError when `CORE_API_LANES` is not an integer 1–99, or a time is not a number
- *   of seconds (wait ≥ 0, lease ≥ 10, settle > 0; the lease must exceed three settle periods).
+ * Reads the lane settings of `env` (default the process's environment); an unset or empty variable
+ * takes its default (helpers/base/env-vars.ts). `loopback`: the target is on this machine, so the
+ * settle period's default is {@link DEFAULT_LOOPBACK_SETTLE_S}.
+ * @throws EnvError when `CORE_API_LANES` is not an integer 1–99, or a time is not a number of
+ *   seconds (wait ≥ 0, lease ≥ 10, settle > 0); LaneSettingError when the lease is not more than
+ *   three settle periods.
  */
-export function readLaneSettings(env: NodeJS.ProcessEnv = process.env, loopback = false): LaneSettings {
-  const num = (name: string, fallback: number, ok: (n: number) => boolean, what: string): number => {
-    const raw = env[name]?.trim();
-    if (!raw) return fallback;
-    const n = Number(raw);
-    if (!Number.isFinite(n) || !ok(n)) throw new LaneSettingError(`${name} must be ${what}, got ${JSON.stringify(raw.slice(0, 20))}`);
-    return n;
-  };
-  const lanes = num(LANES_VAR, DEFAULT_LANES, (n) => Number.isInteger(n) && n >= 1 && n <= 99, 'a whole number of lanes from 1 to 99');
-  const waitS = num(LANE_WAIT_VAR, DEFAULT_LANE_WAIT_S, (n) => n >= 0, 'a number of seconds, 0 or more');
-  const leaseS = num(LANE_LEASE_VAR, DEFAULT_LEASE_S, (n) => n >= 10, 'a number of seconds, 10 or more');
-  const settleS = num(LANE_SETTLE_VAR, loopback ? DEFAULT_LOOPBACK_SETTLE_S : DEFAULT_SETTLE_S, (n) => n > 0, 'a number of seconds above 0');
-  if (leaseS <= 3 * settleS) throw new LaneSettingError(`${LANE_LEASE_VAR} (${leaseS} s) must be more than three times ${LANE_SETTLE_VAR} (${settleS} s)`);
+export function readLaneSettings(env?: EnvSource, loopback = false): LaneSettings {
+  const lanes = readEnv('CORE_API_LANES', env);
+  const waitS = readEnv('CORE_API_LANE_WAIT_S', env);
+  const leaseS = readEnv('CORE_API_LANE_LEASE_S', env);
+  const settleS = readEnv('CORE_API_LANE_SETTLE_S', env) ?? (loopback ? DEFAULT_LOOPBACK_SETTLE_S : DEFAULT_SETTLE_S);
+  if (leaseS <= 3 * settleS)
+    throw new LaneSettingError(`CORE_API_LANE_LEASE_S (${leaseS} s) must be more than three times CORE_API_LANE_SETTLE_S (${settleS} s)`);
   return { lanes, waitMs: waitS * 1000, leaseMs: leaseS * 1000, settleMs: settleS * 1000 };
 }
 
@@ -126,8 +99,9 @@ export interface LaneRunner {
  * A run id for this run: the GitHub Actions run, attempt and job when the run is one
  * (`gh-<run id>.<attempt>-<job>`), plus random hex so that two shards of one job differ.
  */
-export function newRunner(env: NodeJS.ProcessEnv = process.env): LaneRunner {
-  const gh = env.GITHUB_RUN_ID ? `gh-${env.GITHUB_RUN_ID}.${env.GITHUB_RUN_ATTEMPT ?? '1'}-${env.GITHUB_JOB ?? 'job'}-` : '';
+export function newRunner(env?: EnvSource): LaneRunner {
+  const id = readEnv('GITHUB_RUN_ID', env);
+  const gh = id ? `gh-${id}.${readEnv('GITHUB_RUN_ATTEMPT', env)}-${readEnv('GITHUB_JOB', env)}-` : '';
   return { run: `${gh}${randomBytes(4).toString('hex')}`, host: hostname() };
 }
 
@@ -470,12 +444,13 @@ export interface LaneRecord {
 }
 
 /**
- * What global setup handed the reporter about this run's lane ({@link LANE_RECORD_VAR}), as the run
- * record's `lanes`; undefined when the run held none (a simulator) or the value does not parse.
+ * What global setup handed the reporter about this run's lane (`CORE_API__LANE_RECORD` of `env`,
+ * default the process's environment), as the run record's `lanes`; undefined when the run held
+ * none (a simulator) or the value does not parse.
  */
-export function laneRecordOfRun(env: NodeJS.ProcessEnv = process.env): LaneRecord[] | undefined {
+export function laneRecordOfRun(env?: EnvSource): LaneRecord[] | undefined {
   try {
-    const r = JSON.parse(env[LANE_RECORD_VAR] ?? '');
+    const r = JSON.parse(readEnv('CORE_API__LANE_RECORD', env) ?? '');
     return r && typeof r.lane === 'number' ? [r as LaneRecord] : undefined;
   } catch {
     return undefined;
@@ -487,8 +462,8 @@ export function noLaneStop(held: Lease[], settings: Pick<LaneSettings, 'lanes' |
   const who = held.length ? held.map((l) => `lane ${l.lane} is held by ${holderWords(l)}`).join('; ') : 'every lane changed hands while this run looked';
   return {
     what: 'no free lane on the live tenant',
-    cause: `all ${settings.lanes} lane${settings.lanes > 1 ? 's' : ''} stayed held for ${Math.round(settings.waitMs / 1000)} s (${LANE_WAIT_VAR}): ${who}`,
-    fix: `wait for those runs to end (a lease nobody renews ends at its expiry), or let more runs meet with ${LANES_VAR}=<n> (docs/live-tenants.md)`,
+    cause: `all ${settings.lanes} lane${settings.lanes > 1 ? 's' : ''} stayed held for ${Math.round(settings.waitMs / 1000)} s (CORE_API_LANE_WAIT_S): ${who}`,
+    fix: `wait for those runs to end (a lease nobody renews ends at its expiry), or let more runs meet with CORE_API_LANES=<n> (docs/live-tenants.md)`,
   };
 }
 

@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { redact, redactHeaders, redactValue, registerSecret, registerUrlCredentials } from '../base/redact';
-import { EVENT_TRIGGER_VAR, readTargetConfig } from '../target/target';
+import { readTargetConfig } from '../target/target';
+import { readEnv, secretsOfEnv, type EnvSource } from '../base/env';
 import type { Exchange } from '../base/exchange';
 import type { RunRecord } from './model';
 
@@ -67,18 +68,20 @@ export function readRunRecord(file: string): RunRecord {
  * environment / `.env`, and any `CORE_API_*KEY*` or `*SECRET*` variable) so {@link redact} hides them.
  * Never throws.
  */
-export function registerEnvironmentSecrets(env: NodeJS.ProcessEnv = process.env): void {
+export function registerEnvironmentSecrets(env?: EnvSource): void {
   try {
     const t = readTargetConfig(env);
     if (t.live) for (const [k, v] of Object.entries(t.live)) if (/key|secret/i.test(k)) registerSecret(v as string, k);
   } catch {
     // no usable target config: fall back to the variable names below
   }
-  for (const [name, value] of Object.entries(env)) {
-    if (/^CORE_API_.*(KEY|SECRET)/.test(name)) registerSecret(value, name);
-  }
+  for (const { name, value } of secretsOfEnv(env)) if (/^CORE_API_.*(KEY|SECRET)/.test(name)) registerSecret(value, name);
   // A URL-shaped trigger may carry a user, a password or a token in its query.
-  registerUrlCredentials(env[EVENT_TRIGGER_VAR]?.trim(), EVENT_TRIGGER_VAR);
+  try {
+    registerUrlCredentials(readEnv('CORE_API_EVENT_TRIGGER', env), 'CORE_API_EVENT_TRIGGER');
+  } catch {
+    // never throws (see above)
+  }
 }
 
 /** One evidence entry with its credential headers reduced; anything that is not an exchange is kept as is. */

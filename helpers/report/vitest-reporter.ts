@@ -17,7 +17,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { loadCatalogue } from '../spec/catalogue';
-import { readTargetConfig, describeTarget, EMBEDDED_BASE_URL_VAR, requestBudget, REQUEST_BUDGET_VARIABLE } from '../target/target';
+import { readTargetConfig, describeTarget, requestBudget } from '../target/target';
+import { isEnvSet, readEnv, type EnvSource } from '../base/env';
 import { redact, registerSecret } from '../base/redact';
 import { buildRunRecord, skipKindOf, type Outage, type RunRecord, type ShardInfo, type TestRecord, type TestVerdict } from './model';
 import { laneRecordOfRun } from '../live/lanes';
@@ -31,16 +32,12 @@ import { setUpFailure, setUpSkip, testVerdict, troubleTiming, type SetUpView } f
 import { readSpec, sectionTitles } from '../spec/spec-doc';
 import { failedOnAnAnswer } from '../base/meta';
 
-import { BASELINE_VAR, REPORT_DIR_VAR } from './env';
+/** Folder run output is written to (`CONFORMANCE_REPORT_DIR`, default `reports`). */
+export const REPORT_DIR = resolve(process.cwd(), readEnv('CONFORMANCE_REPORT_DIR'));
 
-export { BASELINE_VAR, REPORT_DIR_VAR } from './env';
-
-/** Folder run output is written to. */
-export const REPORT_DIR = resolve(process.cwd(), process.env[REPORT_DIR_VAR] ?? 'reports');
-
-/** Folder the conformance reports of this run go to (see the module comment). */
-export function conformanceReportDir(shard?: ShardInfo, env: NodeJS.ProcessEnv = process.env): string {
-  if (env[REPORT_DIR_VAR]) return resolve(env[REPORT_DIR_VAR]!);
+/** Folder the conformance reports of this run go to (see the module comment); `env`: default the process's environment. */
+export function conformanceReportDir(shard?: ShardInfo, env?: EnvSource): string {
+  if (isEnvSet('CONFORMANCE_REPORT_DIR', env)) return resolve(readEnv('CONFORMANCE_REPORT_DIR', env));
   if (shard && shard.count > 1) return join(REPORT_DIR, `shard-${shard.index}-of-${shard.count}`);
   return REPORT_DIR;
 }
@@ -153,7 +150,7 @@ interface ProjectCounts {
 
 /** The run's target as the record names it; a live tenant's keys are registered as secrets first, so no report prints them. */
 function runTarget(): { mode: string; baseUrl: string } {
-  let target = { mode: 'embedded', baseUrl: process.env[EMBEDDED_BASE_URL_VAR] ?? '' };
+  let target = { mode: 'embedded', baseUrl: readEnv('CORE_API__EMBEDDED_BASE_URL') ?? '' };
   try {
     const t = readTargetConfig();
     target = describeTarget(t);
@@ -192,9 +189,9 @@ function collectTests(
   return { counts, tests, conformanceRan };
 }
 
-/** Compares the record with the baseline named by {@link BASELINE_VAR}, when set; an unreadable baseline is said, not fatal. */
+/** Compares the record with the baseline named by `CONFORMANCE_BASELINE`, when set; an unreadable baseline is said, not fatal. */
 function attachComparison(record: RunRecord): void {
-  const baseline = process.env[BASELINE_VAR];
+  const baseline = readEnv('CONFORMANCE_BASELINE');
   if (!baseline) return;
   try {
     record.comparison = compareRuns(readRunRecord(baseline), record, baseline);
@@ -208,7 +205,7 @@ function closingLines(record: RunRecord): string[] {
   const closing = [...verdictLines(record), ...offLines(record)];
   const budget = record.requests.budget;
   if (budget !== undefined && record.requests.total > budget)
-    closing.push(`requests: ${record.requests.total}, over the budget of ${budget} (${REQUEST_BUDGET_VARIABLE})`);
+    closing.push(`requests: ${record.requests.total}, over the budget of ${budget} (CORE_API_REQUEST_BUDGET)`);
   return closing;
 }
 

@@ -13,7 +13,7 @@ import { renderHtml } from './html';
 import { renderSpecHtml } from './spec-html';
 import { readSpec } from '../spec/spec-doc';
 import { scrubRecord, writeRunRecord } from './record-io';
-import { SPEC_URL_VAR } from './env';
+import { readEnv } from '../base/env';
 import { AUTHORIZATION_MATRIX, AUTHORIZATION_MATRIX_JSON, authorizationMatrix, renderAuthorizationMatrix } from './authorization-matrix';
 
 export { renderMarkdown } from './markdown';
@@ -24,7 +24,7 @@ export { renderHtml } from './html';
  * team publishes the spec), else none: a report never points outside the repository unless told to.
  */
 export function specHref(): string | undefined {
-  return process.env[SPEC_URL_VAR] || undefined;
+  return readEnv('CONFORMANCE_SPEC_URL');
 }
 
 /** Paths of the files {@link writeReports} wrote. */

@@ -17,36 +17,17 @@
  * its line naming each lane's holder and when that lease expires.
  */
 import type { TestProject } from 'vitest/node';
-import { readTargetConfig, describeTarget, EMBEDDED_BASE_URL_VAR, loadEnv, onLoopback, REQUIRED_LIVE_VARIABLES, type TargetConfig } from '../target/target';
+import { readTargetConfig, describeTarget, onLoopback, REQUIRED_LIVE_VARIABLES, type TargetConfig } from '../target/target';
+import { exitOnBadEnv, readEnv } from '../base/env';
 import { ControlClient } from '../target/control';
 import { describeProxy } from '../http/proxy';
 import { connectionCause, probeTarget, unreachableLine } from '../target/probe';
 import { checkCredentials, credentialNotes, refusalReason, refusedLine, REFUSED_CREDENTIALS_VAR, type RefusedCredential } from '../target/credentials';
 import { redact } from '../base/redact';
-import {
-  acquireLane,
-  AssistantLeaseStore,
-  holderWords,
-  LANE_RECORD_VAR,
-  LANE_SETTLE_VAR,
-  LANE_VAR,
-  laneLine,
-  newRunner,
-  noLaneStop,
-  readLaneSettings,
-  takeoverLine,
-  type LaneRecord,
-} from '../live/lanes';
+import { acquireLane, AssistantLeaseStore, holderWords, laneLine, newRunner, noLaneStop, readLaneSettings, takeoverLine, type LaneRecord } from '../live/lanes';
 
 /** Simulator config applied once per run: short webhook retry delays and timeouts keep suites fast; a 50 ms base (50…800 ms waits) keeps the backoff's ratios readable when a busy machine delays a timer by tens of ms. */
 export const RUN_CONFIG = { webhookRetryBaseMs: 50, webhookTimeoutMs: 1_000, insightsDelayMs: 300 };
-
-/**
- * Environment variable choosing the embedded simulator's personality (`default` or `alt`: the
- * simulator's alternative reading of the spec, used to show that the suite asserts only what the
- * spec states). Ignored for other targets.
- */
-export const SIM_PERSONALITY_VAR = 'CORE_API_SIM_PERSONALITY';
 
 /**
  * Starts the target (embedded mode) and returns the teardown; stops the process with exit status 2
@@ -55,15 +36,18 @@ export const SIM_PERSONALITY_VAR = 'CORE_API_SIM_PERSONALITY';
  */
 export default async function setup(project?: TestProject): Promise<() => Promise<void>> {
   const startedAt = new Date();
-  const target = readTargetConfig(loadEnv());
+  // A variable its kind refuses stops the run here, exit status 2, one line each (vitest.config.ts checked already; a run may start here alone).
+  exitOnBadEnv();
+  const target = readTargetConfig();
   let close: (() => Promise<void>) | undefined;
   let controlUrl = target.controlUrl;
   let baseUrl = target.baseUrl;
   if (target.mode === 'embedded') {
     const { startSimulator } = await import('../../simulator/src/server');
-    const personality = process.env[SIM_PERSONALITY_VAR] === 'alt' ? 'alt' : 'default';
+    // `alt`: the simulator's alternative reading of the spec, which shows that the suite asserts only what the spec states.
+    const personality = readEnv('CORE_API_SIM_PERSONALITY');
     const sim = await startSimulator({ host: '127.0.0.1', port: 0, personality });
-    process.env[EMBEDDED_BASE_URL_VAR] = sim.baseUrl;
+    process.env.CORE_API__EMBEDDED_BASE_URL = sim.baseUrl;
     baseUrl = sim.baseUrl;
     controlUrl = sim.controlUrl;
     close = sim.close;
@@ -125,14 +109,14 @@ export default async function setup(project?: TestProject): Promise<() => Promis
  * (`CORE_API__LANE`) and to the reporter (`CORE_API__LANE_RECORD`), and renews its lease until the
  * returned release. A lost lease is said at once and kept for the run record. When no lane comes
  * free within the wait, or the lease cannot be kept, calls `stop`.
- * @throws LaneSettingError for an unusable lane variable.
+ * @throws EnvError for an unusable lane variable, LaneSettingError for lane variables that do not hold together.
  */
 async function holdLane(
   target: TargetConfig,
   refused: readonly RefusedCredential[],
   stop: (why: { cause: string; fix: string; what: string }) => Promise<never>,
 ): Promise<() => Promise<void>> {
-  const settings = readLaneSettings(process.env, onLoopback(target.baseUrl));
+  const settings = readLaneSettings(undefined, onLoopback(target.baseUrl));
   const { ApiClient } = await import('../http/client');
   const client = new ApiClient(target.baseUrl).as(leaseCredential(target.live!, refused));
   const me = newRunner();
@@ -149,16 +133,16 @@ async function holdLane(
   if (got.tookOver) console.log(takeoverLine(got.tookOver));
   if (got.writeMs > settings.settleMs / 2)
     console.log(
-      `conformance: note the lease's GET and PATCH took ${Math.round(got.writeMs)} ms, more than half of ${LANE_SETTLE_VAR}: a run racing for the same lane may not have seen it (docs/live-tenants.md)`,
+      `conformance: note the lease's GET and PATCH took ${Math.round(got.writeMs)} ms, more than half of CORE_API_LANE_SETTLE_S: a run racing for the same lane may not have seen it (docs/live-tenants.md)`,
     );
   const record: LaneRecord = { lane: hold.lane, lanes: settings.lanes, run: me.run, host: me.host };
   if (got.tookOver) record.tookOver = { run: got.tookOver.run, host: got.tookOver.host, expires: got.tookOver.expires };
-  process.env[LANE_VAR] = String(hold.lane);
-  process.env[LANE_RECORD_VAR] = JSON.stringify(record);
+  process.env.CORE_API__LANE = String(hold.lane);
+  process.env.CORE_API__LANE_RECORD = JSON.stringify(record);
   hold.start(
     (holder) => {
       record.lost = { at: new Date().toISOString(), ...(holder ? { by: { run: holder.run, host: holder.host, expires: holder.expires } } : {}) };
-      process.env[LANE_RECORD_VAR] = JSON.stringify(record);
+      process.env.CORE_API__LANE_RECORD = JSON.stringify(record);
       console.error(
         `conformance: lane ${hold.lane}'s lease was taken by ${holder ? holderWords(holder) : 'another run'}: from now on the two runs may meet on its fixtures`,
       );

@@ -5,12 +5,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readEnv } from '../base/env';
 
 /**
  * Where the spec document is read: `CORE_API_SPEC` (also set by `npm run conformance -- --spec
  * <file>`), else `shared/spec/core-api.md` in the folder that holds the checkout (CI's layout).
  */
-export const SPEC_PATH = process.env.CORE_API_SPEC ?? join(process.cwd(), '..', 'shared', 'spec', 'core-api.md');
+export const SPEC_PATH = readEnv('CORE_API_SPEC') ?? join(process.cwd(), '..', 'shared', 'spec', 'core-api.md');
 
 /** The one line printed (or used as a skip reason) where something needs the spec and it is absent. */
 export const SPEC_NEEDED = `needs the spec document, not found at ${SPEC_PATH}: set CORE_API_SPEC=<path of core-api.md> (docs/targets.md, "The spec document")`;

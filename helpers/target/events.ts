@@ -12,7 +12,7 @@ import { ControlClient, ControlError } from './control';
 import { announceOutsideWrite } from '../base/outside-writes';
 import { EVENT_UNSUPPORTED_NAME } from '../base/error-names';
 import { redact, registerUrlCredentials } from '../base/redact';
-import { EVENT_TRIGGER_VAR, getTarget, isTriggerUrl, type TargetConfig } from './target';
+import { getTarget, isTriggerUrl, type TargetConfig } from './target';
 import { suiteDispatcher } from '../http/proxy';
 
 /** A trigger URL is reached as the target is: through the proxy HTTPS_PROXY names, unless NO_PROXY exempts it (helpers/http/proxy.ts). */
@@ -136,7 +136,7 @@ export class TriggerEvents implements Events {
     private readonly timeoutMs = TRIGGER_TIMEOUT_MS,
   ) {
     // A trigger URL's user, password and query values (a hook's token) never reach a message.
-    registerUrlCredentials(trigger, EVENT_TRIGGER_VAR);
+    registerUrlCredentials(trigger, 'CORE_API_EVENT_TRIGGER');
   }
 
   async startCall(tenantId: string, assistantId: string): Promise<StartedCall> {

@@ -15,6 +15,7 @@
 import { request, type Dispatcher } from 'undici';
 import { proxyFor, proxyLabel, suiteDispatcher } from '../http/proxy';
 import { redact } from '../base/redact';
+import type { EnvSource } from '../base/env';
 
 /** Outcome of {@link probeTarget}: reachable, or the cause and the fix in one line. */
 export type ProbeResult = { ok: true; status: number; attempts: number } | { ok: false; cause: string; fix: string; attempts: number };
@@ -73,7 +74,7 @@ function codeOf(e: unknown): { code?: string; message: string } {
  * refused connection, unknown host, unreachable network, each kind of TLS failure, a proxy that
  * refused the tunnel, a timeout. `transient` says whether another attempt could help.
  */
-export function connectionCause(e: unknown, url: string, env: NodeJS.ProcessEnv = process.env): { cause: string; fix: string; transient: boolean } {
+export function connectionCause(e: unknown, url: string, env?: EnvSource): { cause: string; fix: string; transient: boolean } {
   const u = new URL(url);
   const { code, message } = codeOf(e);
   const proxy = proxyFor(u, env);

@@ -4,8 +4,8 @@
  *
  * Everything downstream asks for a capability (`hasCapability('control')`), never for a mode.
  */
-import { config as loadDotenv } from 'dotenv';
 import ipaddr from 'ipaddr.js';
+import { readEnv, type EnvName, type EnvSource } from '../base/env';
 
 /** How the suite reaches the Core API. */
 export type TargetMode = 'embedded' | 'external' | 'live';
@@ -105,16 +105,13 @@ export class TargetConfigError extends Error {
   }
 }
 
-/** Environment variable through which global setup hands the embedded simulator's base URL to workers and reporters. */
-export const EMBEDDED_BASE_URL_VAR = 'CORE_API__EMBEDDED_BASE_URL';
-
 const REQUIRED_LIVE = {
   orgKey: 'CORE_API_ORG_KEY',
   tenantId: 'CORE_API_TENANT_ID',
   tenantKey: 'CORE_API_TENANT_KEY',
   otherTenantId: 'CORE_API_OTHER_TENANT_ID',
   otherTenantKey: 'CORE_API_OTHER_TENANT_KEY',
-} as const;
+} as const satisfies Record<string, EnvName>;
 
 const OPTIONAL_LIVE = {
   foreignTenantId: 'CORE_API_FOREIGN_TENANT_ID',
@@ -124,13 +121,13 @@ const OPTIONAL_LIVE = {
   otherSmsFromNumber: 'CORE_API_OTHER_SMS_FROM_NUMBER',
   otherCallId: 'CORE_API_OTHER_CALL_ID',
   callId: 'CORE_API_CALL_ID',
-} as const;
+} as const satisfies Record<string, EnvName>;
 
 /** Names of the required live variables (keys and tenant ids), e.g. for curl reproductions that must not print a key. */
-export const REQUIRED_LIVE_VARIABLES: Readonly<Record<keyof typeof REQUIRED_LIVE, string>> = REQUIRED_LIVE;
+export const REQUIRED_LIVE_VARIABLES: Readonly<Record<keyof typeof REQUIRED_LIVE, EnvName>> = REQUIRED_LIVE;
 
 /** Names of the optional live variables, for skip reasons ("set CORE_API_ROTATED_KEY to run this"). */
-export const OPTIONAL_LIVE_VARIABLES: Readonly<Record<keyof typeof OPTIONAL_LIVE, string>> = OPTIONAL_LIVE;
+export const OPTIONAL_LIVE_VARIABLES: Readonly<Record<keyof typeof OPTIONAL_LIVE, EnvName>> = OPTIONAL_LIVE;
 
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
@@ -153,8 +150,8 @@ function simulatorCapabilities(): TargetConfig['capabilities'] {
 }
 
 /** The embedded simulator, at the URL global setup handed down ('' before it started). */
-function embeddedTarget(env: NodeJS.ProcessEnv): TargetConfig {
-  const embedded = env[EMBEDDED_BASE_URL_VAR] ?? '';
+function embeddedTarget(env?: EnvSource): TargetConfig {
+  const embedded = readEnv('CORE_API__EMBEDDED_BASE_URL', env) ?? '';
   return {
     mode: 'embedded',
     baseUrl: trimSlash(embedded),
@@ -167,19 +164,19 @@ function embeddedTarget(env: NodeJS.ProcessEnv): TargetConfig {
  * A live tenant's keys and ids: every required variable, and the optional ones that are set.
  * @throws TargetConfigError listing every missing required variable.
  */
-function readLiveFixtures(env: NodeJS.ProcessEnv): LiveFixtures {
-  const missing = Object.values(REQUIRED_LIVE).filter((name) => !env[name]?.trim());
+function readLiveFixtures(env?: EnvSource): LiveFixtures {
+  const missing = Object.values(REQUIRED_LIVE).filter((name) => readEnv(name, env) === undefined);
   if (missing.length > 0) throw new TargetConfigError(missing);
   const live: LiveFixtures = {
-    orgKey: env[REQUIRED_LIVE.orgKey]!,
-    tenantId: env[REQUIRED_LIVE.tenantId]!.trim(),
-    tenantKey: env[REQUIRED_LIVE.tenantKey]!,
-    otherTenantId: env[REQUIRED_LIVE.otherTenantId]!.trim(),
-    otherTenantKey: env[REQUIRED_LIVE.otherTenantKey]!,
+    orgKey: readEnv(REQUIRED_LIVE.orgKey, env)!,
+    tenantId: readEnv(REQUIRED_LIVE.tenantId, env)!,
+    tenantKey: readEnv(REQUIRED_LIVE.tenantKey, env)!,
+    otherTenantId: readEnv(REQUIRED_LIVE.otherTenantId, env)!,
+    otherTenantKey: readEnv(REQUIRED_LIVE.otherTenantKey, env)!,
   };
-  for (const [field, name] of Object.entries(OPTIONAL_LIVE) as [keyof typeof OPTIONAL_LIVE, string][]) {
-    const value = env[name];
-    if (value && value.length > 0) live[field] = value;
+  for (const [field, name] of Object.entries(OPTIONAL_LIVE) as [keyof typeof OPTIONAL_LIVE, (typeof OPTIONAL_LIVE)[keyof typeof OPTIONAL_LIVE]][]) {
+    const value = readEnv(name, env);
+    if (value !== undefined) live[field] = value;
   }
   return live;
 }
@@ -188,8 +185,8 @@ function readLiveFixtures(env: NodeJS.ProcessEnv): LiveFixtures {
  * The event trigger of a live tenant (a command or a URL), undefined when unset.
  * @throws TargetConfigError when it is a URL neither https nor http on loopback (named without credentials).
  */
-function readEventTrigger(env: NodeJS.ProcessEnv): string | undefined {
-  const trigger = env[EVENT_TRIGGER_VAR]?.trim() || undefined;
+function readEventTrigger(env?: EnvSource): string | undefined {
+  const trigger = readEnv('CORE_API_EVENT_TRIGGER', env);
   if (trigger && /^[a-z][a-z0-9+.-]*:\/\//i.test(trigger) && !isTriggerUrl(trigger)) {
     throw new TargetConfigError(
       [],
@@ -201,7 +198,7 @@ function readEventTrigger(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /** A live tenant at `base`: its fixtures, and the capabilities the operator allowed or gave the means for. */
-function liveTarget(base: string, env: NodeJS.ProcessEnv): TargetConfig {
+function liveTarget(base: string, env?: EnvSource): TargetConfig {
   const live = readLiveFixtures(env);
   const webhook = readWebhookReach(env);
   const trigger = readEventTrigger(env);
@@ -210,15 +207,15 @@ function liveTarget(base: string, env: NodeJS.ProcessEnv): TargetConfig {
     baseUrl: trimSlash(base),
     capabilities: {
       control: false,
-      sms: env.CORE_API_ALLOW_SMS === '1',
-      billable: env.CORE_API_ALLOW_BILLABLE === '1',
+      sms: readEnv('CORE_API_ALLOW_SMS', env),
+      billable: readEnv('CORE_API_ALLOW_BILLABLE', env),
       destructive: false,
-      fuzzWrites: env.CORE_API_ALLOW_FUZZ_WRITES === '1',
+      fuzzWrites: readEnv('CORE_API_ALLOW_FUZZ_WRITES', env),
       receiver: webhook !== undefined,
-      modelUsage: env.CORE_API_ALLOW_MODEL_USAGE === '1',
+      modelUsage: readEnv('CORE_API_ALLOW_MODEL_USAGE', env),
       events: trigger !== undefined,
-      smsReasons: env.CORE_API_ALLOW_SMS_REASONS === '1',
-      orgAudits: env.CORE_API_ALLOW_ORG_AUDITS === '1',
+      smsReasons: readEnv('CORE_API_ALLOW_SMS_REASONS', env),
+      orgAudits: readEnv('CORE_API_ALLOW_ORG_AUDITS', env),
     },
     live,
     ...(webhook ? { webhook } : {}),
@@ -228,49 +225,36 @@ function liveTarget(base: string, env: NodeJS.ProcessEnv): TargetConfig {
 }
 
 /**
- * Reads the target from an environment (default `process.env`, after loading `.env` if present).
- * - `CORE_API_BASE_URL` unset: embedded simulator; its URL comes from {@link EMBEDDED_BASE_URL_VAR}
+ * Reads the target from an environment (default the process's, after loading `.env` if present;
+ * helpers/base/env.ts).
+ * - `CORE_API_BASE_URL` unset: embedded simulator; its URL comes from `CORE_API__EMBEDDED_BASE_URL`
  *   once global setup has started it (before that, `baseUrl` is '').
  * - `CORE_API_BASE_URL` and `CORE_API_CONTROL_URL` set: external simulator.
  * - only `CORE_API_BASE_URL` set: live tenant; every required live variable must be present.
- * @throws TargetConfigError listing every missing required variable (live mode) or a bad URL.
+ * @throws TargetConfigError listing every missing required variable (live mode) or a bad value of a
+ *   live variable; EnvError when a variable holds a value its kind refuses (a URL that is not http(s)).
  */
-export function readTargetConfig(env: NodeJS.ProcessEnv = loadEnv()): TargetConfig {
-  const base = env.CORE_API_BASE_URL?.trim();
-  const control = env.CORE_API_CONTROL_URL?.trim();
+export function readTargetConfig(env?: EnvSource): TargetConfig {
+  const base = readEnv('CORE_API_BASE_URL', env);
+  const control = readEnv('CORE_API_CONTROL_URL', env);
   if (!base) return embeddedTarget(env);
-  for (const [name, value] of [
-    ['CORE_API_BASE_URL', base],
-    ['CORE_API_CONTROL_URL', control],
-  ] as const) {
-    if (value && !/^https?:\/\//.test(value)) {
-      throw new TargetConfigError([], `${name} must be an http(s) URL, got ${JSON.stringify(value.slice(0, 80))}`);
-    }
-  }
   if (control) return { mode: 'external', baseUrl: trimSlash(base), controlUrl: trimSlash(control), capabilities: simulatorCapabilities() };
   return liveTarget(base, env);
 }
 
-/** Variable setting the request budget of a run ({@link requestBudget}). */
-export const REQUEST_BUDGET_VARIABLE = 'CORE_API_REQUEST_BUDGET';
-
-/**
- * Default request budget of a full live run: 2,000. A live run with nothing optional on sends
- * about 1,450 requests; wildcard DNS adds about 100 (the §2.3 address cases) and the tool and prompt
- * fixtures about 110 (measured against the simulator in live-tenant mode: 1,660 with both), the
- * webhook and call tests (public URL, event trigger, a finished call id) about 100 more (1,757 with
- * everything on); the rest is room for waited-out 429s, which are resent and counted.
- */
-export const DEFAULT_REQUEST_BUDGET = 2000;
-
 /**
  * The request budget of a run (requests to the target, retries included): `CORE_API_REQUEST_BUDGET`
- * when it is a positive integer, else {@link DEFAULT_REQUEST_BUDGET}. Reports show the run's
- * requests against it, and the closing lines say when a run went over.
+ * of `env` (default the process's environment), an integer of 1 or more, default 2,000: a live run
+ * with nothing optional on sends about 1,450 requests; wildcard DNS adds about 100 (the §2.3
+ * address cases) and the tool and prompt fixtures about 110 (measured against the simulator in
+ * live-tenant mode: 1,660 with both), the webhook and call tests (public URL, event trigger, a
+ * finished call id) about 100 more (1,757 with everything on); the rest is room for waited-out
+ * 429s, which are resent and counted. Reports show the run's requests against it, and the closing
+ * lines say when a run went over.
+ * @throws EnvError when the variable holds anything else.
  */
-export function requestBudget(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env[REQUEST_BUDGET_VARIABLE]?.trim());
-  return Number.isInteger(n) && n > 0 ? n : DEFAULT_REQUEST_BUDGET;
+export function requestBudget(env?: EnvSource): number {
+  return readEnv('CORE_API_REQUEST_BUDGET', env);
 }
 
 /**
@@ -283,18 +267,15 @@ export function requestBudget(env: NodeJS.ProcessEnv = process.env): number {
  */
 export const FULL_CASE_SETS_BUDGET = 2500;
 
-/** Variable naming the wildcard DNS domain (helpers/generate/hosts.ts `wildcardName`). */
-export const WILDCARD_DNS_VARIABLE = 'CORE_API_WILDCARD_DNS';
-
 /**
  * Reads `CORE_API_WILDCARD_DNS`: a domain name (no scheme, no trailing dot), lower-cased.
  * @throws TargetConfigError when it is set but not a domain name.
  */
-function wildcardDnsOf(env: NodeJS.ProcessEnv): { wildcardDns?: string } {
-  const raw = env[WILDCARD_DNS_VARIABLE]?.trim().replace(/\.$/, '').toLowerCase();
+function wildcardDnsOf(env?: EnvSource): { wildcardDns?: string } {
+  const raw = readEnv('CORE_API_WILDCARD_DNS', env)?.replace(/\.$/, '').toLowerCase();
   if (!raw) return {};
   if (!/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z][a-z0-9-]*[a-z0-9]$/.test(raw))
-    throw new TargetConfigError([], `${WILDCARD_DNS_VARIABLE} must be a domain name such as sslip.io, got ${JSON.stringify(raw.slice(0, 80))}`);
+    throw new TargetConfigError([], `CORE_API_WILDCARD_DNS must be a domain name such as sslip.io, got ${JSON.stringify(raw.slice(0, 80))}`);
   return { wildcardDns: raw };
 }
 
@@ -322,9 +303,6 @@ function urlWithoutCredentials(url: string): string {
   }
 }
 
-/** The environment variable naming the operator's trigger (a shell command, an https URL, or an http URL on loopback). */
-export const EVENT_TRIGGER_VAR = 'CORE_API_EVENT_TRIGGER';
-
 /**
  * Whether an event trigger names a URL the suite may POST to (docs/event-trigger.md): https, or
  * http on loopback (a helper on the runner itself, where TLS protects nothing).
@@ -339,49 +317,24 @@ export function isTriggerUrl(trigger: string): boolean {
   }
 }
 
-/** Variables that let a live target reach the suite's webhook receiver (docs/webhooks.md, "Against a live tenant"). */
-export const WEBHOOK_VARIABLES = { publicUrl: 'CORE_API_WEBHOOK_PUBLIC_URL', port: 'CORE_API_WEBHOOK_PORT' } as const;
-
 /**
- * Reads `CORE_API_WEBHOOK_PUBLIC_URL` and `CORE_API_WEBHOOK_PORT`.
+ * Reads `CORE_API_WEBHOOK_PUBLIC_URL` and `CORE_API_WEBHOOK_PORT` of `env` (default the process's environment).
  * @returns undefined when the public URL is unset (the port alone turns nothing on)
- * @throws TargetConfigError when the URL is not https (§2.3 rule 1: a serverUrl must be) or carries
- *   a query or fragment, or the port is not an integer 1–65535.
+ * @throws EnvError when the URL is not https (§2.3 rule 1: a serverUrl must be) or the port is not
+ *   an integer 1–65535; TargetConfigError when the URL carries a query or fragment.
  */
-export function readWebhookReach(env: NodeJS.ProcessEnv): WebhookReach | undefined {
-  const raw = env[WEBHOOK_VARIABLES.publicUrl]?.trim();
-  const portText = env[WEBHOOK_VARIABLES.port]?.trim();
-  let port: number | undefined;
-  if (portText) {
-    port = Number(portText);
-    if (!Number.isInteger(port) || port < 1 || port > 65535) {
-      throw new TargetConfigError([], `${WEBHOOK_VARIABLES.port} must be a port number 1-65535, got ${JSON.stringify(portText.slice(0, 20))}`);
-    }
-  }
+export function readWebhookReach(env?: EnvSource): WebhookReach | undefined {
+  const port = readEnv('CORE_API_WEBHOOK_PORT', env);
+  const raw = readEnv('CORE_API_WEBHOOK_PUBLIC_URL', env);
   if (!raw) return undefined;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new TargetConfigError([], `${WEBHOOK_VARIABLES.publicUrl} is not a URL: ${JSON.stringify(raw.slice(0, 80))}`);
-  }
-  if (url.protocol !== 'https:' || url.search || url.hash) {
+  const url = new URL(raw);
+  if (url.search || url.hash) {
     throw new TargetConfigError(
       [],
-      `${WEBHOOK_VARIABLES.publicUrl} must be an https URL without query or fragment (a serverUrl must be https, §2.3 rule 1), got ${JSON.stringify(raw.slice(0, 80))}`,
+      `CORE_API_WEBHOOK_PUBLIC_URL must be an https URL without query or fragment (a serverUrl must be https, §2.3 rule 1), got ${JSON.stringify(raw.slice(0, 80))}`,
     );
   }
   return { publicUrl: trimSlash(url.href), ...(port !== undefined ? { port } : {}) };
-}
-
-let loaded = false;
-/** Loads `.env` once (never overriding variables already set) and returns `process.env`. */
-export function loadEnv(): NodeJS.ProcessEnv {
-  if (!loaded) {
-    loadDotenv({ quiet: true, override: false });
-    loaded = true;
-  }
-  return process.env;
 }
 
 let cached: TargetConfig | undefined;
@@ -529,8 +482,8 @@ export const SWITCHES: Readonly<Record<Switch, SwitchInfo>> = {
   },
   requestBudget: {
     label: 'full case sets',
-    variable: `${REQUEST_BUDGET_VARIABLE}=${FULL_CASE_SETS_BUDGET}`,
-    howTo: `set ${REQUEST_BUDGET_VARIABLE} to ${FULL_CASE_SETS_BUDGET} or more to run every generated §2.2–§2.7 case, not one per field, kind and expectation`,
+    variable: `CORE_API_REQUEST_BUDGET=${FULL_CASE_SETS_BUDGET}`,
+    howTo: `set CORE_API_REQUEST_BUDGET to ${FULL_CASE_SETS_BUDGET} or more to run every generated §2.2–§2.7 case, not one per field, kind and expectation`,
   },
   foreignTenantId: {
     label: 'foreign tenant',

@@ -1,7 +1,7 @@
 /**
  * How much of the suite goes on at once against one target (docs/benchmarks.md "Concurrency").
  *
- * - `CORE_API_CONCURRENCY` (default {@link DEFAULT_CONCURRENCY}): independent tests of one file in
+ * - `CORE_API_CONCURRENCY` (default 8, helpers/base/env-vars.ts): independent tests of one file in
  *   flight together (vitest `maxConcurrency` of the conformance project, for `describe.concurrent`
  *   blocks), and the size of fixture pools that serve them.
  * - Order-sensitive tests (merge sequences, the model-based test, webhook timing) are never marked
@@ -10,19 +10,16 @@
 import { Pool } from 'tarn';
 import pLimit from 'p-limit';
 import { currentScope, markQueued, runDetached } from '../record/current-test';
-
-/** Environment variable naming the per-target concurrency. */
-export const CONCURRENCY_VAR = 'CORE_API_CONCURRENCY';
-/** Default concurrency: eight requests in flight per file suit a staging target (a few hundred ms per answer) and loopback alike. */
-export const DEFAULT_CONCURRENCY = 8;
+import { readEnv, type EnvSource } from '../base/env';
 
 /**
- * The per-target concurrency: `CORE_API_CONCURRENCY` when it is a positive integer, else
- * {@link DEFAULT_CONCURRENCY}.
+ * The per-target concurrency: `CORE_API_CONCURRENCY` of `env` (default the process's environment),
+ * an integer from 1 to 1000, default 8 (eight requests in flight per file suit a staging target, a
+ * few hundred ms per answer, and loopback alike). vitest.config.ts reads the same variable.
+ * @throws EnvError when the variable holds anything else.
  */
-export function concurrency(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env[CONCURRENCY_VAR]);
-  return Number.isInteger(n) && n > 0 ? n : DEFAULT_CONCURRENCY;
+export function concurrency(env?: EnvSource): number {
+  return readEnv('CORE_API_CONCURRENCY', env);
 }
 
 /** A pool of interchangeable fixtures shared by concurrent tests (each test borrows one at a time). */

@@ -13,7 +13,6 @@ import { createServer } from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
-import { ALLURE_VAR } from '../../helpers/report/env';
 import { filesBelow, runConformance, verdictTrouble, type NestedRun } from './run-suite';
 import { FULL_CASE_SETS_BUDGET } from '../../helpers/target/target';
 import { ControlClient } from '../../helpers/target/control';
@@ -147,7 +146,7 @@ beforeAll(async () => {
     // A budget large enough for every generated §2.2–§2.7 case (the bare run below shows the cut sets).
     CORE_API_REQUEST_BUDGET: String(FULL_CASE_SETS_BUDGET),
     // Allure results too: the secret scan reads every file a run writes.
-    [ALLURE_VAR]: '1',
+    CONFORMANCE_ALLURE: '1',
   };
   // The opt-ins that send or make something (docs/live-tenants.md, "Turning capabilities on"): texts from numbers
   // of A and B, SMS reasons (each run leaves its three), number purchase.

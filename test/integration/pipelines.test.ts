@@ -24,7 +24,6 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
 import { rehearse, type Rehearsal } from './rehearse';
-import { ALLURE_VAR } from '../../helpers/report/env';
 import { readRunRecord } from '../../helpers/report/record-io';
 import type { RunRecord } from '../../helpers/report/model';
 
@@ -56,7 +55,7 @@ async function faults(names: string[]): Promise<void> {
  */
 const target = () => ({ CORE_API_BASE_URL: sim.baseUrl, CORE_API_CONTROL_URL: sim.controlUrl, CORE_API_FILE_WORKERS: '1' });
 /** The same, for the runs whose Allure results nothing reads. */
-const targetWithoutAllure = () => ({ ...target(), [ALLURE_VAR]: '0' });
+const targetWithoutAllure = () => ({ ...target(), CONFORMANCE_ALLURE: '0' });
 const gateStep = (r: Rehearsal) => r.steps.filter((s) => s.step.startsWith('npm run gate'));
 
 let firstNight: Rehearsal;

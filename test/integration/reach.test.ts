@@ -27,7 +27,6 @@ import { startSimulator, type RunningSimulator } from '../../simulator/src/serve
 import { ControlClient } from '../../helpers/target/control';
 import { gateMain } from '../../scripts/gate';
 import { filesBelow, runConformance } from './run-suite';
-import { ALLURE_VAR } from '../../helpers/report/env';
 import { startForwardProxy, type ForwardProxy } from '../support/forward-proxy';
 import { hasOpenssl, makePrivateCa, startTlsFront, type PrivateCa, type TlsFront } from '../support/tls';
 
@@ -100,7 +99,7 @@ it.skipIf(!hasOpenssl())(
     const base = `https://localhost:${tls!.port}/core`;
     const run = await runConformance(
       // Allure results too: every file the run writes is scanned for the proxy's password.
-      { CORE_API_BASE_URL: base, CORE_API_CONTROL_URL: `${base}/__control`, HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: ca!.caFile, [ALLURE_VAR]: '1' },
+      { CORE_API_BASE_URL: base, CORE_API_CONTROL_URL: `${base}/__control`, HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: ca!.caFile, CONFORMANCE_ALLURE: '1' },
       ['suites/auth.test.ts'],
     );
     const record = run.record!;

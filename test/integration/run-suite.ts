@@ -7,7 +7,6 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunRecord } from '../../helpers/report/model';
 import { suiteFreeEnv } from '../../tools/mutation/run';
-import { ALLURE_VAR } from '../../helpers/report/env';
 import { scratchDir } from '../support/scratch';
 
 /** Outcome of one nested run. `record` is undefined when the reporter wrote no conformance.json. */
@@ -36,7 +35,7 @@ export async function runConformance(env: Record<string, string>, files: string[
   const started = performance.now();
   const child = spawn(process.execPath, [vitest, 'run', '--project', 'conformance', ...files], {
     cwd: resolve('.'),
-    env: { ...base, [ALLURE_VAR]: '0', CORE_API_FILE_WORKERS: '1', ...env, CONFORMANCE_REPORT_DIR: reportDir, FORCE_COLOR: '0' },
+    env: { ...base, CONFORMANCE_ALLURE: '0', CORE_API_FILE_WORKERS: '1', ...env, CONFORMANCE_REPORT_DIR: reportDir, FORCE_COLOR: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

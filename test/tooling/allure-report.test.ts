@@ -7,7 +7,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildAllureReport } from '../../scripts/report-allure';
-import { ALLURE_VAR } from '../../helpers/report/env';
 import { runConformance } from '../integration/run-suite';
 import { openChromium, type OpenBrowser } from '../support/chromium';
 import { scratchDir } from '../support/scratch';
@@ -21,7 +20,7 @@ let browser: OpenBrowser | undefined;
 
 beforeAll(async () => {
   // A small real run writes real Allure results (labels per clause and spec section).
-  const run = await runConformance({ [ALLURE_VAR]: '1' }, ['suites/organization.test.ts']);
+  const run = await runConformance({ CONFORMANCE_ALLURE: '1' }, ['suites/organization.test.ts']);
   expect(run.code, run.output.slice(-1000)).toBe(0);
   index = buildAllureReport(join(run.reportDir, 'allure-results'), scratchDir('allure-report-'));
   if (HAS_CHROMIUM) browser = await openChromium(inject('browser'));

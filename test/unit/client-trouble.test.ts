@@ -8,7 +8,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { ApiClient, apiShaped, foreignWords, TargetError } from '../../helpers/http/client';
-import { REQUEST_TIMEOUT_VAR } from '../../helpers/base/deadline';
 import { runAsTest } from '../../helpers/record/current-test';
 
 let server: Server;
@@ -47,13 +46,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   base = `http://127.0.0.1:${(server.address() as any).port}`;
-  process.env[REQUEST_TIMEOUT_VAR] = '300';
+  process.env.CORE_API_REQUEST_TIMEOUT_MS = '300';
 });
 afterEach(() => {
   for (const k of Object.keys(hits)) delete hits[k];
 });
 afterAll(async () => {
-  delete process.env[REQUEST_TIMEOUT_VAR];
+  delete process.env.CORE_API_REQUEST_TIMEOUT_MS;
   for (const s of sockets) s.destroy();
   await new Promise<void>((r) => server.close(() => r()));
 });

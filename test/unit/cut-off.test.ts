@@ -10,7 +10,6 @@ import type { Socket } from 'node:net';
 import { ApiClient } from '../../helpers/http/client';
 import { OutOfTimeError, runJudged } from '../../helpers/checks/clause';
 import { fixturePool } from '../../helpers/world/concurrency';
-import { REQUEST_TIMEOUT_VAR } from '../../helpers/base/deadline';
 import { testVerdict, troubleTiming } from '../../helpers/report/verdict';
 
 let server: Server;
@@ -32,10 +31,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   base = `http://127.0.0.1:${(server.address() as any).port}`;
-  process.env[REQUEST_TIMEOUT_VAR] = '5000';
+  process.env.CORE_API_REQUEST_TIMEOUT_MS = '5000';
 });
 afterAll(async () => {
-  delete process.env[REQUEST_TIMEOUT_VAR];
+  delete process.env.CORE_API_REQUEST_TIMEOUT_MS;
   for (const s of sockets) s.destroy();
   await new Promise<void>((r) => server.close(() => r()));
 });

@@ -14,17 +14,17 @@ import {
   BUDGET_REQUESTS,
   WALL_FACTOR,
   VITEST_GRACE_MS,
-  DEFAULT_REQUEST_TIMEOUT_MS,
 } from '../../helpers/base/deadline';
+import { ENV_VARS } from '../../helpers/base/env';
 import { fixturePool } from '../../helpers/world/concurrency';
 import { runAsTest, markInflight, markQueued, currentScope } from '../../helpers/record/current-test';
 import { waitingWords } from '../../helpers/checks/clause';
 
 describe('the numbers derive from the request deadline', () => {
-  it('reads CORE_API_REQUEST_TIMEOUT_MS, else the default', () => {
-    expect(requestTimeoutMs({})).toBe(DEFAULT_REQUEST_TIMEOUT_MS);
+  it('reads CORE_API_REQUEST_TIMEOUT_MS, else the default; refuses what is not a number above 0', () => {
+    expect(requestTimeoutMs({})).toBe(ENV_VARS.CORE_API_REQUEST_TIMEOUT_MS.fallback);
     expect(requestTimeoutMs({ CORE_API_REQUEST_TIMEOUT_MS: '1500' })).toBe(1500);
-    expect(requestTimeoutMs({ CORE_API_REQUEST_TIMEOUT_MS: 'x' })).toBe(DEFAULT_REQUEST_TIMEOUT_MS);
+    expect(() => requestTimeoutMs({ CORE_API_REQUEST_TIMEOUT_MS: 'x' })).toThrow(/^CORE_API_REQUEST_TIMEOUT_MS=x: expected a number above 0/);
   });
   it('budget, wall cap and vitest timeout nest: a request ends inside its test, a test inside vitest', () => {
     const env = { CORE_API_REQUEST_TIMEOUT_MS: '2000' };

@@ -24,8 +24,10 @@ describe('environment variables: the code and the table agree', () => {
     expect(undeclared, HOW).toEqual([]);
   });
 
-  it('every declared variable is read somewhere (the ones Node reads itself aside)', () => {
-    const unread = envEntries().filter((v) => !v.readBy).flatMap((v) => [v.name, ...(v.aliases ?? [])].filter((n) => !found.has(n)));
+  it('every declared variable is read somewhere (the ones Node reads itself aside; the reader reads the aliases with the name)', () => {
+    const unread = envEntries()
+      .filter((v) => !v.readBy && !found.has(v.name))
+      .map((v) => v.name);
     expect(unread, 'nothing reads these any more: remove them from helpers/base/env-vars.ts and run npm run docs:env').toEqual([]);
   });
 
@@ -66,7 +68,7 @@ describe('the scanner finds reads and only reads', () => {
   it('finds env property reads, names held in strings and keys of a nested run environment', () => {
     const text = [
       "const VAR = 'CORE_API_FIRST';",
-      'const a = process.env.CORE_API_SECOND ?? env.HTTPS_PROXY ?? loadEnv().https_proxy ?? readEnv(\'GITHUB_JOB\');',
+      "const a = process.env.CORE_API_SECOND ?? env.HTTPS_PROXY ?? loadEnv().https_proxy ?? readEnv('GITHUB_JOB');",
       "const b = `set ${'x'} CORE_API_THIRD=1`;",
       "run({ env: { ...process.env, CONFORMANCE_FOURTH: '1' } });",
     ].join('\n');

@@ -5,12 +5,11 @@
  * fake store on a virtual clock (every interleaving exact, no real waiting), then against the
  * embedded simulator's assistants, where the lease is kept in a lock assistant's `parameters`.
  */
+import { EnvError } from '../../helpers/base/env';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   acquireLane,
   AssistantLeaseStore,
-  DEFAULT_LANE_WAIT_S,
-  DEFAULT_LANES,
   expired,
   LaneError,
   laneOfRun,
@@ -114,11 +113,12 @@ describe('lane names and settings', () => {
     expect(liveName('registry-tool', 3)).toBe('conformance-suite-registry-tool-l3');
     expect(laneOfRun({})).toBe(1);
     expect(laneOfRun({ CORE_API__LANE: '2' })).toBe(2);
-    expect(laneOfRun({ CORE_API__LANE: 'x' })).toBe(1);
+    expect(() => laneOfRun({ CORE_API__LANE: 'x' })).toThrow(EnvError);
   });
 
   it('reads the settings, an empty variable (an unset workflow variable) taking its default, and names a bad one', () => {
-    expect(readLaneSettings({})).toEqual({ lanes: DEFAULT_LANES, waitMs: DEFAULT_LANE_WAIT_S * 1000, leaseMs: 300_000, settleMs: 4_000 });
+    expect(readLaneSettings({})).toEqual({ lanes: 2, waitMs: 120_000, leaseMs: 300_000, settleMs: 4_000 });
+    expect(readLaneSettings({}, true).settleMs).toBe(500);
     expect(readLaneSettings({ CORE_API_LANES: '', CORE_API_LANE_WAIT_S: ' ' }).lanes).toBe(2);
     expect(readLaneSettings({ CORE_API_LANES: '3', CORE_API_LANE_WAIT_S: '0.5', CORE_API_LANE_LEASE_S: '30', CORE_API_LANE_SETTLE_S: '0.2' })).toEqual({
       lanes: 3,
@@ -126,8 +126,9 @@ describe('lane names and settings', () => {
       leaseMs: 30_000,
       settleMs: 200,
     });
-    expect(() => readLaneSettings({ CORE_API_LANES: '0' })).toThrow(/CORE_API_LANES must be a whole number of lanes from 1 to 99, got "0"/);
-    expect(() => readLaneSettings({ CORE_API_LANE_WAIT_S: 'soon' })).toThrow(LaneSettingError);
+    expect(() => readLaneSettings({ CORE_API_LANES: '0' })).toThrow(/^CORE_API_LANES=0: expected an integer from 1 to 99/);
+    expect(() => readLaneSettings({ CORE_API_LANE_WAIT_S: 'soon' })).toThrow(/^CORE_API_LANE_WAIT_S=soon: expected a number, 0 or more/);
+    expect(() => readLaneSettings({ CORE_API_LANE_LEASE_S: '10', CORE_API_LANE_SETTLE_S: '4' })).toThrow(LaneSettingError);
     expect(() => readLaneSettings({ CORE_API_LANE_LEASE_S: '10', CORE_API_LANE_SETTLE_S: '4' })).toThrow(/more than three times CORE_API_LANE_SETTLE_S/);
   });
 });

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   readTargetConfig,
   TargetConfigError,
-  EMBEDDED_BASE_URL_VAR,
   capabilityReason,
   capabilitySwitch,
   missingFixtureReason,
@@ -21,7 +20,7 @@ const LIVE = {
 
 describe('target configuration (control-api.md, targets)', () => {
   it('is the embedded simulator when CORE_API_BASE_URL is unset', () => {
-    const t = readTargetConfig({ [EMBEDDED_BASE_URL_VAR]: 'http://127.0.0.1:5000' });
+    const t = readTargetConfig({ CORE_API__EMBEDDED_BASE_URL: 'http://127.0.0.1:5000' });
     expect(t.mode).toBe('embedded');
     expect(t.controlUrl).toBe('http://127.0.0.1:5000/__control');
     expect(t.capabilities).toMatchObject({ control: true, sms: true, billable: true, destructive: true, fuzzWrites: true, receiver: true, modelUsage: true });
@@ -91,9 +90,13 @@ describe('target configuration (control-api.md, targets)', () => {
       publicUrl: 'https://hooks.example.test',
     });
     expect(readTargetConfig({ ...LIVE, CORE_API_WEBHOOK_PORT: '8787' }).capabilities.receiver).toBe(false);
-    expect(() => readTargetConfig({ ...LIVE, CORE_API_WEBHOOK_PUBLIC_URL: 'http://hooks.example.test' })).toThrow(/must be an https URL/);
+    expect(() => readTargetConfig({ ...LIVE, CORE_API_WEBHOOK_PUBLIC_URL: 'http://hooks.example.test' })).toThrow(
+      /^CORE_API_WEBHOOK_PUBLIC_URL=http:\/\/hooks\.example\.test: expected an https URL/,
+    );
     expect(() => readTargetConfig({ ...LIVE, CORE_API_WEBHOOK_PUBLIC_URL: 'https://hooks.example.test/?x=1' })).toThrow(/without query/);
-    expect(() => readTargetConfig({ ...LIVE, CORE_API_WEBHOOK_PUBLIC_URL: 'https://h.example.test', CORE_API_WEBHOOK_PORT: '70000' })).toThrow(/port number/);
+    expect(() => readTargetConfig({ ...LIVE, CORE_API_WEBHOOK_PUBLIC_URL: 'https://h.example.test', CORE_API_WEBHOOK_PORT: '70000' })).toThrow(
+      /^CORE_API_WEBHOOK_PORT=70000: expected an integer from 1 to 65535/,
+    );
   });
 
   it('reads the wildcard DNS domain on a live tenant and refuses one that is not a domain name', () => {
@@ -103,6 +106,8 @@ describe('target configuration (control-api.md, targets)', () => {
   });
 
   it('rejects a base URL that is not http(s)', () => {
-    expect(() => readTargetConfig({ ...LIVE, CORE_API_BASE_URL: 'staging.example.test' })).toThrow(/must be an http\(s\) URL/);
+    expect(() => readTargetConfig({ ...LIVE, CORE_API_BASE_URL: 'staging.example.test' })).toThrow(
+      /^CORE_API_BASE_URL=staging\.example\.test: expected an http or https URL/,
+    );
   });
 });

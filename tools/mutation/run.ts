@@ -16,7 +16,6 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { RunRecord } from '../../helpers/report/model';
 import { SPEC_PATH } from '../../helpers/spec/spec-doc';
-import { ALLURE_VAR } from '../../helpers/report/env';
 
 /** Options of {@link runConformance}. */
 export interface ConformanceRunOptions {
@@ -81,9 +80,10 @@ export const SUITE_VARS = /^(CORE_API_|CONFORMANCE_|VITEST|__VITEST|TINYPOOL)|^(
  * benchmarks, the integration tests' nested runs and pipeline rehearsals) starts from.
  */
 export function suiteFreeEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SUITE_VARS.test(k)) env[k] = v;
-  return env;
+  // A copy handed to a child, not a read of any variable (test/unit/env-reads.test.ts).
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (env[k] === undefined || SUITE_VARS.test(k)) delete env[k];
+  return env as Record<string, string>;
 }
 
 /**
@@ -99,7 +99,7 @@ export function childEnv(opts: Pick<ConformanceRunOptions, 'baseUrl' | 'controlU
   if (opts.controlUrl) env.CORE_API_CONTROL_URL = opts.controlUrl;
   env.CONFORMANCE_REPORT_DIR = reportDir;
   // The mutation run reads each child's run record only: no Allure results (~1 s of CPU per run).
-  env[ALLURE_VAR] = '0';
+  env.CONFORMANCE_ALLURE = '0';
   env.FORCE_COLOR = '0';
   env.NO_COLOR = '1';
   Object.assign(env, opts.extraEnv ?? {});
