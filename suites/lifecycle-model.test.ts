@@ -13,6 +13,7 @@
  * Seeded: `FC_SEED` (and `FC_PATH`) replay a run; the seed is printed with every verdict.
  */
 import fc from 'fast-check';
+import { readEnv, readSeed } from '../helpers/base/env';
 import { useWorld, type World } from '../helpers/world/world';
 import { clauseTest } from '../helpers/checks/clause';
 import { ApiClient } from '../helpers/http/client';
@@ -307,8 +308,8 @@ clauseTest(
   async ({ verify }) => {
     const w = world();
     const sim = hasCapability('control');
-    const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : (Date.now() ^ Math.floor(Math.random() * 0x7fffffff)) | 0;
-    const path = process.env.FC_PATH || undefined;
+    const seed = readSeed('FC_SEED');
+    const path = readEnv('FC_PATH');
     const commands = sim
       ? simulatorCommands()
       : [fc.tuple(tenant, fc.constantFrom<Credential>('current', 'org', ...(w.rotatedKey ? (['rotated'] as const) : []))).map(([t, c]) => new Read(t, c))];

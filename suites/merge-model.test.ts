@@ -10,6 +10,7 @@
  * {@link requestBudget} past which further (shrinking) runs are not sent and count as passing.
  */
 import { beforeAll } from 'vitest';
+import { readEnv, readSeed } from '../helpers/base/env';
 import fc from 'fast-check';
 import { useWorld } from '../helpers/world/world';
 import { clauseTest } from '../helpers/checks/clause';
@@ -113,8 +114,8 @@ clauseTest(
   MODEL_CLAUSES,
   'random sequences of valid PATCHes leave the target equal to the merge model after every step',
   async ({ verify }) => {
-    const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : (Date.now() ^ Math.floor(Math.random() * 0x7fffffff)) | 0;
-    const path = process.env.FC_PATH || undefined;
+    const seed = readSeed('FC_SEED');
+    const path = readEnv('FC_PATH');
     const property = fc.asyncProperty(fc.commands([patchArbitrary().map((b) => new PatchCommand(b))], { maxCommands: MAX_COMMANDS }), async (cmds) => {
       if (requests >= requestBudget()) return; // budget spent: stop sending (shrinking ends with the smallest failure found so far)
       for (const b of BASELINE_PATCHES) await patch(b);

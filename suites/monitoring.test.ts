@@ -20,6 +20,7 @@
  * {@link LIVE_MAX_SLOTS} times.
  */
 import { afterEach, beforeAll, describe } from 'vitest';
+import { readSeed } from '../helpers/base/env';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { useWorld } from '../helpers/world/world';
@@ -35,9 +36,10 @@ import { pastThrottles, type PastThrottles } from '../helpers/checks/limits';
 import { openWindow } from '../helpers/checks/clock';
 
 /** Seed of fast-check in this file; printed when a test fails (CORE_API_SEED reproduces a run). */
-const SEED = Number(process.env.CORE_API_SEED ?? Math.floor(Math.random() * 2 ** 31)) ^ 0x40f;
+const RUN_SEED = readSeed('CORE_API_SEED');
+const SEED = RUN_SEED ^ 0x40f;
 afterEach(({ task }) => {
-  if (task.result?.state === 'fail') console.error(`[monitoring.test.ts] fast-check seed ${SEED} (set CORE_API_SEED to reproduce)`);
+  if (task.result?.state === 'fail') console.error(`[monitoring.test.ts] fast-check seed ${SEED} (CORE_API_SEED=${RUN_SEED} reproduces it)`);
 });
 
 const world = useWorld();

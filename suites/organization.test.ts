@@ -9,6 +9,7 @@
  * are recorded in the catalogue as not testable.
  */
 import { afterEach, beforeAll, describe } from 'vitest';
+import { readSeed } from '../helpers/base/env';
 import { faker } from '@faker-js/faker';
 import { useWorld } from '../helpers/world/world';
 import { eventsFor, type Events } from '../helpers/target/events';
@@ -19,10 +20,11 @@ import type { ApiResponse } from '../helpers/http/client';
 import { rowsOf } from '../helpers/spec/shapes';
 
 /** Seed of faker in this file; printed when a test fails (CORE_API_SEED reproduces a run). */
-const SEED = Number(process.env.CORE_API_SEED ?? Math.floor(Math.random() * 2 ** 31)) ^ 0x0e6;
+const RUN_SEED = readSeed('CORE_API_SEED');
+const SEED = RUN_SEED ^ 0x0e6;
 faker.seed(SEED);
 afterEach(({ task }) => {
-  if (task.result?.state === 'fail') console.error(`[organization.test.ts] faker seed ${SEED} (set CORE_API_SEED to reproduce)`);
+  if (task.result?.state === 'fail') console.error(`[organization.test.ts] faker seed ${SEED} (CORE_API_SEED=${RUN_SEED} reproduces it)`);
 });
 
 const world = useWorld();

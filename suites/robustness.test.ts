@@ -18,6 +18,7 @@
  * as shell variables) are printed with every failure.
  */
 import { afterAll, beforeAll, beforeEach, describe } from 'vitest';
+import { readEnv } from '../helpers/base/env';
 import fc from 'fast-check';
 import { curlCredential, useWorld, type PrincipalName } from '../helpers/world/world';
 import { curlReproduction } from '../helpers/base/exchange';
@@ -32,7 +33,7 @@ import { MATRIX_ROUTES, acceptedPrincipal, type MatrixRoute } from './authorizat
 
 const world = useWorld();
 /** Seed of every generator of this file (CORE_API_FUZZ_SEED replays a run). */
-const SEED = Number(process.env.CORE_API_FUZZ_SEED ?? 20261124);
+const SEED = readEnv('CORE_API_FUZZ_SEED');
 const SERVER_ERROR = '7/no-server-error-on-input';
 /** The API's own 500 (in its envelope) to hostile input: graded `should` (see the catalogue's reading). */
 const SERVER_ERROR_ENVELOPED = '7/no-500-in-envelope-on-input';
@@ -255,7 +256,7 @@ function bodyClasses(): { cls: string; items: Hostile[] }[] {
  * without a control API (a live tenant) the run's request budget applies (2,000 requests for a full
  * run by default, helpers/target/target.ts `requestBudget`): one case per class, on every fourth (or eighth) route.
  */
-const stride = Math.max(1, Math.floor(Number(process.env.CORE_API_FUZZ_STRIDE)) || 1);
+const stride = readEnv('CORE_API_FUZZ_STRIDE');
 const budget = <T>(list: T[], every = 4): T[] => list.filter((_, i) => i % (hasCapability('control') ? stride : every) === 0);
 const firstOnly = <T>(list: T[]): T[] => (hasCapability('control') ? list : list.slice(0, 1));
 

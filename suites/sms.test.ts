@@ -8,6 +8,7 @@
  * that cannot send anything (no sender, unknown sender) run everywhere a sender is known.
  */
 import { afterEach, beforeAll, describe } from 'vitest';
+import { readSeed } from '../helpers/base/env';
 import { faker } from '@faker-js/faker';
 import fc from 'fast-check';
 import { useWorld } from '../helpers/world/world';
@@ -17,10 +18,11 @@ import { missingFixtureReason } from '../helpers/target/target';
 import type { ApiResponse } from '../helpers/http/client';
 
 /** Seed of faker and fast-check in this file; printed when a test fails (CORE_API_SEED reproduces a run). */
-const SEED = Number(process.env.CORE_API_SEED ?? Math.floor(Math.random() * 2 ** 31)) ^ 0x5e5;
+const RUN_SEED = readSeed('CORE_API_SEED');
+const SEED = RUN_SEED ^ 0x5e5;
 faker.seed(SEED);
 afterEach(({ task }) => {
-  if (task.result?.state === 'fail') console.error(`[sms.test.ts] faker/fast-check seed ${SEED} (set CORE_API_SEED to reproduce)`);
+  if (task.result?.state === 'fail') console.error(`[sms.test.ts] faker/fast-check seed ${SEED} (CORE_API_SEED=${RUN_SEED} reproduces it)`);
 });
 
 const world = useWorld();

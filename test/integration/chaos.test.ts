@@ -14,6 +14,7 @@
  * parse is asked for again (helpers/http/mangled.ts) and never fails 2.1/json-envelope on its own.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { readEnv } from '../../helpers/base/env';
 import { request } from 'undici';
 import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
 import { runConformance } from './run-suite';
@@ -37,7 +38,7 @@ afterAll(async () => {
   await sim?.close();
 });
 
-const STRICT_TIMING = process.env.CORE_API_STRICT_TIMING === '1';
+const STRICT_TIMING = readEnv('CORE_API_STRICT_TIMING');
 let normalWallMs = 0;
 
 it('gets no fail verdict under 1 in 10 answers throttled, 1 in 50 connections dropped and 1 in 50 bodies cut, by a gateway in front and a limiter inside the API', async () => {

@@ -12,6 +12,7 @@
  * `CONFORMANCE_REQUIRE_BROWSER=1` (set by `.ci/run`) a missing browser fails the run instead.
  */
 import type { TestProject } from 'vitest/node';
+import { readEnv } from '../../helpers/base/env';
 import type { BrowserServer } from 'playwright-core';
 import { findBrowser, startBrowserServer, type BrowserFound } from './chromium';
 import { joinShared } from './shared-by-projects';
@@ -45,7 +46,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const share = joinShared('browser', findAndStart, async (running) => (await running).server?.close());
   const { found } = await share.value;
   if (!found.path) {
-    if (process.env.CONFORMANCE_REQUIRE_BROWSER === '1') {
+    if (readEnv('CONFORMANCE_REQUIRE_BROWSER')) {
       await share.leave();
       throw new Error(`CONFORMANCE_REQUIRE_BROWSER=1 but the browser checks cannot run: ${found.reason}`);
     }

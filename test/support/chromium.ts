@@ -6,6 +6,7 @@
  * with `inject('browser')` and each opens a fresh context of it (its own cookies and storage).
  */
 import { existsSync, rmSync } from 'node:fs';
+import { readEnv, type EnvSource } from '../../helpers/base/env';
 import { chromium, type BrowserContext, type BrowserServer, type Page } from 'playwright-core';
 import { scratchDir } from './scratch';
 
@@ -60,9 +61,9 @@ async function starts(path: string): Promise<string | undefined> {
  * Finds a Chromium that starts: CONFORMANCE_CHROMIUM, then Debian's package, then the build shipped
  * inside `@sparticuz/chromium` (unpacked into the temporary folder on first use). Never throws.
  */
-export async function findBrowser(env: NodeJS.ProcessEnv = process.env): Promise<BrowserFound> {
+export async function findBrowser(env?: EnvSource): Promise<BrowserFound> {
   const tried: string[] = [];
-  const given = env.CONFORMANCE_CHROMIUM?.trim();
+  const given = readEnv('CONFORMANCE_CHROMIUM', env);
   if (given) {
     const why = existsSync(given) ? await starts(given) : 'no such file';
     if (!why) return { path: given, source: 'CONFORMANCE_CHROMIUM' };

@@ -7,7 +7,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SCRATCH_VAR } from './scratch';
 import { joinShared } from './shared-by-projects';
 
 /** Makes (or joins) the run's scratch root; the returned teardown removes it after its last user. */
@@ -17,6 +16,6 @@ export default function setup(): () => Promise<void> {
     () => mkdtempSync(join(tmpdir(), 'conformance-test-run-')),
     (root) => rmSync(root, { recursive: true, force: true }),
   );
-  process.env[SCRATCH_VAR] = share.value;
+  process.env.CONFORMANCE_SCRATCH_DIR = share.value;
   return share.leave;
 }

@@ -5,11 +5,9 @@
  * nothing in the system temporary folder, even when a test ends before its own clean-up.
  */
 import { mkdtempSync } from 'node:fs';
+import { readEnv } from '../../helpers/base/env';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-/** The variable naming the run's scratch root, set by test/support/scratch-setup.ts for the test processes. */
-export const SCRATCH_VAR = 'CONFORMANCE_SCRATCH_DIR';
 
 /**
  * A new empty folder `<prefix>XXXXXX` under the run's scratch root (the system temporary folder
@@ -17,5 +15,5 @@ export const SCRATCH_VAR = 'CONFORMANCE_SCRATCH_DIR';
  * @throws Error from the file system when the folder cannot be made.
  */
 export function scratchDir(prefix: string): string {
-  return mkdtempSync(join(process.env[SCRATCH_VAR] || tmpdir(), prefix));
+  return mkdtempSync(join(readEnv('CONFORMANCE_SCRATCH_DIR') ?? tmpdir(), prefix));
 }

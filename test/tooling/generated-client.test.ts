@@ -7,6 +7,7 @@
  * send an SMS. The control API provisions the organization, the tenant, an SMS number and a call.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readEnv } from '../../helpers/base/env';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -108,7 +109,7 @@ const GENERATOR_OPTIONS = { emptyObjectsUnknown: true, defaultNonNullable: false
 let sim: { baseUrl: string; controlUrl: string; close(): Promise<void> };
 let served: unknown;
 let types = '';
-const prevDoc = process.env.CORE_API_OPENAPI_FILE;
+const prevDoc = readEnv('CORE_API_OPENAPI_FILE');
 
 beforeAll(async () => {
   mkdirSync(work, { recursive: true });

@@ -5,6 +5,7 @@
  * failing clauses and that the page makes no network request, and keeps a screenshot under reports/.
  */
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { readEnv } from '../../helpers/base/env';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -53,7 +54,7 @@ afterAll(async () => {
 });
 
 describe('conformance.html in headless Chromium', () => {
-  test.runIf(process.env.CONFORMANCE_REQUIRE_BROWSER === '1')('a browser starts where CONFORMANCE_REQUIRE_BROWSER=1 demands the browser checks (CI)', () => {
+  test.runIf(readEnv('CONFORMANCE_REQUIRE_BROWSER'))('a browser starts where CONFORMANCE_REQUIRE_BROWSER=1 demands the browser checks (CI)', () => {
     expect(CHROMIUM, found.reason).toBeDefined();
   });
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { readEnv } from '../../helpers/base/env';
 import fc from 'fast-check';
 import { redact, redactCut, redactHeaders, redactValue, registerSecret } from '../../helpers/base/redact';
 
 /** fast-check's seed (FC_SEED to replay a failure; printed with any counterexample). */
-const SEED = Number(process.env.FC_SEED ?? 20_261_125);
+const SEED = readEnv('FC_SEED') ?? 20_261_125;
 
 describe('redaction (one point for every secret)', () => {
   registerSecret('sk_live_abcdef123456', 'tenant key A');

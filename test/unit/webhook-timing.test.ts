@@ -4,10 +4,11 @@
  * readings (§6 "up to 5 retries" against §8 "5 attempts") are classified as documented.
  */
 import { describe, expect, test } from 'vitest';
+import { readEnv } from '../../helpers/base/env';
 import fc from 'fast-check';
 import { analyseBackoff, retryReading, nextRetryWindowMs, retryScheduleMs } from '../../helpers/webhooks/timing';
 
-const SEED = Number(process.env.FC_SEED ?? 5_060_303);
+const SEED = readEnv('FC_SEED') ?? 5_060_303;
 
 /** Arrival times of `n` attempts with delays base·factor^i, each scaled by a jitter in [1-j, 1+j]. */
 function arrivals(n: number, base: number, factor: number, jitter: (i: number) => number = () => 1): number[] {

@@ -5,6 +5,7 @@
  * the same `sha256=<hex>` HMAC-SHA256 over the raw body), plus seeded properties (fast-check).
  */
 import { describe, expect, test } from 'vitest';
+import { readEnv } from '../../helpers/base/env';
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +21,7 @@ const vectors = JSON.parse(readFileSync(join(here, '..', 'vectors', 'webhook-sig
 };
 
 /** Seed of the property tests; printed on failure by fast-check and fixed for reproducibility. */
-const SEED = Number(process.env.FC_SEED ?? 20_240_601);
+const SEED = readEnv('FC_SEED') ?? 20_240_601;
 
 const headersOf = (name: string, value: string | null): Record<string, string> => (value === null ? {} : { [name]: value });
 
