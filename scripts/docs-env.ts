@@ -7,7 +7,7 @@
  * What counts as a read (TypeScript's parser over helpers/, scripts/, bench/, suites/, simulator/,
  * test/ and the root configuration files):
  * - a call of the reader, `readEnv('X')`;
- * - a property of an environment object, `process.env.X`, `env.X` or `loadEnv().X`, other than as the
+ * - a property of an environment object, `process.env.X` or `env.X`, other than as the
  *   target of an assignment (an environment handed to a child process is not a read);
  * - a project-prefixed name (`CORE_API_`, `CONFORMANCE_`, `FC_`, `SIMULATOR_`) inside a string, as
  *   the constants that name a variable hold it (`'CORE_API_REQUEST_TIMEOUT_MS'`), or in a key of an
@@ -36,11 +36,11 @@ export const TABLE_MARKERS = { begin: '<!-- env-table:begin (npm run docs:env wr
 /** A project-prefixed variable name in free text, not written as a shell expansion (`$X`, `${X}`). */
 const PREFIXED = /(?<![$\w{])((?:CORE_API|CONFORMANCE|FC|SIMULATOR)_[A-Z0-9_]*[A-Z0-9])\b/g;
 /** An environment object as the sources spell it. */
-const ENV_OBJECT = /(^|\.)env$|^loadEnv\(\)$/;
+const ENV_OBJECT = /(^|\.)env$/;
 /** A variable name read from an environment object: upper case, or a lower-case proxy spelling. */
 const ENV_NAME = /^(?:[A-Z][A-Z0-9_]*|[a-z]+_proxy)$/;
 /** What a file that reads a variable contains at least: an environment object or a prefixed name. */
-const MAY_READ = /\benv\b|\breadEnv\(|loadEnv\(\)|(?:CORE_API|CONFORMANCE|FC|SIMULATOR)_/;
+const MAY_READ = /\benv\b|\breadEnv\(|(?:CORE_API|CONFORMANCE|FC|SIMULATOR)_/;
 /** Folders whose code is scanned, and root files. */
 const CODE_FOLDERS = ['helpers', 'tools', 'scripts', 'bench', 'suites', 'simulator', 'test'];
 const CODE_FILES = ['vitest.config.ts', 'eslint.config.js'];

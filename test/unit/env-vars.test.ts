@@ -68,7 +68,7 @@ describe('the scanner finds reads and only reads', () => {
   it('finds env property reads, names held in strings and keys of a nested run environment', () => {
     const text = [
       "const VAR = 'CORE_API_FIRST';",
-      "const a = process.env.CORE_API_SECOND ?? env.HTTPS_PROXY ?? loadEnv().https_proxy ?? readEnv('GITHUB_JOB');",
+      "const a = process.env.CORE_API_SECOND ?? env.HTTPS_PROXY ?? opts.env.https_proxy ?? readEnv('GITHUB_JOB');",
       "const b = `set ${'x'} CORE_API_THIRD=1`;",
       "run({ env: { ...process.env, CONFORMANCE_FOURTH: '1' } });",
     ].join('\n');
