@@ -327,6 +327,19 @@ export const ENV_VARS = {
     shown: '1 (4 under `npm run test:quick`)',
     does: 'On a simulator the robustness phase sends hostile input to every n-th route of §4.',
   },
+  CORE_API_GENERATIVE_DEPTH: {
+    type: 'integer',
+    min: 1,
+    fallback: 1,
+    group: 'run',
+    does: 'Depth of the generative phase (route space, request shapes, model-based tests): each draws this many times its everyday cases; a live run then sends the whole route space instead of every fourth case. A nightly setting, e.g. `4`.',
+  },
+  CORE_API_ROUTE_SEED: {
+    type: 'integer',
+    fallback: 20_261_127,
+    group: 'run',
+    does: 'Seed of the nonsense path segments and non-object bodies of the route-space suite (`suites/route-space.test.ts`); printed at its start.',
+  },
   CORE_API_FUZZ_SEED: { type: 'integer', fallback: 20_261_124, group: 'run', does: "Seed of the robustness phase's generators; printed with every failure." },
   CORE_API_SEED: {
     type: 'integer',

@@ -16,6 +16,8 @@ import type { Principal, RouteScope } from './types.ts';
 export interface CredentialHeaders {
   authorization: string | undefined;
   xApiKey: string | undefined;
+  /** The header names as the client spelled them (RFC 9110 §5.1: names are case-insensitive, so the spelling decides nothing). */
+  names?: readonly string[];
 }
 
 /**
@@ -115,7 +117,8 @@ function headerValue(request: FastifyRequest, name: string): string | undefined 
 export function authenticate(state: SimState, request: FastifyRequest, scope: RouteScope | null): Principal {
   const seams = state.behaviour;
   const authorization = headerValue(request, 'authorization');
-  const key = seams.of(credentials)({ authorization, xApiKey: headerValue(request, 'x-api-key') });
+  const names = request.raw.rawHeaders.filter((_, i) => i % 2 === 0);
+  const key = seams.of(credentials)({ authorization, xApiKey: headerValue(request, 'x-api-key'), names });
   if (key === null) throw authorization === undefined ? seams.of(missingCredentials)() : unauthorized();
   const owner = seams.of(keyOwner)(state, key);
   if (!owner) throw unauthorized();

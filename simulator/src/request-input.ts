@@ -32,3 +32,13 @@ export const controlPathReading = seam('routes.control-path', (url: string | und
 
 /** §9.2: every route of §4 is served at the root path (no version prefix): whether `method` `path` is served there. */
 export const servedAtRoot = seam('routes.root-path', (_method: string, _path: string): boolean => true);
+
+/**
+ * §4 "Content-Type: application/json": whether a body sent under `contentType` (the header as
+ * sent, or undefined) is read as JSON. The simulator reads every body as JSON, so a media type
+ * with parameters or in another letter case (RFC 9110 §8.3.1) is the same body.
+ */
+export const readsBodyAsJson = seam('body.media-type', (_contentType: string | undefined): boolean => true);
+
+/** §4.1: the request body the handlers see: the parsed JSON value as sent (a handler refuses a non-object itself). */
+export const parsedBody = seam('body.parsed', (parsed: unknown): unknown => parsed);

@@ -10,7 +10,7 @@ import { authenticate } from './auth.ts';
 import { controlApi } from './control/index.ts';
 import { ApiError, errorBody, internalError, notFound, requestPath, sendError, unknownRoute, unparsableBody, validationError } from './envelope.ts';
 import { bodyLimits, MAX_BODY_BYTES, oversizeBodyAnswer, READ_LIMIT_BYTES } from './validation/body-limits.ts';
-import { controlPathReading, servedAtRoot } from './request-input.ts';
+import { controlPathReading, parsedBody, readsBodyAsJson, servedAtRoot } from './request-input.ts';
 import { behaviourFor } from './faults/index.ts';
 import { applyChaos } from './chaos.ts';
 import { routePlugins } from './routes/index.ts';
@@ -167,6 +167,7 @@ function addBodyParser(app: FastifyInstance, state: SimState): void {
     { parseAs: 'string', bodyLimit: READ_LIMIT_BYTES },
     (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
       if (req.is404) return done(null, undefined);
+      if (!state.behaviour.of(readsBodyAsJson)(req.headers['content-type'])) return done(null, undefined);
       const text = typeof body === 'string' ? body : body.toString('utf8');
       // The limits of validation/body-limits.ts: checked after the whole body was read, so the
       // client always gets the answer (413 or 400), never a reset.
@@ -180,7 +181,7 @@ function addBodyParser(app: FastifyInstance, state: SimState): void {
       }
       const problem = state.behaviour.of(bodyLimits)(parsed);
       if (problem) return done(validationError([problem]));
-      done(null, parsed);
+      done(null, state.behaviour.of(parsedBody)(parsed));
     },
   );
 }

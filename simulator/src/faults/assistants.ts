@@ -144,4 +144,14 @@ export const ASSISTANTS_FAULTS = defineFaults([
         resource === 'assistant' && foreign ? new ApiError(404, 'RESOURCE_NOT_FOUND', 'Assistant belongs to another tenant') : next(resource, foreign),
     ),
   },
+  {
+    name: 'assistants.lookup-by-name',
+    clauses: ['4.1/path-id-not-name'],
+    description:
+      "A PATCH's path id is looked up as an id or as a display name (`WHERE id = $1 OR name = $1`), so PATCH /assistants/{name} writes the tenant's assistant of that name.",
+    override: override(written, (next) => (state, tenantId, id) => {
+      const byName = [...state.assistants.values()].find((r) => r.tenantId === tenantId && r.data.name === id);
+      return byName ?? next(state, tenantId, id);
+    }),
+  },
 ]);

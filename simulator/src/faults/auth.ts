@@ -170,4 +170,14 @@ export const AUTH_FAULTS = defineFaults([
       return next(state, key) ?? [...state.keys].find(([k]) => k.toLowerCase() === folded)?.[1] ?? null;
     }),
   },
+  {
+    name: 'auth.header-name-case',
+    clauses: ['5.1/header-name-case'],
+    description:
+      'The key is read only from a header spelled `Authorization` or `authorization` (a handler reading a case-sensitive header map, as behind some gateways): `AUTHORIZATION: ApiKey <key>` answers 401.',
+    override: override(credentials, (next) => (h) => {
+      const spelled = !h.names || h.authorization === undefined || h.names.some((n) => n === 'Authorization' || n === 'authorization');
+      return spelled ? next(h) : null;
+    }),
+  },
 ]);

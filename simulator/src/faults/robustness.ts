@@ -4,7 +4,7 @@
  * robustness phase (suites/robustness.test.ts). Each overrides one seam of
  * validation/body-limits.ts or request-input.ts. Probes: simulator/test/faults/robustness.test.ts.
  */
-import { controlPathReading } from '../request-input.ts';
+import { controlPathReading, parsedBody, readsBodyAsJson } from '../request-input.ts';
 import { override } from '../seam.ts';
 import { bodyLimits, oversizeBodyAnswer } from '../validation/body-limits.ts';
 import { defineFaults } from './define.ts';
@@ -37,5 +37,19 @@ export const ROBUSTNESS_FAULTS = defineFaults([
     description:
       'The control-path decision reads the raw URL while the router decodes it: /%5f_control/... reaches the control API after the public auth hook ran.',
     override: override(controlPathReading, () => (url) => isControlPathRaw(url)),
+  },
+  {
+    name: 'robustness.array-body-empty-update',
+    clauses: ['4.1/body-object'],
+    description:
+      'A JSON array body passes a `typeof body === "object"` check and is read field by field, finding none: PATCH with [] or [{"name":…}] answers 200 as an empty update instead of 400.',
+    override: override(parsedBody, (next) => (parsed) => (Array.isArray(parsed) ? {} : next(parsed))),
+  },
+  {
+    name: 'robustness.media-type-exact',
+    clauses: ['4/json-media-type-parameters'],
+    description:
+      'A body is read as JSON only under the exact Content-Type `application/json`: with `; charset=utf-8` or `Application/JSON` it is dropped and the PATCH answers 200 as an empty update.',
+    override: override(readsBodyAsJson, () => (contentType) => contentType === 'application/json'),
   },
 ]);

@@ -2,12 +2,38 @@
  * Faults of the route map (§1, §9.2): which routes the API serves, at which path. Each overrides
  * one seam of request-input.ts or envelope.ts. Probes: simulator/test/faults/routes.test.ts.
  */
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ok, requestPath, unknownRoute } from '../envelope.ts';
 import { startCall } from '../control/calls.ts';
 import { servedAtRoot } from '../request-input.ts';
 import { callView } from '../routes/calls.ts';
+import type { CallRecord } from '../state.ts';
 import { override } from '../seam.ts';
 import { defineFaults } from './define.ts';
+
+/** A version prefix (`/v2`, `/v1`) before a path that is not itself served under it, or null. */
+function versionPrefixed(url: string): string | null {
+  const m = /^\/v\d+(\/.*)$/.exec(url);
+  return m ? m[1] : null;
+}
+
+/**
+ * Answers a request under a version prefix as the path without it would be answered (a router
+ * mounted twice, at the root and under `/v1`/`/v2`): the request is sent again, unprefixed, with
+ * the same method and headers (the body of an unknown route is not read, so none is sent).
+ */
+async function servedWithoutPrefix(request: FastifyRequest, reply: FastifyReply, next: () => FastifyReply | Promise<FastifyReply>): Promise<FastifyReply> {
+  const rest = versionPrefixed(request.raw.url ?? request.url);
+  if (rest === null) return next();
+  const headers = { ...request.headers };
+  delete headers['content-length'];
+  delete headers['content-type'];
+  const method = request.method as 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  const res = await reply.server.inject({ method, url: rest, headers });
+  const type = res.headers['content-type'];
+  if (typeof type === 'string') void reply.type(type);
+  return reply.code(res.statusCode).send(res.body);
+}
 
 /** The route-map faults. */
 export const ROUTES_FAULTS = defineFaults([
@@ -28,6 +54,27 @@ export const ROUTES_FAULTS = defineFaults([
       const assistant = tenantId ? [...state.assistants.values()].find((a) => a.tenantId === tenantId) : undefined;
       if (!tenantId || !assistant) return next(request, reply);
       return ok(reply, callView(startCall(state, tenantId, assistant.data.id as string, null)), 201);
+    }),
+  },
+  {
+    name: 'routes.version-prefix-alias',
+    clauses: ['9.2/root-path', '7/route-not-found'],
+    description:
+      'Every route is also served under any version prefix (/v1/assistants, /v2/calls/{id}), as a router mounted at the root and under /vN alike, instead of 404 NOT_FOUND there.',
+    override: override(unknownRoute, (next) => (request, reply) => servedWithoutPrefix(request, reply, () => next(request, reply))),
+  },
+  {
+    name: 'routes.calls-delete-served',
+    clauses: ['1/calls-read-only'],
+    description:
+      "DELETE /calls/{id} is served (a framework's generated CRUD route): it deletes the tenant's call and answers 204, so the read-only calls API loses a record.",
+    override: override(unknownRoute, (next) => (request, reply) => {
+      const m = /^\/calls\/([^/]+)$/.exec(requestPath(request));
+      const tenantId = request.principal?.tenantId;
+      const call = m && tenantId && request.method === 'DELETE' ? reply.server.sim.collection<CallRecord>('calls').get(m[1]) : undefined;
+      if (!call || call.tenantId !== tenantId) return next(request, reply);
+      call.deleted = true;
+      return reply.code(204).send();
     }),
   },
 ]);

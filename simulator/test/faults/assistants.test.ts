@@ -47,4 +47,8 @@ probeArea('assistants', ASSISTANTS_FAULTS, {
     (await w.req('POST', '/assistants', { key: w.A.apiKey, body: { name: 'T', transferSettings: { amd_detection: false } } })).body.data.transferSettings,
   'xtenant.foreign-assistant-403': async (w) => st(await w.req('GET', `/assistants/${(await w.assistant(w.B.apiKey)).id}`, { key: w.A.apiKey })),
   'xtenant.foreign-message-differs': async (w) => st(await w.req('GET', `/assistants/${(await w.assistant(w.B.apiKey)).id}`, { key: w.A.apiKey })),
+  'assistants.lookup-by-name': async (w) => {
+    await w.assistant(w.A.apiKey, { name: 'front-desk' });
+    return st(await w.req('PATCH', '/assistants/front-desk', { key: w.A.apiKey, body: { firstMessage: 'by name' } }));
+  },
 });

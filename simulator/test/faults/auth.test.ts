@@ -48,4 +48,9 @@ probeArea('auth', AUTH_FAULTS, {
     return st(await w.req('GET', '/assistants', { key: w.B.apiKey }))[0];
   },
   'auth.key-case-insensitive': { probe: async (w) => st(await w.req('GET', '/assistants', { key: w.A.apiKey.toUpperCase() }))[0], spec: 401 },
+  'auth.header-name-case': {
+    // Over a real socket: an injected request's header names arrive lower-cased.
+    probe: (w) => w.rawStatus(`GET /assistants HTTP/1.1\r\nHost: x\r\nAUTHORIZATION: ApiKey ${w.A.apiKey}\r\nConnection: close\r\n\r\n`),
+    spec: 200,
+  },
 });

@@ -17,4 +17,23 @@ probeArea('robustness', ROBUSTNESS_FAULTS, {
     spec: 0,
   },
   'robustness.control-path-raw': async (w) => (await w.req('GET', '/%5f_control/health')).status,
+  'robustness.array-body-empty-update': {
+    probe: async (w) => {
+      const a = await w.assistant(w.A.apiKey);
+      return st(await w.req('PATCH', `/assistants/${a.id}`, { key: w.A.apiKey, raw: '[{"name":"x"}]' }));
+    },
+    spec: [400, 'VALIDATION_ERROR', 'Validation failed'],
+  },
+  'robustness.media-type-exact': {
+    probe: async (w) => {
+      const a = await w.assistant(w.A.apiKey);
+      const r = await w.req('PATCH', `/assistants/${a.id}`, {
+        key: w.A.apiKey,
+        raw: '{"name":"charset"}',
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      });
+      return r.body.data.name;
+    },
+    spec: 'charset',
+  },
 });

@@ -8,4 +8,14 @@ probeArea('routes', ROUTES_FAULTS, {
     await w.assistant(w.A.apiKey);
     return st(await w.req('POST', '/calls', { key: w.A.apiKey, body: { toNumber: '+14155550000' } }));
   },
+  'routes.version-prefix-alias': {
+    probe: async (w) => st(await w.req('GET', '/v1/assistants', { key: w.A.apiKey })),
+    spec: [404, 'NOT_FOUND', 'Route not found'],
+  },
+  'routes.calls-delete-served': async (w) => {
+    const a = await w.assistant(w.A.apiKey);
+    const call = (await w.ctl('POST', '/calls', { tenantId: w.A.id, assistantId: a.id })).body;
+    await w.req('DELETE', `/calls/${call.id}`, { key: w.A.apiKey });
+    return st(await w.req('GET', `/calls/${call.id}`, { key: w.A.apiKey }));
+  },
 });
