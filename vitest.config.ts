@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import LongestFirstSequencer from './test/support/sequencer.ts';
 import { vitestTimeoutMs } from './helpers/base/deadline.ts';
-import { onLoopback } from './helpers/target/target.ts';
+import { onLoopback, REMOTE_FILE_WORKERS } from './helpers/target/target.ts';
 import { exitOnBadEnv, readEnv } from './helpers/base/env.ts';
 
 // A variable set to a value its kind does not accept stops the run here, exit status 2, one line each (helpers/base/env.ts).
@@ -38,7 +38,7 @@ rmSync(`${reportDir}/allure-results`, { recursive: true, force: true });
  */
 const baseUrl = readEnv('CORE_API_BASE_URL');
 const remoteTarget = baseUrl !== undefined && !onLoopback(baseUrl);
-const maxWorkers = readEnv('CORE_API_FILE_WORKERS') ?? (remoteTarget ? 8 : Math.min(4, availableParallelism()));
+const maxWorkers = readEnv('CORE_API_FILE_WORKERS') ?? (remoteTarget ? REMOTE_FILE_WORKERS : Math.min(4, availableParallelism()));
 /** Tests of one `describe.concurrent` block in flight together: CORE_API_CONCURRENCY (helpers/world/concurrency.ts). */
 const maxConcurrency = readEnv('CORE_API_CONCURRENCY');
 

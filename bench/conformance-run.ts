@@ -1,17 +1,21 @@
 /**
- * `npm run bench [-- --runs N] [--latency MS] [--workers N]`: wall time of the full conformance run, as
+ * `npm run bench [-- --runs N] [--latency MS] [--workers N] [suite files…]`: wall time of the full conformance run (or of the files named), as
  * `npm run conformance` does it (vitest start-up and simulator start-up included), with the
  * requests per second (the run record's `requests.total`: requests the suite's client sent to the
- * public API; control-API calls are not counted) and the longest suite file.
+ * public API; control-API calls are not counted), and per suite file its requests, the longest
+ * chain of requests sent one after another and the most in flight at once (the run record's
+ * `requests.overlap`, helpers/report/overlap.ts).
  *
  * - Without `--latency`: against the embedded simulator (the suite's global setup starts it).
  * - With `--latency MS`: against an external simulator started here whose every public answer is
  *   delayed by MS ms (the simulator's chaos `delayMs`, control config; no 429s, no resets), as a
- *   target in another region would be. Also prints, for comparison, the serial cost (every
- *   request × MS: a run with no concurrency at all), the floor with 8 files and 8 requests in
- *   flight (serial cost ÷ 64, plus start-up), and the test with the most requests.
+ *   target in another region would be; the run gets the file workers a remote target gets
+ *   ({@link REMOTE_FILE_WORKERS}), not the loopback address's one per core. Also prints the serial
+ *   cost (every request × MS), the floor (serial cost over the requests that may be in flight:
+ *   files × `CORE_API_CONCURRENCY`), and each file's chain × MS, below which it cannot finish.
  *
- * `--workers N` overrides vitest's worker count (default: the configuration's, see vitest.config.ts).
+ * `--workers N` sets the suite files in flight (`CORE_API_FILE_WORKERS`; default: the configuration's,
+ * vitest.config.ts, or {@link REMOTE_FILE_WORKERS} with `--latency`).
  *
  * Each run writes its reports to `reports/bench/run-<n>/` so the normal reports/ are left alone.
  * Kept out of the test run. Figures measured on the project machine: docs/benchmarks.md.
@@ -22,12 +26,17 @@ import { fileURLToPath } from 'node:url';
 import { median } from 'simple-statistics';
 import { runConformance, type ConformanceRunResult } from '../tools/mutation/run';
 import { ControlClient } from '../helpers/target/control';
+import { REMOTE_FILE_WORKERS } from '../helpers/target/target';
+import { concurrency } from '../helpers/world/concurrency';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '1' }, latency: { type: 'string', default: '0' }, workers: { type: 'string' } } });
-const workers = values.workers ? Math.max(1, Number(values.workers) || 1) : undefined;
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { runs: { type: 'string', default: '1' }, latency: { type: 'string', default: '0' }, workers: { type: 'string' } },
+});
 const runs = Math.max(1, Number(values.runs) || 1);
 const latencyMs = Math.max(0, Number(values.latency) || 0);
+const workers = values.workers ? Math.max(1, Number(values.workers) || 1) : latencyMs > 0 ? REMOTE_FILE_WORKERS : undefined;
 
 /** The suite file with the largest sum of test wall times (tests inside a file run one after the other). */
 function longestFile(r: ConformanceRunResult): { file: string; ms: number; requests: number } {
@@ -38,11 +47,15 @@ function longestFile(r: ConformanceRunResult): { file: string; ms: number; reque
   return best;
 }
 
-/** Requests of the test that sent the most: with one request after another inside a test, its chain bounds the run from below. */
-function longestChain(r: ConformanceRunResult): { name: string; requests: number } {
-  let best = { name: '-', requests: 0 };
-  for (const t of r.record.tests) if (t.requests > best.requests) best = { name: t.name, requests: t.requests };
-  return best;
+/** One line per suite file, the longest chain first: requests, the longest chain one after another (× the latency), the most in flight. */
+function overlapLines(r: ConformanceRunResult): string[] {
+  const overlap = r.record.requests.overlap ?? {};
+  return Object.entries(overlap)
+    .sort((a, b) => b[1].chain - a[1].chain)
+    .map(([file, o]) => {
+      const floor = latencyMs ? ` (${((o.chain * latencyMs) / 1000).toFixed(1)} s at ${latencyMs} ms)` : '';
+      return `  ${file}: ${r.record.requests.perFile[file] ?? 0} requests, longest chain one after another ${o.chain}${floor}, most in flight ${o.inFlight}`;
+    });
 }
 
 const walls: number[] = [];
@@ -58,7 +71,7 @@ for (let i = 1; i <= runs; i++) {
   try {
     r = await runConformance({
       projectRoot: root,
-      files: [],
+      files: positionals,
       runDir: join(root, 'reports', 'bench', `run-${i}`),
       baseUrl: sim?.baseUrl,
       controlUrl: sim?.controlUrl,
@@ -73,18 +86,19 @@ for (let i = 1; i <= runs; i++) {
   walls.push(r.wallMs);
   rates.push(rate);
   const lf = longestFile(r);
-  const chain = longestChain(r);
   console.log(
     `bench run ${i}${latencyMs ? ` (every answer delayed ${latencyMs} ms)` : ' (embedded)'}: ${(r.wallMs / 1000).toFixed(1)} s wall, ` +
       `${s.total} tests (${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped), ` +
-      `${r.record.requests.total} requests (${r.record.requests.retries} retries), ${rate.toFixed(0)} requests/s over the wall time; ` +
-      `longest file ${lf.file}: its tests took ${(lf.ms / 1000).toFixed(1)} s summed (${((lf.ms / r.wallMs) * 100).toFixed(0)}% of the wall time; above 100% when its tests run concurrently), ${lf.requests} requests`,
+      `${r.record.requests.total} requests (${r.record.requests.retries} retries), ${rate.toFixed(0)} requests/s over the wall time${workers ? `, ${workers} files in flight` : ''}; ` +
+      `longest file ${lf.file}: its tests took ${(lf.ms / 1000).toFixed(1)} s summed (above the wall time when its tests run concurrently), ${lf.requests} requests`,
   );
+  console.log(`bench run ${i}: per suite file, the longest chain of requests sent one after another and the most in flight:\n${overlapLines(r).join('\n')}`);
   if (latencyMs) {
     const serial = (r.record.requests.total * latencyMs) / 1000;
+    const files = Math.min(workers ?? 1, Object.keys(r.record.requests.perFile).length);
+    const mayFly = files * concurrency();
     console.log(
-      `bench run ${i}: serial cost of all requests ${serial.toFixed(1)} s; floor with 8 files × 8 requests in flight ≈ ${(serial / 64).toFixed(1)} s + start-up; ` +
-        `the test with the most requests: ${chain.requests} in "${chain.name.slice(0, 80)}" (${((chain.requests * latencyMs) / 1000).toFixed(1)} s if sent one after the other)`,
+      `bench run ${i}: serial cost of all requests ${serial.toFixed(1)} s; floor with ${files} files × ${concurrency()} requests in flight ≈ ${(serial / mayFly).toFixed(1)} s + start-up`,
     );
   }
 }

@@ -66,109 +66,112 @@ async function sendChecked(verify: Verify, write: boolean | undefined, send: () 
 }
 // #endregion
 
-describe.each(TENANT_ROUTES)('$route', ({ route, write, send }) => {
-  describe.each([
-    { keyType: 'tenant key', principal: 'tenantA' as PrincipalName },
-    { keyType: 'organization key', principal: 'orgA' as PrincipalName },
-  ])('$keyType', ({ principal }) => {
-    // Every malformed credential form of §5.1 / §5.6, from the one table of helpers/http/auth-variants.ts.
-    for (const m of MALFORMED_AUTH_VARIANTS) {
-      clauseTest([...m.clauses], `${m.words} is rejected with 401 UNAUTHORIZED`, async ({ verify }) => {
+// The read routes' tests run concurrently. The PATCH route's stay one after the other: each compares the assistant before
+// and after a refusal, which an accepted PATCH beside it (the same name written again) would change.
+for (const { route, write, send } of TENANT_ROUTES)
+  (write ? describe : describe.concurrent)(route, () => {
+    describe.each([
+      { keyType: 'tenant key', principal: 'tenantA' as PrincipalName },
+      { keyType: 'organization key', principal: 'orgA' as PrincipalName },
+    ])('$keyType', ({ principal }) => {
+      // Every malformed credential form of §5.1 / §5.6, from the one table of helpers/http/auth-variants.ts.
+      for (const m of MALFORMED_AUTH_VARIANTS) {
+        clauseTest([...m.clauses], `${m.words} is rejected with 401 UNAUTHORIZED`, async ({ verify }) => {
+          await sendChecked(
+            verify,
+            write,
+            () => send(world().as(principal).withVariant(m.variant)),
+            (res) => verify.error(res, 401, 'UNAUTHORIZED', `${route} with ${m.words} answers 401 UNAUTHORIZED`),
+          );
+        });
+      }
+    });
+
+    const REFUSED_KEYS: { principal: PrincipalName; clause: string; words: string }[] = [
+      { principal: 'unknownKey', clause: '5.6/401-unknown-key', words: 'a key nobody issued' },
+      { principal: 'rotated', clause: '5.4/rotated-key-invalid', words: 'a rotated-away key' },
+      { principal: 'secretAsKey', clause: '5.5/secret-not-a-key', words: 'the client server secret used as a key' },
+    ];
+    for (const k of REFUSED_KEYS) {
+      clauseTest(k.clause, `${k.words} is rejected with 401 UNAUTHORIZED`, async (ctx) => {
+        const why = world().missing(k.principal);
+        if (why) skipWith(ctx, why);
         await sendChecked(
-          verify,
+          ctx.verify,
           write,
-          () => send(world().as(principal).withVariant(m.variant)),
-          (res) => verify.error(res, 401, 'UNAUTHORIZED', `${route} with ${m.words} answers 401 UNAUTHORIZED`),
+          () => send(world().as(k.principal)),
+          (res) => ctx.verify.error(res, 401, 'UNAUTHORIZED', `${route} with ${k.words} answers 401 UNAUTHORIZED`),
         );
       });
     }
-  });
 
-  const REFUSED_KEYS: { principal: PrincipalName; clause: string; words: string }[] = [
-    { principal: 'unknownKey', clause: '5.6/401-unknown-key', words: 'a key nobody issued' },
-    { principal: 'rotated', clause: '5.4/rotated-key-invalid', words: 'a rotated-away key' },
-    { principal: 'secretAsKey', clause: '5.5/secret-not-a-key', words: 'the client server secret used as a key' },
-  ];
-  for (const k of REFUSED_KEYS) {
-    clauseTest(k.clause, `${k.words} is rejected with 401 UNAUTHORIZED`, async (ctx) => {
-      const why = world().missing(k.principal);
+    // §5.6 "unknown or invalid key": the issued key with the case of its letters changed is another
+    // key (a key column with a case-insensitive collation would take it).
+    const CASE_CHANGED: { principal: 'tenantA' | 'orgA'; words: string }[] = [
+      { principal: 'tenantA', words: 'tenant key A' },
+      { principal: 'orgA', words: 'organization key O (X-Tenant-Id A)' },
+    ];
+    for (const k of CASE_CHANGED) {
+      clauseTest('5.6/401-unknown-key', `${k.words} with its letters' case changed is rejected with 401 UNAUTHORIZED`, async (ctx) => {
+        const w = world();
+        const issued = w.as(k.principal).credentials!;
+        const changed = caseChanged(issued.key!);
+        if (changed === undefined) skipWith(ctx, 'the key has no letter whose case could change');
+        const client = w.as(k.principal).as({ ...issued, label: `${issued.label}, case changed`, key: changed });
+        await sendChecked(
+          ctx.verify,
+          write,
+          () => send(client),
+          (res) => ctx.verify.error(res, 401, 'UNAUTHORIZED', `${route} with ${k.words} upper-cased (or lower-cased) answers 401 UNAUTHORIZED`),
+        );
+      });
+    }
+
+    clauseTest('5.6/400-org-key-without-tenant', 'an organization key without X-Tenant-Id answers 400 VALIDATION_ERROR', async ({ verify }) => {
+      await sendChecked(
+        verify,
+        write,
+        () => send(world().as('org')),
+        (res) => verify.error(res, 400, 'VALIDATION_ERROR', `${route} with an organization key and no X-Tenant-Id`),
+      );
+    });
+
+    // #region docs: auth-tests
+    clauseTest('5.6/403-foreign-org-tenant', "an organization key naming another organization's tenant answers 403 FORBIDDEN", async (ctx) => {
+      const why = world().missing('orgForeign');
       if (why) skipWith(ctx, why);
+      const res = await send(world().as('orgForeign'));
+      ctx.verify.error(res, 403, 'FORBIDDEN', `${route} with X-Tenant-Id of a foreign tenant`);
+    });
+
+    clauseTest('5.6/403-unknown-tenant', 'an organization key naming a tenant outside its organization answers 403 FORBIDDEN', async ({ verify }) => {
+      const res = await send(world().as('org').withTenant(randomUUID()));
+      verify.error(res, 403, 'FORBIDDEN', `${route} with X-Tenant-Id of a tenant that is not in the organization`);
+    });
+
+    clauseTest('5.6/403-tenant-key-other-tenant', "a tenant key with another tenant's X-Tenant-Id answers 403 FORBIDDEN", async ({ verify }) => {
       await sendChecked(
-        ctx.verify,
+        verify,
         write,
-        () => send(world().as(k.principal)),
-        (res) => ctx.verify.error(res, 401, 'UNAUTHORIZED', `${route} with ${k.words} answers 401 UNAUTHORIZED`),
+        () => send(world().as('tenantAasB')),
+        (res) => verify.error(res, 403, 'FORBIDDEN', `${route} with tenant key A and X-Tenant-Id of B`),
       );
     });
-  }
+    // #endregion
 
-  // §5.6 "unknown or invalid key": the issued key with the case of its letters changed is another
-  // key (a key column with a case-insensitive collation would take it).
-  const CASE_CHANGED: { principal: 'tenantA' | 'orgA'; words: string }[] = [
-    { principal: 'tenantA', words: 'tenant key A' },
-    { principal: 'orgA', words: 'organization key O (X-Tenant-Id A)' },
-  ];
-  for (const k of CASE_CHANGED) {
-    clauseTest('5.6/401-unknown-key', `${k.words} with its letters' case changed is rejected with 401 UNAUTHORIZED`, async (ctx) => {
-      const w = world();
-      const issued = w.as(k.principal).credentials!;
-      const changed = caseChanged(issued.key!);
-      if (changed === undefined) skipWith(ctx, 'the key has no letter whose case could change');
-      const client = w.as(k.principal).as({ ...issued, label: `${issued.label}, case changed`, key: changed });
-      await sendChecked(
-        ctx.verify,
-        write,
-        () => send(client),
-        (res) => ctx.verify.error(res, 401, 'UNAUTHORIZED', `${route} with ${k.words} upper-cased (or lower-cased) answers 401 UNAUTHORIZED`),
-      );
-    });
-  }
-
-  clauseTest('5.6/400-org-key-without-tenant', 'an organization key without X-Tenant-Id answers 400 VALIDATION_ERROR', async ({ verify }) => {
-    await sendChecked(
-      verify,
-      write,
-      () => send(world().as('org')),
-      (res) => verify.error(res, 400, 'VALIDATION_ERROR', `${route} with an organization key and no X-Tenant-Id`),
-    );
+    const ACCEPTED: { principal: PrincipalName; clause: string[]; words: string }[] = [
+      { principal: 'tenantA', clause: ['5.1/apikey-scheme', '5.2/tenant-key-no-tenant-header'], words: '`ApiKey <tenant key>` without X-Tenant-Id' },
+      { principal: 'tenantAasSelf', clause: ['5.2/tenant-key-own-tenant-header'], words: "a tenant key with its own tenant's X-Tenant-Id" },
+      { principal: 'orgA', clause: ['5.1/apikey-scheme', '5.2/org-key-with-tenant-header'], words: 'an organization key with X-Tenant-Id of its tenant' },
+    ];
+    for (const a of ACCEPTED) {
+      clauseTest(a.clause, `${a.words} is accepted`, async ({ verify }) => {
+        const send2 = write ? (c: ApiClient) => c.patch(`/assistants/${assistant.id}`, { name: assistant.name }) : send;
+        const res = await send2(world().as(a.principal));
+        verify.success(res, undefined, `${route} with ${a.words} answers 2xx`);
+      });
+    }
   });
-
-  // #region docs: auth-tests
-  clauseTest('5.6/403-foreign-org-tenant', "an organization key naming another organization's tenant answers 403 FORBIDDEN", async (ctx) => {
-    const why = world().missing('orgForeign');
-    if (why) skipWith(ctx, why);
-    const res = await send(world().as('orgForeign'));
-    ctx.verify.error(res, 403, 'FORBIDDEN', `${route} with X-Tenant-Id of a foreign tenant`);
-  });
-
-  clauseTest('5.6/403-unknown-tenant', 'an organization key naming a tenant outside its organization answers 403 FORBIDDEN', async ({ verify }) => {
-    const res = await send(world().as('org').withTenant(randomUUID()));
-    verify.error(res, 403, 'FORBIDDEN', `${route} with X-Tenant-Id of a tenant that is not in the organization`);
-  });
-
-  clauseTest('5.6/403-tenant-key-other-tenant', "a tenant key with another tenant's X-Tenant-Id answers 403 FORBIDDEN", async ({ verify }) => {
-    await sendChecked(
-      verify,
-      write,
-      () => send(world().as('tenantAasB')),
-      (res) => verify.error(res, 403, 'FORBIDDEN', `${route} with tenant key A and X-Tenant-Id of B`),
-    );
-  });
-  // #endregion
-
-  const ACCEPTED: { principal: PrincipalName; clause: string[]; words: string }[] = [
-    { principal: 'tenantA', clause: ['5.1/apikey-scheme', '5.2/tenant-key-no-tenant-header'], words: '`ApiKey <tenant key>` without X-Tenant-Id' },
-    { principal: 'tenantAasSelf', clause: ['5.2/tenant-key-own-tenant-header'], words: "a tenant key with its own tenant's X-Tenant-Id" },
-    { principal: 'orgA', clause: ['5.1/apikey-scheme', '5.2/org-key-with-tenant-header'], words: 'an organization key with X-Tenant-Id of its tenant' },
-  ];
-  for (const a of ACCEPTED) {
-    clauseTest(a.clause, `${a.words} is accepted`, async ({ verify }) => {
-      const send2 = write ? (c: ApiClient) => c.patch(`/assistants/${assistant.id}`, { name: assistant.name }) : send;
-      const res = await send2(world().as(a.principal));
-      verify.success(res, undefined, `${route} with ${a.words} answers 2xx`);
-    });
-  }
-});
 
 describe('the acting tenant', () => {
   clauseTest(
@@ -256,7 +259,7 @@ function skipIfNotServed(ctx: any, path: string, res: ApiResponse) {
   if (METHOD_NOT_SHOWN.has(path)) skipUnlessServed(ctx, res, `GET ${path}`, '§4.5 does not show the method');
 }
 
-describe('organization-only routes', () => {
+describe.concurrent('organization-only routes', () => {
   for (const path of ORG_ONLY_READS) {
     clauseTest('5.3/org-routes-without-tenant-header', `GET ${path} accepts an organization key without X-Tenant-Id`, async (ctx) => {
       const res = await world().as('org').get(path);

@@ -68,7 +68,7 @@ function missingCapabilities(row: MatrixRoute): string | undefined {
 // One block per route, named by the whole route: describe.each's `$route` would shorten long routes
 // until two of them share a name, and merged shard records key tests by file and name.
 for (const row of MATRIX_ROUTES)
-  describe(row.route, () => {
+  describe.concurrent(row.route, () => {
     const requires = row.requires ?? [];
 
     clauseTest(

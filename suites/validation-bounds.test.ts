@@ -202,7 +202,8 @@ async function runCase(verify: Verify, raw: BoundsCase, slot: Slot): Promise<voi
   onCase.reads(`GET shows ${formatPath(c.shownAt)} as ${describeReading(c.reading!)}`, get.json?.data, c.shownAt, c.reading!, get);
 }
 
-// Independent cases, each on an assistant of its own while it runs: concurrent (helpers/world/concurrency.ts).
+// Independent cases, each on an assistant of its own while it runs: concurrent (helpers/world/concurrency.ts). So are the
+// hand-written cases below (one slot each while they run); only the response-shape test keeps the file's own assistant.
 describe.concurrent('generated from schemas/assistant.patch.request.json', () => {
   for (const c of CASES) {
     clauseTest(c.expect === 'reject' ? [...c.clauses, expectRejected] : c.clauses, c.name, (ctx) => {
@@ -213,7 +214,7 @@ describe.concurrent('generated from schemas/assistant.patch.request.json', () =>
   }
 });
 
-describe('several invalid fields in one PATCH', () => {
+describe.concurrent('several invalid fields in one PATCH', () => {
   // One refused top-level case per field, grouped four at a time: every field must be listed.
   const firsts = new Map<string, BoundsCase>();
   for (const c of CASES) {
@@ -224,67 +225,81 @@ describe('several invalid fields in one PATCH', () => {
   const groups: BoundsCase[][] = [];
   for (let i = 0; i + 4 <= picked.length && groups.length < 4; i += 4) groups.push(picked.slice(i, i + 4));
   for (const g of groups) {
-    clauseTest([DETAILS, UNCHANGED], `a PATCH with ${g.map((c) => c.top).join(', ')} all invalid lists every one of them`, async ({ verify }) => {
-      const body = Object.assign({}, ...g.map((c) => materializeCase(c, vars).body));
-      await expectRejected(
-        verify.on(DETAILS),
-        'PATCH with several invalid fields',
-        body,
-        g.map((c) => ({ label: c.top, names: [c.top] })),
-      );
-    });
+    clauseTest([DETAILS, UNCHANGED], `a PATCH with ${g.map((c) => c.top).join(', ')} all invalid lists every one of them`, ({ verify }) =>
+      slots.use(async (slot) => {
+        const body = Object.assign({}, ...g.map((c) => materializeCase(c, vars).body));
+        await expectRejected(
+          verify.on(DETAILS),
+          'PATCH with several invalid fields',
+          body,
+          g.map((c) => ({ label: c.top, names: [c.top] })),
+          slot,
+        );
+      }),
+    );
   }
 });
 
-describe('§2.3 serverUrl', () => {
+describe.concurrent('§2.3 serverUrl', () => {
   clauseTest(
     ['2.3/public-name-accepted', '2.3/validation-only', '4.1/response-includes-server-url'],
     'a public name is accepted promptly, the answer includes it, and no delivery is made to it',
-    async (ctx) => {
-      if (publicHostUnusable) skipWith(ctx, publicHostUnusable);
-      const w = world();
-      main.lastKnown = undefined;
-      const host = await publicHost(w, 'public');
-      const url = `https://${host}/hooks/core`;
-      const patching = openWindow();
-      const res = await client.patch(path(), { serverUrl: url });
-      patching.close();
-      ctx.verify.on('2.3/public-name-accepted').success(res, 200, `PATCH serverUrl ${url} is accepted`);
-      ctx.verify.on('4.1/response-includes-server-url').equal('the PATCH answer includes serverUrl as written', res.json?.data?.serverUrl, url, res);
-      // The name points at a documentation address where nothing listens: a PATCH that sent (and waited on) a test request could not answer promptly.
-      patching.judgeWithin(
-        ctx.verify.on('2.3/validation-only'),
-        'the PATCH answers within 4 s (it validates DNS only and waits on no test request)',
-        res.durationMs,
-        4_000,
-        res,
-      );
-      const get = await client.get(path());
-      ctx.verify.on('2.3/public-name-accepted').equal('GET shows the serverUrl', get.json?.data?.serverUrl, url, get);
-      if (w.control) {
-        const deliveries = await w.control.deliveries(w.tenantA.id);
-        const toHost = deliveries.filter((d) => d.url.includes(host));
-        ctx.verify.on('2.3/validation-only').none(
-          'no delivery was made to the new serverUrl by the PATCH',
-          toHost.map((d) => `${d.type} → ${d.url}`),
-          'no delivery to the host',
+    (ctx) =>
+      slots.use(async (slot) => {
+        if (publicHostUnusable) skipWith(ctx, publicHostUnusable);
+        const w = world();
+        slot.lastKnown = undefined;
+        const host = await publicHost(w, 'public');
+        const url = `https://${host}/hooks/core`;
+        const patching = openWindow();
+        const res = await client.patch(path(slot), { serverUrl: url });
+        patching.close();
+        ctx.verify.on('2.3/public-name-accepted').success(res, 200, `PATCH serverUrl ${url} is accepted`);
+        ctx.verify.on('4.1/response-includes-server-url').equal('the PATCH answer includes serverUrl as written', res.json?.data?.serverUrl, url, res);
+        // The name points at a documentation address where nothing listens: a PATCH that sent (and waited on) a test request could not answer promptly.
+        patching.judgeWithin(
+          ctx.verify.on('2.3/validation-only'),
+          'the PATCH answers within 4 s (it validates DNS only and waits on no test request)',
+          res.durationMs,
+          4_000,
+          res,
         );
-      }
-    },
+        const get = await client.get(path(slot));
+        ctx.verify.on('2.3/public-name-accepted').equal('GET shows the serverUrl', get.json?.data?.serverUrl, url, get);
+        if (w.control) {
+          const deliveries = await w.control.deliveries(w.tenantA.id);
+          const toHost = deliveries.filter((d) => d.url.includes(host));
+          ctx.verify.on('2.3/validation-only').none(
+            'no delivery was made to the new serverUrl by the PATCH',
+            toHost.map((d) => `${d.type} → ${d.url}`),
+            'no delivery to the host',
+          );
+        }
+      }),
   );
 
-  clauseTest('2.3/null-clears', 'null clears a serverUrl that was set', async (ctx) => {
-    if (publicHostUnusable) skipWith(ctx, publicHostUnusable);
-    const host = await publicHost(world(), 'clear');
-    await expectAccepted(ctx.verify, 'PATCH serverUrl (set)', { serverUrl: `https://${host}/x` });
-    const get = await expectAccepted(ctx.verify, 'PATCH serverUrl null', { serverUrl: null });
-    ctx.verify.equal('GET shows serverUrl null', get.json?.data?.serverUrl, null, get);
-  });
+  clauseTest('2.3/null-clears', 'null clears a serverUrl that was set', (ctx) =>
+    slots.use(async (slot) => {
+      if (publicHostUnusable) skipWith(ctx, publicHostUnusable);
+      const host = await publicHost(world(), 'clear');
+      await expectAccepted(ctx.verify, 'PATCH serverUrl (set)', { serverUrl: `https://${host}/x` }, slot);
+      const get = await expectAccepted(ctx.verify, 'PATCH serverUrl null', { serverUrl: null }, slot);
+      ctx.verify.equal('GET shows serverUrl null', get.json?.data?.serverUrl, null, get);
+    }),
+  );
 
-  clauseTest(['2.3/hostname-must-resolve', expectRejected], 'a hostname that does not resolve is refused', async ({ verify }) => {
-    const host = await unresolvableHost(world(), 'nowhere');
-    await expectRejected(verify, `PATCH serverUrl https://${host}/hook`, { serverUrl: `https://${host}/hook` }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
-  });
+  clauseTest(['2.3/hostname-must-resolve', expectRejected], 'a hostname that does not resolve is refused', ({ verify }) =>
+    slots.use(async (slot) => {
+      const host = await unresolvableHost(world(), 'nowhere');
+      await expectRejected(
+        verify,
+        `PATCH serverUrl https://${host}/hook`,
+        { serverUrl: `https://${host}/hook` },
+        [{ label: 'serverUrl', names: ['serverUrl'] }],
+        slot,
+      );
+    }),
+  );
 
   // Hosts every target treats alike: loopback by name and IP literals of forbidden ranges.
   for (const host of [
@@ -299,14 +314,16 @@ describe('§2.3 serverUrl', () => {
     '[fd00::1]',
     '[::ffff:127.0.0.1]',
   ]) {
-    clauseTest(
-      ['2.3/no-private-addresses', expectRejected],
-      `https://${host}/ is refused (loopback, private or link-local on every target)`,
-      async ({ verify }) => {
-        await expectRejected(verify, `PATCH serverUrl https://${host}/hook`, { serverUrl: `https://${host}/hook` }, [
-          { label: 'serverUrl', names: ['serverUrl'] },
-        ]);
-      },
+    clauseTest(['2.3/no-private-addresses', expectRejected], `https://${host}/ is refused (loopback, private or link-local on every target)`, ({ verify }) =>
+      slots.use(async (slot) => {
+        await expectRejected(
+          verify,
+          `PATCH serverUrl https://${host}/hook`,
+          { serverUrl: `https://${host}/hook` },
+          [{ label: 'serverUrl', names: ['serverUrl'] }],
+          slot,
+        );
+      }),
     );
   }
 
@@ -329,28 +346,32 @@ describe('§2.3 serverUrl', () => {
     ['a public and a private address', ['203.0.113.10', '10.0.0.1']],
   ];
   FORBIDDEN.forEach(([label, addresses], i) => {
-    clauseTest(['2.3/no-private-addresses', expectRejected], `a name resolving to ${label} (${addresses.join(', ')}) is refused`, async (ctx) => {
-      const host = await arrangedHost(ctx, `forbidden-${i}`, addresses);
-      await expectRejected(ctx.verify, `PATCH serverUrl https://${host}/hook (${addresses.join(', ')})`, { serverUrl: `https://${host}/hook` }, [
-        { label: 'serverUrl', names: ['serverUrl'] },
-      ]);
-    });
+    clauseTest(['2.3/no-private-addresses', expectRejected], `a name resolving to ${label} (${addresses.join(', ')}) is refused`, (ctx) =>
+      slots.use(async (slot) => {
+        const host = await arrangedHost(ctx, `forbidden-${i}`, addresses);
+        await expectRejected(
+          ctx.verify,
+          `PATCH serverUrl https://${host}/hook (${addresses.join(', ')})`,
+          { serverUrl: `https://${host}/hook` },
+          [{ label: 'serverUrl', names: ['serverUrl'] }],
+          slot,
+        );
+      }),
+    );
   });
 
   // Both sides of every range edge, generated from the ranges (helpers/generate/hosts.ts): the
   // last forbidden address inside is refused, the first public one outside is accepted.
   rangeEdges().forEach((e, i) => {
     const clause = e.refused ? '2.3/no-private-addresses' : '2.3/public-name-accepted';
-    clauseTest(
-      e.refused ? [clause, expectRejected] : clause,
-      `a name resolving to ${e.address} (${e.label}) is ${e.refused ? 'refused' : 'accepted'}`,
-      async (ctx) => {
+    clauseTest(e.refused ? [clause, expectRejected] : clause, `a name resolving to ${e.address} (${e.label}) is ${e.refused ? 'refused' : 'accepted'}`, (ctx) =>
+      slots.use(async (slot) => {
         const host = await arrangedHost(ctx, `edge-${i}`, [e.address]);
         const url = `https://${host}/edge`;
         if (e.refused)
-          await expectRejected(ctx.verify, `PATCH serverUrl ${url} (${e.address})`, { serverUrl: url }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
-        else await expectAccepted(ctx.verify, `PATCH serverUrl ${url} (${e.address}, public)`, { serverUrl: url });
-      },
+          await expectRejected(ctx.verify, `PATCH serverUrl ${url} (${e.address})`, { serverUrl: url }, [{ label: 'serverUrl', names: ['serverUrl'] }], slot);
+        else await expectAccepted(ctx.verify, `PATCH serverUrl ${url} (${e.address}, public)`, { serverUrl: url }, slot);
+      }),
     );
   });
 
@@ -360,38 +381,55 @@ describe('§2.3 serverUrl', () => {
     clauseTest(
       ['2.3/no-unspecified-address', expectRejected],
       `https://${literal}/ is refused (the unspecified address reaches the host itself)`,
-      async ({ verify }) => {
-        await expectRejected(verify, `PATCH serverUrl https://${literal}/hook`, { serverUrl: `https://${literal}/hook` }, [
-          { label: 'serverUrl', names: ['serverUrl'] },
-        ]);
-      },
+      ({ verify }) =>
+        slots.use(async (slot) => {
+          await expectRejected(
+            verify,
+            `PATCH serverUrl https://${literal}/hook`,
+            { serverUrl: `https://${literal}/hook` },
+            [{ label: 'serverUrl', names: ['serverUrl'] }],
+            slot,
+          );
+        }),
     );
-    clauseTest(['2.3/no-unspecified-address', expectRejected], `a name resolving to ${address} is refused`, async (ctx) => {
-      const host = await arrangedHost(ctx, `unspecified-${address.includes(':') ? 6 : 4}`, [address]);
-      await expectRejected(ctx.verify, `PATCH serverUrl https://${host}/hook (${address})`, { serverUrl: `https://${host}/hook` }, [
-        { label: 'serverUrl', names: ['serverUrl'] },
-      ]);
-    });
+    clauseTest(['2.3/no-unspecified-address', expectRejected], `a name resolving to ${address} is refused`, (ctx) =>
+      slots.use(async (slot) => {
+        const host = await arrangedHost(ctx, `unspecified-${address.includes(':') ? 6 : 4}`, [address]);
+        await expectRejected(
+          ctx.verify,
+          `PATCH serverUrl https://${host}/hook (${address})`,
+          { serverUrl: `https://${host}/hook` },
+          [{ label: 'serverUrl', names: ['serverUrl'] }],
+          slot,
+        );
+      }),
+    );
   }
 
-  clauseTest('2.3/public-name-accepted', `a name resolving to a public IPv6 address only (${PUBLIC_TEST_ADDRESS_V6}) is accepted`, async (ctx) => {
-    const host = await arrangedHost(ctx, 'public-v6', [PUBLIC_TEST_ADDRESS_V6]);
-    await expectAccepted(ctx.verify, `PATCH serverUrl https://${host}/v6`, { serverUrl: `https://${host}/v6` });
-  });
+  clauseTest('2.3/public-name-accepted', `a name resolving to a public IPv6 address only (${PUBLIC_TEST_ADDRESS_V6}) is accepted`, (ctx) =>
+    slots.use(async (slot) => {
+      const host = await arrangedHost(ctx, 'public-v6', [PUBLIC_TEST_ADDRESS_V6]);
+      await expectAccepted(ctx.verify, `PATCH serverUrl https://${host}/v6`, { serverUrl: `https://${host}/v6` }, slot);
+    }),
+  );
 
-  clauseTest('2.3/public-name-accepted', 'a name resolving to public addresses only (IPv4 and IPv6) is accepted', async (ctx) => {
-    const host = await arrangedHost(ctx, 'public-dual', ['203.0.113.11', '2001:db8::11']);
-    const get = await expectAccepted(ctx.verify, `PATCH serverUrl https://${host}/dual`, { serverUrl: `https://${host}/dual` });
-    ctx.verify.equal('GET shows the serverUrl', get.json?.data?.serverUrl, `https://${host}/dual`, get);
-  });
+  clauseTest('2.3/public-name-accepted', 'a name resolving to public addresses only (IPv4 and IPv6) is accepted', (ctx) =>
+    slots.use(async (slot) => {
+      const host = await arrangedHost(ctx, 'public-dual', ['203.0.113.11', '2001:db8::11']);
+      const get = await expectAccepted(ctx.verify, `PATCH serverUrl https://${host}/dual`, { serverUrl: `https://${host}/dual` }, slot);
+      ctx.verify.equal('GET shows the serverUrl', get.json?.data?.serverUrl, `https://${host}/dual`, get);
+    }),
+  );
 });
 
-describe('§2.2 timezone is a zone name', () => {
+describe.concurrent('§2.2 timezone is a zone name', () => {
   // Strings that name no zone, and a number: refused (the field is a "string (zone name)").
   for (const value of ['Mars/Olympus', 'UTC+25', '', 'Europe/Nowhere', 42] as const) {
-    clauseTest(['2.2/timezone-zone-name', expectRejected], `timezone ${JSON.stringify(value)} is refused with 400 VALIDATION_ERROR`, async ({ verify }) => {
-      await expectRejected(verify, `PATCH timezone ${JSON.stringify(value)}`, { timezone: value }, [{ label: 'timezone', names: ['timezone'] }]);
-    });
+    clauseTest(['2.2/timezone-zone-name', expectRejected], `timezone ${JSON.stringify(value)} is refused with 400 VALIDATION_ERROR`, ({ verify }) =>
+      slots.use(async (slot) => {
+        await expectRejected(verify, `PATCH timezone ${JSON.stringify(value)}`, { timezone: value }, [{ label: 'timezone', names: ['timezone'] }], slot);
+      }),
+    );
   }
   // Canonical IANA zones (the runtime's list, Intl.supportedValuesOf): accepted. An evenly spread
   // sample (stable test names) keeps the request count bounded; a one-part name and a three-part
@@ -405,10 +443,12 @@ describe('§2.2 timezone is a zone name', () => {
   // On a live tenant (request budget) the one- and three-part names only.
   const sample = hasCapability('control') ? spread : spread.slice(0, 2);
   for (const zone of sample) {
-    clauseTest('2.2/timezone-zone-name', `timezone ${zone} (a canonical zone name) is accepted and read back`, async ({ verify }) => {
-      const get = await expectAccepted(verify, `PATCH timezone ${zone}`, { timezone: zone });
-      verify.equal('GET shows the zone', get.json?.data?.timezone, zone, get);
-    });
+    clauseTest('2.2/timezone-zone-name', `timezone ${zone} (a canonical zone name) is accepted and read back`, ({ verify }) =>
+      slots.use(async (slot) => {
+        const get = await expectAccepted(verify, `PATCH timezone ${zone}`, { timezone: zone }, slot);
+        verify.equal('GET shows the zone', get.json?.data?.timezone, zone, get);
+      }),
+    );
   }
 });
 

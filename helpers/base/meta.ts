@@ -84,6 +84,11 @@ export interface TestMeta {
   requests?: number;
   /** Retries among them. */
   retries?: number;
+  /**
+   * When each attempt was sent and when it ended (ms since the epoch, to 0.1 ms): the reporter
+   * folds a file's spans into its `requests.overlap` (helpers/report/overlap.ts) and keeps none.
+   */
+  spans?: [number, number][];
   /** Last few exchanges, redacted, kept as failure evidence. */
   exchanges?: Exchange[];
   /** Undocumented fields or codes seen. */

@@ -19,7 +19,7 @@
 import { request as undiciRequest, type Dispatcher } from 'undici';
 import { redact, redactCut, redactHeaders, registerSecret } from '../base/redact';
 import type { ApiResponse, RequestSummary, UncheckedJson } from '../base/exchange';
-import { recordExchange, recordHung, recordNotApi, recordNotJson, recordNotJsonResent, recordTargetTrouble } from '../record/recorder';
+import { recordExchange, recordHung, recordNotApi, recordNotJson, recordNotJsonResent, recordSpan, recordTargetTrouble } from '../record/recorder';
 import { resendable, unjudgedBody, unreadableBody, UNREADABLE_RESENDS } from './mangled';
 import { notJson } from '../base/exchange';
 import { TARGET_ERROR_NAME } from '../base/error-names';
@@ -498,6 +498,7 @@ export class ApiClient {
       clearTimeout(timer);
       testSignal?.removeEventListener('abort', onJudged);
       inflight();
+      recordSpan(performance.timeOrigin + started, performance.timeOrigin + performance.now());
     }
     const answer: ApiResponse<T> = {
       status: res.statusCode,

@@ -33,6 +33,11 @@ export function recordExchange(exchange: Exchange, retries: number): void {
   currentRecord()?.exchange(exchange, retries);
 }
 
+/** Records one attempt's span on the running test: sent at `start`, ended at `end` (ms since the epoch; helpers/report/overlap.ts). */
+export function recordSpan(start: number, end: number): void {
+  currentRecord()?.span(start, end);
+}
+
 /** The exchanges kept on the running test (empty outside a test). */
 export function recordedExchanges(): readonly Exchange[] {
   return currentRecord()?.exchanges ?? [];

@@ -61,6 +61,11 @@ export class TestRecorder {
     if (list.length > KEPT_EXCHANGES) list.shift();
   }
 
+  /** Records when one attempt was sent and when it ended (ms since the epoch; helpers/report/overlap.ts). */
+  span(start: number, end: number): void {
+    if (this.open) (this.meta.spans ??= []).push([Math.round(start * 10) / 10, Math.round(end * 10) / 10]);
+  }
+
   /** The exchanges kept (the latest {@link KEPT_EXCHANGES}). */
   get exchanges(): readonly Exchange[] {
     return this.meta.exchanges ?? [];

@@ -92,6 +92,9 @@ export function mergeRuns(records: RunRecord[], sources: string[] = [], opts: Me
   // Each shard held a lane of its own on a live tenant: the merged record lists them all.
   const lanes = ordered.flatMap((r) => r.lanes ?? []);
   if (lanes.length) merged.lanes = lanes;
+  // Each file ran in one shard: its overlap is that shard's.
+  const overlap = Object.assign({}, ...ordered.map((r) => r.requests.overlap ?? {}));
+  if (Object.keys(overlap).length) merged.requests.overlap = overlap;
   // The statements of the spec are the same in every shard: judge them again on the merged clauses.
   const statements = ordered.findLast((r) => r.spec?.statements?.length)?.spec?.statements;
   if (statements) {

@@ -3,6 +3,7 @@
  * (Markdown, HTML, gate, baseline diff, shard merge) are computed from this record alone, never by
  * re-running tests.
  */
+import type { RequestOverlap } from './overlap';
 import type { CheckRecord, DriftRecord, MatrixCell, OwnSideKind } from '../base/meta';
 import type { Clause, ClauseTarget } from '../spec/catalogue';
 import type { StatementResult } from './statements';
@@ -122,7 +123,17 @@ export interface RunRecord {
    * target misbehaved: attempts that hung past the request deadline, answers that were not the API's;
    * (format 1.8, live runs) the run's request budget.
    */
-  requests: { total: number; retries: number; perFile: Record<string, number>; hung?: number; notApi?: number; notJsonResent?: number; budget?: number };
+  requests: {
+    total: number;
+    retries: number;
+    perFile: Record<string, number>;
+    hung?: number;
+    notApi?: number;
+    notJsonResent?: number;
+    budget?: number;
+    /** Per suite file: the longest chain of requests sent one after another and the most in flight at once (format 1.15; helpers/report/overlap.ts). */
+    overlap?: Record<string, RequestOverlap>;
+  };
   drift: (DriftRecord & { tests: string[] })[];
   tests: TestRecord[];
   clauses: ClauseRecord[];
@@ -210,7 +221,7 @@ export interface OffSummary {
 }
 
 /** Current minor format revision written by this code. */
-export const FORMAT_VERSION = '1.14';
+export const FORMAT_VERSION = '1.15';
 
 /** Which catalogue target a run mode exercises: simulators (embedded, external) or a live tenant. */
 export function targetKindOf(mode: string): ClauseTarget {

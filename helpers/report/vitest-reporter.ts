@@ -31,6 +31,7 @@ import { suiteFilesOf } from './merge';
 import { setUpFailure, setUpSkip, testVerdict, troubleTiming, type SetUpView } from './verdict';
 import { readSpec, sectionTitles } from '../spec/spec-doc';
 import { failedOnAnAnswer } from '../base/meta';
+import { overlapPerFile, type RequestSpan } from './overlap';
 
 /** Folder run output is written to (`CONFORMANCE_REPORT_DIR`, default `reports`). */
 export const REPORT_DIR = resolve(process.cwd(), readEnv('CONFORMANCE_REPORT_DIR'));
@@ -163,14 +164,16 @@ function runTarget(): { mode: string; baseUrl: string } {
 
 /**
  * Test counts by vitest project (the conformance project's from its verdicts), the conformance
- * tests' records, and whether any conformance file ran.
+ * tests' records, whether any conformance file ran, and the spans of the requests of each
+ * conformance file (helpers/report/overlap.ts).
  */
 function collectTests(
   testModules: readonly TestModule[],
   root: string,
-): { counts: Record<string, ProjectCounts>; tests: TestRecord[]; conformanceRan: boolean } {
+): { counts: Record<string, ProjectCounts>; tests: TestRecord[]; conformanceRan: boolean; spans: Map<string, RequestSpan[]> } {
   const counts: Record<string, ProjectCounts> = {};
   const tests: TestRecord[] = [];
+  const spans = new Map<string, RequestSpan[]>();
   let conformanceRan = false;
   for (const mod of testModules) {
     const project = mod.project.name || 'unit';
@@ -183,10 +186,13 @@ function collectTests(
       if (state === 'passed') bucket.passed += 1;
       else if (state === 'failed') bucket.failed += 1;
       else bucket.skipped += 1;
-      if (record) tests.push(record);
+      if (!record) continue;
+      tests.push(record);
+      const own = tc.meta().spans;
+      if (own?.length) spans.set(record.file, [...(spans.get(record.file) ?? []), ...own]);
     }
   }
-  return { counts, tests, conformanceRan };
+  return { counts, tests, conformanceRan, spans };
 }
 
 /** Compares the record with the baseline named by `CONFORMANCE_BASELINE`, when set; an unreadable baseline is said, not fatal. */
@@ -263,10 +269,11 @@ export default class ConformanceReporter implements Reporter {
   async onTestRunEnd(testModules: readonly TestModule[]): Promise<void> {
     const root = process.cwd();
     const target = runTarget();
-    const { counts, tests, conformanceRan } = collectTests(testModules, root);
+    const { counts, tests, conformanceRan, spans } = collectTests(testModules, root);
     let closing: string[] = [];
     if (conformanceRan) {
       const record = this.runRecord(tests, target, root, testModules);
+      record.requests.overlap = overlapPerFile(spans);
       const dir = conformanceReportDir(this.shard);
       writeRunRecord(record, dir);
       await writeReports(record, dir);

@@ -280,6 +280,13 @@ function wildcardDnsOf(env?: EnvSource): { wildcardDns?: string } {
 }
 
 /**
+ * Suite files in flight against a remote target (vitest.config.ts): the run waits on the network,
+ * not the CPU. A target on this machine gets one worker per core instead, unless
+ * `CORE_API_FILE_WORKERS` says otherwise (a simulator made slow as a distant target, bench/conformance-run.ts).
+ */
+export const REMOTE_FILE_WORKERS = 8;
+
+/**
  * Whether a URL's host is this machine: `localhost` or a loopback address (127.0.0.0/8, ::1).
  * Never throws: a string that is no URL is not on loopback.
  */

@@ -74,9 +74,9 @@ export function indistinguishableTests({ world, fx }: CrossTenantFixture): void 
     }
   }
 
-  describe('a resource of another tenant is indistinguishable from one that never existed (§5.7)', () => {
+  describe.concurrent('a resource of another tenant is indistinguishable from one that never existed (§5.7)', () => {
     for (const row of ISOLATION_ROUTES) {
-      describe(row.route, () => {
+      describe.concurrent(row.route, () => {
         for (const pair of row.pairs) {
           for (const asker of ASKERS) {
             const clauses = pair.clauses ?? [row.clause, '5.7/foreign-indistinguishable'];

@@ -31,7 +31,7 @@ export function listTests({ world, fx }: CrossTenantFixture): void {
     { route: 'GET /prompts?type=chat', path: '/prompts', query: { type: 'chat' }, ids: () => (fx.promptB ? [fx.promptB] : { skip: fx.why.promptB }) },
   ];
 
-  describe("lists never show another tenant's resources (§5.7, §5.2)", () => {
+  describe.concurrent("lists never show another tenant's resources (§5.7, §5.2)", () => {
     for (const list of LISTS) {
       for (const asker of ASKERS) {
         const clauses = asker.principal === 'orgA' ? ['5.7/lists-own-tenant-only', '5.2/org-key-acts-on-named-tenant-only'] : ['5.7/lists-own-tenant-only'];

@@ -34,7 +34,11 @@ export interface ConformanceRunOptions {
   runDir: string;
   /** Kill the run after this many ms (default 300 000). */
   timeoutMs?: number;
-  /** vitest `--maxWorkers` for the run (default: vitest's own). */
+  /**
+   * Suite files in flight (default: the configuration's, vitest.config.ts). Passed as
+   * `CORE_API_FILE_WORKERS`: vitest's `--maxWorkers` does not reach the projects, which each
+   * carry the configuration's count.
+   */
   maxWorkers?: number;
   /** vitest `--testNamePattern` (a regular expression over the full test name); default: every test. */
   testNamePattern?: string;
@@ -117,6 +121,7 @@ function normaliseFiles(record: RunRecord, runDir: string, projectRoot: string):
   const perFile: Record<string, number> = {};
   for (const [f, n] of Object.entries(record.requests?.perFile ?? {})) perFile[fix(f)] = n;
   if (record.requests) record.requests.perFile = perFile;
+  if (record.requests?.overlap) record.requests.overlap = Object.fromEntries(Object.entries(record.requests.overlap).map(([f, o]) => [fix(f), o]));
   return record;
 }
 
@@ -143,14 +148,15 @@ export async function runConformance(opts: ConformanceRunOptions): Promise<Confo
     join(opts.projectRoot, 'helpers', 'report', 'vitest-reporter.ts'),
     '--passWithNoTests',
   ];
-  if (opts.maxWorkers) args.push('--maxWorkers', String(opts.maxWorkers));
   if (opts.testNamePattern) args.push('--testNamePattern', opts.testNamePattern);
   if (opts.bail) args.push('--bail', String(opts.bail));
   args.push(...(opts.extraArgs ?? []), ...opts.files);
   const started = Date.now();
   const chunks: Buffer[] = [];
   const exitCode = await new Promise<number | null>((done, fail) => {
-    const child = spawn(process.execPath, args, { cwd: opts.runDir, env: childEnv(opts, reportDir), stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = childEnv(opts, reportDir);
+    if (opts.maxWorkers) env.CORE_API_FILE_WORKERS = String(opts.maxWorkers);
+    const child = spawn(process.execPath, args, { cwd: opts.runDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 300_000);
     child.stdout.on('data', (c: Buffer) => chunks.push(c));
     child.stderr.on('data', (c: Buffer) => chunks.push(c));

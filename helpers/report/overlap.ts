@@ -1,0 +1,59 @@
+/**
+ * How the requests of one suite file overlapped in time (issue 43): the longest chain of requests
+ * sent one after another, and the most requests ever in flight at once. Against a target whose
+ * every answer takes `L` ms, a file cannot finish in less than `chain × L`, and `inFlight` says how
+ * far its concurrency (`CORE_API_CONCURRENCY`, the robustness phase's shared limit) was used. The
+ * client records each attempt's span (helpers/test-recorder.ts `span`); the reporter folds the
+ * spans of every test of a file into one {@link RequestOverlap} (the run record's `requests.overlap`).
+ */
+
+/** One attempt's span: when it was sent and when its answer (or its trouble) ended, in ms on one clock. */
+export type RequestSpan = readonly [start: number, end: number];
+
+/** How one file's requests overlapped. */
+export interface RequestOverlap {
+  /**
+   * The longest chain of requests sent one after another: the most spans of which each starts
+   * when or after the previous one ended (no two overlap). A lower bound of the file's wall time
+   * is `chain` × the answer time.
+   */
+  chain: number;
+  /** The most requests in flight at any one moment. */
+  inFlight: number;
+}
+
+/**
+ * The {@link RequestOverlap} of `spans` (any order; a span whose end precedes its start counts as a
+ * point). Empty: `{ chain: 0, inFlight: 0 }`. The chain is found greedily by earliest end (the most
+ * pairwise disjoint intervals); a span that starts exactly when another ends follows it.
+ */
+export function requestOverlap(spans: readonly RequestSpan[]): RequestOverlap {
+  const byEnd = spans.map(([s, e]) => [s, Math.max(s, e)] as const).sort((a, b) => a[1] - b[1]);
+  let chain = 0;
+  let free = -Infinity;
+  for (const [s, e] of byEnd)
+    if (s >= free) {
+      chain += 1;
+      free = e;
+    }
+  // Sweep: ends before starts at the same instant, so back-to-back requests are not counted as overlapping.
+  const events = byEnd.flatMap(([s, e]) => [
+    [s, 1],
+    [e, -1],
+  ]) as [number, number][];
+  events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let now = 0;
+  let inFlight = 0;
+  for (const [, d] of events) {
+    now += d;
+    if (now > inFlight) inFlight = now;
+  }
+  return { chain, inFlight };
+}
+
+/** {@link requestOverlap} per file of `spansByFile` (the suite file's path as the run record names it). */
+export function overlapPerFile(spansByFile: ReadonlyMap<string, readonly RequestSpan[]>): Record<string, RequestOverlap> {
+  const out: Record<string, RequestOverlap> = {};
+  for (const [file, spans] of spansByFile) if (spans.length) out[file] = requestOverlap(spans);
+  return out;
+}
