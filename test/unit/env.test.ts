@@ -38,7 +38,9 @@ describe('the reader reads each kind', () => {
     expect(refusal('CORE_API_LANE_SETTLE_S', { CORE_API_LANE_SETTLE_S: '0' })).toMatch(/^CORE_API_LANE_SETTLE_S=0: expected a number above 0/);
     expect(readEnv('CORE_API_LANE_WAIT_S', { CORE_API_LANE_WAIT_S: '0' })).toBe(0);
     expect(refusal('CORE_API_LANE_LEASE_S', { CORE_API_LANE_LEASE_S: '9' })).toMatch(/expected a number, 10 or more/);
-    expect(refusal('CORE_API_REQUEST_TIMEOUT_MS', { CORE_API_REQUEST_TIMEOUT_MS: 'soon' })).toMatch(/^CORE_API_REQUEST_TIMEOUT_MS=soon: expected a number above 0/);
+    expect(refusal('CORE_API_REQUEST_TIMEOUT_MS', { CORE_API_REQUEST_TIMEOUT_MS: 'soon' })).toMatch(
+      /^CORE_API_REQUEST_TIMEOUT_MS=soon: expected a number above 0/,
+    );
   });
 
   it('boolean: 1 and 0 only (an opt-in is never turned on by a value that only looks like yes)', () => {
@@ -57,7 +59,9 @@ describe('the reader reads each kind', () => {
 
   it('URL: an absolute URL of the declared schemes', () => {
     expect(readEnv('CORE_API_BASE_URL', { CORE_API_BASE_URL: 'https://staging.example.com/core/' })).toBe('https://staging.example.com/core/');
-    expect(refusal('CORE_API_BASE_URL', { CORE_API_BASE_URL: 'staging.example.com' })).toMatch(/^CORE_API_BASE_URL=staging\.example\.com: expected an http or https URL/);
+    expect(refusal('CORE_API_BASE_URL', { CORE_API_BASE_URL: 'staging.example.com' })).toMatch(
+      /^CORE_API_BASE_URL=staging\.example\.com: expected an http or https URL/,
+    );
     expect(refusal('CORE_API_BASE_URL', { CORE_API_BASE_URL: 'ftp://example.com' })).toMatch(/expected an http or https URL/);
     expect(refusal('CORE_API_WEBHOOK_PUBLIC_URL', { CORE_API_WEBHOOK_PUBLIC_URL: 'http://hooks.example.com' })).toMatch(/expected an https URL/);
   });
