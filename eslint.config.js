@@ -122,6 +122,12 @@ export default defineConfig(
         {
           patterns: [
             {
+              // The record module: a check reaches the record through `verify` only (TestRecorder.judge is the engine's and the audits' way in).
+              regex: '(^|/)helpers/record/(current-test|recorder|test-recorder)(\\.[cm]?[jt]s)?$',
+              importNames: ['currentRecord', 'TestRecorder', 'Judgment', 'recordExchange', 'recordTargetTrouble', 'recordNotJson', 'recordNotApi'],
+              message: 'A suite writes its record through the `verify` its test receives (docs/writing-suites.md), never through the record module.',
+            },
+            {
               regex: '(^|/)helpers/checks/(clause|engine)(\\.[cm]?[jt]s)?$',
               importNames: NOT_FOR_SUITES,
               message:

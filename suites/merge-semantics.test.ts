@@ -162,19 +162,20 @@ describe('§2.2 id sets are replaced', () => {
 
 describe('§2.5 transferSettings', () => {
   clauseTest(['2.5/deep-merge', '2.5/get-returns-object'], 'sending one key leaves the other as stored', async ({ verify }) => {
-    await patchOk(verify.on('2.5/deep-merge'), { transferSettings: null });
-    await patchOk(verify.on('2.5/deep-merge'), { transferSettings: { amd_detection: false, use_assistant_number: true } });
-    await patchOk(verify.on('2.5/deep-merge'), { transferSettings: { use_assistant_number: false } });
-    const one = await read(verify.on('2.5/deep-merge'));
+    const deep = verify.on('2.5/deep-merge');
+    await patchOk(deep, { transferSettings: null });
+    await patchOk(deep, { transferSettings: { amd_detection: false, use_assistant_number: true } });
+    await patchOk(deep, { transferSettings: { use_assistant_number: false } });
+    const one = await read(deep);
     verify
       .on('2.5/get-returns-object')
       .reads('GET returns transferSettings as an object', one.data, ['transferSettings'], { kind: 'type', type: 'object' }, one.res);
-    checkAt(verify.on('2.5/deep-merge'), 'after sending use_assistant_number only', one.data, ['transferSettings', 'amd_detection'], false, one.res);
-    checkAt(verify.on('2.5/deep-merge'), 'after sending use_assistant_number only', one.data, ['transferSettings', 'use_assistant_number'], false, one.res);
-    await patchOk(verify.on('2.5/deep-merge'), { transferSettings: { amd_detection: true } });
-    const two = await read(verify.on('2.5/deep-merge'));
-    checkAt(verify.on('2.5/deep-merge'), 'after sending amd_detection only', two.data, ['transferSettings', 'amd_detection'], true, two.res);
-    checkAt(verify.on('2.5/deep-merge'), 'after sending amd_detection only', two.data, ['transferSettings', 'use_assistant_number'], false, two.res);
+    checkAt(deep, 'after sending use_assistant_number only', one.data, ['transferSettings', 'amd_detection'], false, one.res);
+    checkAt(deep, 'after sending use_assistant_number only', one.data, ['transferSettings', 'use_assistant_number'], false, one.res);
+    await patchOk(deep, { transferSettings: { amd_detection: true } });
+    const two = await read(deep);
+    checkAt(deep, 'after sending amd_detection only', two.data, ['transferSettings', 'amd_detection'], true, two.res);
+    checkAt(deep, 'after sending amd_detection only', two.data, ['transferSettings', 'use_assistant_number'], false, two.res);
   });
 
   clauseTest('2.5/null-clears', 'null clears the whole document', async ({ verify }) => {

@@ -28,8 +28,7 @@ import { currentTest } from '../record/current-test';
 import { comparedFields, WRITE_STAMPS } from '../spec/documented';
 import { movedKeys, stampOf } from '../spec/unchanged';
 import { ownChange } from '../live/write-journal';
-import { isObject, judged, type AuditDefinition } from './audit';
-import { render } from '../base/values';
+import { fieldsFound, isObject, judged, type AuditDefinition } from './audit';
 
 /** The audit's name and clauses. */
 export const ASSISTANT_STATE_AUDIT: AuditDefinition = {
@@ -93,10 +92,6 @@ function moved(was: Record<string, UncheckedJson>, now: Record<string, Unchecked
   return movedKeys(was, now, fields);
 }
 
-function differences(was: Record<string, UncheckedJson>, now: Record<string, UncheckedJson>, keys: string[]): string {
-  return keys.map((k) => `${k}: expected ${render(was[k])}, got ${render(now[k])}`).join('; ');
-}
-
 /**
  * A GET of an assistant the test knows: judged against what the test knows, then known. A change
  * is judged only when the journal of writes ties it to the test's own exchanges (`ownChange`, the
@@ -114,7 +109,7 @@ function judgeRead(test: Test, path: string, known: Known, data: Record<string, 
       refused ? '4.1/rejected-patch-changes-nothing' : '4.1/value-reads-back-exactly',
       diff.length === 0,
       refused ? 'a refused write changes nothing' : 'a GET after an accepted PATCH answers what the PATCH answered',
-      `${where} after ${refused ? 'a refused write' : 'an accepted PATCH'}: ${differences(known.state, data, diff)}`,
+      fieldsFound(`${where} after ${refused ? 'a refused write' : 'an accepted PATCH'}`, known.state, data, diff),
     );
   }
   return { state: data, since: 'read' };
@@ -134,7 +129,7 @@ function judgeAcceptedPatch(known: Known | undefined, body: Record<string, Unche
       '4.1/omitted-unchanged',
       diff.length === 0,
       'an accepted PATCH leaves every field it does not name unchanged',
-      `${where} named ${Object.keys(body).join(', ') || 'nothing'}: ${differences(known.state, data, diff)}`,
+      fieldsFound(`${where} named ${Object.keys(body).join(', ') || 'nothing'}`, known.state, data, diff),
     );
   }
   const sentText = FREE_TEXT.filter((k) => typeof body[k] === 'string' && body[k] !== '');
@@ -145,7 +140,7 @@ function judgeAcceptedPatch(known: Known | undefined, body: Record<string, Unche
     '4.1/value-reads-back-exactly',
     wrong.length === 0,
     'an accepted value is answered exactly as written',
-    `${where}: ${differences(body, data, wrong)}`,
+    fieldsFound(where, body, data, wrong),
   );
 }
 

@@ -13,10 +13,19 @@
  */
 import { currentRecord } from '../record/current-test';
 import type { UncheckedJson } from '../base/exchange';
-import { isObject as isJsonObject } from '../base/values';
+import { isObject as isJsonObject, render } from '../base/values';
 
 /** Whether a parsed JSON value is an object (not an array, not null): the one test, helpers/base/values.ts. */
 export const isObject = isJsonObject as (v: unknown) => v is Record<string, UncheckedJson>;
+
+/**
+ * Expected against actual for the fields `keys` of two objects: `{ expected: 'k: <was>; …', actual:
+ * '<where>: k: <now>; …' }`, each value rendered (helpers/base/values.ts).
+ */
+export function fieldsFound(where: string, was: Record<string, unknown>, now: Record<string, unknown>, keys: string[]): { expected: string; actual: string } {
+  const list = (o: Record<string, unknown>) => keys.map((k) => `${k}: ${render(o[k])}`).join('; ');
+  return { expected: list(was), actual: `${where}: ${list(now)}` };
+}
 
 /** One invariant audit: its name (as the report counts it), the clauses it records, the invariant in words. */
 export interface AuditDefinition {
@@ -29,14 +38,14 @@ export interface AuditDefinition {
  * Records one judgement of `audit` on the running test: the exchange is counted, and the check
  * recorded (a pass once per clause and test; every failure, with `detail`). Outside a test nothing
  * is recorded.
+ * through the record's one way in (`TestRecorder.judge`: worded and redacted as the engine's).
  * @param clause one of the audit's clauses
  * @param ok whether the invariant held on this exchange
- * @param detail expected against actual, for a failure (redacted by the record's readers)
+ * @param found what was expected and what was found, for a failure
  */
-export function judged(audit: AuditDefinition, clause: string, ok: boolean, requirement: string, detail?: string): void {
+export function judged(audit: AuditDefinition, clause: string, ok: boolean, requirement: string, found?: { expected: unknown; actual: unknown }): void {
   const record = currentRecord();
   if (!record) return;
   record.audited(audit.name);
-  if (ok && record.checks.some((c) => c.ok && c.clauses[0] === clause)) return;
-  record.check({ clauses: [clause], requirement, ok, level: 'must', ...(ok ? {} : { detail: `[${clause}] ${detail ?? requirement}` }) });
+  record.judge({ clauses: [clause], requirement, ok, passOnce: true, ...(ok ? {} : found) });
 }

@@ -16,10 +16,9 @@
 import { apiShaped, onAnswer } from '../http/client';
 import { describeExchange, NOT_JSON, notJson, type ApiResponse } from '../base/exchange';
 import { findDrift, formatIssues, validate } from '../spec/validator';
-import type { CheckRecord } from '../base/meta';
 import { currentRecord } from '../record/current-test';
-import { redact } from '../base/redact';
-import type { TestRecorder } from '../record/test-recorder';
+import type { Judgment, TestRecorder } from '../record/test-recorder';
+import { render } from '../base/values';
 
 /** The envelope clause a body that is not JSON fails (§2.1). */
 const JSON_ENVELOPE = '2.1/json-envelope';
@@ -51,17 +50,21 @@ function jsonEnvelopeFailed(record: TestRecorder): boolean {
 export function notJsonRule(res: ApiResponse | undefined, record: TestRecorder): string | undefined {
   const thisOne = res !== undefined && notJson(res);
   if (thisOne && !jsonEnvelopeFailed(record)) {
-    record.check({
-      clauses: [JSON_ENVELOPE],
-      requirement: 'every answer of a JSON endpoint is a JSON envelope',
-      ok: false,
-      detail:
-        redact(
-          `[${JSON_ENVELOPE}] expected a JSON body, got ${JSON.stringify(res.text.slice(0, 200))}${res.notJsonResent ? ' (asked again, §8: no body was JSON)' : ''}`,
-        ) + describeExchange(res),
-    });
+    record.judge(notJsonProblem(res));
   }
   return thisOne || record.receivedNotJson ? NOT_JSON : undefined;
+}
+
+/** The failed `2.1/json-envelope` check of an answer whose body is not JSON. */
+function notJsonProblem(res: ApiResponse): Judgment {
+  return {
+    clauses: [JSON_ENVELOPE],
+    requirement: 'every answer of a JSON endpoint is a JSON envelope',
+    ok: false,
+    expected: 'a JSON body',
+    actual: `${render(res.text.slice(0, 200))}${res.notJsonResent ? ' (asked again, §8: no body was JSON)' : ''}`,
+    evidence: () => describeExchange(res),
+  };
 }
 
 /** Routes answering bare JSON (§4.5, §7 exceptions 2 and 3), as method + path pattern. */
@@ -87,22 +90,14 @@ export const TIMESTAMP_TOLERANCE_MS = 30_000;
  * Checks one answer's envelope and returns the failed checks (empty when it conforms).
  * Does not throw. Skips bare routes and bodiless answers (204, HEAD).
  */
-export function envelopeProblems(res: ApiResponse, receivedAt = Date.now()): CheckRecord[] {
+export function envelopeProblems(res: ApiResponse, receivedAt = Date.now()): Judgment[] {
   if (isBareRoute(res.request.method, res.request.path.replace(/^https?:\/\/[^/]+/, ''))) return [];
   if (res.status === 204 || (res.text === '' && res.status < 300)) return [];
-  const problems: CheckRecord[] = [];
+  const problems: Judgment[] = [];
   // The exchange's description goes into failure details only: built when a check fails.
   const ev = (): string => describeExchange(res);
   const success = res.status >= 200 && res.status < 300;
-  if (res.json === undefined) {
-    problems.push({
-      clauses: [JSON_ENVELOPE],
-      requirement: 'every answer of a JSON endpoint is a JSON envelope',
-      ok: false,
-      detail: `[${JSON_ENVELOPE}] expected a JSON body, got ${JSON.stringify(res.text.slice(0, 200))}${res.notJsonResent ? ' (asked again, §8: no body was JSON)' : ''}${ev()}`,
-    });
-    return problems;
-  }
+  if (res.json === undefined) return [notJsonProblem(res)];
   const schema = success ? 'envelope.success' : 'envelope.error';
   const clause = success ? '2.1/success-envelope' : '7/error-envelope';
   const result = validate(schema, res.json);
@@ -114,7 +109,9 @@ export function envelopeProblems(res: ApiResponse, receivedAt = Date.now()): Che
         ? 'a 2xx answer is { success: true, data, metadata: { timestamp, version } }'
         : 'an error answer is { success: false, error: { code, message }, metadata: { timestamp, version } }',
       ok: false,
-      detail: `[${fixed.join(' ')}] ${status(res)} does not match schemas/${schema}.json\n${formatIssues(result.issues).replace(/^/gm, '    ')}${ev()}`,
+      expected: `${status(res)} valid against schemas/${schema}.json`,
+      actual: `\n${formatIssues(result.issues).replace(/^/gm, '    ')}`,
+      evidence: ev,
     });
   }
   const ts = res.json?.metadata?.timestamp;
@@ -125,7 +122,9 @@ export function envelopeProblems(res: ApiResponse, receivedAt = Date.now()): Che
         clauses: ['2.1/metadata-timestamp-current'],
         requirement: 'metadata.timestamp is the time the server answered',
         ok: false,
-        detail: `[2.1/metadata-timestamp-current] expected within ${TIMESTAMP_TOLERANCE_MS / 1000} s of the local clock, got ${ts} (${Math.round(skew / 1000)} s away)${ev()}`,
+        expected: `within ${TIMESTAMP_TOLERANCE_MS / 1000} s of the local clock`,
+        actual: `${ts} (${Math.round(skew / 1000)} s away)`,
+        evidence: ev,
       });
     }
   }
@@ -146,14 +145,16 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
  * none); undefined when it is JSON, or when the body is not the API's (a gateway's page is judged
  * elsewhere). Does not throw.
  */
-export function mediaTypeProblem(res: ApiResponse): CheckRecord | undefined {
+export function mediaTypeProblem(res: ApiResponse): Judgment | undefined {
   if (!apiShaped(res.json) || isJsonMediaType(res.headers['content-type'])) return undefined;
   const type = (res.headers['content-type'] ?? '').split(';')[0].trim();
   return {
     clauses: ['2.1/json-content-type'],
     requirement: "an answer in the API's JSON is served as JSON (Content-Type application/json)",
     ok: false,
-    detail: `[2.1/json-content-type] expected Content-Type application/json (or a +json type), got ${type ? JSON.stringify(type) : 'none'} on ${status(res)}${describeExchange(res)}`,
+    expected: 'Content-Type application/json (or a +json type)',
+    actual: `${type ? JSON.stringify(type) : 'none'} on ${status(res)}`,
+    evidence: () => describeExchange(res),
   };
 }
 
@@ -173,20 +174,18 @@ export function auditEnvelope(res: ApiResponse, record: TestRecorder | undefined
   let problems = envelopeProblems(res);
   // A body that is not JSON fails §2.1 once per test, however many such answers it met.
   if (res.json === undefined && jsonEnvelopeFailed(record)) problems = problems.filter((p) => p.clauses[0] !== JSON_ENVELOPE);
-  for (const p of problems) record.check({ ...p, level: 'must' });
+  for (const p of problems) record.judge(p);
   // The media type fails once per test, however many such answers it met, and passes once per test.
   const media = mediaTypeProblem(res);
-  if (media && !record.checks.some((c) => !c.ok && c.clauses[0] === media.clauses[0])) record.check({ ...media, level: 'must' });
-  if (!media && apiShaped(res.json) && !record.checks.some((c) => c.ok && c.clauses[0] === '2.1/json-content-type')) {
-    record.check({ clauses: ['2.1/json-content-type'], requirement: 'answer is served as JSON', ok: true });
-  }
+  if (media && !record.checks.some((c) => !c.ok && c.clauses[0] === media.clauses[0])) record.judge(media);
+  if (!media && apiShaped(res.json)) record.judge({ clauses: ['2.1/json-content-type'], requirement: 'answer is served as JSON', ok: true, passOnce: true });
   if (problems.length === 0 && !isBareRoute(res.request.method, res.request.path) && res.json !== undefined) {
     const clause = res.status < 300 ? '2.1/success-envelope' : '7/error-envelope';
     for (const [id, requirement] of [
       [clause, 'answer uses the envelope'],
       ['2.1/json-envelope', 'answer has a JSON body'],
     ] as const) {
-      if (!record.checks.some((c) => c.ok && c.clauses[0] === id)) record.check({ clauses: [id], requirement, ok: true });
+      record.judge({ clauses: [id], requirement, ok: true, passOnce: true });
     }
     const code = res.json?.error?.code;
     if (typeof code === 'string' && !validate('error-codes', code).ok) {

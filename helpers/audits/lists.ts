@@ -62,13 +62,10 @@ function judgeTenantList(ids: string[], tenant: string, where: string): void {
     const o = ownerOf(id);
     return o !== undefined && o !== tenant;
   });
-  judged(
-    LISTS_AUDIT,
-    '5.7/lists-own-tenant-only',
-    foreign.length === 0,
-    'a list holds nothing of another tenant',
-    `${where} read as tenant ${tenant}: expected no id of another tenant, got ${foreign.map((id) => `${id} (tenant ${ownerOf(id)})`).join(', ')}`,
-  );
+  judged(LISTS_AUDIT, '5.7/lists-own-tenant-only', foreign.length === 0, 'a list holds nothing of another tenant', {
+    expected: 'no id of another tenant',
+    actual: `${where} read as tenant ${tenant}: ${foreign.map((id) => `${id} (tenant ${ownerOf(id)})`).join(', ')}`,
+  });
 }
 
 function judgeOrganizationList(ids: string[], organization: string, where: string): void {
@@ -76,13 +73,10 @@ function judgeOrganizationList(ids: string[], organization: string, where: strin
     const o = organizationOf(id);
     return o !== undefined && o !== organization;
   });
-  judged(
-    LISTS_AUDIT,
-    '5.2/org-tenants-own-organization-only',
-    foreign.length === 0,
-    'GET /organization/tenants lists no tenant of another organization',
-    `${where} read with the key of organization ${organization}: expected no tenant of another organization, got ${foreign.join(', ')}`,
-  );
+  judged(LISTS_AUDIT, '5.2/org-tenants-own-organization-only', foreign.length === 0, 'GET /organization/tenants lists no tenant of another organization', {
+    expected: 'no tenant of another organization',
+    actual: `${where} read with the key of organization ${organization}: ${foreign.join(', ')}`,
+  });
 }
 
 /** Observes one request (helpers/http/client.ts `onRequest`). */

@@ -19,9 +19,10 @@ import type { RunnerTestCase as Test } from 'vitest';
 import type { ApiResponse, SentRequest } from '../http/client';
 import type { UncheckedJson } from '../base/exchange';
 import { currentTest } from '../record/current-test';
-import { documentedFields } from '../spec/documented';
+import { comparedFields, WRITE_STAMPS } from '../spec/documented';
+import { movedKeys } from '../spec/unchanged';
 import { getTarget } from '../target/target';
-import { isObject, judged, type AuditDefinition } from './audit';
+import { fieldsFound, isObject, judged, type AuditDefinition } from './audit';
 
 /** The audit's name and clauses. */
 export const REPLAY_AUDIT: AuditDefinition = {
@@ -50,24 +51,33 @@ function kindOf(sent: SentRequest): 'patch' | 'put' | undefined {
   return undefined;
 }
 
+/** The compared fields of an assistant that differ between the two answers, by the one rule of "unchanged" (helpers/spec/unchanged.ts). */
 function differing(first: Record<string, UncheckedJson>, second: Record<string, UncheckedJson>): string[] {
-  return documentedFields('assistant')
-    .filter((k) => k !== 'updatedAt' && k !== 'featureFlags')
-    .filter((k) => !isDeepStrictEqual(first[k] ?? null, second[k] ?? null));
+  return movedKeys(first, second, comparedFields('assistant', WRITE_STAMPS));
 }
 
 function judgeReplay(kind: 'patch' | 'put', sent: SentRequest, first: Record<string, UncheckedJson>, second: Record<string, UncheckedJson>): void {
   const where = `${sent.method} ${sent.path.split('?')[0]} sent twice`;
   if (kind === 'patch') {
     const diff = differing(first, second);
-    const words = diff.map((k) => `${k}: first ${JSON.stringify(first[k])}, then ${JSON.stringify(second[k])}`).join('; ');
-    judged(REPLAY_AUDIT, '8/patch-replay-converges', diff.length === 0, 'a PATCH sent again answers the same assistant', `${where}: ${words}`);
+    judged(
+      REPLAY_AUDIT,
+      '8/patch-replay-converges',
+      diff.length === 0,
+      'a PATCH sent again answers the same assistant',
+      fieldsFound(where, first, second, diff),
+    );
     return;
   }
   const body = isObject(sent.body) ? sent.body : {};
   const wrong = Object.keys(body).filter((k) => !holdsReplayed(second[k], body[k]));
-  const words = wrong.map((k) => `${k}: sent ${JSON.stringify(body[k]).slice(0, 160)}, answered ${JSON.stringify(second[k])?.slice(0, 160)}`).join('; ');
-  judged(REPLAY_AUDIT, '8/put-replay-converges', wrong.length === 0, 'a PUT sent again leaves what it sent, nothing appended', `${where}: ${words}`);
+  judged(
+    REPLAY_AUDIT,
+    '8/put-replay-converges',
+    wrong.length === 0,
+    'a PUT sent again leaves what it sent, nothing appended',
+    fieldsFound(where, body, second, wrong),
+  );
 }
 
 /** Whether the run's target is a live tenant (false where no target is configured, as in the project's own tests). */

@@ -24,12 +24,9 @@ export function auditRevoked(sent: SentRequest): (answer: ApiResponse | undefine
   return (answer) => {
     if (!answer) return;
     const accepted = answer.status >= 200 && answer.status < 300;
-    judged(
-      REVOKED_AUDIT,
-      why.clause,
-      !accepted,
-      `${why.words} is refused`,
-      `${sent.method} ${sent.path.split('?')[0]} with ${why.words}: expected a refusal (401 or 403), got ${statusLine(answer)}`,
-    );
+    judged(REVOKED_AUDIT, why.clause, !accepted, `${why.words} is refused`, {
+      expected: 'a refusal (401 or 403)',
+      actual: `${sent.method} ${sent.path.split('?')[0]} with ${why.words}: ${statusLine(answer)}`,
+    });
   };
 }

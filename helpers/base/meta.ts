@@ -26,8 +26,12 @@ export interface CheckRecord {
    * the HTTP layer where §5.6 says 401): the test passes, and the report lists it apart.
    */
   level?: 'must' | 'informational' | 'non-strict';
-  /** Expected against actual, redacted, for failures and informational findings. */
+  /** Expected against actual, redacted, for failures and informational findings: the failure text as a person reads it. */
   detail?: string;
+  /** What the clause expects, redacted (format 1.15: kept apart from `actual`, as h2spec's TestError keeps them). */
+  expected?: string;
+  /** What was found, redacted (format 1.15). */
+  actual?: string;
   /**
    * Set on a failed check that could not be evaluated, with the reason (`the answer was not
    * JSON`): its clauses get an `error`, not a `fail`; the defect is judged once, by the envelope clause.

@@ -17,7 +17,6 @@
  * not JSON, §2.1) is the envelope audit's rule (helpers/audits/envelope.ts), handed in as
  * {@link VerifierOptions.unevaluated}. It knows no vitest either.
  */
-import { redact } from '../base/redact';
 import { describeExchange, type ApiResponse } from '../base/exchange';
 import { findDrift, formatIssues, validate } from '../spec/validator';
 import type { Shape } from '../spec/documented';
@@ -110,19 +109,19 @@ interface Engine {
 function check(e: Engine, requirement: string, ok: boolean, detail: { expected: unknown; actual: unknown; res?: ApiResponse }): void {
   const { ids, record } = e;
   if (ok) {
-    record.check({ clauses: ids, requirement, ok: true });
+    record.judge({ clauses: ids, requirement, ok: true });
     return;
   }
   const why = e.unevaluated?.(detail.res, record);
-  if (why) {
-    const text = redact(`[${ids.join(' ')}] ${requirement}\n  not evaluated: ${why}`) + describeExchange(detail.res);
-    record.check({ clauses: ids, requirement, ok: false, detail: text, unevaluated: why });
-    throw new ConformanceFailure(text, ids);
-  }
-  const words = (v: unknown) => (typeof v === 'string' ? v : render(v));
-  const text =
-    redact(`[${ids.join(' ')}] ${requirement}\n  expected: ${words(detail.expected)}\n  actual:   ${words(detail.actual)}`) + describeExchange(detail.res);
-  record.check({ clauses: ids, requirement, ok: false, detail: text });
+  const text = record.judge({
+    clauses: ids,
+    requirement,
+    ok: false,
+    expected: detail.expected,
+    actual: detail.actual,
+    unevaluated: why,
+    evidence: () => describeExchange(detail.res),
+  })!;
   throw new ConformanceFailure(text, ids);
 }
 
@@ -286,8 +285,8 @@ function checksFor(e: Engine, wrap: (fn: () => void) => void): Checks {
       const list = typeof names === 'string' ? [names] : names;
       judged(requirement ?? `error.details names ${list.join(' or ')}`, namesFieldJudgment(res, list), res);
     },
-    nonStrict: (requirement, detail) => record.check({ clauses: ids, requirement, ok: true, level: 'non-strict', detail: redact(detail) }),
-    inform: (requirement, ok, detail) => record.check({ clauses: ids, requirement, ok, level: 'informational', detail: redact(detail) }),
+    nonStrict: (requirement, detail) => void record.judge({ clauses: ids, requirement, ok: true, level: 'non-strict', actual: detail }),
+    inform: (requirement, ok, detail) => void record.judge({ clauses: ids, requirement, ok, level: 'informational', actual: detail }),
   };
 }
 

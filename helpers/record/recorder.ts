@@ -8,25 +8,10 @@
  */
 import { currentRecord } from './current-test';
 import type { Exchange } from '../base/exchange';
-import type { CheckRecord, DriftRecord, MatrixCell } from '../base/meta';
+import type { MatrixCell } from '../base/meta';
 import '../base/meta';
 
 export { KEPT_EXCHANGES } from './test-recorder';
-
-/** Records one clause-tagged check on the running test (the envelope audit's; a test checks through `verify`). */
-export function recordCheck(rec: CheckRecord): void {
-  currentRecord()?.check(rec);
-}
-
-/** The checks recorded so far on the running test (empty outside a test). */
-export function recordedChecks(): readonly CheckRecord[] {
-  return currentRecord()?.checks ?? [];
-}
-
-/** Records undocumented fields or codes the target sent on the running test (§9.4: drift, reported, never failed). */
-export function recordDrift(...drift: DriftRecord[]): void {
-  currentRecord()?.drift(...drift);
-}
 
 /** Records one exchange on the running test (helpers/record/test-recorder.ts `TestRecorder.exchange`). `exchange` must already be redacted. */
 export function recordExchange(exchange: Exchange, retries: number): void {

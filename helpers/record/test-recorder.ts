@@ -7,7 +7,39 @@
  * This module knows no vitest.
  */
 import type { Exchange } from '../base/exchange';
+import { redact } from '../base/redact';
+import { render } from '../base/values';
 import { failedOnAnAnswer, type CheckRecord, type DriftRecord, type MatrixCell, type OwnSideKind, type TestMeta } from '../base/meta';
+
+/**
+ * One judgment to record (issue #40 item 3): the one shape in which the check engine, the
+ * invariant audits and the envelope audit hand a check to {@link TestRecorder.judge}, which words,
+ * redacts and records it the same way for all.
+ */
+export interface Judgment {
+  /** Clause ids the check proves. */
+  clauses: string[];
+  /** The requirement in plain words. */
+  requirement: string;
+  ok: boolean;
+  /** Verdict strength (default `must`; see {@link CheckRecord}). */
+  level?: CheckRecord['level'];
+  /** What the clause expects: words as they are, any other value rendered (helpers/base/values.ts). */
+  expected?: unknown;
+  /** What was found, likewise. */
+  actual?: unknown;
+  /** Why the check could not be evaluated (the answer was not JSON): the failure text says so instead of expected and actual. */
+  unevaluated?: string;
+  /** The exchange the check judged, described for the failure text (built only when the check fails). */
+  evidence?: () => string;
+  /** Record a pass once per clause and test (the audits judge every exchange): a later pass of the same first clause is dropped. */
+  passOnce?: boolean;
+}
+
+/** A value as failure text: words as they are, anything else rendered. */
+function words(v: unknown): string {
+  return typeof v === 'string' ? v : render(v);
+}
 
 /** How many exchanges a test keeps as failure evidence (the latest). */
 export const KEPT_EXCHANGES = 5;
@@ -32,8 +64,38 @@ export class TestRecorder {
     return !this.closed();
   }
 
-  /** Records one clause-tagged check. */
-  check(rec: CheckRecord): void {
+  /**
+   * Records one judgment, the one way into the record for a check (the engine, the audits and the
+   * envelope audit all come here): a pass as `{ clauses, requirement, ok }`; a failure or a
+   * finding with `expected` and `actual` kept apart (redacted) and the failure text
+   * `[ids] requirement / expected: … / actual: …` (or `not evaluated: …`), redacted, with the
+   * exchange's description after it. Answers that text for a failure, undefined for a pass.
+   */
+  judge(j: Judgment): string | undefined {
+    const base = { clauses: j.clauses, requirement: j.requirement, ok: j.ok, ...(j.level && j.level !== 'must' ? { level: j.level } : {}) };
+    if (j.ok && j.passOnce && this.checks.some((c) => c.ok && c.clauses[0] === j.clauses[0])) return undefined;
+    if (j.ok && j.expected === undefined && j.actual === undefined) {
+      this.check(base);
+      return undefined;
+    }
+    const expected = j.expected === undefined ? undefined : redact(words(j.expected));
+    const actual = j.actual === undefined ? undefined : redact(words(j.actual));
+    const body = j.unevaluated
+      ? `\n  not evaluated: ${j.unevaluated}`
+      : `${expected === undefined ? '' : `\n  expected: ${expected}`}${actual === undefined ? '' : `\n  actual:   ${actual}`}`;
+    const detail = redact(`[${j.clauses.join(' ')}] ${j.requirement}${body}`) + (j.ok ? '' : (j.evidence?.() ?? ''));
+    this.check({
+      ...base,
+      detail,
+      ...(expected === undefined ? {} : { expected }),
+      ...(actual === undefined ? {} : { actual }),
+      ...(j.unevaluated ? { unevaluated: j.unevaluated } : {}),
+    });
+    return j.ok ? undefined : detail;
+  }
+
+  /** Writes one check record (through {@link judge} only). */
+  private check(rec: CheckRecord): void {
     if (this.open) (this.meta.checks ??= []).push(rec);
   }
 

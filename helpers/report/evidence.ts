@@ -16,6 +16,8 @@ export interface ClauseEvidence {
   test: TestRecord;
   /** Details (expected/actual/request/answer) of the failing checks that name the clause. */
   details: string[];
+  /** Expected against actual of each failing check that keeps them apart (format 1.15), in order. */
+  found: { expected?: string; actual?: string }[];
   exchanges: EvidenceExchange[];
 }
 
@@ -33,6 +35,7 @@ export function evidenceFor(run: RunRecord, clause: ClauseRecord, limit = 3): Cl
     out.push({
       test: t,
       details: own.map((c) => c.detail ?? c.requirement),
+      found: own.filter((c) => c.expected !== undefined || c.actual !== undefined).map((c) => ({ expected: c.expected, actual: c.actual })),
       exchanges: ((t.evidence ?? []) as EvidenceExchange[]).slice(-2),
     });
     if (out.length >= limit) break;

@@ -63,7 +63,13 @@ function evidenceHtml(run: RunRecord, c: ClauseRecord): string {
             `<div class="exchange"><div class="xh">${i === ev.exchanges.length - 1 ? 'last request' : 'earlier request'}</div><pre>${esc(describeRequest(x))}</pre><div class="xh">answer</div><pre>${esc(describeAnswer(x))}</pre></div>`,
         )
         .join('');
-      return `<div class="ev"><div class="evt">${ev.test.status === 'error' ? 'errored' : 'failed'}: ${esc(ev.test.name)} <span class="file">${esc(ev.test.file)}</span></div><pre class="why">${esc(cut(why, 4000))}</pre>${xs}</div>`;
+      const found = ev.found
+        .map(
+          (f) =>
+            `<table class="ea"><tr><th>expected</th><td>${esc(cut(f.expected ?? '', 600))}</td></tr><tr><th>actual</th><td>${esc(cut(f.actual ?? '', 600))}</td></tr></table>`,
+        )
+        .join('');
+      return `<div class="ev"><div class="evt">${ev.test.status === 'error' ? 'errored' : 'failed'}: ${esc(ev.test.name)} <span class="file">${esc(ev.test.file)}</span></div>${found}<pre class="why">${esc(cut(why, 4000))}</pre>${xs}</div>`;
     })
     .join('');
 }
@@ -125,7 +131,7 @@ tr.section-row th{background:#ddf4ff;font-size:14px}
 .filters label{cursor:pointer;user-select:none}.filters input[type=search]{padding:3px 6px;min-width:220px}
 button{font:inherit;padding:2px 10px;border:1px solid #d0d7de;border-radius:6px;background:#f6f8fa;cursor:pointer}
 code{font:12px ui-monospace,SFMono-Regular,Menlo,monospace}pre{font:12px/1.35 ui-monospace,SFMono-Regular,Menlo,monospace;background:#f6f8fa;border:1px solid #eaeef2;padding:6px;white-space:pre-wrap;word-break:break-word;margin:4px 0;max-height:420px;overflow:auto}
-details summary{cursor:pointer;color:#0969da}.ev{border-left:3px solid #cf222e;padding-left:8px;margin:6px 0}.evt{font-weight:600}.file{color:#57606a;font-weight:400}
+details summary{cursor:pointer;color:#0969da}.ev{border-left:3px solid #cf222e;padding-left:8px;margin:6px 0}table.ea{margin:4px 0}table.ea th{text-align:left;color:#57606a;padding-right:8px;vertical-align:top}.evt{font-weight:600}.file{color:#57606a;font-weight:400}
 .xh{font-size:12px;color:#57606a;margin-top:4px}.reason{color:#57606a;font-size:12px}.lvl{font-size:12px;color:#57606a}
 .chg{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:2px 12px;margin:6px 0}.chg.bad{border-left:4px solid #cf222e}.chg.good{border-left:4px solid #1a7f37}.chg.meh{border-left:4px solid #8c959f}
 .chg ul{margin:4px 0;padding-left:18px}.amb{color:#57606a;font-size:12px}a{color:#0969da}

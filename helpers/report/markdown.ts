@@ -315,7 +315,7 @@ function renderNonStrict(run: RunRecord): string[] {
   ];
   for (const { test, check } of nonStrict)
     lines.push(
-      `| ${check.clauses.map((id) => `\`${id}\``).join(' ')} | ${cell(check.requirement)} | ${cell(firstLine(check.detail, 160))} | ${cell(firstLine(test, 100))} |`,
+      `| ${check.clauses.map((id) => `\`${id}\``).join(' ')} | ${cell(check.requirement)} | ${cell(firstLine(check.actual ?? check.detail, 160))} | ${cell(firstLine(test, 100))} |`,
     );
   return lines;
 }

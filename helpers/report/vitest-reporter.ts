@@ -81,7 +81,12 @@ function toRecord(tc: TestCase, root: string): TestRecord {
     message,
     ...(status === 'skip' ? { skipKind: skipKindOf(message) } : {}),
     ...(status === 'skip' && meta.skipNeeds?.length ? { needs: meta.skipNeeds } : {}),
-    checks: (meta.checks ?? []).map((c) => ({ ...c, detail: c.detail ? redact(c.detail) : undefined })),
+    checks: (meta.checks ?? []).map((c) => ({
+      ...c,
+      detail: c.detail ? redact(c.detail) : undefined,
+      ...(c.expected === undefined ? {} : { expected: redact(c.expected) }),
+      ...(c.actual === undefined ? {} : { actual: redact(c.actual) }),
+    })),
     requests: meta.requests ?? 0,
     retries: meta.retries ?? 0,
     ...(meta.hung ? { hung: meta.hung } : {}),

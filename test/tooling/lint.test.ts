@@ -13,6 +13,21 @@ describe('lint and layout (npm run lint)', () => {
     expect(findings, `ESLint (npx eslint <file> shows each; npx eslint --fix fixes some):\n  ${findings.join('\n  ')}`).toEqual([]);
   }, 120_000);
 
+  it('a suite checks and records through verify only: the record module and the check engine are closed to it', async () => {
+    const { ESLint } = await import('eslint');
+    const text = [
+      "import { currentRecord } from '../helpers/record/current-test';",
+      "import { recordTargetTrouble } from '../helpers/record/recorder';",
+      "import { check } from '../helpers/checks/engine';",
+      "import { recordMatrixCell } from '../helpers/record/recorder';",
+      'export const used = [currentRecord, recordTargetTrouble, check, recordMatrixCell];',
+      '',
+    ].join('\n');
+    const [result] = await new ESLint().lintText(text, { filePath: 'suites/probe.test.ts' });
+    const refused = result.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.line);
+    expect(refused).toEqual([1, 2, 3]);
+  });
+
   it('Prettier would change no file it checks', async () => {
     const { files, unformatted } = await unformattedFiles();
     expect(files).toBeGreaterThan(5);

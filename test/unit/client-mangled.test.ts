@@ -118,7 +118,8 @@ describe('the client asks again before a body is judged', () => {
     expect(task.meta.notJson).toBe(true);
     const problems = envelopeProblems(res);
     expect(problems.map((p) => p.clauses[0])).toEqual(['2.1/json-envelope']);
-    expect(problems[0].detail).toMatch(/expected a JSON body, got .* \(asked again, §8: no body was JSON\)/);
+    expect(problems[0].expected).toBe('a JSON body');
+    expect(problems[0].actual).toMatch(/.* \(asked again, §8: no body was JSON\)/);
   });
 
   it("a 2xx HTML page twice is the API's too; a plain-text 404 is handed on at once", async () => {

@@ -1,8 +1,9 @@
 /** helpers/report/verdict.ts: one case per verdict, and the cases that decide between fail and error. */
 import { describe, expect, it } from 'vitest';
 import { setUpFailure, setUpSkip, testVerdict, troubleTiming, type SetUpParent } from '../../helpers/report/verdict';
-import { recordCheck, recordTargetTrouble } from '../../helpers/record/recorder';
-import { runAsTest } from '../../helpers/record/current-test';
+import { recordTargetTrouble } from '../../helpers/record/recorder';
+import { currentRecord, runAsTest } from '../../helpers/record/current-test';
+import type { Judgment } from '../../helpers/record/test-recorder';
 import { CONTROL_ERROR_NAME, CREDENTIAL_REFUSED_NAME, OUT_OF_TIME_ERROR_NAME, TARGET_ERROR_NAME } from '../../helpers/base/error-names';
 import { OutOfTimeError } from '../../helpers/checks/clause';
 import { CONFORMANCE_FAILURE_NAME } from '../../helpers/checks/engine';
@@ -48,7 +49,9 @@ describe('testVerdict', () => {
 });
 
 describe('the order of a failed check and target trouble, as the recorder keeps it', () => {
-  const failed = { clauses: ['5.6/bearer-rejected'], requirement: 'Bearer is refused with 401', ok: false, detail: 'expected 401, got 200' };
+  const failed: Judgment = { clauses: ['5.6/bearer-rejected'], requirement: 'Bearer is refused with 401', ok: false, expected: '401', actual: '200' };
+  /** Records a judgment on the running test, through the record's one way in. */
+  const recordCheck = (j: Judgment) => currentRecord()?.judge(j);
   const timing = (steps: (() => void)[]) => {
     const task = { meta: {} } as any;
     runAsTest(task, () => steps.forEach((step) => step()));
