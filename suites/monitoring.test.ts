@@ -32,7 +32,7 @@ import { assistantFixture } from '../helpers/world/fixtures';
 import { withAgentAbsentRetry } from '../helpers/http/agent-absent-retry';
 import { validate } from '../helpers/spec/validator';
 import { rowsOf } from '../helpers/spec/shapes';
-import { pastThrottles, type PastThrottles } from '../helpers/checks/limits';
+import { AT_LIMIT, pastThrottles, type PastThrottles } from '../helpers/checks/limits';
 import { openWindow } from '../helpers/checks/clock';
 
 /** Seed of fast-check in this file; printed when a test fails (CORE_API_SEED reproduces a run). */
@@ -126,12 +126,6 @@ const mint = (c: ApiClient, id: string, actorLabel = 'conformance monitor', expe
   c.post(`/calls/${id}/monitor-session`, { actorLabel }, { retry: false, expect429 });
 /** Whether a 429 carries the top-level retryAfterSeconds of §7 exception 3 (the endpoint's own, not a gateway's). */
 const topLevelRetryAfter = (res: ApiResponse) => typeof res.json?.retryAfterSeconds === 'number';
-/**
- * How a 429 without the endpoint's body at the budget is waited out: four times, at most a second
- * each (the budget's window is a minute). A refusal that outlasts it is the tenant's own only when
- * a fresh tenant mints meanwhile; a gateway throttling one request in ten gives five in a row once in 10⁵.
- */
-const AT_BUDGET = { retries: 4, maxWaitMs: 1_000 };
 const takeover = (c: ApiClient, id: string, actorLabel: string) => c.post(`/calls/${id}/takeover`, { actorLabel }, { retry: false });
 const endCall = (c: ApiClient, id: string, actorLabel: string) => c.post(`/calls/${id}/end`, { actorLabel }, { retry: false });
 
@@ -311,10 +305,7 @@ describe('§4.5 / §7 POST /calls/{id}/monitor-session', () => {
           () => mint(m.client, call.id, undefined, true),
           (r) => atBudget && topLevelRetryAfter(r),
           'POST /calls/{id}/monitor-session',
-          {
-            ...(atBudget ? AT_BUDGET : {}),
-            keepPersisting: atBudget,
-          },
+          atBudget ? AT_LIMIT : {},
         );
         noise += got.persisted ? 0 : got.throttles.length;
         if (got.res.status === 429) throttled = got;

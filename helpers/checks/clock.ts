@@ -16,6 +16,7 @@
  * for waits and budgets, which judge nothing. test/unit/time-judgments.test.ts finds every clock read
  * and every comparison of a measured time in suites/ and the check helpers that bypasses this module.
  */
+import { channel } from 'node:diagnostics_channel';
 import { latenessOver, latenessWords, watchLateness, type Lateness } from '../base/lateness';
 import { ownSide } from '../live/own-side';
 import type { Checks } from './engine';
@@ -27,6 +28,14 @@ import type { TestRecorder } from '../record/test-recorder';
  * runner's doing: a quarter of the 400 ms margin the webhook retry windows keep (helpers/webhooks/timing.ts `nextRetryWindowMs`).
  */
 export const LATE_MS = 100;
+
+/**
+ * Where a fresh {@link TimeWindow} says it opened (`{ fromMs }`): nothing listens in a run; the
+ * own-clock rehearsal (test/integration/own-clock.test.ts) blocks the runner inside every window
+ * from a subscriber preloaded into the nested run (test/support/late-runner.mjs). Node's
+ * diagnostics_channel costs nothing without a subscriber.
+ */
+export const WINDOW_OPENED = channel('core-api:time-window-opened');
 
 /** A stopwatch on the runner's monotonic clock, for waits, polls and budgets (never a verdict). */
 export interface Stopwatch {
@@ -97,6 +106,7 @@ export class TimeWindow {
     watchLateness();
     this.fromMs = fromMs ?? performance.now();
     this.fromEpochMs = Date.now() - (performance.now() - this.fromMs);
+    if (fromMs === undefined && WINDOW_OPENED.hasSubscribers) WINDOW_OPENED.publish({ fromMs: this.fromMs });
   }
 
   /** Closes the window now, or at `toMs` (a performance.now() time already taken, such as a last arrival); a later call moves nothing; returns it. */

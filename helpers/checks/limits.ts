@@ -26,6 +26,14 @@ export interface ThrottleOptions {
   keepPersisting?: boolean;
 }
 
+/**
+ * How a 429 without the endpoint's body is waited out where the stated budget is known to be spent
+ * (a simulator states it): four times, at most a second each, so the limit's window (a minute for
+ * the mint rate) is not outwaited. A refusal that outlasts it is the limit's only with other
+ * evidence (`keepPersisting`): a gateway throttling one request in ten gives five in a row once in 10⁵.
+ */
+export const AT_LIMIT: ThrottleOptions = { retries: 4, maxWaitMs: 1_000, keepPersisting: true };
+
 /** What {@link pastThrottles} got: the answer to judge, and the throttles waited out before it. */
 export interface PastThrottles {
   /** The first answer that is not a throttle, or the last throttle when `persisted`. */
