@@ -8,8 +8,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import ts from 'typescript';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { tsFilesUnder } from '../support/source-files';
 
 const root = resolve(__dirname, '..', '..');
 /** The folders whose functions are measured. */
@@ -17,14 +18,7 @@ const DIRS = ['helpers', 'tools', join('simulator', 'src'), 'scripts'];
 /** The longest a function may be, in lines. */
 const MAX_LINES = 80;
 
-function walk(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) walk(p, out);
-    else if (p.endsWith('.ts')) out.push(p);
-  }
-  return out;
-}
+const walk = tsFilesUnder;
 
 /** What a reader would call the function: its own name, or the name of what it is assigned to. */
 function nameOf(node: ts.SignatureDeclaration): string {

@@ -9,21 +9,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import ts from 'typescript';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { tsFilesUnder } from '../support/source-files';
 
 const root = resolve(__dirname, '..', '..');
 const helpers = join(root, 'helpers');
 const simulator = join(root, 'simulator', 'src');
 
-function walk(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) walk(p, out);
-    else if (p.endsWith('.ts')) out.push(p);
-  }
-  return out;
-}
+const walk = tsFilesUnder;
 
 /**
  * Module → the modules under `dir` it imports (relative specifiers resolved as TypeScript would),

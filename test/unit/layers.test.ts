@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import ts from 'typescript';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { tsFilesUnder } from '../support/source-files';
 
 const root = resolve(__dirname, '..', '..');
 const helpers = join(root, 'helpers');
@@ -21,14 +22,7 @@ interface Layers {
 const LAYERS: Layers = JSON.parse(readFileSync(join(helpers, 'layers.json'), 'utf8'));
 const ORDER = LAYERS.layers.map((l) => l.folder);
 
-function walk(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) walk(p, out);
-    else if (p.endsWith('.ts')) out.push(p);
-  }
-  return out;
-}
+const walk = tsFilesUnder;
 
 /** The relative imports of one file, resolved to paths relative to the repository's root. */
 function importsOf(file: string, text = readFileSync(file, 'utf8')): string[] {
