@@ -24,6 +24,7 @@ import { resendable, unjudgedBody, unreadableBody, UNREADABLE_RESENDS } from './
 import { notJson } from '../base/exchange';
 import { TARGET_ERROR_NAME } from '../base/error-names';
 import { suiteDispatcher } from './proxy';
+import { sendTimed, type WireTiming } from './wire';
 import { currentScope, markInflight, markQueued } from '../record/current-test';
 import { requestTimeoutMs } from '../base/deadline';
 import { authHeaders, type AuthVariant } from './auth-variants';
@@ -471,16 +472,21 @@ export class ApiClient {
     const inflight = markInflight(req.words);
     let res: Dispatcher.ResponseData | undefined;
     let text: string;
+    let wire: WireTiming | undefined;
     try {
-      res = await undiciRequest(this.baseUrl + req.fullPath, {
-        method: req.method as Dispatcher.HttpMethod,
-        headers: req.headers,
-        body: req.payload,
-        dispatcher: agent,
-        headersTimeout: deadline,
-        bodyTimeout: deadline,
-        signal: attempt.signal,
-      });
+      const sending = sendTimed(() =>
+        undiciRequest(this.baseUrl + req.fullPath, {
+          method: req.method as Dispatcher.HttpMethod,
+          headers: req.headers,
+          body: req.payload,
+          dispatcher: agent,
+          headersTimeout: deadline,
+          bodyTimeout: deadline,
+          signal: attempt.signal,
+        }),
+      );
+      wire = sending.timing;
+      res = await sending.result;
       text = await res.body.text();
     } catch (e) {
       if (testSignal?.aborted) throw cancelledError(req);
@@ -498,7 +504,8 @@ export class ApiClient {
       clearTimeout(timer);
       testSignal?.removeEventListener('abort', onJudged);
       inflight();
-      recordSpan(performance.timeOrigin + started, performance.timeOrigin + performance.now());
+      // From when the request went on the wire (not while it queued for a connection) to its end.
+      recordSpan(performance.timeOrigin + (wire?.sentAt ?? started), performance.timeOrigin + performance.now());
     }
     const answer: ApiResponse<T> = {
       status: res.statusCode,
