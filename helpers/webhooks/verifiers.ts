@@ -17,6 +17,7 @@ import { deliveryIdOf, getHeader, HEADER_SIGNATURE, verifyModelA, verifyModelB }
 import { analyseBackoff, couldBeExponential, retryReading } from './timing';
 import { TICK_MS } from '../base/lateness';
 import { LATE_MS, NEVER, openWindow } from '../checks/clock';
+import { waitForLoggedAttempts } from './waits';
 
 /** How {@link verifyArrival} waits and what it calls a wrong delivery. */
 export interface ArrivalOptions {
@@ -144,6 +145,29 @@ export function verifyLoggedOnce(checks: Checks, requirement: string, log: Contr
   checks.that(requirement, log.length >= 1 && log.every((d) => d.attempts.length === 1), {
     expected: `each delivery to ${to}: 1 attempt`,
     actual: log.map((d) => `${d.type} (${d.model}): ${d.attempts.length} attempts, ${d.state}`).join('; ') || 'no delivery logged',
+  });
+}
+
+/**
+ * §6 model B, as the control API's deliveries log shows it: the delivery `deliveryId` (one whose
+ * connection was refused) is attempted again within `windowMs`. Polls the log (helpers/webhooks/waits.ts
+ * `waitForLoggedAttempts`) and judges what it last showed through a helpers/checks/clock.ts window:
+ * too few attempts while the runner ran late over the wait is no verdict.
+ * @throws OwnSideError (`late-runner`) when the runner's lateness may explain too few attempts
+ * @throws ConformanceFailure when fewer than two were logged (unless `checks` is soft)
+ */
+export async function verifyLoggedRetry(
+  checks: Checks,
+  requirement: string,
+  readLog: () => Promise<ControlDelivery[]>,
+  deliveryId: string,
+  windowMs: number,
+): Promise<void> {
+  const logged = openWindow();
+  const entry = await waitForLoggedAttempts(readLog, deliveryId, 2, windowMs);
+  logged.close().judge(checks, requirement, !!entry && entry.attempts.length >= 2, {
+    expected: `2 or more attempts of the delivery within ${windowMs} ms`,
+    actual: entry ? `${entry.attempts.length} attempt(s), ${entry.state}` : 'no delivery logged',
   });
 }
 
