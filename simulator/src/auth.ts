@@ -98,6 +98,13 @@ export type ForeignTenantKind = 'other-organization' | 'removed' | 'unknown';
  */
 export const foreignTenantRefusal = seam('auth.foreign-tenant-refusal', (_kind: ForeignTenantKind): ApiError => forbidden());
 
+/**
+ * §5.6: what is judged of a request before its key is looked up, given its X-Tenant-Id: nothing
+ * (a tenant is judged only against a valid key's organization, so an invalid key is 401 whatever
+ * X-Tenant-Id names). Throws the refusal.
+ */
+export const beforeKey = seam('auth.before-key', (_state: SimState, _xTenant: string | undefined): void => undefined);
+
 function headerValue(request: FastifyRequest, name: string): string | undefined {
   const v = request.headers[name];
   if (Array.isArray(v)) return v.join(', ');
@@ -117,6 +124,7 @@ function headerValue(request: FastifyRequest, name: string): string | undefined 
 export function authenticate(state: SimState, request: FastifyRequest, scope: RouteScope | null): Principal {
   const seams = state.behaviour;
   const authorization = headerValue(request, 'authorization');
+  seams.of(beforeKey)(state, headerValue(request, 'x-tenant-id'));
   const names = request.raw.rawHeaders.filter((_, i) => i % 2 === 0);
   const key = seams.of(credentials)({ authorization, xApiKey: headerValue(request, 'x-api-key'), names });
   if (key === null) throw authorization === undefined ? seams.of(missingCredentials)() : unauthorized();

@@ -113,7 +113,8 @@ export function endCall(
   if (opts.customerNumber !== undefined) call.customerNumber = opts.customerNumber;
   call.endedAt = endedAt;
   call.endedReason = opts.reason;
-  call.agentAbsent = false;
+  // agentAbsent keeps what was true when the call ended (no live row shows it any more); §3 makes
+  // an ended call not_live whatever it says (routes/monitoring.ts `stateRefusal`).
   call.supervisorAnswered = opts.supervisorAnswered;
   call.metricsReadyAtMs = now + state.config.insightsDelayMs;
   if (opts.report === false) return '';

@@ -4,6 +4,7 @@
  */
 import { ApiError, forbidden, notFound, unauthorized } from '../envelope.ts';
 import {
+  beforeKey,
   credentials,
   foreignTenantRefusal,
   headerParser,
@@ -178,6 +179,16 @@ export const AUTH_FAULTS = defineFaults([
     override: override(credentials, (next) => (h) => {
       const spelled = !h.names || h.authorization === undefined || h.names.some((n) => n === 'Authorization' || n === 'authorization');
       return spelled ? next(h) : null;
+    }),
+  },
+  {
+    name: 'auth.tenant-before-key',
+    clauses: ['7/error-pairs'],
+    description:
+      'A tenant-resolving step runs before the key check: an X-Tenant-Id naming no tenant answers 403 FORBIDDEN even with no key or an invalid one, instead of 401 UNAUTHORIZED.',
+    override: override(beforeKey, (next) => (state, xTenant) => {
+      if (xTenant !== undefined && !state.tenants.has(xTenant)) throw forbidden();
+      next(state, xTenant);
     }),
   },
 ]);

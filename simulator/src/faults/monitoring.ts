@@ -163,4 +163,11 @@ export const MONITORING_FAULTS = defineFaults([
       () => (state, call) => void endCall(state, call, { reason: 'ended-by-supervisor', supervisorAnswered: false, report: false }),
     ),
   },
+  {
+    name: 'monitoring.absent-before-live',
+    clauses: ['7/error-pairs', '3/monitoring-not-live-final'],
+    description:
+      'The assistant-away flag is checked before the call state: a call that ended while its assistant was away answers 409 agent_absent (retry) instead of not_live (final).',
+    override: override(stateRefusal, (next) => (call, action) => (call.agentAbsent && action !== 'monitor' ? 'agent_absent' : next(call, action))),
+  },
 ]);

@@ -53,4 +53,8 @@ probeArea('auth', AUTH_FAULTS, {
     probe: (w) => w.rawStatus(`GET /assistants HTTP/1.1\r\nHost: x\r\nAUTHORIZATION: ApiKey ${w.A.apiKey}\r\nConnection: close\r\n\r\n`),
     spec: 200,
   },
+  'auth.tenant-before-key': {
+    probe: async (w) => st(await w.req('GET', '/assistants', { key: 'not-a-key', headers: { 'x-tenant-id': NEVER_EXISTED } })),
+    spec: [401, 'UNAUTHORIZED', 'Missing or invalid credentials'],
+  },
 });

@@ -81,4 +81,10 @@ probeArea('monitoring', MONITORING_FAULTS, {
     const row = (await w.req('GET', '/calls/live', { key: w.A.apiKey })).body.data[0];
     return row.callId === row.id;
   },
+  'monitoring.absent-before-live': async (w) => {
+    const c = await liveCall(w, w.A);
+    await w.ctl('POST', `/calls/${c.id}/agent-absent`, { absent: true });
+    await w.ctl('POST', `/calls/${c.id}/end`, {});
+    return (await w.req('POST', `/calls/${c.id}/takeover`, { key: w.A.apiKey, body: { actorLabel: 'sup' } })).body;
+  },
 });
