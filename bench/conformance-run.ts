@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --runs N] [--latency MS] [--workers N] [suite files…]`: wall time of the full conformance run (or of the files named), as
+ * `npm run bench [-- --runs N] [--latency MS] [--live] [--workers N] [suite files…]`: wall time of the full conformance run (or of the files named), as
  * `npm run conformance` does it (vitest start-up and simulator start-up included), with the
  * requests per second (the run record's `requests.total`: requests the suite's client sent to the
  * public API; control-API calls are not counted), and per suite file its requests, the longest
@@ -13,6 +13,9 @@
  *   ({@link REMOTE_FILE_WORKERS}), not the loopback address's one per core. Also prints the serial
  *   cost (every request × MS), the floor (serial cost over the requests that may be in flight:
  *   files × `CORE_API_CONCURRENCY`), and each file's chain × MS, below which it cannot finish.
+ *
+ * - With `--live`: the same simulator as a live tenant (no control URL; the operator's variables made
+ *   through its control API, nothing optional on, {@link liveEnv}), as a nightly against staging.
  *
  * `--workers N` sets the suite files in flight (`CORE_API_FILE_WORKERS`; default: the configuration's,
  * vitest.config.ts, or {@link REMOTE_FILE_WORKERS} with `--latency`).
@@ -32,11 +35,17 @@ import { concurrency } from '../helpers/world/concurrency';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { runs: { type: 'string', default: '1' }, latency: { type: 'string', default: '0' }, workers: { type: 'string' } },
+  options: {
+    runs: { type: 'string', default: '1' },
+    latency: { type: 'string', default: '0' },
+    workers: { type: 'string' },
+    live: { type: 'boolean', default: false },
+  },
 });
 const runs = Math.max(1, Number(values.runs) || 1);
 const latencyMs = Math.max(0, Number(values.latency) || 0);
-const workers = values.workers ? Math.max(1, Number(values.workers) || 1) : latencyMs > 0 ? REMOTE_FILE_WORKERS : undefined;
+const live = values.live === true;
+const workers = values.workers ? Math.max(1, Number(values.workers) || 1) : latencyMs > 0 || live ? REMOTE_FILE_WORKERS : undefined;
 
 /** The suite file with the largest sum of test wall times (tests inside a file run one after the other). */
 function longestFile(r: ConformanceRunResult): { file: string; ms: number; requests: number } {
@@ -58,14 +67,42 @@ function overlapLines(r: ConformanceRunResult): string[] {
     });
 }
 
+/**
+ * The operator's variables of a live-tenant run against the simulator behind `controlUrl`
+ * (docs/live-tenants.md): organization O with tenants A and B, a tenant of another organization,
+ * a rotated-away key and A's client server secret, made through the control API. Nothing optional
+ * is turned on (no tunnel, trigger, wildcard DNS or opt-in), as a first nightly against staging.
+ */
+async function liveEnv(baseUrl: string, controlUrl: string): Promise<Record<string, string>> {
+  const control = new ControlClient(controlUrl);
+  const org = await control.organization('bench-live-O');
+  const a = await control.tenant(org.id, 'A');
+  const b = await control.tenant(org.id, 'B');
+  const f = await control.tenant((await control.organization('bench-live-P')).id, 'F');
+  const rotated = a.apiKey;
+  return {
+    CORE_API_BASE_URL: baseUrl,
+    CORE_API_ORG_KEY: org.apiKey,
+    CORE_API_TENANT_ID: a.id,
+    CORE_API_TENANT_KEY: await control.rotate(a.apiKey),
+    CORE_API_OTHER_TENANT_ID: b.id,
+    CORE_API_OTHER_TENANT_KEY: b.apiKey,
+    CORE_API_FOREIGN_TENANT_ID: f.id,
+    CORE_API_CLIENT_SERVER_SECRET: a.clientServerSecret,
+    CORE_API_ROTATED_KEY: rotated,
+  };
+}
+
 const walls: number[] = [];
 const rates: number[] = [];
 for (let i = 1; i <= runs; i++) {
   let sim: { baseUrl: string; controlUrl: string; close(): Promise<void> } | undefined;
-  if (latencyMs > 0) {
+  let extraEnv: Record<string, string> | undefined;
+  if (latencyMs > 0 || live) {
     const { startSimulator } = await import('../simulator/src/server');
     sim = await startSimulator({ host: '127.0.0.1', port: 0 });
     await new ControlClient(sim.controlUrl).config({ chaos: { rate429: 0, rateReset: 0, delayMs: latencyMs, seed: 1 } });
+    if (live) extraEnv = await liveEnv(sim.baseUrl, sim.controlUrl);
   }
   let r: ConformanceRunResult;
   try {
@@ -74,8 +111,9 @@ for (let i = 1; i <= runs; i++) {
       files: positionals,
       runDir: join(root, 'reports', 'bench', `run-${i}`),
       baseUrl: sim?.baseUrl,
-      controlUrl: sim?.controlUrl,
-      timeoutMs: 900_000,
+      controlUrl: live ? undefined : sim?.controlUrl,
+      extraEnv,
+      timeoutMs: 3_600_000,
       maxWorkers: workers,
     });
   } finally {
@@ -87,7 +125,7 @@ for (let i = 1; i <= runs; i++) {
   rates.push(rate);
   const lf = longestFile(r);
   console.log(
-    `bench run ${i}${latencyMs ? ` (every answer delayed ${latencyMs} ms)` : ' (embedded)'}: ${(r.wallMs / 1000).toFixed(1)} s wall, ` +
+    `bench run ${i}${live ? ' (live-tenant mode)' : ''}${latencyMs ? ` (every answer delayed ${latencyMs} ms)` : live ? '' : ' (embedded)'}: ${(r.wallMs / 1000).toFixed(1)} s wall, ` +
       `${s.total} tests (${s.passed} passed, ${s.failed} failed, ${s.errors} errors, ${s.skipped} skipped), ` +
       `${r.record.requests.total} requests (${r.record.requests.retries} retries), ${rate.toFixed(0)} requests/s over the wall time${workers ? `, ${workers} files in flight` : ''}; ` +
       `longest file ${lf.file}: its tests took ${(lf.ms / 1000).toFixed(1)} s summed (above the wall time when its tests run concurrently), ${lf.requests} requests`,
@@ -97,11 +135,14 @@ for (let i = 1; i <= runs; i++) {
     const serial = (r.record.requests.total * latencyMs) / 1000;
     const files = Math.min(workers ?? 1, Object.keys(r.record.requests.perFile).length);
     const mayFly = files * concurrency();
+    const floor = serial / mayFly;
+    const chain = Math.max(0, ...Object.values(r.record.requests.overlap ?? {}).map((o) => o.chain));
     console.log(
-      `bench run ${i}: serial cost of all requests ${serial.toFixed(1)} s; floor with ${files} files × ${concurrency()} requests in flight ≈ ${(serial / mayFly).toFixed(1)} s + start-up`,
+      `bench run ${i}: serial cost of all requests ${serial.toFixed(1)} s; floor (requests × ${latencyMs} ms ÷ ${files} files × ${concurrency()} in flight) ${floor.toFixed(1)} s, ` +
+        `the wall time ${(r.wallMs / 1000 / floor).toFixed(2)}× it; the longest chain of one file × ${latencyMs} ms: ${((chain * latencyMs) / 1000).toFixed(1)} s`,
     );
   }
 }
 console.log(
-  `bench: conformance run${latencyMs ? ` at ${latencyMs} ms per answer` : ' embedded'} ${(median(walls) / 1000).toFixed(1)} s wall (median of ${runs}), ${median(rates).toFixed(0)} requests/s`,
+  `bench: conformance run${live ? ' (live-tenant mode)' : ''}${latencyMs ? ` at ${latencyMs} ms per answer` : live ? '' : ' embedded'} ${(median(walls) / 1000).toFixed(1)} s wall (median of ${runs}), ${median(rates).toFixed(0)} requests/s`,
 );
