@@ -190,13 +190,16 @@ export interface IntegerOptions {
   integerString: boolean;
   /** False where a non-integer number inside the bounds is open (a count whose type is not stated, §2.4 minWords). */
   integerStated?: boolean;
+  /** `numeric` where the read's type is "any" (§2.2: the fields merged into settings): a numeric string reads too. */
+  reads?: 'number' | 'numeric';
 }
 
 /**
  * An integer field (§2.2, §8): an integer within its bounds is accepted and reads back as that
  * number; outside them, in any notation and past 32 or 53 bits, refused; a fraction refused; an
  * integer string accepted in its canonical form and open in the forms some readers take, either
- * way reading back as the number it stands for (response type "number").
+ * way reading back as the number it stands for (response type "number"; where the read's type is
+ * "any", the fields merged into settings, as that number or a string of it).
  */
 export function integerRule(field: string, cite: Cite, o: IntegerOptions): Judge {
   const within = (n: number) => n >= o.min && n <= o.max;
@@ -205,7 +208,8 @@ export function integerRule(field: string, cite: Cite, o: IntegerOptions): Judge
     if (v === null) return judgeNull(o.null, cite, field);
     if (typeof v === 'number') {
       if (!within(v)) return j('refuse', cite('bound'), `${field}: ${range}, ${v} sent`);
-      if (Number.isInteger(v)) return j('accept', [...cite('bound'), READS_BACK], `${field}: an integer within ${range}`, { kind: 'equals', value: v });
+      const same: Reading = o.reads === 'numeric' ? { kind: 'numeric', value: v } : { kind: 'equals', value: v };
+      if (Number.isInteger(v)) return j('accept', [...cite('bound'), READS_BACK], `${field}: an integer within ${range}`, same);
       if (o.integerStated === false)
         return j('either', cite('type'), `${field}: a fraction within ${range}; its type is not stated`, { kind: 'equals', value: v });
       return j('refuse', cite('type'), `${field}: an integer is stated, ${v} sent`);
@@ -214,7 +218,7 @@ export function integerRule(field: string, cite: Cite, o: IntegerOptions): Judge
     const r = readIntegerString(v);
     if (r.form === 'none') return j('refuse', cite('integer-string'), `${field}: ${JSON.stringify(v)} is no integer string`);
     if (!within(r.value)) return j('refuse', cite('integer-string'), `${field}: ${range}, the string stands for ${r.value}`);
-    const reads: Reading = { kind: 'equals', value: r.value };
+    const reads: Reading = o.reads === 'numeric' ? { kind: 'numeric', value: r.value } : { kind: 'equals', value: r.value };
     if (r.form === 'canonical') return j('accept', cite('integer-string'), `${field}: an integer string within ${range} reads back as a number`, reads);
     return j('either', cite('integer-string'), `${field}: ${JSON.stringify(v)} is an integer string under some readings only`, reads);
   };

@@ -42,7 +42,7 @@ const text =
     judge: textRule(field, cite, { max: node.maxLength, min: node.minLength, null: nullRuleOf(node), ...o }),
   });
 const integer =
-  (o: { integerString?: boolean; integerStated?: boolean } = {}): RowBuilder =>
+  (o: { integerString?: boolean; integerStated?: boolean; reads?: 'number' | 'numeric' } = {}): RowBuilder =>
   ({ node, cite, field }) => ({
     kind: 'integer',
     min: node.minimum,
@@ -139,8 +139,8 @@ const ASSISTANT_TOP: RowSpec[] = [
   ['callTimeLimitSeconds', integer()],
   ['idleTimeoutSeconds', integer()],
   ['idleMessageMaxSpokenCount', integer()],
-  ['transferDialTimeout', integer()],
-  ['warmWhisperDelaySeconds', integer()],
+  ['transferDialTimeout', integer({ reads: 'numeric' })],
+  ['warmWhisperDelaySeconds', integer({ reads: 'numeric' })],
   ['warmReturnMessage', text({ empty: 'accept-unjudged', emptyClause: '2.2/warm-return-message-empty-restores' })],
   ['taskDrivenMode', bool()],
   ['transferSettings', plan({ known: ['amd_detection', 'use_assistant_number'], unknownKey: 'refuse' })],

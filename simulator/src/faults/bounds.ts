@@ -4,11 +4,14 @@
  * tables: a moved end of one field's bound, a coercion a lenient reader makes for one field, a
  * length counted in bytes. Probes: simulator/test/faults/bounds.test.ts.
  */
-import { fieldRule } from '../model/assistant.ts';
+import { fieldRule, storedInteger } from '../model/assistant.ts';
 import { override } from '../seam.ts';
 import { bound, enumValue, INTEGER_FIELDS, integerReading, textLength, type BoundedField } from '../validation/rules.ts';
 import { dictionaryItemRule, dictionaryLanguage, documentFieldRule, TRANSFER_SETTINGS_KEYS, transferSettingsKeyRule } from '../validation/settings.ts';
 import { defineFaults, type Fault, type FaultRow } from './define.ts';
+
+/** The integer fields §2.2 merges into settings (response type any): a string there breaks no stated type. */
+const SETTINGS_MERGED: readonly string[] = ['transferDialTimeout', 'warmWhisperDelaySeconds'];
 
 /**
  * One end of the bound of `field` moved (§2.2, §2.4, §8): `min` or `max` in place of the spec's,
@@ -272,6 +275,13 @@ const COERCIONS = [
     accepts: (v) => typeof v === 'string' && /^[1-9]\d{6,14}$/.test(v),
   },
   {
+    name: 'bounds.e164-unicode-digits',
+    clauses: ['2.2/e164-failover-number'],
+    description: 'failoverNumber matches E.164 with a Unicode-aware \\d (as Python re and .NET do): digits of other scripts (+١٤١٥…) are accepted.',
+    field: 'failoverNumber',
+    accepts: (v) => typeof v === 'string' && /^\+\p{Nd}{2,15}$/u.test(v),
+  },
+  {
     name: 'bounds.e164-16-digits',
     clauses: ['2.2/e164-failover-number'],
     description: 'failoverNumber accepts 16 digits after the + (E.164 allows at most 15): the pattern counts one digit too many.',
@@ -358,6 +368,31 @@ export const BOUNDS_FAULTS = defineFaults([
       bound,
       (next) => (field, sent) =>
         typeof sent === 'string' && (INTEGER_FIELDS as readonly string[]).includes(field) ? { min: -Infinity, max: Infinity } : next(field, sent),
+    ),
+  },
+  {
+    name: 'bounds.integer-32-bit-wrap',
+    clauses: [
+      '2.2/call-time-limit-bounds',
+      '2.2/idle-timeout-bounds',
+      '2.2/idle-message-max-spoken-count-bounds',
+      '2.2/transfer-dial-timeout-bounds',
+      '2.2/warm-whisper-delay-bounds',
+    ],
+    description: 'The integer fields are read into a 32-bit integer before the bound is checked: 2^32 + 10 wraps to 10 and is accepted as 10.',
+    override: override(integerReading, (next) => (v) => {
+      const n = next(v);
+      return n === null ? null : n | 0;
+    }),
+  },
+  {
+    name: 'bounds.integer-string-stored-as-text',
+    clauses: ['2.2/integer-string-accepted', '2.2/response-shape'],
+    description:
+      'An integer string sent for a top-level integer field ("30") is stored and answered as that string, although the response type is number or null.',
+    override: override(
+      storedInteger,
+      (next) => (field, sent, n) => (typeof sent === 'string' && !SETTINGS_MERGED.includes(field) ? sent : next(field, sent, n)),
     ),
   },
   {

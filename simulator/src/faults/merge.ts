@@ -135,6 +135,15 @@ export const MERGE_FAULTS = defineFaults([
     ),
   },
   {
+    name: 'merge.omitted-server-url-cleared',
+    clauses: ['4.1/omitted-unchanged'],
+    description: 'A PATCH that omits serverUrl clears it (a full-row update whose empty URL box means null), so deliveries fall back to the tenant URL.',
+    override: override(
+      merge,
+      (next) => (state, field, stored, sent) => (field === 'serverUrl' && sent === undefined ? null : next(state, field, stored, sent)),
+    ),
+  },
+  {
     name: 'merge.replay-drift',
     clauses: ['8/patch-replay-converges'],
     description: 'categories sent in a PATCH are appended to the stored list, so a replayed PATCH grows it.',

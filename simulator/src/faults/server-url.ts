@@ -6,7 +6,7 @@
 import { isIP } from 'node:net';
 import { override } from '../seam.ts';
 import { ipv6Groups, type Cidr } from '../validation/formats.ts';
-import { forbiddenDestination, forbiddenRanges, judgedAddresses, serverUrlMaxLength, serverUrlScheme } from '../validation/server-url.ts';
+import { forbiddenDestination, forbiddenRanges, judgedAddresses, serverUrlHost, serverUrlMaxLength, serverUrlScheme } from '../validation/server-url.ts';
 import { defineFaults } from './define.ts';
 
 /** True for an IPv4-mapped IPv6 address (::ffff:a.b.c.d in any spelling). */
@@ -88,5 +88,12 @@ export const SERVER_URL_FAULTS = defineFaults([
     clauses: ['2.3/no-unspecified-address'],
     description: '0.0.0.0 (0/8) and :: are accepted, although a connection to them reaches the host itself.',
     override: override(forbiddenRanges, (next) => () => next().filter((r) => r[0] !== '0.0.0.0')),
+  },
+  {
+    name: 'bounds.server-url-userinfo-host',
+    clauses: ['2.3/no-private-addresses'],
+    description:
+      'A hand-written host parser takes the first name after https:// as the host, so https://public.example@10.0.0.1/ is judged by public.example while the delivering client connects to 10.0.0.1.',
+    override: override(serverUrlHost, (next) => (url, raw) => /^https:\/\/([^/:@?#\\]+)@/i.exec(raw)?.[1] ?? next(url, raw)),
   },
 ]);

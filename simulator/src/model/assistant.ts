@@ -206,7 +206,13 @@ export const fieldRule = seam('bounds.field-rule', (field: string, v: unknown): 
  * failure on `c` under `path` and returns undefined when the value is refused; otherwise returns
  * the number to store. The refusal states the spec's bound.
  */
-function readBoundedInteger(state: SimState, c: Checker, path: string, field: IntegerField, v: unknown, suffix = ''): number | undefined {
+/**
+ * §2.2: what an accepted "integer or integer string" is stored as: the number it stands for (the
+ * response type of the top-level integer fields is "number or null"), whatever form was sent.
+ */
+export const storedInteger = seam('bounds.stored-integer', (_field: IntegerField, _sent: unknown, n: number): number | string => n);
+
+function readBoundedInteger(state: SimState, c: Checker, path: string, field: IntegerField, v: unknown, suffix = ''): number | string | undefined {
   const seams = state.behaviour;
   const spec = SPEC_BOUNDS[field];
   const n = seams.of(integerReading)(v);
@@ -220,7 +226,7 @@ function readBoundedInteger(state: SimState, c: Checker, path: string, field: In
     c.fail(path, `must be from ${spec.min} to ${spec.max}${suffix}`);
     return undefined;
   }
-  return n;
+  return seams.of(storedInteger)(field, v, n);
 }
 
 /**

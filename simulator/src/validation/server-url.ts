@@ -31,6 +31,13 @@ export const forbiddenDestination = seam('server-url.forbidden-destination', (ip
 /** §2.3 rule 2: the addresses of a resolved host that are judged: every one of them. */
 export const judgedAddresses = seam('server-url.judged-addresses', (addresses: readonly string[]): readonly string[] => addresses);
 
+/**
+ * §2.3 rule 2: the host a serverUrl names, as the client that delivers to it reads the URL (WHATWG
+ * URL: userinfo, backslashes and the IPv4 forms in decimal, octal or hex all resolved), brackets of
+ * an IPv6 literal included. `raw` is the URL as sent.
+ */
+export const serverUrlHost = seam('server-url.host', (url: URL, _raw: string): string => url.hostname);
+
 /** Why `value` is not an acceptable serverUrl, or null when it is. `null` itself is acceptable (clears). */
 export function serverUrlProblem(state: SimState, value: unknown): string | null {
   if (value === null) return null;
@@ -44,7 +51,7 @@ export function serverUrlProblem(state: SimState, value: unknown): string | null
     return 'must be a valid https:// URL';
   }
   if (!seams.of(serverUrlScheme)(url.protocol)) return 'must use https://';
-  let host = url.hostname;
+  let host = seams.of(serverUrlHost)(url, value);
   if (host === '') return 'must name a host';
   if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
   const ranges = seams.of(forbiddenRanges)();

@@ -18,6 +18,18 @@ probeArea('bounds', BOUNDS_FAULTS, {
   'bounds.transfer-dial-timeout-61': { probe: p((a) => a.status({ transferDialTimeout: 61 })), spec: 400 },
   'bounds.warm-whisper-31': { probe: p((a) => a.status({ warmWhisperDelaySeconds: 31 })), spec: 400 },
   'bounds.integer-string-unbounded': { probe: p((a) => a.status({ idleTimeoutSeconds: '61' })), spec: 400 },
+  'bounds.integer-32-bit-wrap': { probe: p((a) => a.status({ idleTimeoutSeconds: 2 ** 32 + 10 })), spec: 400 },
+  'bounds.integer-string-stored-as-text': {
+    probe: p(async (a) => {
+      await a.ok({ idleTimeoutSeconds: '30' });
+      return (await a.get()).idleTimeoutSeconds;
+    }),
+    spec: 30,
+  },
+  'bounds.e164-unicode-digits': {
+    probe: p((a) => a.status({ failoverNumber: '+\u0661\u0664\u0661\u0665\u0665\u0665\u0665\u0660\u0661\u0662\u0663' })),
+    spec: 400,
+  },
   'bounds.non-integer-accepted': { probe: p((a) => a.status({ callTimeLimitSeconds: 10.5 })), spec: 400 },
   'bounds.transfer-mode-case-insensitive': { probe: p((a) => a.status({ transferMode: 'Warm-Return' })), spec: 400 },
   'bounds.warm-return-2001': { probe: p((a) => a.status({ warmReturnMessage: 'x'.repeat(2001) })), spec: 400 },

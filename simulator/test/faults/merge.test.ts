@@ -135,6 +135,14 @@ probeArea('merge', MERGE_FAULTS, {
       warmReturnMessage: 'Sorry, nobody answered.',
     },
   },
+  'merge.omitted-server-url-cleared': {
+    probe: p(async (a) => {
+      await a.ok({ serverUrl: 'https://203.0.113.10/hooks' });
+      await a.ok({ name: 'Renamed' });
+      return (await a.get()).serverUrl;
+    }),
+    spec: 'https://203.0.113.10/hooks',
+  },
   'merge.omitted-reset': {
     probe: p(async (a) => {
       await a.ok({ idleMessages: ['Are you still there?'] });

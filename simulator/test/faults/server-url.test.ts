@@ -36,5 +36,6 @@ probeArea('server-url', SERVER_URL_FAULTS, {
   'bounds.loopback-slash-24': { probe: (w) => statuses(w, 'https://[::ffff:127.255.255.255]/e'), spec: [400] },
   'bounds.link-local-169-slash-8': { probe: (w) => statuses(w, 'https://[::ffff:169.255.0.0]/e'), spec: [200] },
   'bounds.private-10-slash-7': { probe: (w) => statuses(w, 'https://[::ffff:11.0.0.0]/e'), spec: [200] },
+  'bounds.server-url-userinfo-host': { probe: (w) => statuses(w, 'https://hooks.example.com@10.0.0.1/e', 'https://hooks.example.com/e'), spec: [400, 200] },
   'bounds.accept-unspecified': { probe: (w) => statuses(w, 'https://0.0.0.0/e', 'https://[::]/e'), spec: [400, 400] },
 });
