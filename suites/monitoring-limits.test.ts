@@ -240,28 +240,7 @@ describe('§4.5 / §7 exception 3 on calls the suite started: the per-tenant rat
       const tenantKey = w.as('tenantB');
       const orgKey = w.as('orgB');
       const call = await startedCall('tenantB', assistantB!.id);
-      const minting = stopwatch();
-      let minted = 0;
-      let noise = 0;
-      let throttled: ApiResponse | undefined;
-      while (!throttled && minted < MAX_RATE_MINTS && !minting.over(MAX_RATE_MS)) {
-        // A 429 without the endpoint's own body (a gateway's, §7 "throttled") is waited out; the endpoint's own 429 persists once the budget is spent.
-        const got = await pastThrottles(() => mint(tenantKey, call.id, 'conformance rate probe'), endpoints429, 'POST /calls/{id}/monitor-session');
-        noise += got.throttles.length;
-        const res = got.res;
-        if (res.status === 429) throttled = res;
-        else if (res.status < 200 || res.status >= 300) return refused(ctx, res, minted);
-        else {
-          minted += 1;
-          // Closed again at once, so the call's slots never fill and only the rate can refuse a mint.
-          await closeOne(verify, tenantKey, call.id);
-        }
-      }
-      if (!throttled)
-        skipWith(
-          ctx,
-          `precondition failed: ${minted} mints in ${Math.round(minting.elapsedMs() / 1000)} s were all accepted; the per-tenant rate is not shown (§4.5), so no 429 could be met within this test's bounds (${MAX_RATE_MINTS} mints, ${MAX_RATE_MS / 1000} s)`,
-        );
+      const { throttled, minted, noise, minting } = await mintUntilRate(ctx, verify, tenantKey, call.id);
       verify
         .on('4.5/monitor-session-429')
         .inform(
@@ -275,18 +254,7 @@ describe('§4.5 / §7 exception 3 on calls the suite started: the per-tenant rat
         .on(['4.5/monitor-session-429', '7/monitor-429-top-level'])
         .schema('the 429 body carries a top-level retryAfterSeconds', 'monitor#/$defs/rateLimited', throttled.json, throttled);
       // The other key type (organization key acting for B) right away, then the tenant key again: it proves the budget was still spent.
-      const other = await mintPastThrottles(orgKey, call.id, 'conformance rate probe, organization key');
-      if (other.status >= 200 && other.status < 300) await closeOne(verify, orgKey, call.id);
-      const still = await mintPastThrottles(tenantKey, call.id, 'conformance rate probe, tenant key again');
-      if (still.status >= 200 && still.status < 300) {
-        await closeOne(verify, tenantKey, call.id);
-        if (other.status !== 429)
-          throw new TargetError(
-            `the tenant key minted again (${still.status}) after the organization key's ${other.status}: the spent budget left its window before the other key type could be judged (a loaded runner or a slow target); no verdict`,
-            still.request,
-            'throttled',
-          );
-      }
+      const other = await mintWithOtherKey(verify, orgKey, tenantKey, call.id);
       verify
         .on('4.5/monitor-session-per-tenant')
         .error(other, 429, undefined, 'the same tenant minting with the other key type (organization key with X-Tenant-Id) is throttled as well: 429');
@@ -337,6 +305,68 @@ describe('§4.5 DELETE /calls/{id}/monitor-session closes one session, on a call
 async function closeOne(verify: Verify, c: ApiClient, id: string): Promise<void> {
   const del = await c.delete(`/calls/${id}/monitor-session`);
   verify.on('4.5/monitor-session-429').success(del, undefined, 'DELETE /calls/{id}/monitor-session closes the session just minted');
+}
+
+/**
+ * Mints with `tenantKey` on call `callId` until the endpoint's own 429 (§4.5, §7 exception 3), each
+ * session closed again at once so the call's slots never fill and only the rate can refuse a mint;
+ * at most {@link MAX_RATE_MINTS} mints within {@link MAX_RATE_MS}. A 429 without the endpoint's
+ * body is waited out and counted as `noise`. Returns the 429, the mints accepted before it and the
+ * stopwatch started at the first mint. Skips the test when another refusal comes first, or when no
+ * 429 came within those bounds (the rate is not shown).
+ */
+async function mintUntilRate(
+  ctx: Parameters<typeof skipWith>[0],
+  verify: Verify,
+  tenantKey: ApiClient,
+  callId: string,
+): Promise<{ throttled: ApiResponse; minted: number; noise: number; minting: ReturnType<typeof stopwatch> }> {
+  const minting = stopwatch();
+  let minted = 0;
+  let noise = 0;
+  let throttled: ApiResponse | undefined;
+  while (!throttled && minted < MAX_RATE_MINTS && !minting.over(MAX_RATE_MS)) {
+    // A 429 without the endpoint's own body (a gateway's, §7 "throttled") is waited out; the endpoint's own 429 persists once the budget is spent.
+    const got = await pastThrottles(() => mint(tenantKey, callId, 'conformance rate probe'), endpoints429, 'POST /calls/{id}/monitor-session');
+    noise += got.throttles.length;
+    const res = got.res;
+    if (res.status === 429) throttled = res;
+    else if (res.status < 200 || res.status >= 300) return refused(ctx, res, minted);
+    else {
+      minted += 1;
+      // Closed again at once, so the call's slots never fill and only the rate can refuse a mint.
+      await closeOne(verify, tenantKey, callId);
+    }
+  }
+  if (!throttled)
+    skipWith(
+      ctx,
+      `precondition failed: ${minted} mints in ${Math.round(minting.elapsedMs() / 1000)} s were all accepted; the per-tenant rate is not shown (§4.5), so no 429 could be met within this test's bounds (${MAX_RATE_MINTS} mints, ${MAX_RATE_MS / 1000} s)`,
+    );
+  return { throttled, minted, noise, minting };
+}
+
+/**
+ * Right after the tenant's budget is spent: one mint with the other key type (`orgKey`, the
+ * organization key acting for the tenant), then one with `tenantKey` again, which proves the budget
+ * was still spent (§4.5); each accepted session is closed again. Returns the other key type's answer.
+ * @throws TargetError (`throttled`, an `error`) when the tenant key mints again while the other key
+ *   type was not refused: the spent budget left its window before the other key type could be judged
+ */
+async function mintWithOtherKey(verify: Verify, orgKey: ApiClient, tenantKey: ApiClient, callId: string): Promise<ApiResponse> {
+  const other = await mintPastThrottles(orgKey, callId, 'conformance rate probe, organization key');
+  if (other.status >= 200 && other.status < 300) await closeOne(verify, orgKey, callId);
+  const still = await mintPastThrottles(tenantKey, callId, 'conformance rate probe, tenant key again');
+  if (still.status >= 200 && still.status < 300) {
+    await closeOne(verify, tenantKey, callId);
+    if (other.status !== 429)
+      throw new TargetError(
+        `the tenant key minted again (${still.status}) after the organization key's ${other.status}: the spent budget left its window before the other key type could be judged (a loaded runner or a slow target); no verdict`,
+        still.request,
+        'throttled',
+      );
+  }
+  return other;
 }
 
 /** Ends the rate test when a mint is refused with something other than 429: the call's state or slots, not the rate. */

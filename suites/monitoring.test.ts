@@ -126,6 +126,69 @@ const mint = (c: ApiClient, id: string, actorLabel = 'conformance monitor', expe
   c.post(`/calls/${id}/monitor-session`, { actorLabel }, { retry: false, expect429 });
 /** Whether a 429 carries the top-level retryAfterSeconds of §7 exception 3 (the endpoint's own, not a gateway's). */
 const topLevelRetryAfter = (res: ApiResponse) => typeof res.json?.retryAfterSeconds === 'number';
+/** A tenant whose mint budget is untouched: its id, a client with its tenant key, and an assistant of its own. */
+interface RateTenant {
+  tenantId: string;
+  client: ApiClient;
+  assistantId: string;
+}
+
+/**
+ * A fresh tenant of a fresh organization with its own assistant, made through the control API
+ * (simulators only): its mint budget (§4.5) is untouched. The assistant's creation is checked under
+ * `4.5/monitor-session-429` as a fixture.
+ */
+async function freshRateTenant(verify: Verify, label: string): Promise<RateTenant> {
+  const w = world();
+  const org = await w.control!.organization(`${w.runPrefix}monitor-rate-org`);
+  const t = await w.control!.tenant(org.id, `${w.runPrefix}monitor-rate-${label}`);
+  const client = new ApiClient(w.target.baseUrl, { label: `tenant key ${label}`, key: t.apiKey });
+  const a = await client.post('/assistants', { name: `${w.runPrefix}monitor-rate-${label}` });
+  verify.on('4.5/monitor-session-429').success(a, undefined, `fixture: assistant of tenant ${label}`);
+  return { tenantId: t.id, client, assistantId: a.json.data.id as string };
+}
+
+/**
+ * Mints on tenant `m`'s calls, a new call whenever its `slots` are taken, until the first 429 the
+ * endpoint gives at the budget, at most `mintsPerMinute + 5` times (§4.5, §7 exception 3). Each
+ * accepted mint is checked as bare JSON. Returns that 429 with the throttles before it (undefined
+ * when none came), the mints accepted, and how many 429s without the endpoint's body were waited out.
+ */
+async function mintUntilThrottled(
+  verify: Verify,
+  m: RateTenant,
+  slots: number,
+  mintsPerMinute: number,
+): Promise<{ throttled?: PastThrottles; minted: number; noise: number }> {
+  let call = await liveCall(m.tenantId, m.assistantId);
+  let onCall = 0;
+  let throttled: PastThrottles | undefined;
+  let minted = 0;
+  let noise = 0;
+  for (let i = 0; i < mintsPerMinute + 5 && !throttled; i++) {
+    if (onCall === slots) {
+      call = await liveCall(m.tenantId, m.assistantId);
+      onCall = 0;
+    }
+    // Before the budget is spent every 429 is a throttle (a gateway's, another limiter's); at it, one without the endpoint's body is (§7).
+    const atBudget = i >= mintsPerMinute;
+    const got = await pastThrottles(
+      () => mint(m.client, call.id, undefined, true),
+      (r) => atBudget && topLevelRetryAfter(r),
+      'POST /calls/{id}/monitor-session',
+      atBudget ? AT_LIMIT : {},
+    );
+    noise += got.persisted ? 0 : got.throttles.length;
+    if (got.res.status === 429) throttled = got;
+    else {
+      checkBareSuccess(verify.on(['4.5/monitor-session-429']), `mint ${i + 1} within the rate (${mintsPerMinute} per minute)`, got.res);
+      minted += 1;
+      onCall += 1;
+    }
+  }
+  return { throttled, minted, noise };
+}
+
 const takeover = (c: ApiClient, id: string, actorLabel: string) => c.post(`/calls/${id}/takeover`, { actorLabel }, { retry: false });
 const endCall = (c: ApiClient, id: string, actorLabel: string) => c.post(`/calls/${id}/end`, { actorLabel }, { retry: false });
 
@@ -276,45 +339,10 @@ describe('§4.5 / §7 POST /calls/{id}/monitor-session', () => {
     ['4.5/monitor-session-429', '7/monitor-429-top-level', '4.5/monitor-session-per-tenant'],
     'minting beyond the per-tenant rate answers 429 with a top-level retryAfterSeconds; another tenant still mints',
     async ({ verify }) => {
-      const w = world();
       const { slots, mintsPerMinute } = await monitorConfig();
-      /** A fresh tenant of a fresh organization with its own assistant: its mint budget is untouched. */
-      const freshTenant = async (label: string) => {
-        const org = await w.control!.organization(`${w.runPrefix}monitor-rate-org`);
-        const t = await w.control!.tenant(org.id, `${w.runPrefix}monitor-rate-${label}`);
-        const client = new ApiClient(w.target.baseUrl, { label: `tenant key ${label}`, key: t.apiKey });
-        const a = await client.post('/assistants', { name: `${w.runPrefix}monitor-rate-${label}` });
-        verify.on('4.5/monitor-session-429').success(a, undefined, `fixture: assistant of tenant ${label}`);
-        return { tenantId: t.id, client, assistantId: a.json.data.id as string };
-      };
-      const m = await freshTenant('M');
+      const m = await freshRateTenant(verify, 'M');
       const spending = openWindow();
-      let call = await liveCall(m.tenantId, m.assistantId);
-      let onCall = 0;
-      let throttled: PastThrottles | undefined;
-      let minted = 0;
-      let noise = 0;
-      for (let i = 0; i < mintsPerMinute + 5 && !throttled; i++) {
-        if (onCall === slots) {
-          call = await liveCall(m.tenantId, m.assistantId);
-          onCall = 0;
-        }
-        // Before the budget is spent every 429 is a throttle (a gateway's, another limiter's); at it, one without the endpoint's body is (§7).
-        const atBudget = i >= mintsPerMinute;
-        const got = await pastThrottles(
-          () => mint(m.client, call.id, undefined, true),
-          (r) => atBudget && topLevelRetryAfter(r),
-          'POST /calls/{id}/monitor-session',
-          atBudget ? AT_LIMIT : {},
-        );
-        noise += got.persisted ? 0 : got.throttles.length;
-        if (got.res.status === 429) throttled = got;
-        else {
-          checkBareSuccess(verify.on(['4.5/monitor-session-429']), `mint ${i + 1} within the rate (${mintsPerMinute} per minute)`, got.res);
-          minted += 1;
-          onCall += 1;
-        }
-      }
+      const { throttled, minted, noise } = await mintUntilThrottled(verify, m, slots, mintsPerMinute);
       // No 429 by the budget, or a refusal without its body taken as the budget's, rests on the minute: spent past it (throttles waited out, a slow target), no verdict.
       if (!throttled || throttled.persisted) spending.close().spentWithin(60_000, 'the per-tenant mint budget', verify.record);
       if (noise)
@@ -328,7 +356,7 @@ describe('§4.5 / §7 POST /calls/{id}/monitor-session', () => {
       verify
         .on('4.5/monitor-session-429')
         .arrived(`minting beyond ${mintsPerMinute} per minute answers 429`, throttled, `a 429 by mint ${mintsPerMinute + 1}`, `${minted} mints accepted`);
-      const n = await freshTenant('N');
+      const n = await freshRateTenant(verify, 'N');
       const other = await mint(n.client, (await liveCall(n.tenantId, n.assistantId)).id, undefined, true);
       // A refusal without the endpoint's body that waiting did not lift is the tenant's limit only if another tenant mints through the same route meanwhile.
       if (throttled!.persisted && other.status === 429)

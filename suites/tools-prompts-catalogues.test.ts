@@ -200,52 +200,40 @@ describe('§4.5 per-assistant tool overrides', () => {
     if (!tool?.id) skipWith(ctx, `precondition failed: the fixture tool could not be made (${why})`);
   }
 
+  /** PUTs `description` to the tool's override route `route` (on the file's assistant) and checks the answer is 2xx under `verify`. */
+  async function putDescription(verify: Verify, route: 'description-override' | 'text-description-override', description: string, words: string) {
+    verify.success(await world().as('tenantA').put(`${base()}/${route}`, { description }), undefined, words);
+  }
+
   clauseTest(
     ['4.5/tool-overrides-independent', '4.5/tool-empty-description-restores'],
     'voice and text description overrides are independent; an empty description restores the default',
     async (ctx) => {
       needTool(ctx);
-      const c = world().as('tenantA');
       const text = 'Text override: ask for the order number in one message.';
       const voice = 'Voice override: ask for the order number slowly.';
-      ctx.verify
-        .on('4.5/tool-overrides-independent')
-        .success(await c.put(`${base()}/text-description-override`, { description: text }), undefined, 'PUT …/text-description-override answers 2xx');
+      const independent = ctx.verify.on('4.5/tool-overrides-independent');
+      const restores = ctx.verify.on('4.5/tool-empty-description-restores');
+      await putDescription(independent, 'text-description-override', text, 'PUT …/text-description-override answers 2xx');
       let read = await readText();
-      ctx.verify.on('4.5/tool-overrides-independent').success(read, 200, 'GET …/text-override answers 200');
-      ctx.verify.on('4.5/tool-overrides-independent').contains('the text override carries the text description', read.json?.data, text, read);
-      ctx.verify
-        .on('4.5/tool-overrides-independent')
-        .success(await c.put(`${base()}/description-override`, { description: voice }), undefined, 'PUT …/description-override (voice) answers 2xx');
+      independent.success(read, 200, 'GET …/text-override answers 200');
+      independent.contains('the text override carries the text description', read.json?.data, text, read);
+      await putDescription(independent, 'description-override', voice, 'PUT …/description-override (voice) answers 2xx');
       read = await readText();
       // The text-override read may also show the voice side (its shape is not shown): only the text part is asserted.
-      ctx.verify.on('4.5/tool-overrides-independent').contains('writing the voice override leaves the text override as it was', read.json?.data, text, read);
-      ctx.verify
-        .on('4.5/tool-empty-description-restores')
-        .success(
-          await c.put(`${base()}/description-override`, { description: '' }),
-          undefined,
-          'PUT …/description-override with an empty description answers 2xx',
-        );
+      independent.contains('writing the voice override leaves the text override as it was', read.json?.data, text, read);
+      await putDescription(restores, 'description-override', '', 'PUT …/description-override with an empty description answers 2xx');
       read = await readText();
-      ctx.verify.on('4.5/tool-overrides-independent').contains('clearing the voice override leaves the text override', read.json?.data, text, read);
-      ctx.verify
-        .on('4.5/tool-empty-description-restores')
-        .success(
-          await c.put(`${base()}/text-description-override`, { description: '' }),
-          undefined,
-          'PUT …/text-description-override with an empty description answers 2xx',
-        );
+      independent.contains('clearing the voice override leaves the text override', read.json?.data, text, read);
+      await putDescription(restores, 'text-description-override', '', 'PUT …/text-description-override with an empty description answers 2xx');
       read = await readText();
-      ctx.verify.on('4.5/tool-empty-description-restores').lacks('after an empty description the custom text description is gone', read.json?.data, text, read);
+      restores.lacks('after an empty description the custom text description is gone', read.json?.data, text, read);
       // The defaults are non-empty, so a description that reads back as '' means the empty text was stored, not the default restored.
-      ctx.verify
-        .on('4.5/tool-empty-description-restores')
-        .that('the empty description is not stored in place of the default', !storesEmptyDescription(read.json?.data), {
-          expected: 'no description field holding an empty string (the default, null or no override)',
-          actual: read.json?.data,
-          res: read,
-        });
+      restores.that('the empty description is not stored in place of the default', !storesEmptyDescription(read.json?.data), {
+        expected: 'no description field holding an empty string (the default, null or no override)',
+        actual: read.json?.data,
+        res: read,
+      });
     },
   );
 

@@ -12,7 +12,7 @@ import { describe } from 'vitest';
 import { clauseTest, skipWith, type Verify } from '../../helpers/checks/clause';
 import { verifyLoggedOnce, verifyModelADelivery, verifyModelASecret, verifyNoRetry, verifyTypeField } from '../../helpers/webhooks/verifiers';
 import { downEndpoint, isRefusing, jsonOf, type ReceivedRequest } from '../../helpers/webhooks/receiver';
-import { type WebhookFixture, NEEDS, REACH, aboutCall, typeOf, testNumber } from './fixture';
+import { type ControlSteps, type WebhookFixture, NEEDS, REACH, aboutCall, typeOf, testNumber } from './fixture';
 
 /** Registers this concern's tests on the webhook file's fixture (suites/webhooks.test.ts: one receiver per run). */
 export function modelATests(wh: WebhookFixture): void {
@@ -78,24 +78,7 @@ export function modelATests(wh: WebhookFixture): void {
             refusing ? 'connection refused' : 'something answers on that port: the "down endpoint" half proves less',
           );
 
-        // Nothing more may arrive for longer than a whole model B retry schedule would take.
-        const noRetry = verify.on('6/a-no-retry').soft;
-        await verifyNoRetry(
-          noRetry,
-          wh.rx,
-          'after a 500 answer the model A event is not retried',
-          (all) => all.filter((r) => r.path === path && aboutCall(r, callA)),
-          wh.noRetryWindowMs(),
-        );
-        const logA = await deliveriesTo(urlA);
-        const logB = await deliveriesTo(urlB, 'tenantB');
-        verifyLoggedOnce(noRetry, 'the deliveries log shows one attempt for the 500-answered event', logA, 'the failing URL');
-        verifyLoggedOnce(noRetry, 'the deliveries log shows one attempt for the event sent to a down endpoint', logB, 'the down URL');
-        verify.on('6/a-no-retry').inform(
-          'the lost deliveries are logged as failed',
-          [...logA, ...logB].every((d) => d.state === 'failed'),
-          [...logA, ...logB].map((d) => d.state).join(', '),
-        );
+        await verifyLostOnce(wh, verify, deliveriesTo, { path, callA, urlA, urlB });
 
         // §6: calls missed by a webhook remain readable through the calls API.
         await control.endCall(callB.id, { supervisorAnswered: false });
@@ -206,25 +189,7 @@ export function modelATests(wh: WebhookFixture): void {
             `the ${channel} conversation's assistant-request arrives carrying its conversation_id`,
             (all) => all.filter((r) => r.path === path && about(r)),
           );
-          verifyModelADelivery(ctx.verify, start, wh.secret(), `${channel} assistant-request`);
-          ctx.verify
-            .on('6/messaging-fields')
-            .schema(`${channel} assistant-request carries conversation_id, channel, customer_identifier`, 'events/assistant-request.messaging', jsonOf(start));
-          if (customerIdentifier)
-            ctx.verify
-              .on('6/messaging-fields')
-              .inform(
-                `customer_identifier is the one the conversation started with (${channel})`,
-                jsonOf(start)?.customer_identifier === customerIdentifier,
-                `customer_identifier ${JSON.stringify(jsonOf(start)?.customer_identifier)}`,
-              );
-          ctx.verify
-            .on('6/messaging-fields')
-            .inform(
-              `channel names the ${channel} channel`,
-              String(jsonOf(start)?.channel).toLowerCase().includes(channel),
-              `channel ${JSON.stringify(jsonOf(start)?.channel)}`,
-            );
+          verifyMessagingStart(ctx.verify, start, wh.secret(), channel, customerIdentifier);
           await events.endConversation(world().tenantA.id, conv.id);
           const [end] = await arrival(ctx.verify.on('6/messaging-fields'), `the ${channel} conversation's end-of-conversation report arrives`, (all) =>
             all.filter((r) => r.path === path && about(r) && r.seq > start.seq),
@@ -286,4 +251,63 @@ function verifyVoiceEndOfCall(verify: Verify, eoc: ReceivedRequest, secret: stri
         body?.customer_number === call.customerNumber,
         `customer_number ${JSON.stringify(body?.customer_number)}`,
       );
+}
+
+/**
+ * §6 model A loses an event it could not deliver: after the 500 answer at `path` (tenant A's call
+ * `callA`) nothing more arrives for longer than a whole model B retry schedule, and the deliveries
+ * log shows one attempt at `urlA` and one at the down endpoint `urlB` (tenant B), each failed
+ * (informational). Soft checks under `6/a-no-retry`.
+ */
+async function verifyLostOnce(
+  wh: WebhookFixture,
+  verify: Verify,
+  deliveriesTo: ControlSteps['deliveriesTo'],
+  { path, callA, urlA, urlB }: { path: string; callA: { id: string }; urlA: string; urlB: string },
+): Promise<void> {
+  // Nothing more may arrive for longer than a whole model B retry schedule would take.
+  const noRetry = verify.on('6/a-no-retry').soft;
+  await verifyNoRetry(
+    noRetry,
+    wh.rx,
+    'after a 500 answer the model A event is not retried',
+    (all) => all.filter((r) => r.path === path && aboutCall(r, callA)),
+    wh.noRetryWindowMs(),
+  );
+  const logA = await deliveriesTo(urlA);
+  const logB = await deliveriesTo(urlB, 'tenantB');
+  verifyLoggedOnce(noRetry, 'the deliveries log shows one attempt for the 500-answered event', logA, 'the failing URL');
+  verifyLoggedOnce(noRetry, 'the deliveries log shows one attempt for the event sent to a down endpoint', logB, 'the down URL');
+  verify.on('6/a-no-retry').inform(
+    'the lost deliveries are logged as failed',
+    [...logA, ...logB].every((d) => d.state === 'failed'),
+    [...logA, ...logB].map((d) => d.state).join(', '),
+  );
+}
+
+/**
+ * §6 model A, a conversation's assistant-request on `channel`: the delivery under model A, the
+ * messaging schema (conversation_id, channel, customer_identifier), and, informational, the
+ * customer_identifier the conversation started with (when the event source gave one) and the channel named.
+ */
+function verifyMessagingStart(verify: Verify, start: ReceivedRequest, secret: string, channel: 'web' | 'sms', customerIdentifier: string | undefined): void {
+  verifyModelADelivery(verify, start, secret, `${channel} assistant-request`);
+  verify
+    .on('6/messaging-fields')
+    .schema(`${channel} assistant-request carries conversation_id, channel, customer_identifier`, 'events/assistant-request.messaging', jsonOf(start));
+  if (customerIdentifier)
+    verify
+      .on('6/messaging-fields')
+      .inform(
+        `customer_identifier is the one the conversation started with (${channel})`,
+        jsonOf(start)?.customer_identifier === customerIdentifier,
+        `customer_identifier ${JSON.stringify(jsonOf(start)?.customer_identifier)}`,
+      );
+  verify
+    .on('6/messaging-fields')
+    .inform(
+      `channel names the ${channel} channel`,
+      String(jsonOf(start)?.channel).toLowerCase().includes(channel),
+      `channel ${JSON.stringify(jsonOf(start)?.channel)}`,
+    );
 }

@@ -7,9 +7,9 @@
  * suites/webhooks/fixture.ts.
  */
 import { describe } from 'vitest';
-import { clauseTest } from '../../helpers/checks/clause';
+import { clauseTest, type Verify } from '../../helpers/checks/clause';
 import { verifyModelBSigned, verifyPostJson, verifySignedOverRawBytes, verifyTypeField } from '../../helpers/webhooks/verifiers';
-import { jsonOf } from '../../helpers/webhooks/receiver';
+import { jsonOf, type ReceivedRequest } from '../../helpers/webhooks/receiver';
 import { deliveryIdOf, getHeader, HEADER_SIGNATURE, UUID_PATTERN } from '../../helpers/webhooks/verify';
 import { type WebhookFixture, REACH, typeOf } from './fixture';
 
@@ -50,33 +50,8 @@ export function modelBTests(wh: WebhookFixture): void {
           // The arrival wait ended only once every type came (it throws otherwise).
           const r = got.find((x) => typeOf(x) === type);
           if (!r) continue;
-          verifyPostJson(ctx.verify, r, type);
-          verifyTypeField(ctx.verify, r, type);
-          ctx.verify.on('6/onboarding-events').soft.schema(`${type} body`, 'events/chatapp-onboarding', jsonOf(r));
-          const sig = getHeader(r.headers, HEADER_SIGNATURE);
-          verifyModelBSigned(
-            ctx.verify.on(['6/b-signature', '6/delivery-model-per-event']).soft,
-            `${type} (model B): X-Service-Signature is sha256=<hex> HMAC-SHA256 of the raw body keyed by the client server secret`,
-            r,
-            secret,
-          );
-          const upper = !!sig && /[A-F]/.test(sig.slice(7));
-          ctx.verify
-            .on('6/b-signature')
-            .inform(
-              `${type}: the hex digest is lower case`,
-              !upper,
-              upper
-                ? 'upper-case hex digits: accepted (hex case carries no meaning), but receivers comparing strings literally would refuse them'
-                : 'lower-case hex digits',
-            );
-          const id = deliveryIdOf(r.headers);
-          ctx.verify
-            .on('6/b-delivery-id-uuid')
-            .soft.that(`${type}: X-Service-Delivery is a UUID`, !!id && UUID_PATTERN.test(id), { expected: 'a UUID', actual: id ?? '(absent)' });
+          const id = verifySignedOnboarding(ctx.verify, r, secret, type);
           if (id) ids.add(id);
-          // Re-serialising or reformatting the body must invalidate the signature (rule 2).
-          verifySignedOverRawBytes(ctx.verify, r, secret, type);
         }
         ctx.verify
           .on('6/b-dedupe')
@@ -108,4 +83,40 @@ export function modelBTests(wh: WebhookFixture): void {
       REACH,
     );
   });
+}
+
+/**
+ * §6 model B, one onboarding event `r` of type `type`: a JSON POST with its `type` field and the
+ * onboarding schema; X-Service-Signature the HMAC-SHA256 of the raw body keyed by `secret` (lower-case
+ * hex informational), X-Service-Delivery a UUID, and a re-serialised body no longer verifying.
+ * Returns the delivery id, when the event carried one.
+ */
+function verifySignedOnboarding(verify: Verify, r: ReceivedRequest, secret: string, type: string): string | undefined {
+  verifyPostJson(verify, r, type);
+  verifyTypeField(verify, r, type);
+  verify.on('6/onboarding-events').soft.schema(`${type} body`, 'events/chatapp-onboarding', jsonOf(r));
+  const sig = getHeader(r.headers, HEADER_SIGNATURE);
+  verifyModelBSigned(
+    verify.on(['6/b-signature', '6/delivery-model-per-event']).soft,
+    `${type} (model B): X-Service-Signature is sha256=<hex> HMAC-SHA256 of the raw body keyed by the client server secret`,
+    r,
+    secret,
+  );
+  const upper = !!sig && /[A-F]/.test(sig.slice(7));
+  verify
+    .on('6/b-signature')
+    .inform(
+      `${type}: the hex digest is lower case`,
+      !upper,
+      upper
+        ? 'upper-case hex digits: accepted (hex case carries no meaning), but receivers comparing strings literally would refuse them'
+        : 'lower-case hex digits',
+    );
+  const id = deliveryIdOf(r.headers);
+  verify
+    .on('6/b-delivery-id-uuid')
+    .soft.that(`${type}: X-Service-Delivery is a UUID`, !!id && UUID_PATTERN.test(id), { expected: 'a UUID', actual: id ?? '(absent)' });
+  // Re-serialising or reformatting the body must invalidate the signature (rule 2).
+  verifySignedOverRawBytes(verify, r, secret, type);
+  return id;
 }

@@ -11,7 +11,7 @@
  * suites/webhooks/fixture.ts.
  */
 import { describe } from 'vitest';
-import { clauseTest, skipWith } from '../../helpers/checks/clause';
+import { clauseTest, skipWith, type Verify } from '../../helpers/checks/clause';
 import {
   attemptWords,
   verifyBackoff,
@@ -26,7 +26,10 @@ import { downEndpoint, isRefusing } from '../../helpers/webhooks/receiver';
 import { deliveryIdOf } from '../../helpers/webhooks/verify';
 import { Deduper } from '../../helpers/webhooks/dedupe';
 import { atLeastAttempts, eachEventAttempted, slowAnswerTaken } from '../../helpers/webhooks/waits';
-import { type WebhookFixture, REACH, RETRIES, LIVE_SLOW_ANSWER_MS, aboutCall, isOnboarding } from './fixture';
+import { type ControlSteps, type WebhookFixture, REACH, RETRIES, LIVE_SLOW_ANSWER_MS, aboutCall, isOnboarding } from './fixture';
+
+/** The non-2xx answers §6 model B retries after, each given once to the first attempt of one event. */
+const NON_2XX = [400, 401, 404, 409, 429, 503];
 
 /** Registers this concern's tests on the webhook file's fixture (suites/webhooks.test.ts: one receiver per run). */
 export function retryTests(wh: WebhookFixture): void {
@@ -118,27 +121,18 @@ export function retryTests(wh: WebhookFixture): void {
         const w = world();
         const { deliverTo, seen: path } = await onboardingTo('/b-every-non-2xx');
         // The first attempt of each event is answered with its own status, every later one with 200.
-        const STATUSES = [400, 401, 404, 409, 429, 503];
-        const statusOf = new Map<string, number>();
-        wh.rx.route(path, (r) => {
-          if (!isOnboarding(r)) return 200;
-          const id = deliveryIdOf(r.headers) ?? '';
-          if (statusOf.has(id)) return 200;
-          const status = STATUSES[statusOf.size] ?? 200;
-          statusOf.set(id, status);
-          return status;
-        });
+        const statusOf = answerFirstWith(wh, path, NON_2XX);
         // On a simulator, tenant B's URL is a port nothing listens on: a refused connection, seen in the
         // deliveries log (a live target's log is not readable, so there only the statuses are proved).
         const down = sim ? await downEndpoint() : undefined;
         const downUrl = down ? `${down.origin}/t/b-refused` : '';
         if (sim) await sim.control.tenantServerUrl(w.tenantB.id, downUrl);
-        for (const _status of STATUSES) await events.onboarding(w.tenantA.id, 'chatapp.onboarding.tier_pending', deliverTo);
+        for (const _status of NON_2XX) await events.onboarding(w.tenantA.id, 'chatapp.onboarding.tier_pending', deliverTo);
         const refused = sim ? await sim.control.onboardingEvent({ tenantId: w.tenantB.id, type: 'chatapp.onboarding.tier_pending' }) : undefined;
         const got = await arrival(
           verify.on('6/b-retry-every-non-2xx'),
           'each event is attempted again after its non-2xx answer',
-          eachEventAttempted(STATUSES.length, 2, () => onboardingAt(path)),
+          eachEventAttempted(NON_2XX.length, 2, () => onboardingAt(path)),
           { timeoutMs: wh.retryWaitMs(2) },
         );
         for (const [id, status] of statusOf) {
@@ -147,17 +141,7 @@ export function retryTests(wh: WebhookFixture): void {
           verifyRetried(verify.soft, `after a ${status} answer the event is sent again with the same delivery id`, attempts, id);
         }
         if (!sim || !down || !refused) return;
-        const refusing = await isRefusing(down.port);
-        if (!refusing)
-          verify.on('6/b-retry-every-non-2xx').inform('the down endpoint really refuses connections (precondition)', false, 'something answers on that port');
-        const requirement = 'an event whose connection is refused is attempted again (deliveries log)';
-        await verifyLoggedRetry(
-          verify.on('6/b-retry-every-non-2xx').soft,
-          requirement,
-          () => sim.deliveriesTo(downUrl, 'tenantB'),
-          refused.deliveryId,
-          wh.retryWaitMs(2),
-        );
+        await verifyRefusedRetried(wh, verify, sim, down, downUrl, refused.deliveryId);
         await sim.control.tenantServerUrl(w.tenantB.id, null);
       },
       RETRIES,
@@ -244,4 +228,43 @@ export function retryTests(wh: WebhookFixture): void {
       RETRIES,
     );
   });
+}
+
+/**
+ * Routes `path` so that the first attempt of each onboarding event is answered with the next status
+ * of `statuses` (200 once they are used up), and every later attempt, and every other request,
+ * with 200. Returns the status given to each delivery id, filled as the attempts arrive.
+ */
+function answerFirstWith(wh: WebhookFixture, path: string, statuses: readonly number[]): Map<string, number> {
+  const statusOf = new Map<string, number>();
+  wh.rx.route(path, (r) => {
+    if (!isOnboarding(r)) return 200;
+    const id = deliveryIdOf(r.headers) ?? '';
+    if (statusOf.has(id)) return 200;
+    const status = statuses[statusOf.size] ?? 200;
+    statusOf.set(id, status);
+    return status;
+  });
+  return statusOf;
+}
+
+/**
+ * §6 model B retries a refused connection: the deliveries log (simulators only) shows delivery
+ * `deliveryId`, sent to the down endpoint `down` at `downUrl` (tenant B), attempted again
+ * (helpers/webhooks/verifiers.ts `verifyLoggedRetry`, a soft check).
+ * Informs when something answers on that port after all (the precondition fails).
+ */
+async function verifyRefusedRetried(
+  wh: WebhookFixture,
+  verify: Verify,
+  sim: ControlSteps,
+  down: { port: number },
+  downUrl: string,
+  deliveryId: string,
+): Promise<void> {
+  const refusing = await isRefusing(down.port);
+  if (!refusing)
+    verify.on('6/b-retry-every-non-2xx').inform('the down endpoint really refuses connections (precondition)', false, 'something answers on that port');
+  const requirement = 'an event whose connection is refused is attempted again (deliveries log)';
+  await verifyLoggedRetry(verify.on('6/b-retry-every-non-2xx').soft, requirement, () => sim.deliveriesTo(downUrl, 'tenantB'), deliveryId, wh.retryWaitMs(2));
 }
