@@ -120,17 +120,18 @@ async function freshTenant(verify: Verify, label: string): Promise<{ tenantId: s
  * its body is waited out, helpers/checks/limits.ts; once the stated budget is spent, one that
  * waiting does not lift counts as the refusal), each mint before it checked 2xx through
  * the test's `verify`, opening a new call whenever the
- * current one's slots are full. Returns the 429, or undefined when none came within
- * `mintsPerMinute + 5` mints.
+ * current one's slots are full. Returns the 429 (`throttled`, undefined when none came within
+ * `mintsPerMinute + 5` mints) and every answer judged, for the target's clock over the spending.
  */
 async function spendBudget(
   verify: Verify,
   client: ApiClient,
   t: { tenantId: string; assistantId: string },
   cfg: { slots: number; mintsPerMinute: number },
-): Promise<ApiResponse | undefined> {
+): Promise<{ throttled?: ApiResponse; answers: ApiResponse[] }> {
   let call = await liveCall(t.tenantId, t.assistantId);
   let onCall = 0;
+  const answers: ApiResponse[] = [];
   for (let i = 0; i < cfg.mintsPerMinute + 5; i++) {
     if (onCall === cfg.slots) {
       call = await liveCall(t.tenantId, t.assistantId);
@@ -139,11 +140,12 @@ async function spendBudget(
     // Once the stated budget is spent, a refusal that waiting does not lift is the budget's, whatever its body (its body is 4.5/monitor-session-429's concern).
     const atBudget = i >= cfg.mintsPerMinute;
     const { res } = await pastThrottles(() => mint(client, call.id), endpoints429, 'POST /calls/{id}/monitor-session', atBudget ? AT_LIMIT : {});
-    if (res.status === 429) return res;
+    answers.push(res);
+    if (res.status === 429) return { throttled: res, answers };
     verify.on('4.5/monitor-session-per-tenant').success(res, undefined, `mint ${i + 1} within the rate (${cfg.mintsPerMinute} per minute)`);
     onCall += 1;
   }
-  return undefined;
+  return { answers };
 }
 
 describe('§4.5 / §7 exception 3: one mint budget per tenant, whichever key spends it', () => {
@@ -159,12 +161,12 @@ describe('§4.5 / §7 exception 3: one mint budget per tenant, whichever key spe
         const cfg = await monitorConfig();
         const t = await freshTenant(verify, `${i}`);
         const spending = openWindow();
-        const throttled = await spendBudget(verify, t[o.spend], t, cfg);
+        const { throttled, answers } = await spendBudget(verify, t[o.spend], t, cfg);
         // The budget is spent: a refusal of the other key type that waiting does not lift is the budget's too.
         const otherCall = await liveCall(t.tenantId, t.assistantId);
         const { res: other } = await pastThrottles(() => mint(t[o.then], otherCall.id), endpoints429, 'POST /calls/{id}/monitor-session', AT_LIMIT);
         // Spent past the minute (429s of a gateway waited out), the first mints may have aged out: no verdict.
-        if (!throttled || other.status !== 429) spending.close().spentWithin(60_000, 'the per-tenant mint budget', verify.record);
+        if (!throttled || other.status !== 429) spending.close().spentWithin(60_000, 'the per-tenant mint budget', verify.record, [answers[0], other]);
         verify
           .on('4.5/monitor-session-429')
           .arrived(`minting beyond ${cfg.mintsPerMinute} per minute answers 429`, throttled, `a 429 by mint ${cfg.mintsPerMinute + 1}`, 'no 429');
@@ -200,8 +202,8 @@ describe('§4.5 / §7 exception 3: the budget is the tenant’s, not its organiz
       }
       const [first, second] = tenants;
       const spending = openWindow();
-      const throttled = await spendBudget(verify, first.tenantKey, first, cfg);
-      if (!throttled) spending.close().spentWithin(60_000, 'the per-tenant mint budget', verify.record);
+      const { throttled, answers } = await spendBudget(verify, first.tenantKey, first, cfg);
+      if (!throttled) spending.close().spentWithin(60_000, 'the per-tenant mint budget', verify.record, [answers[0], answers[answers.length - 1]]);
       verify
         .on('4.5/monitor-session-429')
         .arrived(`minting beyond ${cfg.mintsPerMinute} per minute answers 429`, throttled, `a 429 by mint ${cfg.mintsPerMinute + 1}`, 'no 429');

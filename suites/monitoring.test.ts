@@ -152,19 +152,20 @@ async function freshRateTenant(verify: Verify, label: string): Promise<RateTenan
  * Mints on tenant `m`'s calls, a new call whenever its `slots` are taken, until the first 429 the
  * endpoint gives at the budget, at most `mintsPerMinute + 5` times (§4.5, §7 exception 3). Each
  * accepted mint is checked as bare JSON. Returns that 429 with the throttles before it (undefined
- * when none came), the mints accepted, and how many 429s without the endpoint's body were waited out.
+ * when none came), the mints accepted, and how many 429s without the endpoint's body were waited out, and every answer judged (for the target's clock over the spending).
  */
 async function mintUntilThrottled(
   verify: Verify,
   m: RateTenant,
   slots: number,
   mintsPerMinute: number,
-): Promise<{ throttled?: PastThrottles; minted: number; noise: number }> {
+): Promise<{ throttled?: PastThrottles; minted: number; noise: number; answers: ApiResponse[] }> {
   let call = await liveCall(m.tenantId, m.assistantId);
   let onCall = 0;
   let throttled: PastThrottles | undefined;
   let minted = 0;
   let noise = 0;
+  const answers: ApiResponse[] = [];
   for (let i = 0; i < mintsPerMinute + 5 && !throttled; i++) {
     if (onCall === slots) {
       call = await liveCall(m.tenantId, m.assistantId);
@@ -179,6 +180,7 @@ async function mintUntilThrottled(
       atBudget ? AT_LIMIT : {},
     );
     noise += got.persisted ? 0 : got.throttles.length;
+    answers.push(got.res);
     if (got.res.status === 429) throttled = got;
     else {
       checkBareSuccess(verify.on(['4.5/monitor-session-429']), `mint ${i + 1} within the rate (${mintsPerMinute} per minute)`, got.res);
@@ -186,7 +188,7 @@ async function mintUntilThrottled(
       onCall += 1;
     }
   }
-  return { throttled, minted, noise };
+  return { throttled, minted, noise, answers };
 }
 
 const takeover = (c: ApiClient, id: string, actorLabel: string) => c.post(`/calls/${id}/takeover`, { actorLabel }, { retry: false });
@@ -342,9 +344,10 @@ describe('§4.5 / §7 POST /calls/{id}/monitor-session', () => {
       const { slots, mintsPerMinute } = await monitorConfig();
       const m = await freshRateTenant(verify, 'M');
       const spending = openWindow();
-      const { throttled, minted, noise } = await mintUntilThrottled(verify, m, slots, mintsPerMinute);
+      const { throttled, minted, noise, answers } = await mintUntilThrottled(verify, m, slots, mintsPerMinute);
       // No 429 by the budget, or a refusal without its body taken as the budget's, rests on the minute: spent past it (throttles waited out, a slow target), no verdict.
-      if (!throttled || throttled.persisted) spending.close().spentWithin(60_000, 'the per-tenant mint budget', verify.record);
+      if (!throttled || throttled.persisted)
+        spending.close().spentWithin(60_000, 'the per-tenant mint budget', verify.record, [answers[0], answers[answers.length - 1]]);
       if (noise)
         verify
           .on('4.5/monitor-session-429')

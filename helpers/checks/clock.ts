@@ -197,16 +197,24 @@ export class TimeWindow {
    * A limit check that could not finish inside the window it judges proves nothing: when the span
    * (from before the first spending left) reached `windowMs`, less a second for the last answer's
    * trip, the first spending may have aged out of a sliding window (a budget per minute spent while
-   * 429s of a gateway were waited out). Ends the test as an `error` (`window`) then; returns otherwise.
+   * 429s of a gateway were waited out). The target's clock decides where it can be read: when the
+   * first and the last answer of the spending (`answers`) show times ({@link targetTime}) whose
+   * distance, widened by their resolution, is inside that, the target counted them within its window
+   * whatever the runner's clock says. Ends the test as an `error` (`window`) otherwise; returns when inside.
    * @param what the check, in words ("the per-tenant mint budget")
+   * @param answers the spending's answers, first and last (undefined ones are left out)
    * @throws OwnSideError (`window`) when the window was outrun
    */
-  spentWithin(windowMs: number, what: string, record?: TestRecorder): void {
+  spentWithin(windowMs: number, what: string, record?: TestRecorder, answers: readonly (ApiResponse | undefined)[] = []): void {
     const tookMs = this.spanMs();
     if (tookMs < windowMs - 1_000) return;
+    const times = answers.map((a) => targetTime(a)).filter((t): t is TargetTime => t !== undefined);
+    const targetMs = times.length >= 2 ? times[times.length - 1].epochMs - times[0].epochMs + Math.max(...times.map((t) => t.resolutionMs)) : undefined;
+    if (targetMs !== undefined && targetMs < windowMs - 1_000) return;
+    const onTarget = targetMs === undefined ? '' : ` (${(targetMs / 1000).toFixed(0)} s on the target's own clock)`;
     throw ownSide(
       'window',
-      `${what}: spending it took ${(tookMs / 1000).toFixed(1)} s, not inside the ${(windowMs / 1000).toFixed(0)} s window it judges (429s waited out, a slow target): the first spending may have aged out; no verdict`,
+      `${what}: spending it took ${(tookMs / 1000).toFixed(1)} s${onTarget}, not inside the ${(windowMs / 1000).toFixed(0)} s window it judges (429s waited out, a slow target): the first spending may have aged out; no verdict`,
       record,
     );
   }
