@@ -12,7 +12,7 @@
  *
  * Bottom floor: imports nothing of helpers/ but the environment's reader.
  */
-import { readEnv, type EnvSource } from './env';
+import { readEnv, type EnvSource } from './env.ts';
 
 /** A test's default budget, in request deadlines. */
 export const BUDGET_REQUESTS = 3;

@@ -22,9 +22,9 @@
 import Ajv, { type SchemaObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { config as loadDotenv } from 'dotenv';
-import { ENV_VARS, envEntries, type EnvKind, type EnvName, type EnvVarDecl } from './env-vars';
+import { ENV_VARS, envEntries, type EnvKind, type EnvName, type EnvVarDecl } from './env-vars.ts';
 
-export { DEFAULT_LOOPBACK_SETTLE_S, DEFAULT_SETTLE_S, ENV_VARS, type EnvName } from './env-vars';
+export { DEFAULT_LOOPBACK_SETTLE_S, DEFAULT_SETTLE_S, ENV_VARS, type EnvName } from './env-vars.ts';
 
 /** An environment to read: `process.env`, or a test's own object of variables. */
 export type EnvSource = Readonly<Record<string, string | undefined>>;

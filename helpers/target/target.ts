@@ -5,7 +5,7 @@
  * Everything downstream asks for a capability (`hasCapability('control')`), never for a mode.
  */
 import ipaddr from 'ipaddr.js';
-import { readEnv, type EnvName, type EnvSource } from '../base/env';
+import { readEnv, type EnvName, type EnvSource } from '../base/env.ts';
 
 /** How the suite reaches the Core API. */
 export type TargetMode = 'embedded' | 'external' | 'live';
