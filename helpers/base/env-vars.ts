@@ -309,7 +309,7 @@ export const ENV_VARS = {
     max: 256,
     group: 'run',
     shown: '3 under `npm test`; else 8 for a remote target, up to 4 on loopback',
-    does: 'Suite files run at once. A simulator on loopback that stands in for a distant target (answers delayed) gets one per core unless this says 8, as `npm run bench -- --latency` does.',
+    does: 'Suite files run at once. A loopback simulator standing in for a distant target (delayed answers) gets one per core unless this says 8 (`npm run bench -- --latency`).',
   },
   CORE_API_CONCURRENCY: {
     type: 'integer',
