@@ -90,3 +90,15 @@ export function latenessWords(l: Lateness): string {
   const p99 = histogram ? ` (event-loop delay p99 over the process's life ${(histogram.percentile(99) / 1e6).toFixed(0)} ms)` : '';
   return `up to ${l.maxMs.toFixed(0)} ms late${p99}`;
 }
+
+/**
+ * Whether a time the target stamped (`epochMs`, e.g. §2.1 `metadata.timestamp`) lies within the
+ * runner's wall-clock span of the exchange, `fromEpochMs` (before the request left) to `toEpochMs`
+ * (after its answer came), widened by `toleranceMs` either side for the two clocks' skew. The
+ * span bounds the target's moment from both sides, so the runner's lateness only widens it and
+ * never makes a conformant stamp look wrong. The primitive of helpers/checks/clock.ts
+ * `TimeWindow.holdsEpoch`, for the layers below it (the envelope audit). NaN never lies within.
+ */
+export function epochWithin(epochMs: number, fromEpochMs: number, toEpochMs: number, toleranceMs: number): boolean {
+  return epochMs >= fromEpochMs - toleranceMs && epochMs <= toEpochMs + toleranceMs;
+}

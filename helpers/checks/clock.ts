@@ -17,7 +17,7 @@
  * and every comparison of a measured time in suites/ and the check helpers that bypasses this module.
  */
 import { channel } from 'node:diagnostics_channel';
-import { latenessOver, latenessWords, watchLateness, type Lateness } from '../base/lateness';
+import { epochWithin, latenessOver, latenessWords, watchLateness, type Lateness } from '../base/lateness';
 import { ownSide } from '../live/own-side';
 import type { Checks } from './engine';
 import type { ApiResponse } from '../base/exchange';
@@ -135,8 +135,7 @@ export class TimeWindow {
 
   /** Whether the target's epoch time `epochMs` lies within the window's wall-clock span widened by `toleranceMs` either side. */
   holdsEpoch(epochMs: number, toleranceMs: number): boolean {
-    const to = this.toEpochMs ?? Date.now();
-    return epochMs >= this.fromEpochMs - toleranceMs && epochMs <= to + toleranceMs;
+    return epochWithin(epochMs, this.fromEpochMs, this.toEpochMs ?? Date.now(), toleranceMs);
   }
 
   /** The runner's lateness over the window (to its closing, or now). */

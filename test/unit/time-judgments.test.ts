@@ -2,7 +2,7 @@
  * Every judgment of time goes through the one judgment (helpers/checks/clock.ts, issue 41): it knows
  * the runner's own lateness over the window and the target's clock, and judges only what neither
  * explains. This test reads the TypeScript syntax tree of suites/ and of the check helpers
- * (helpers/checks/, the webhook verifiers and waits) and names, with its `file:line`, every place
+ * (helpers/checks/, helpers/audits/, the webhook verifiers and waits) and names, with its `file:line`, every place
  * that bypasses it:
  *
  * - a clock read (`performance.now()`, `Date.now()`, `new Date()` without an argument,
@@ -22,15 +22,20 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 
 const root = resolve(__dirname, '..', '..');
-/** The one judgment of time: the only module of the scanned ones that reads the clock. */
+/** The one judgment of time: the only module of the scanned ones that reads the clock (its primitives, helpers/base/lateness.ts, are not scanned). */
 const JUDGMENT = 'helpers/checks/clock.ts';
-/** The check helpers beside suites/: the checks layer and the webhook verifiers and waits. */
-const CHECK_HELPERS = ['helpers/checks', 'helpers/webhooks/verifiers.ts', 'helpers/webhooks/waits.ts'];
+/** The check helpers beside suites/: the checks layer, the audits of every exchange, and the webhook verifiers and waits. */
+const CHECK_HELPERS = ['helpers/checks', 'helpers/audits', 'helpers/webhooks/verifiers.ts', 'helpers/webhooks/waits.ts'];
 /** Properties and methods that hold a measured time, ms. */
 const TIME_NAMES = new Set(['durationMs', 'arrivedAtMs', 'arrivedAtEpochMs', 'elapsedMs', 'spanMs', 'startedMs']);
 /** Clock reads that judge nothing: where (file and the function or variable around it) and why. */
 const ALLOWED: { file: string; within: string; why: string }[] = [
   { file: 'helpers/checks/clause.ts', within: 'waitingWords', why: "a cut-off test's words: how long it waited on a request, no verdict" },
+  {
+    file: 'helpers/audits/envelope.ts',
+    within: 'envelopeProblems',
+    why: "the answer's arrival on the wall clock, judged through helpers/base/lateness.ts epochWithin (the audits sit below helpers/checks/)",
+  },
   { file: 'suites/lifecycle-model.test.ts', within: 'seed', why: "a property test's seed, printed, not a time" },
   { file: 'suites/merge-model.test.ts', within: 'seed', why: "a property test's seed, printed, not a time" },
 ];
