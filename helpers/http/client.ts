@@ -167,8 +167,12 @@ export interface SentRequest {
   method: string;
   /** Path with its query string, relative to the base URL. */
   path: string;
-  /** The body sent, parsed (undefined when none or not JSON). */
-  body: UncheckedJson;
+  /**
+   * The body sent, parsed (undefined when none or not JSON). Parsed on first read, once: most
+   * observers never read it, and the robustness phase sends bodies of megabytes (issue 43: parsing
+   * every one for the observers was a fifth of that worker's CPU).
+   */
+  readonly body: UncheckedJson;
   credentials?: Credentials;
   /** Whether the answer goes to the answer listeners (`audit` option). */
   audited: boolean;
@@ -325,10 +329,14 @@ export class ApiClient {
   async request<T = UncheckedJson>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
     const req = this.prepare(method, path, opts);
     if (requestObservers.size === 0) return this.exchange<T>(req, opts);
+    let parsed: { value: UncheckedJson } | undefined;
     const sent: SentRequest = {
       method,
       path: req.fullPath,
-      body: req.payload === undefined ? undefined : parseJson(req.payload),
+      get body() {
+        parsed ??= { value: req.payload === undefined ? undefined : parseJson(req.payload) };
+        return parsed.value;
+      },
       credentials: this.credentials,
       audited: opts.audit !== false,
       replay: opts.replay === true,
