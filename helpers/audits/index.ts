@@ -14,11 +14,12 @@ import { ASSISTANT_STATE_AUDIT, auditAssistantState, forgetOnOutsideWrite } from
 import { LISTS_AUDIT, auditLists } from './lists';
 import { REVOKED_AUDIT, auditRevoked } from './revoked';
 import { REPLAY_AUDIT, auditReplay } from './replay';
+import { ANSWER_TYPES_AUDIT, auditAnswerTypes } from './answer-types';
 
 export type { AuditDefinition } from './audit';
 
 /** Every invariant audit, in the order the report lists them. */
-export const INVARIANT_AUDITS: readonly AuditDefinition[] = [ASSISTANT_STATE_AUDIT, REPLAY_AUDIT, LISTS_AUDIT, REVOKED_AUDIT];
+export const INVARIANT_AUDITS: readonly AuditDefinition[] = [ASSISTANT_STATE_AUDIT, REPLAY_AUDIT, LISTS_AUDIT, REVOKED_AUDIT, ANSWER_TYPES_AUDIT];
 
 /** The clauses the invariant audits record, whatever test they judge an exchange of. */
 export const INVARIANT_AUDIT_CLAUSES: readonly string[] = [...new Set(INVARIANT_AUDITS.flatMap((a) => a.clauses))];
@@ -32,6 +33,6 @@ export function installInvariantAudits(): void {
   // The journal of writes first: the state audit reads it (helpers/live/write-journal.ts).
   installWriteJournal();
   // The state audit first: it knows the first answer before the replay audit resends the request.
-  for (const observe of [auditAssistantState, auditReplay, auditLists, auditRevoked]) onRequest(observe);
+  for (const observe of [auditAssistantState, auditReplay, auditLists, auditRevoked, auditAnswerTypes]) onRequest(observe);
   onOutsideWrite(forgetOnOutsideWrite);
 }

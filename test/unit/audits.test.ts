@@ -67,7 +67,13 @@ describe('assistant state audit (§4.1)', () => {
     });
     expect(failed(m)).toEqual([]);
     expect(new Set(passed(m))).toEqual(
-      new Set(['4.1/omitted-unchanged', '4.1/value-reads-back-exactly', '4.1/rejected-patch-changes-nothing', '8/patch-replay-converges']),
+      new Set([
+        '4.1/omitted-unchanged',
+        '4.1/value-reads-back-exactly',
+        '4.1/rejected-patch-changes-nothing',
+        '8/patch-replay-converges',
+        '2.2/response-shape',
+      ]),
     );
     expect(m.audits?.['assistant state follows the writes']).toBeGreaterThanOrEqual(4);
   });
@@ -191,6 +197,36 @@ describe('revoked credentials audit (§5.4, §5.6)', () => {
     });
     expect(failed(m)).toEqual([]);
     expect(new Set(passed(m))).toEqual(new Set(['5.6/removed-tenant-key-refused', '5.6/403-removed-tenant']));
+  });
+});
+
+describe('answer types audit (§2.2, §2.8, §4.3)', () => {
+  it('passes on stated answers: an assistant, an empty list of overrides, an SMS reason without its reference', async () => {
+    const id = await newAssistant('audit-types');
+    const m = await asTest(async () => {
+      await tenantA.patch(`/assistants/${id}`, { idleTimeoutSeconds: '30' });
+      await tenantA.get(`/assistants/${id}/tasks/overrides`);
+      await tenantA.post('/sms-reasons', { name: 'no reference' });
+    });
+    expect(failed(m)).toEqual([]);
+    expect(new Set(passed(m))).toEqual(
+      new Set(['2.2/response-shape', '2.8/task-override-shape', '4.3/sms-reason-nine-fields', '4.1/omitted-unchanged', '8/patch-replay-converges']),
+    );
+    expect(m.audits?.['answers of their stated types']).toBe(4);
+  });
+  it.each([
+    ['bounds.integer-string-stored-as-text', '2.2/response-shape'],
+    ['taskoverrides.empty-list-null', '2.8/task-override-shape'],
+    ['sms.reason-omitted-reference-dropped', '4.3/sms-reason-nine-fields'],
+  ])('fails where %s answers a field in another type', async (fault, clause) => {
+    const id = await newAssistant(`audit-types-${fault}`);
+    await control.config({ faults: [fault] });
+    const m = await asTest(async () => {
+      await tenantA.patch(`/assistants/${id}`, { idleTimeoutSeconds: '30' });
+      await tenantA.get(`/assistants/${id}/tasks/overrides`);
+      await tenantA.post('/sms-reasons', { name: 'no reference' });
+    });
+    expect(failed(m)).toContain(clause);
   });
 });
 

@@ -26,6 +26,16 @@ export const SMS_FAULTS = defineFaults([
     }),
   },
   {
+    name: 'sms.reason-omitted-reference-dropped',
+    clauses: ['4.3/sms-reason-nine-fields'],
+    description: 'POST /sms-reasons without assistantId answers without the assistantId key (a serialiser that drops what the request left out).',
+    override: override(reasonView, (next) => (data) => {
+      const out = next(data);
+      if (!out.assistantId) delete out.assistantId;
+      return out;
+    }),
+  },
+  {
     name: 'sms.accept-1601',
     clauses: ['4.4/sms-message-length', '8/limit-sms-message'],
     description: 'POST /sms accepts a 1601-character message.',

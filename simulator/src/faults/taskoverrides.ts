@@ -28,6 +28,15 @@ export const TASKOVERRIDES_FAULTS = defineFaults([
     }),
   },
   {
+    name: 'taskoverrides.empty-list-null',
+    clauses: ['2.8/task-override-shape'],
+    description: 'GET /assistants/{id}/tasks/overrides of an assistant with no override answers `data: null` (an ORM answering no rows as null), not [].',
+    override: override(taskOverridesOf, (next) => (state, tenantId, id) => {
+      const answer = next(state, tenantId, id);
+      return Array.isArray(answer) && answer.length === 0 ? null : answer;
+    }),
+  },
+  {
     name: 'taskoverrides.object-not-array',
     clauses: ['4.2/task-overrides-array'],
     description: 'GET /assistants/{id}/tasks/overrides answers `data: { overrides: [...] }` instead of an array.',

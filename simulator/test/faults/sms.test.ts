@@ -41,6 +41,10 @@ probeArea('sms', SMS_FAULTS, {
   },
   'sms.no-details': async (w) => (await w.req('POST', '/sms', { key: w.A.apiKey, body: {} })).body.error.details ?? null,
   'sms.reason-drops-properties': async (w) => 'properties' in (await w.req('POST', '/sms-reasons', { key: w.A.apiKey, body: {} })).body.data,
+  'sms.reason-omitted-reference-dropped': {
+    probe: async (w) => 'assistantId' in (await w.req('POST', '/sms-reasons', { key: w.A.apiKey, body: { name: 'no reference' } })).body.data,
+    spec: true,
+  },
   'sms.refuses-1600': (w) => sendSms(w, 'x'.repeat(1600)),
   'sms.counts-utf8-bytes': (w) => sendSms(w, '\u00e9'.repeat(1600)),
   'sms.refuses-one-character': (w) => sendSms(w, 'x'),

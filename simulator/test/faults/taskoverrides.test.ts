@@ -11,6 +11,13 @@ probeArea('taskoverrides', TASKOVERRIDES_FAULTS, {
     await w.ctl('POST', '/task-overrides', { assistantId: a.id });
     return (await w.req('GET', `/assistants/${a.id}/tasks/overrides`, { key: w.A.apiKey })).body.data;
   },
+  'taskoverrides.empty-list-null': {
+    probe: async (w) => {
+      const a = await w.assistant(w.A.apiKey);
+      return (await w.req('GET', `/assistants/${a.id}/tasks/overrides`, { key: w.A.apiKey })).body.data;
+    },
+    spec: [],
+  },
   'taskoverrides.object-not-array': async (w) => {
     const a = await w.assistant(w.A.apiKey);
     return Array.isArray((await w.req('GET', `/assistants/${a.id}/tasks/overrides`, { key: w.A.apiKey })).body.data);
