@@ -54,7 +54,7 @@ const line = (t: RunRecord['tests'][number]) => `${t.status}${t.ownSide ? ` (${t
 it('a late runner behind a throttling gateway gives no fail on a conformant target', async () => {
   await config({ faults: [], chaos: GATEWAY });
   const late = `${pathToFileURL(resolve('test/support/late-runner.mjs')).href}?ms=${LATE_MS}`;
-  const run = await runConformance({ ...env(), NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${late}`.trim() }, [...FILES, ...NARROW]);
+  const run = await runConformance({ ...env(), NODE_OPTIONS: `--import ${late}` }, [...FILES, ...NARROW]);
   await config({ chaos: null });
   // The tests `-t` left out are recorded as skipped.
   const tests = (run.record?.tests ?? []).filter((t) => t.status !== 'skip');
