@@ -12,6 +12,7 @@ export const LONGEST = [
   'test/integration/pipelines.test.ts',
   'test/integration/live-mode.test.ts',
   'test/integration/alt-personality.test.ts',
+  'test/integration/own-clock.test.ts',
   'test/tooling/mutation.test.ts',
   'test/integration/target-trouble.test.ts',
   'test/integration/chaos.test.ts',
