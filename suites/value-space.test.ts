@@ -25,7 +25,7 @@ import { documentedPart, WRITE_STAMPS } from '../helpers/spec/documented';
 import { concretePath, judgeRow, rowName, type OracleRow } from '../helpers/generate/oracle';
 import { ORACLE } from '../helpers/generate/oracle-table';
 import type { OracleContext } from '../helpers/generate/oracle-rules';
-import { classesFor, type UrlHosts, type ValueClass } from '../helpers/generate/value-space';
+import { classesFor, VALUE_CLASSES_TRIED, type UrlHosts, type ValueClass } from '../helpers/generate/value-space';
 import { describeActual, describeReading, getAt, readingHolds } from '../helpers/generate/paths';
 import { hostResolvingTo, PUBLIC_TEST_ADDRESS, publicHost, unresolvableHost } from '../helpers/generate/hosts';
 import { FULL_CASE_SETS_BUDGET, hasCapability, requestBudget, switchReason } from '../helpers/target/target';
@@ -258,7 +258,7 @@ function report(verify: Verify, row: OracleRow, misses: Miss[], tried: string[],
   for (const c of verify.clauses) {
     verify.on(c).none(`${rowName(row)}: every drawn value (${values}) answered as the oracle says`, byClause.get(c) ?? [], 'none answered otherwise');
   }
-  verify.inform(`${rowName(row)}: value classes tried`, true, tried.join('; '));
+  verify.inform(`${rowName(row)}: ${VALUE_CLASSES_TRIED}`, true, tried.join('; '));
 }
 
 const budgetCut = (): string | undefined =>

@@ -13,6 +13,8 @@ import { DIGIT_ZEROS, LANGUAGES } from './oracle-rules';
 import type { OracleRow } from './oracle';
 import { canonicalZones, VALID_PLAN_NUMBERS } from './oracle-table';
 
+export { VALUE_CLASSES_TRIED } from './value-classes';
+
 /** A named class of values for one field: what the run report lists as tried. */
 export interface ValueClass {
   /** e.g. `integer strings in other scripts' digits`. */
@@ -82,6 +84,7 @@ export function integerClasses(min: number, max: number, strings: boolean): Valu
     { name: 'edges and one beyond', arb: fc.constantFrom(min - 1, min, max, max + 1) },
     {
       name: 'integers past 32 and 53 bits',
+      edges: [2 ** 32 + min],
       arb: fc.oneof(
         fc.constantFrom(2 ** 32 + min, 2 ** 31, -(2 ** 31) - 1, 2 ** 53 + 2),
         fc.integer({ min: 2 ** 30, max: 2 ** 31 - 1 }).map((n) => n * 4),

@@ -3,6 +3,7 @@
  * 1 MiB, so evidence is cut). Order: what changed since the baseline (when given), totals, failures
  * first with the request and answer that show them, the clause table, requests per suite file, drift.
  */
+import { VALUE_CLASSES_TRIED } from '../generate/value-classes';
 import { outageHeading, type RunRecord } from './model';
 import type { RunComparison, ClauseChange } from './model';
 import { byClauseId, cut, describeAnswer, describeRequest, evidenceFor, firstLine, whyLine, type ClauseEvidence } from './evidence';
@@ -328,6 +329,20 @@ function renderDrift(run: RunRecord): string[] {
   return lines;
 }
 
+/**
+ * The value classes the value-space phase tried per request field (suites/value-space.test.ts: one
+ * informational check per field, helpers/generate/value-space.ts {@link VALUE_CLASSES_TRIED}); none: no section.
+ */
+function renderValueClasses(run: RunRecord): string[] {
+  const suffix = `: ${VALUE_CLASSES_TRIED}`;
+  const rows = run.tests.flatMap((t) => (t.checks ?? []).filter((c) => c.level === 'informational' && c.requirement.endsWith(suffix)));
+  if (!rows.length) return [];
+  const lines = ['', '## Value classes tried per request field', '', '| field | classes (values tried: accepted, refused) |', '|---|---|'];
+  // The detail is the worded check (helpers/checks/judgments.ts); what was tried is its `actual`.
+  for (const c of rows) lines.push(`| ${cell(c.requirement.slice(0, -suffix.length))} | ${cell(/actual:\s+([^\n]*)/.exec(c.detail ?? '')?.[1] ?? c.detail)} |`);
+  return lines;
+}
+
 /** Renders the Markdown report from a run record alone. */
 export function renderMarkdown(run: RunRecord, opts: MarkdownOptions = {}): string {
   const lines = [
@@ -341,6 +356,7 @@ export function renderMarkdown(run: RunRecord, opts: MarkdownOptions = {}): stri
     ...renderRequestsPerFile(run),
     ...renderNonStrict(run),
     ...renderDrift(run),
+    ...renderValueClasses(run),
   ];
   return lines.join('\n') + '\n';
 }
