@@ -474,10 +474,11 @@ describe('§4.5 takeover, end and the audit read', () => {
     ['3/monitoring-agent-absent', '7/monitor-409-body', '4.5/takeover-end-bare'],
     'a takeover while the assistant is away is refused with agent_absent and succeeds on a retry once it is back',
     async ({ verify }) => {
+      // A call the suite started; on a live tenant the trigger sends the assistant briefly away (docs/event-trigger.md `agent-absent`).
       const call = await liveCall();
-      const w = world();
-      const c = w.as('tenantA');
-      await w.control!.agentAbsent(call.id, true);
+      const tenantId = world().tenantA.id;
+      const c = world().as('tenantA');
+      await events!.agentAbsent(tenantId, call, true);
       checkConflict(
         verify.on(['3/monitoring-agent-absent', '7/monitor-409-body']),
         'POST takeover while the assistant is away',
@@ -487,12 +488,12 @@ describe('§4.5 takeover, end and the audit read', () => {
       const { res, attempts } = await withAgentAbsentRetry(() => takeover(c, call.id, 'conformance retry'), {
         retries: 2,
         delayMs: 100,
-        onRetry: () => w.control!.agentAbsent(call.id, false).then(() => undefined),
+        onRetry: () => events!.agentAbsent(tenantId, call, false),
       });
       verify.on('3/monitoring-agent-absent').equal('the first attempt is refused with agent_absent and one retry follows', attempts, 2);
       checkBareSuccess(verify.on(['3/monitoring-agent-absent', '4.5/takeover-end-bare']), 'the retried takeover once the assistant is back', res);
     },
-    { requires: ['control', 'destructive'] },
+    CALLS,
   );
 
   clauseTest(

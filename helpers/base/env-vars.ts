@@ -158,6 +158,12 @@ export const ENV_VARS = {
     does: 'A finished call of tenant A: its record, insights and audit are read; mint, takeover and end must answer 409 `not_live`.',
   },
   CORE_API_OTHER_CALL_ID: { type: 'string', group: 'live-optional', shown: 'unset: its tests skip', does: 'A finished call of tenant B (§5.7).' },
+  CORE_API_TASK_OVERRIDE_ASSISTANT_ID: {
+    type: 'string',
+    group: 'live-optional',
+    shown: 'unset: its test skips',
+    does: 'An assistant of tenant A with at least one task override, made by the operator (§2.8: the API makes none): its overrides are read for their shape (`2.8/task-override-shape`); nothing is written.',
+  },
   CORE_API_WEBHOOK_PUBLIC_URL: {
     type: 'url',
     protocols: ['https'],
@@ -228,12 +234,16 @@ export const ENV_VARS = {
     shown: 'unset: off',
     does: "`1` lets the robustness phase write hostile input with valid credentials (to the suite's own fixtures).",
   },
+  // The default fits a full live run with every capability on: 3,069 requests on 2026-11-27, measured against
+  // the simulator in live-tenant mode (test/integration/live-mode.test.ts); the full case sets about 920 of
+  // them, wildcard DNS about 100, the webhook and call tests about 150. The rest is room for waited-out 429s
+  // (resent and counted) and the suite's growth (docs/live-tenants.md, "Request budget").
   CORE_API_REQUEST_BUDGET: {
     type: 'integer',
     min: 1,
-    fallback: 2000,
+    fallback: 4000,
     group: 'live-opt-in',
-    does: 'Requests a full run may send, retries included; reports show it beside the request count. 2500 or more runs every generated §2.2–§2.7 case on a live tenant (below it, one case per field, kind and expectation).',
+    does: 'Requests a full run may send, retries included; reports show it beside the request count. The default runs every case a live tenant allows; below 2500 some generated cases are cut, and the first screen says so.',
   },
   CORE_API_LANES: {
     type: 'integer',

@@ -27,14 +27,24 @@ export type Channel = 'sms' | 'web' | 'chatapp';
  * - `end-call`: end that call (one the trigger started), the supervisor (the callee) answering or not;
  * - `start-conversation` / `end-conversation`: a text conversation with the assistant on a channel;
  * - `onboarding`: a messaging-app onboarding event of tenant `tenantId`, of `type`, delivered to
- *   `deliverTo` (the tenant-level server URL must lead there, §6).
+ *   `deliverTo` (the tenant-level server URL must lead there, §6);
+ * - `tool-invocation`: during a call the suite started, the assistant invokes one of the suite's tools (§6);
+ * - `agent-absent`: on a live call the suite started, the assistant is briefly away (`absent: true`)
+ *   or back (`absent: false`) (§3: takeover and end answer 409 `agent_absent` meanwhile);
+ * - `delete-call`: a call the suite started is deleted (§7 exception 2: its routes answer a bare 404);
+ * - `tenant-url`: the tenant's tenant-level server URL leads to `deliverTo` (§6), as onboarding needs.
+ * Each of the last four is optional: a trigger answers `unsupported` and the tests skip naming it.
  */
 export type EventRequest =
   | { kind: 'start-call'; tenantId: string; assistantId: string }
   | { kind: 'end-call'; tenantId: string; callId: string; supervisorAnswered: boolean }
   | { kind: 'start-conversation'; tenantId: string; assistantId: string; channel: Channel }
   | { kind: 'end-conversation'; tenantId: string; conversationId: string }
-  | { kind: 'onboarding'; tenantId: string; type: string; deliverTo: string };
+  | { kind: 'onboarding'; tenantId: string; type: string; deliverTo: string }
+  | { kind: 'tool-invocation'; tenantId: string; callId: string; toolId: string }
+  | { kind: 'agent-absent'; tenantId: string; callId: string; absent: boolean }
+  | { kind: 'delete-call'; tenantId: string; callId: string }
+  | { kind: 'tenant-url'; tenantId: string; deliverTo: string };
 
 /** Kinds of {@link EventRequest}. */
 export type EventKind = EventRequest['kind'];
@@ -81,6 +91,19 @@ export interface Events {
    * @returns the delivery id when the source knows it
    */
   onboarding(tenantId: string, type: string, deliverTo: string): Promise<{ deliveryId?: string }>;
+  /** During `call` (one the suite started), the assistant invokes the suite's tool `toolId` (§6 tool invocation event). */
+  toolInvocation(tenantId: string, call: StartedCall, toolId: string): Promise<void>;
+  /** On `call` (live, one the suite started), the assistant is away (`true`) or back (`false`) (§3 `agent_absent`). */
+  agentAbsent(tenantId: string, call: StartedCall, absent: boolean): Promise<void>;
+  /** Deletes `call` (one the suite started; §7 exception 2). A deleted call is never asked to end. */
+  deleteCall(tenantId: string, call: StartedCall): Promise<void>;
+  /**
+   * Runs `during` while the tenant-level server URL of `tenantId` leads to `deliverTo` (§6): on a
+   * simulator it is pointed there and back to none after; a trigger points it there (or it already
+   * leads there) and leaves it, as for onboarding. No onboarding request of this source runs meanwhile.
+   * @returns what `during` returns
+   */
+  withTenantUrl<T>(tenantId: string, deliverTo: string, during: () => Promise<T>): Promise<T>;
 }
 
 /** A distinct E.164 number per call of this process, in the 555-01xx fiction range. */
@@ -114,6 +137,31 @@ export class ControlEvents implements Events {
   }
   async onboarding(tenantId: string, type: string): Promise<{ deliveryId?: string }> {
     return this.control.onboardingEvent({ tenantId, type });
+  }
+  async toolInvocation(_tenantId: string, call: StartedCall, toolId: string): Promise<void> {
+    await this.control.toolInvocation({ callId: call.id, toolId });
+  }
+  async agentAbsent(_tenantId: string, call: StartedCall, absent: boolean): Promise<void> {
+    await this.control.agentAbsent(call.id, absent);
+  }
+  /** Not in the control contract (docs/control-api.md lists `DELETE /__control/calls/{id}` as this simulator's addition): a simulator without it cannot delete. */
+  async deleteCall(_tenantId: string, call: StartedCall): Promise<void> {
+    try {
+      await this.control.send('DELETE', `/calls/${encodeURIComponent(call.id)}`);
+    } catch (e) {
+      throw new EventUnsupportedError(
+        'delete-call',
+        `its control API cannot delete a call (DELETE /__control/calls/{id}: ${(e as Error).message.slice(0, 120)})`,
+      );
+    }
+  }
+  async withTenantUrl<T>(tenantId: string, deliverTo: string, during: () => Promise<T>): Promise<T> {
+    await this.control.tenantServerUrl(tenantId, deliverTo);
+    try {
+      return await during();
+    } finally {
+      await this.control.tenantServerUrl(tenantId, null).catch(() => undefined);
+    }
   }
 }
 
@@ -155,10 +203,30 @@ export class TriggerEvents implements Events {
     await this.ask({ kind: 'end-conversation', tenantId, conversationId });
   }
   onboarding(tenantId: string, type: string, deliverTo: string): Promise<{ deliveryId?: string }> {
-    const run = this.onboardingQueue.then(async () => {
+    return this.tenantLevel(async () => {
       const a = await this.ask({ kind: 'onboarding', tenantId, type, deliverTo });
       return { deliveryId: optionalString(a.deliveryId) };
     });
+  }
+  async toolInvocation(tenantId: string, call: StartedCall, toolId: string): Promise<void> {
+    await this.ask({ kind: 'tool-invocation', tenantId, callId: call.id, toolId });
+  }
+  async agentAbsent(tenantId: string, call: StartedCall, absent: boolean): Promise<void> {
+    await this.ask({ kind: 'agent-absent', tenantId, callId: call.id, absent });
+  }
+  async deleteCall(tenantId: string, call: StartedCall): Promise<void> {
+    await this.ask({ kind: 'delete-call', tenantId, callId: call.id });
+  }
+  withTenantUrl<T>(tenantId: string, deliverTo: string, during: () => Promise<T>): Promise<T> {
+    return this.tenantLevel(async () => {
+      await this.ask({ kind: 'tenant-url', tenantId, deliverTo });
+      return during();
+    });
+  }
+
+  /** Runs `fn` after every earlier step that needs the tenant-level server URL (onboarding, `withTenantUrl`): one at a time, so none moves it under another. */
+  private tenantLevel<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.onboardingQueue.then(fn);
     this.onboardingQueue = run.catch(() => undefined);
     return run;
   }

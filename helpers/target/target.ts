@@ -66,6 +66,8 @@ export interface LiveFixtures {
   otherCallId?: string;
   /** Optional: id of a finished call of A (its record, insights and audit are read; nothing is done to it). */
   callId?: string;
+  /** Optional: an assistant of A with at least one task override (§2.8), made by the operator; its overrides are read, nothing is written. */
+  taskOverrideAssistantId?: string;
 }
 
 /** The resolved target of one run. Contains secrets only inside `live`; never serialise it whole. */
@@ -121,6 +123,7 @@ const OPTIONAL_LIVE = {
   otherSmsFromNumber: 'CORE_API_OTHER_SMS_FROM_NUMBER',
   otherCallId: 'CORE_API_OTHER_CALL_ID',
   callId: 'CORE_API_CALL_ID',
+  taskOverrideAssistantId: 'CORE_API_TASK_OVERRIDE_ASSISTANT_ID',
 } as const satisfies Record<string, EnvName>;
 
 /** Names of the required live variables (keys and tenant ids), e.g. for curl reproductions that must not print a key. */
@@ -259,7 +262,9 @@ export function requestBudget(env?: EnvSource): number {
 
 /**
  * Request budget at or above which a live run checks every generated §2.2–§2.7 case
- * (suites/validation-bounds.test.ts) instead of one case per field, kind and expectation: 2,500.
+ * (suites/validation-bounds.test.ts) and runs the value-space phase, instead of one case per field,
+ * kind and expectation: 2,500 (the default, 4,000 in helpers/base/env-vars.ts, is above it; an operator's
+ * smaller budget cuts them, and the report's first screen says so).
  * The cases the sample cuts (144 of 327) cost two requests each (the PATCH and the GET that reads
  * it back), about 290 in all; a live run with every capability on sent 2,345 with the full sets
  * (measured against the simulator in live-tenant mode, test/integration/live-mode.test.ts), so
@@ -512,6 +517,12 @@ export const SWITCHES: Readonly<Record<Switch, SwitchInfo>> = {
     label: 'SMS number of B',
     variable: 'CORE_API_OTHER_SMS_FROM_NUMBER=<E.164>',
     howTo: 'set CORE_API_OTHER_SMS_FROM_NUMBER to a number of tenant B with SMS',
+  },
+  taskOverrideAssistantId: {
+    label: 'assistant with a task override',
+    variable: 'CORE_API_TASK_OVERRIDE_ASSISTANT_ID=<assistant id>',
+    howTo:
+      'set CORE_API_TASK_OVERRIDE_ASSISTANT_ID to an assistant of tenant A with at least one task override (§2.8: overrides cannot be made through the API)',
   },
   otherCallId: { label: 'call of B', variable: 'CORE_API_OTHER_CALL_ID=<call id>', howTo: 'set CORE_API_OTHER_CALL_ID to a finished call of tenant B' },
   control: { label: 'simulator control API', howTo: 'run against the simulator: a live tenant cannot be made to do this' },

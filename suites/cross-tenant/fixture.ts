@@ -20,6 +20,7 @@ import { useWorld, type PrincipalName, type World } from '../../helpers/world/wo
 import { assistantFixture, promptFixture, toolFixture } from '../../helpers/world/fixtures';
 import { capabilityReason, missingFixtureReason, switchReason } from '../../helpers/target/target';
 import { eventsFor, type Events, type StartedCall } from '../../helpers/target/events';
+import { EVENT_UNSUPPORTED_NAME } from '../../helpers/base/error-names';
 import { sharedVerifier, type Verify } from '../../helpers/checks/clause';
 import type { ApiResponse } from '../../helpers/base/exchange';
 
@@ -43,7 +44,7 @@ export interface Fixtures {
   assistantBCalls?: { id: string };
   /** A finished call of B whose insights have landed (simulator) or CORE_API_OTHER_CALL_ID (live). */
   callBDone?: { id: string; callId?: string };
-  /** A call of A that was deleted (simulator whose control API can delete calls). */
+  /** A call of A the suite started and then deleted through the event source (a simulator's control API, or the trigger's `delete-call`). */
   callADeleted?: string;
   /** An SMS-capable number of B (E.164). */
   numberB?: string;
@@ -174,17 +175,16 @@ export function useCrossTenantFixture(): CrossTenantFixture {
       return { value: call };
     });
     await fixture('callADeleted', async () => {
-      if (!control) return noControl('deleting a call needs a control API');
-      const call = await control.startCall({ tenantId: w.tenantA.id, assistantId: fx.assistantA.id, customerNumber: fictionalNumber() });
-      // Not in control-api.md: neither §4 nor the contract can delete a call. A simulator that offers
-      // DELETE /__control/calls/{id} lets §7 exception 2's "deleted" case run; elsewhere it is skipped.
+      if (!events) return noEvents;
+      // A call the suite started, deleted through the event source (docs/event-trigger.md `delete-call`):
+      // §7 exception 2's "deleted" case. A source that cannot delete ends the call and says why.
+      const call = await events.startCall(w.tenantA.id, fx.assistantA.id);
       try {
-        await control.send('DELETE', `/calls/${call.id}`);
+        await events.deleteCall(w.tenantA.id, call);
       } catch (e) {
-        await control.endCall(call.id).catch(() => undefined);
-        return {
-          why: `not testable on this target: its control API cannot delete a call (DELETE /__control/calls/{id} is not in the control contract: ${(e as Error).message.slice(0, 120)})`,
-        };
+        await events.endCall(w.tenantA.id, call, false).catch(() => undefined);
+        if ((e as Error).name === EVENT_UNSUPPORTED_NAME) return { why: switchReason('trigger', (e as Error).message) };
+        throw e;
       }
       return { value: call.id };
     });

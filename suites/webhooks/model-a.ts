@@ -13,6 +13,14 @@ import { clauseTest, skipWith, type Verify } from '../../helpers/checks/clause';
 import { verifyLoggedOnce, verifyModelADelivery, verifyModelASecret, verifyNoRetry, verifyTypeField } from '../../helpers/webhooks/verifiers';
 import { downEndpoint, isRefusing, jsonOf, type ReceivedRequest } from '../../helpers/webhooks/receiver';
 import { type ControlSteps, type WebhookFixture, NEEDS, REACH, aboutCall, typeOf, testNumber } from './fixture';
+import { toolFixture } from '../../helpers/world/fixtures';
+
+/** The suite's tool a call's assistant invokes (§4.5 tool instruction: title, description, steps). */
+const TOOL_INSTRUCTION = {
+  title: 'Order lookup',
+  description: 'Look up an order by its number.',
+  steps: [{ title: 'Ask', description: 'Ask for the order number.' }],
+};
 
 /** Registers this concern's tests on the webhook file's fixture (suites/webhooks.test.ts: one receiver per run). */
 export function modelATests(wh: WebhookFixture): void {
@@ -137,29 +145,22 @@ export function modelATests(wh: WebhookFixture): void {
       ['6/tool-invocation-event', '6/voice-call-id', verifyModelADelivery],
       "a tool invocation in a call delivers a model A event carrying the call's call_id",
       async (ctx) => {
-        const { control, tenantUrl, startCall } = wh.withControl(ctx);
-        const path = '/t/a-tool';
-        await tenantUrl(path);
-        // The POST /tools request body is not shown (§4.5); this one uses the named fields only.
-        const tool = await world()
-          .as('tenantA')
-          .post('/tools', {
-            name: `${world().runPrefix}webhooks-tool`,
-            instruction: {
-              title: 'Order lookup',
-              description: 'Look up an order by its number.',
-              steps: [{ title: 'Ask', description: 'Ask for the order number.' }],
-            },
-          });
-        const toolId = tool.json?.data?.id;
-        if (tool.status >= 300 || typeof toolId !== 'string')
-          skipWith(ctx, `fixture: POST /tools answered ${tool.status}; its request body is not shown (§4.5), so no tool could be made`);
-        const a = await assistant('a-tool', { toolIds: [toolId] });
-        const call = await startCall(a.id, testNumber());
+        needSecret(ctx);
+        // On a live tenant the trigger makes the assistant invoke the tool (docs/event-trigger.md `tool-invocation`).
+        const events = wh.needEvents(ctx);
+        const w = world();
+        // The POST /tools request body is not shown (§4.5): named fields only; live, a fixture found by name or made once.
+        const tool = await toolFixture(w, w.as('tenantA'), 'webhooks-tool', { instruction: TOOL_INSTRUCTION, textInstructions: null }).catch((e: Error) =>
+          skipWith(ctx, `fixture: no tool could be made (${e.message.slice(0, 160)}); the POST /tools request body is not shown (§4.5)`),
+        );
+        const { a, seen: path } = await hookedAssistant('a-tool', '/a-tool');
+        const linked = await w.as('tenantA').patch(`/assistants/${a.id}`, { toolIds: [tool.id] });
+        if (linked.status !== 200) throw new Error(`precondition: PATCH /assistants/{id} toolIds answered ${linked.status} ${linked.text.slice(0, 200)}`);
+        const call = await beginCall(a.id);
         const [start] = await arrival(ctx.verify.on('6/voice-call-id'), 'assistant-request arrives', (all) =>
           all.filter((r) => r.path === path && aboutCall(r, call)),
         );
-        await control.toolInvocation({ callId: call.id, toolId });
+        await events.toolInvocation(w.tenantA.id, call, tool.id);
         const [ev] = await arrival(ctx.verify.on('6/tool-invocation-event'), 'the tool invocation event arrives for the call', (all) =>
           all.filter((r) => r.path === path && aboutCall(r, call) && r.seq > start.seq),
         );
@@ -167,10 +168,10 @@ export function modelATests(wh: WebhookFixture): void {
         ctx.verify.schema('the tool invocation carries type and call_id', 'events/tool-invocation', jsonOf(ev));
         ctx.verify
           .on('6/tool-invocation-event')
-          .inform('the event names the tool', JSON.stringify(jsonOf(ev)).includes(toolId), `type ${JSON.stringify(typeOf(ev))}`);
-        await control.endCall(call.id, {});
+          .inform('the event names the tool', JSON.stringify(jsonOf(ev)).includes(tool.id), `type ${JSON.stringify(typeOf(ev))}`);
+        await finishCall(call);
       },
-      NEEDS,
+      REACH,
     );
 
     clauseTest(

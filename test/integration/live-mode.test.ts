@@ -15,6 +15,10 @@ import { resolve } from 'node:path';
 import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
 import { filesBelow, runConformance, verdictTrouble, type NestedRun } from './run-suite';
 import { FULL_CASE_SETS_BUDGET } from '../../helpers/target/target';
+import { ENV_VARS } from '../../helpers/base/env';
+
+/** The default request budget (helpers/base/env-vars.ts). */
+const DEFAULT_REQUEST_BUDGET = ENV_VARS.CORE_API_REQUEST_BUDGET.fallback;
 import { ControlClient } from '../../helpers/target/control';
 
 let sim: RunningSimulator;
@@ -143,8 +147,7 @@ beforeAll(async () => {
     CORE_API_ROTATED_KEY: rotated,
     CORE_API_WILDCARD_DNS: WILDCARD_DOMAIN,
     CORE_API_ALLOW_MODEL_USAGE: '1',
-    // A budget large enough for every generated §2.2–§2.7 case (the bare run below shows the cut sets).
-    CORE_API_REQUEST_BUDGET: String(FULL_CASE_SETS_BUDGET),
+    // No CORE_API_REQUEST_BUDGET: the default fits a full run with every capability on (the bare run below shows a smaller one's cut sets).
     // Allure results too: the secret scan reads every file a run writes.
     CONFORMANCE_ALLURE: '1',
   };
@@ -187,6 +190,15 @@ beforeAll(async () => {
   const callB = await control('POST', '/calls', { tenantId: b.id, assistantId: ((await madeB.body.json()) as any).data.id, customerNumber: '+15550100998' });
   await control('POST', `/calls/${callB.id}/end`, { supervisorAnswered: false });
   env.CORE_API_OTHER_CALL_ID = callB.id;
+  // An assistant of A the operator gave a task override (CORE_API_TASK_OVERRIDE_ASSISTANT_ID): the API makes none (§2.8).
+  const overridden = await request(`${sim.baseUrl}/assistants`, {
+    method: 'POST',
+    headers: { authorization: `ApiKey ${tenantKeyA}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'live-mode-task-override-fixture' }),
+  });
+  const overriddenId = ((await overridden.body.json()) as any).data.id;
+  await control('POST', '/task-overrides', { assistantId: overriddenId, instructionOverride: 'Confirm the order number first.' });
+  env.CORE_API_TASK_OVERRIDE_ASSISTANT_ID = overriddenId;
 });
 
 afterAll(async () => {
@@ -202,6 +214,11 @@ describe('a live-mode run against an external simulator', () => {
   it('passes what applies and skips the rest with a reason', async () => {
     first = await runConformance(env);
     expect(first.record, first.output.slice(-3000)).toBeDefined();
+    // Logged before the figures are judged, so a run over its budget still says what it cost.
+    const costs = Object.entries(first.record!.requests.perFile).sort((a, b) => b[1] - a[1]);
+    console.log(
+      `live-mode run: ${first.record!.requests.total} requests, ${first.record!.summary.passed} passed, ${first.record!.summary.skipped} skipped; most: ${costs.map(([f, n]) => `${f.replace(/^.*suites\//, '')} ${n}`).join(', ')}`,
+    );
     // An `error` the runner's own clock caused (a loaded machine, run-suite.ts) is shown, not counted.
     const firstTrouble = verdictTrouble(first.record);
     for (const t of firstTrouble.runnersOwn) console.log(`live-mode run: ${t.name}: error of the runner's own clock`);
@@ -218,8 +235,11 @@ describe('a live-mode run against an external simulator', () => {
     expect(untagged.map((t) => `${t.name}: ${t.message}`)).toEqual([]);
     const off = first.record!.off!;
     expect(off.mustChecked).toBeGreaterThan(0);
-    // With every capability on, at least 95% of the testable must clauses are checked (and none fails, above).
-    expect(off.mustChecked / off.mustTestable, `must clauses checked: ${off.mustChecked} of ${off.mustTestable}`).toBeGreaterThanOrEqual(0.95);
+    console.log(
+      `live-mode run: must clauses checked ${off.mustChecked} of ${off.mustTestable}; left off: ${off.switches.map((w) => `${w.name} ${w.mustClauses.join(' ')}`).join('; ')}`,
+    );
+    // With every capability on and the default settings, at least 97% of the testable must clauses are checked (and none fails, above).
+    expect(off.mustChecked / off.mustTestable, `must clauses checked: ${off.mustChecked} of ${off.mustTestable}`).toBeGreaterThanOrEqual(0.97);
     expect(off.switches.map((s) => s.name)).toContain('control');
     // What is left is what truly needs a control API, each named with why, in the report and the closing lines.
     const ceiling = off.switches.find((s) => s.name === 'control')!;
@@ -274,6 +294,14 @@ describe('a live-mode run against an external simulator', () => {
       '2.4/delivery-mode-enum',
       '2.6/language-null-or-omitted',
       '2.7/ivr-mode-boolean',
+      // What the trigger's optional kinds cause (issue 42): a tool invocation, the assistant away, a deleted call,
+      // the tenant-level URL; and the operator's assistant with a task override.
+      '6/tool-invocation-event',
+      '3/monitoring-agent-absent',
+      '7/bare-404-deleted-call',
+      '2.3/unset-tenant-url',
+      '6/route-tenant-url',
+      '2.8/task-override-shape',
     ])
       expect(byClause.get(id), id).toBe('pass');
     // Calls through the trigger: the monitoring and insights tests that need no control API ran and passed.
@@ -291,18 +319,10 @@ describe('a live-mode run against an external simulator', () => {
     expect(dnsCases.filter((t) => t.status !== 'pass').map((t) => `${t.name}: ${t.needs}`)).toEqual(
       dnsCases.filter((t) => t.needs?.includes('control')).map((t) => `${t.name}: ${t.needs}`),
     );
-    // Request budget: a full live run with the full case sets stays within the budget that runs them (helpers/target/target.ts FULL_CASE_SETS_BUDGET).
-    expect(first.record!.requests.budget).toBe(FULL_CASE_SETS_BUDGET);
-    expect(first.record!.requests.total, 'requests of a full live run').toBeLessThan(FULL_CASE_SETS_BUDGET);
-    const top = Object.entries(first.record!.requests.perFile)
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 5);
-    console.log(
-      `live-mode run: ${first.record!.requests.total} requests, ${first.record!.summary.passed} passed, ${skipped.length} skipped; most: ${top.map(([f, n]) => `${f.replace(/^.*suites\//, '')} ${n}`).join(', ')}`,
-    );
-    console.log(
-      `live-mode run: must clauses checked ${off.mustChecked} of ${off.mustTestable}; left off: ${off.switches.map((w) => `${w.name} ${w.mustClauses.length}`).join(', ')}`,
-    );
+    // Request budget: the default (helpers/base/env-vars.ts) runs the full case sets and holds a full live run.
+    expect(first.record!.requests.budget).toBe(DEFAULT_REQUEST_BUDGET);
+    expect(DEFAULT_REQUEST_BUDGET).toBeGreaterThanOrEqual(FULL_CASE_SETS_BUDGET);
+    expect(first.record!.requests.total, 'requests of a full live run').toBeLessThan(DEFAULT_REQUEST_BUDGET);
     afterFirst = {
       a: await assistantsOf(env.CORE_API_TENANT_KEY),
       b: await assistantsOf(env.CORE_API_OTHER_TENANT_KEY),
@@ -351,7 +371,8 @@ describe('a live-mode run against an external simulator', () => {
       'CORE_API_OTHER_TENANT_ID',
       'CORE_API_OTHER_TENANT_KEY',
     ];
-    const bare = await runConformance(Object.fromEntries(required.map((k) => [k, env[k]!])), [
+    // An operator's budget below the full case sets' (the default runs them): the cut sets are named on the first screen.
+    const bare = await runConformance({ ...Object.fromEntries(required.map((k) => [k, env[k]!])), CORE_API_REQUEST_BUDGET: '2000' }, [
       'suites/validation-bounds.test.ts',
       'suites/text-tests.test.ts',
       'suites/sms.test.ts',
@@ -363,7 +384,7 @@ describe('a live-mode run against an external simulator', () => {
     expect(off.get('wildcardDns')?.tests, 'wildcard DNS').toBeGreaterThan(30);
     expect(off.get('modelUsage')?.mustClauses).toEqual(['3/test-run-outcomes', '4.5/test-run-realtime-400']);
     expect(off.get('smsReasons')?.mustClauses.length).toBeGreaterThan(0);
-    // Under the default budget the cut case sets are named, with the budget that runs them.
+    // Under that budget the cut case sets are named, with the budget that runs them.
     expect(off.get('requestBudget')?.mustClauses).toEqual(
       expect.arrayContaining(['2.4/delivery-mode-enum', '2.6/language-null-or-omitted', '2.7/ivr-mode-boolean']),
     );

@@ -78,6 +78,22 @@ async function answer(req) {
       const { deliveryId } = await control('POST', '/onboarding-events', { tenantId: req.tenantId, type: req.type });
       return { deliveryId };
     }
+    case 'tool-invocation':
+      // The assistant invokes the suite's tool during the suite's call (a real trigger: a test line asks for what the tool does).
+      await control('POST', '/tool-invocations', { callId: req.callId, toolId: req.toolId });
+      return {};
+    case 'agent-absent':
+      // The assistant briefly out of the room on the suite's live call, or back.
+      await control('POST', `/calls/${encodeURIComponent(req.callId)}/agent-absent`, { absent: req.absent === true });
+      return {};
+    case 'delete-call':
+      // Only a call the suite started is ever named here.
+      await control('DELETE', `/calls/${encodeURIComponent(req.callId)}`);
+      return {};
+    case 'tenant-url':
+      // The tenant-level server URL leads to the suite's receiver (as onboarding needs); left so.
+      await control('PUT', `/tenants/${encodeURIComponent(req.tenantId)}/server-url`, { url: req.deliverTo });
+      return {};
     default:
       return { unsupported: `unknown kind ${JSON.stringify(req.kind)}` };
   }

@@ -76,6 +76,38 @@ describe('event trigger (command form)', () => {
     await expect(new TriggerEvents(trigger(`() => ({ callId: 'x' })`).command).startCall('t', 'a')).rejects.toThrow(/without a string `id`/);
   });
 
+  it('the optional kinds (tool invocation, agent away, deleted call, tenant-level URL) send their fields; each may be unsupported alone', async () => {
+    const t = trigger(`(req) => req.kind === 'delete-call' ? { unsupported: 'calls are never deleted on this tenant' } : {}`);
+    const events = new TriggerEvents(t.command);
+    const call = { id: 'call-1' };
+    await events.toolInvocation('tenant-a', call, 'tool-1');
+    await events.agentAbsent('tenant-a', call, true);
+    await events.agentAbsent('tenant-a', call, false);
+    const deleted = await events.deleteCall('tenant-a', call).catch((e) => e);
+    expect(deleted).toBeInstanceOf(EventUnsupportedError);
+    expect(deleted.message).toBe('not applicable to this target: the event trigger cannot cause delete-call: calls are never deleted on this tenant');
+    // The tenant-level URL is led to the receiver before the step that needs it, and no onboarding request runs meanwhile.
+    const order: string[] = [];
+    const during = events.withTenantUrl('tenant-a', 'https://hooks.example.test/t/r-null', async () => {
+      order.push('during');
+      await new Promise((r) => setTimeout(r, 200));
+      order.push('during ends');
+      return 'routed';
+    });
+    const onboarding = events.onboarding('tenant-a', 'chatapp.calling.live', 'https://hooks.example.test/o').then(() => order.push('onboarding'));
+    expect(await during).toBe('routed');
+    await onboarding;
+    expect(order).toEqual(['during', 'during ends', 'onboarding']);
+    expect(requests(t.log)).toEqual([
+      { kind: 'tool-invocation', tenantId: 'tenant-a', callId: 'call-1', toolId: 'tool-1' },
+      { kind: 'agent-absent', tenantId: 'tenant-a', callId: 'call-1', absent: true },
+      { kind: 'agent-absent', tenantId: 'tenant-a', callId: 'call-1', absent: false },
+      { kind: 'delete-call', tenantId: 'tenant-a', callId: 'call-1' },
+      { kind: 'tenant-url', tenantId: 'tenant-a', deliverTo: 'https://hooks.example.test/t/r-null' },
+      { kind: 'onboarding', tenantId: 'tenant-a', type: 'chatapp.calling.live', deliverTo: 'https://hooks.example.test/o' },
+    ]);
+  });
+
   it('a trigger that answers too late is a failure', async () => {
     const t = trigger(`() => { const end = Date.now() + 2000; while (Date.now() < end); return {}; }`);
     await expect(new TriggerEvents(t.command, 300).endConversation('t', 'c')).rejects.toThrow(/no answer within 300 ms/);
