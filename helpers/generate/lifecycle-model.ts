@@ -17,10 +17,12 @@ export interface ModelTenant {
   /** How many times its key was rotated: the current key is generation `rotations`. */
   rotations: number;
   removed: boolean;
-  /** Calls started on it, in order: live until ended. */
-  calls: ('live' | 'ended')[];
+  /** Calls started on it, in order: live until ended; deleted through the control API. */
+  calls: ('live' | 'ended' | 'deleted')[];
   /** Per call, the monitor sessions its mints opened and no DELETE closed yet. */
   sessions: number[];
+  /** Per call, the actorLabel of every session its mints opened, closed ones included: the audit read lists each (§4.5). */
+  labels: string[][];
 }
 
 /** The whole modelled state of one property run: tenants A and B of one organization. */
@@ -32,8 +34,8 @@ export interface LifecycleModel {
 export function initialLifecycle(): LifecycleModel {
   return {
     tenants: [
-      { index: 0, rotations: 0, removed: false, calls: [], sessions: [] },
-      { index: 1, rotations: 0, removed: false, calls: [], sessions: [] },
+      { index: 0, rotations: 0, removed: false, calls: [], sessions: [], labels: [] },
+      { index: 1, rotations: 0, removed: false, calls: [], sessions: [], labels: [] },
     ],
   };
 }
@@ -73,6 +75,8 @@ export function allowedCallRead(owner: ModelTenant, reader: ModelTenant): Allowe
 export function allowedMint(owner: ModelTenant, i: number, reader: ModelTenant): Allowed {
   if (owner.index !== reader.index)
     return { statuses: [404], clause: '5.7/isolation-call-read', words: "another tenant's call answers like one that never existed" };
+  if (owner.calls[i] === 'deleted')
+    return { statuses: [404], clause: '7/bare-404-deleted-call', words: 'a deleted call answers the monitoring POSTs like one that never existed' };
   return owner.calls[i] === 'live'
     ? { statuses: [200, 201, 409], reason: '!not_live', clause: '4.5/monitor-session-mint', words: 'a live call mints, or is busy (a 409 other than not_live)' }
     : { statuses: [409], reason: 'not_live', clause: '3/monitoring-not-live-final', words: 'an ended call is refused with 409 not_live' };
@@ -90,6 +94,31 @@ export function allowedAuditRead(owner: ModelTenant, reader: ModelTenant): Allow
   return owner.index === reader.index
     ? { statuses: [200], clause: '4.5/monitor-sessions-audit', words: 'the audit read works during and after the call' }
     : { statuses: [404], clause: '5.7/isolation-monitor-sessions-read', words: "another tenant's call answers like one that never existed" };
+}
+
+/**
+ * §4.5 "who held a session, actorLabel": the labels of `owner`'s call `i` that the audit read
+ * `data` does not show (each label must occur verbatim as a string value somewhere in it, the
+ * sessions a DELETE closed or the end of the call closed included; the row shape is not shown).
+ */
+export function unlistedLabels(owner: ModelTenant, i: number, data: unknown): string[] {
+  const found = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') found.add(v);
+    else if (v && typeof v === 'object') for (const x of Object.values(v)) walk(x);
+  };
+  walk(data);
+  return (owner.labels[i] ?? []).filter((l) => !found.has(l));
+}
+
+/**
+ * §4.5 per-call monitor slots, their number not shown: `slots` sessions were open when a mint was
+ * refused (so the call has `slots` slots), and one was closed; of mints sent at once, at most one
+ * may take the free slot. Answers the words of the breach, or undefined.
+ */
+export function slotBreach(slots: number, successes: number): string | undefined {
+  if (successes <= 1) return undefined;
+  return `${successes} of the mints sent at once on a call with one free slot (a mint was refused with ${slots} open, one was then closed) were accepted: the call held ${slots - 1 + successes} sessions`;
 }
 
 /** Whether an answer (status and, for a 409, its reason) is one the model allows. */
@@ -113,4 +142,6 @@ export const LIFECYCLE_CLAUSES = [
   '5.7/isolation-monitor-session-close',
   '4.5/monitor-sessions-audit',
   '5.7/isolation-monitor-sessions-read',
+  '7/bare-404-deleted-call',
+  '4.5/monitor-session-slots',
 ];

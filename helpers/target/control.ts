@@ -126,6 +126,14 @@ export class ControlClient {
   endCall(id: string, body: { supervisorAnswered?: boolean; customerNumber?: string } = {}) {
     return this.send('POST', `/calls/${id}/end`, body);
   }
+  /**
+   * Deletes a call (`DELETE /__control/calls/{id}`, an addition of docs/control-api.md): the
+   * monitoring POSTs then answer it as they answer an unknown call (§7 exception 2).
+   * @throws ControlError when the call is unknown or the addition is not served.
+   */
+  deleteCall(id: string) {
+    return this.send('DELETE', `/calls/${id}`);
+  }
   agentAbsent(id: string, absent: boolean) {
     return this.send('POST', `/calls/${id}/agent-absent`, { absent });
   }

@@ -191,4 +191,17 @@ export const AUTH_FAULTS = defineFaults([
       next(state, xTenant);
     }),
   },
+  {
+    name: 'auth.rotation-revokes-first-key-only',
+    clauses: ['5.4/rotated-key-invalid'],
+    description:
+      "Rotation revokes only the owner's first key (a revocation row keyed by the original key): a key issued by a rotation keeps working after the next rotation.",
+    override: override(keyOwner, (next) => (state, key) => {
+      const current = next(state, key);
+      const former = state.rotatedKeys.get(key);
+      if (current || !former) return current;
+      const first = [...state.rotatedKeys].find(([, owner]) => JSON.stringify(owner) === JSON.stringify(former))?.[0];
+      return first === key ? null : former;
+    }),
+  },
 ]);

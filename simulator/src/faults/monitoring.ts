@@ -6,10 +6,12 @@ import { endCall } from '../control/calls.ts';
 import { ApiError, errorBody, notFound } from '../envelope.ts';
 import { callLookup, liveList, unownedCallAnswer } from '../routes/calls.ts';
 import {
+  auditRows,
   closeSession,
   conflictAnswer,
   invalidBodyAnswer,
   mintAnswer,
+  mintGap,
   mintBudget,
   openSessions,
   rateLimitedAnswer,
@@ -169,5 +171,19 @@ export const MONITORING_FAULTS = defineFaults([
     description:
       'The assistant-away flag is checked before the call state: a call that ended while its assistant was away answers 409 agent_absent (retry) instead of not_live (final).',
     override: override(stateRefusal, (next) => (call, action) => (call.agentAbsent && action !== 'monitor' ? 'agent_absent' : next(call, action))),
+  },
+  {
+    name: 'monitoring.audit-open-only',
+    clauses: ['4.5/monitor-sessions-audit'],
+    description:
+      'The audit read lists only the sessions still open (a query filtered on closed_at IS NULL): a session closed by DELETE or by the end of the call disappears from GET /calls/{id}/monitor-sessions.',
+    override: override(auditRows, (next) => (audit) => next(audit.filter((a) => !(a.action === 'monitor' && a.closedAt !== null)))),
+  },
+  {
+    name: 'monitoring.slot-check-race',
+    clauses: ['4.5/monitor-session-slots'],
+    description:
+      'The slot check and the session it records are two steps with an await between (a read, then an insert): mints sent at once on a call with one free slot all pass the check and all open a session.',
+    override: override(mintGap, () => () => new Promise<void>((resolve) => setTimeout(resolve, 25))),
   },
 ]);

@@ -127,6 +127,19 @@ export const supervisorEnd = seam('monitoring.supervisor-end', (state: SimState,
   endCall(state, call, { reason: 'ended-by-supervisor', supervisorAnswered: false });
 });
 
+/**
+ * §4.5 "who held a session": the rows of the audit read of a call: every monitor session minted on
+ * it (closed ones included, with when they closed), every takeover and end.
+ */
+export const auditRows = seam('monitoring.audit-rows', (audit: readonly MonitorAuditRecord[]): Record<string, unknown>[] => audit.map((a) => ({ ...a })));
+
+/**
+ * §4.5 per-call slots: what runs between the slot check of a mint and the session it records.
+ * Nothing: the check and the record are one step, so mints sent at once cannot both take one
+ * free slot.
+ */
+export const mintGap = seam('monitoring.mint-gap', (): Promise<void> | void => undefined);
+
 /** Open monitor sessions among `audit` entries. */
 export function openSessions(audit: readonly MonitorAuditRecord[]): number {
   return audit.filter((a) => a.action === 'monitor' && a.closedAt === null).length;
@@ -187,6 +200,7 @@ export const monitoringRoutes: FastifyPluginAsync = async (app) => {
     const wait = mintRateWait(state, tenantId, principalOf(request).keyType);
     if (wait > 0) return sendAnswer(reply, state.behaviour.of(rateLimitedAnswer)(state, requestPath(request), wait));
     if (state.behaviour.of(slotsFull)(state, call)) return sendAnswer(reply, state.behaviour.of(conflictAnswer)('slots_full'));
+    await state.behaviour.of(mintGap)();
     const now = new Date();
     const sessionId = randomUUID();
     call.audit.push({ action: 'monitor', sessionId, actorLabel: body.actorLabel, at: now.toISOString(), closedAt: null });
@@ -245,9 +259,6 @@ export const monitoringRoutes: FastifyPluginAsync = async (app) => {
     const tenantId = tenantOf(request);
     const call = ownedCall(state, tenantId, request.params.id);
     if (!call) return sendUnowned(reply, tenantId, request.params.id, unknownCall());
-    return ok(
-      reply,
-      call.audit.map((a) => ({ ...a })),
-    );
+    return ok(reply, state.behaviour.of(auditRows)(call.audit));
   });
 };

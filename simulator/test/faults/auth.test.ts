@@ -57,4 +57,14 @@ probeArea('auth', AUTH_FAULTS, {
     probe: async (w) => st(await w.req('GET', '/assistants', { key: 'not-a-key', headers: { 'x-tenant-id': NEVER_EXISTED } })),
     spec: [401, 'UNAUTHORIZED', 'Missing or invalid credentials'],
   },
+  'auth.rotation-revokes-first-key-only': {
+    // Rotated twice: the key the first rotation issued is the one to try (the first key is refused either way).
+    probe: async (w) => {
+      const first = w.A.apiKey;
+      const second = (await w.ctl('POST', '/keys/rotate', { apiKey: first })).body.apiKey;
+      await w.ctl('POST', '/keys/rotate', { apiKey: second });
+      return st(await w.req('GET', '/assistants', { key: second }));
+    },
+    spec: [401, 'UNAUTHORIZED', 'Missing or invalid credentials'],
+  },
 });

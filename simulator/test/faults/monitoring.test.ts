@@ -87,4 +87,20 @@ probeArea('monitoring', MONITORING_FAULTS, {
     await w.ctl('POST', `/calls/${c.id}/end`, {});
     return (await w.req('POST', `/calls/${c.id}/takeover`, { key: w.A.apiKey, body: { actorLabel: 'sup' } })).body;
   },
+  'monitoring.audit-open-only': async (w) => {
+    const c = await liveCall(w, w.A);
+    await mint(w, c.id, 'closed soon');
+    await w.req('DELETE', `/calls/${c.id}/monitor-session`, { key: w.A.apiKey });
+    return (await w.req('GET', `/calls/${c.id}/monitor-sessions`, { key: w.A.apiKey })).body.data.length;
+  },
+  'monitoring.slot-check-race': {
+    // Two slots per call (the default config): one taken, then three mints at once for the last one.
+    probe: async (w) => {
+      const c = await liveCall(w, w.A);
+      await mint(w, c.id, 'first');
+      const answers = await Promise.all([1, 2, 3].map((k) => mint(w, c.id, `racer ${k}`)));
+      return answers.filter((a) => a.status === 201).length;
+    },
+    spec: 1,
+  },
 });
