@@ -8,12 +8,14 @@
  * suite: a tool fixture needs the tools request shape, which §4.5 does not show.
  */
 import { documented, fields, WRITE_STAMPS } from '../helpers/spec/documented';
-import { beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { useWorld } from '../helpers/world/world';
-import { clauseTest, skipWith, type Verify, type ClauseContext } from '../helpers/checks/clause';
+import { clauseTest, skipWith, type Verify, type ClauseContext, type ClauseTestOptions } from '../helpers/checks/clause';
 import { assistantFixture } from '../helpers/world/fixtures';
+import { concurrency, fixturePool, type FixturePool } from '../helpers/world/concurrency';
 import type { ApiClient, ApiResponse } from '../helpers/http/client';
 import { ABSENT, describeActual, getAt, readingHolds, type ClearedReading, type PathSegment, type Reading } from '../helpers/generate/paths';
 
@@ -22,24 +24,53 @@ let client: ApiClient;
 let id: string;
 let neverSetId: string;
 
+/**
+ * Assistants for the merge sequences: each test holds one for its whole sequence, so tests of one
+ * block run concurrently; up to CORE_API_CONCURRENCY of them on a simulator, on a live tenant only
+ * the file's own assistant (no further assistants are made there: the tests then run one after the other).
+ */
+let pool: FixturePool<{ id: string }>;
+/** The assistant the running test holds. */
+const held = new AsyncLocalStorage<string>();
+
 beforeAll(async () => {
   const w = world();
   client = w.as('tenantA');
   id = (await assistantFixture(w, client, 'merge-semantics')).id;
   neverSetId = (await assistantFixture(w, client, 'merge-never-set')).id;
+  pool = fixturePool(
+    async (i) => ({ id: i === 0 ? id : (await assistantFixture(w, client, `merge-semantics-${i}`)).id }),
+    w.target.capabilities.control ? concurrency() : 1,
+  );
 });
+afterAll(async () => {
+  await pool?.close();
+});
+
+/** The assistant the running test writes: the one it holds from the pool (the file's own outside a held test). */
+const mine = (): string => held.getStore() ?? id;
+
+/** A {@link clauseTest} whose merge sequence runs on an assistant of the pool, held for the whole test. */
+function heldTest(
+  clauses: Parameters<typeof clauseTest>[0],
+  requirement: string,
+  fn: (ctx: ClauseContext) => Promise<void> | void,
+  opts?: ClauseTestOptions,
+): void {
+  clauseTest(clauses, requirement, (ctx) => pool.use(async (a) => held.run(a.id, () => fn(ctx))), opts);
+}
 
 const CLEARED: ClearedReading[] = ['null', 'absent', 'empty-object'];
 
-/** PATCH that must answer 200; returns the answer. */
+/** PATCH of the running test's assistant that must answer 200; returns the answer. */
 async function patchOk(verify: Verify, body: Record<string, unknown>, what = 'the PATCH'): Promise<ApiResponse> {
-  const res = await client.patch(`/assistants/${id}`, body);
+  const res = await client.patch(`/assistants/${mine()}`, body);
   verify.success(res, 200, `${what} (${JSON.stringify(body).slice(0, 160)}) is accepted`);
   return res;
 }
 
-/** GET of the fixture; returns `data`. */
-async function read(verify: Verify, assistant = id): Promise<{ data: any; res: ApiResponse }> {
+/** GET of the running test's assistant (or `assistant`); returns `data`. */
+async function read(verify: Verify, assistant = mine()): Promise<{ data: any; res: ApiResponse }> {
   const res = await client.get(`/assistants/${assistant}`);
   verify.success(res, 200, 'GET /assistants/{id} answers 200');
   return { data: res.json?.data, res };
@@ -62,7 +93,7 @@ function checkAt(verify: Verify, what: string, data: any, path: PathSegment[], e
  */
 const ACROSS_WRITES = documented('assistant', WRITE_STAMPS);
 
-describe('§4.1 omitted fields stay unchanged', () => {
+describe.concurrent('§4.1 omitted fields stay unchanged', () => {
   const RICH = {
     firstMessage: 'Merge semantics: before',
     developerPrompt: 'Be brief.',
@@ -88,7 +119,7 @@ describe('§4.1 omitted fields stay unchanged', () => {
   ];
   for (const single of SINGLES) {
     const [field] = Object.keys(single);
-    clauseTest('4.1/omitted-unchanged', `a PATCH of ${field} alone leaves every other field as it was, field by field`, async ({ verify }) => {
+    heldTest('4.1/omitted-unchanged', `a PATCH of ${field} alone leaves every other field as it was, field by field`, async ({ verify }) => {
       await patchOk(verify, RICH, 'setting up a varied state');
       const before = await read(verify);
       await patchOk(verify, single);
@@ -105,10 +136,10 @@ describe('§4.1 omitted fields stay unchanged', () => {
   }
 });
 
-describe('§2.2 id sets are replaced', () => {
+describe.concurrent('§2.2 id sets are replaced', () => {
   /** Sends made-up ids, checked on the test's clause; skips when the target refuses them (whether they must exist is not stated). */
   async function setIds(ctx: ClauseContext, field: 'toolIds' | 'dictionaryIds', ids: string[]): Promise<void> {
-    const res = await client.patch(`/assistants/${id}`, { [field]: ids });
+    const res = await client.patch(`/assistants/${mine()}`, { [field]: ids });
     if (ids.length && (res.status === 400 || res.status === 404)) {
       skipWith(
         ctx,
@@ -118,7 +149,7 @@ describe('§2.2 id sets are replaced', () => {
     ctx.verify.success(res, 200, `PATCH ${field} ${JSON.stringify(ids)} is accepted`);
   }
 
-  clauseTest('2.2/tool-ids-replace-set', 'toolIds replaces the stored set instead of adding to it', async (ctx) => {
+  heldTest('2.2/tool-ids-replace-set', 'toolIds replaces the stored set instead of adding to it', async (ctx) => {
     const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
     await setIds(ctx, 'toolIds', [a, b]);
     const first = await read(ctx.verify);
@@ -128,14 +159,14 @@ describe('§2.2 id sets are replaced', () => {
     ctx.verify.equal('GET shows only the new tool id', second.data?.toolIds, [c], second.res);
   });
 
-  clauseTest('2.2/tool-ids-replace-set', 'toolIds [] leaves no tool linked', async (ctx) => {
+  heldTest('2.2/tool-ids-replace-set', 'toolIds [] leaves no tool linked', async (ctx) => {
     await setIds(ctx, 'toolIds', [randomUUID(), randomUUID()]);
     await setIds(ctx, 'toolIds', []);
     const { data, res } = await read(ctx.verify);
     ctx.verify.reads('GET shows toolIds empty ([] or null)', data, ['toolIds'], { kind: 'cleared', readings: ['empty-array', 'null'] }, res);
   });
 
-  clauseTest('2.2/dictionary-ids-replace-set', 'dictionaryIds replaces the stored set, in the order sent', async (ctx) => {
+  heldTest('2.2/dictionary-ids-replace-set', 'dictionaryIds replaces the stored set, in the order sent', async (ctx) => {
     const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
     await setIds(ctx, 'dictionaryIds', [a, b]);
     const first = await read(ctx.verify);
@@ -146,7 +177,7 @@ describe('§2.2 id sets are replaced', () => {
     ctx.verify.equal('GET shows exactly the new list', second.data?.dictionaryIds, [c, a], second.res);
   });
 
-  clauseTest('2.2/dictionary-ids-empty-unlinks', 'dictionaryIds [] unlinks every dictionary', async (ctx) => {
+  heldTest('2.2/dictionary-ids-empty-unlinks', 'dictionaryIds [] unlinks every dictionary', async (ctx) => {
     await setIds(ctx, 'dictionaryIds', [randomUUID()]);
     await setIds(ctx, 'dictionaryIds', []);
     const { data, res } = await read(ctx.verify);
@@ -160,8 +191,8 @@ describe('§2.2 id sets are replaced', () => {
   });
 });
 
-describe('§2.5 transferSettings', () => {
-  clauseTest(['2.5/deep-merge', '2.5/get-returns-object'], 'sending one key leaves the other as stored', async ({ verify }) => {
+describe.concurrent('§2.5 transferSettings', () => {
+  heldTest(['2.5/deep-merge', '2.5/get-returns-object'], 'sending one key leaves the other as stored', async ({ verify }) => {
     const deep = verify.on('2.5/deep-merge');
     await patchOk(deep, { transferSettings: null });
     await patchOk(deep, { transferSettings: { amd_detection: false, use_assistant_number: true } });
@@ -178,20 +209,20 @@ describe('§2.5 transferSettings', () => {
     checkAt(deep, 'after sending amd_detection only', two.data, ['transferSettings', 'use_assistant_number'], false, two.res);
   });
 
-  clauseTest('2.5/null-clears', 'null clears the whole document', async ({ verify }) => {
+  heldTest('2.5/null-clears', 'null clears the whole document', async ({ verify }) => {
     await patchOk(verify, { transferSettings: { amd_detection: false, use_assistant_number: true } });
     await patchOk(verify, { transferSettings: null });
     const { data, res } = await read(verify);
     checkCleared(verify, 'after transferSettings null', data, ['transferSettings'], res);
   });
 
-  clauseTest(
+  heldTest(
     ['2.5/unknown-key-rejected', '4.1/rejected-patch-changes-nothing', '4.1/validation-error-details'],
     'an unknown key is refused, and the known key sent beside it is not stored',
     async ({ verify }) => {
       await patchOk(verify.on('2.5/unknown-key-rejected'), { transferSettings: { amd_detection: false } });
       const before = await read(verify.on('2.5/unknown-key-rejected'));
-      const res = await client.patch(`/assistants/${id}`, { transferSettings: { amd_detection: true, ring_timeout: 30 } });
+      const res = await client.patch(`/assistants/${mine()}`, { transferSettings: { amd_detection: true, ring_timeout: 30 } });
       verify
         .on('2.5/unknown-key-rejected')
         .error(res, 400, 'VALIDATION_ERROR', 'transferSettings with the unknown key ring_timeout answers 400 VALIDATION_ERROR');
@@ -204,10 +235,10 @@ describe('§2.5 transferSettings', () => {
   );
 });
 
-describe('§4.1 a refused PATCH stores nothing, valid fields included', () => {
-  clauseTest('4.1/rejected-patch-changes-nothing', 'valid fields sent beside an invalid one are not stored', async ({ verify }) => {
+describe.concurrent('§4.1 a refused PATCH stores nothing, valid fields included', () => {
+  heldTest('4.1/rejected-patch-changes-nothing', 'valid fields sent beside an invalid one are not stored', async ({ verify }) => {
     const before = await read(verify);
-    const res = await client.patch(`/assistants/${id}`, {
+    const res = await client.patch(`/assistants/${mine()}`, {
       firstMessage: `${before.data?.firstMessage ?? ''} (must not be stored)`,
       categories: ['must-not-be-stored'],
       idleTimeoutSeconds: 61,
@@ -224,8 +255,8 @@ describe('§4.1 a refused PATCH stores nothing, valid fields included', () => {
   });
 });
 
-describe('§2.6 dictionarySettings', () => {
-  clauseTest('2.6/replace', 'a PATCH replaces the whole document: a sub-list not sent is gone', async ({ verify }) => {
+describe.concurrent('§2.6 dictionarySettings', () => {
+  heldTest('2.6/replace', 'a PATCH replaces the whole document: a sub-list not sent is gone', async ({ verify }) => {
     await patchOk(verify, {
       dictionarySettings: { sttKeyterms: [{ term: 'Alphax', language: 'fr' }], ttsPronunciations: [{ word: 'Betax', respell: 'bay-tax' }] },
     });
@@ -250,7 +281,7 @@ describe('§2.6 dictionarySettings', () => {
     );
   });
 
-  clauseTest('2.6/null-clears', 'null clears the document', async ({ verify }) => {
+  heldTest('2.6/null-clears', 'null clears the document', async ({ verify }) => {
     await patchOk(verify, { dictionarySettings: { sttKeyterms: [{ term: 'Deltax', language: 'de' }] } });
     await patchOk(verify, { dictionarySettings: null });
     const { data, res } = await read(verify);
@@ -258,8 +289,8 @@ describe('§2.6 dictionarySettings', () => {
   });
 });
 
-describe('§2.7 ivrSettings', () => {
-  clauseTest('2.7/deep-merge-per-key', 'keys not sent keep their stored values', async ({ verify }) => {
+describe.concurrent('§2.7 ivrSettings', () => {
+  heldTest('2.7/deep-merge-per-key', 'keys not sent keep their stored values', async ({ verify }) => {
     await patchOk(verify, { ivrSettings: null });
     await patchOk(verify, { ivrSettings: { ivrMode: true, conformanceA: 'a' } });
     await patchOk(verify, { ivrSettings: { conformanceB: 'b' } });
@@ -280,7 +311,7 @@ describe('§2.7 ivrSettings', () => {
       checkAt(verify, 'after sending ivrMode false only', two.data, ['ivrSettings', k], v, two.res);
   });
 
-  clauseTest('2.7/null-key-deleted', 'a key sent as null is deleted, and GET omits it', async ({ verify }) => {
+  heldTest('2.7/null-key-deleted', 'a key sent as null is deleted, and GET omits it', async ({ verify }) => {
     await patchOk(verify, { ivrSettings: null });
     await patchOk(verify, { ivrSettings: { ivrMode: true, conformanceA: 'a' } });
     await patchOk(verify, { ivrSettings: { conformanceA: null } });
@@ -289,14 +320,14 @@ describe('§2.7 ivrSettings', () => {
     checkAt(verify, 'the other key stays', data, ['ivrSettings', 'ivrMode'], true, res);
   });
 
-  clauseTest('2.7/null-clears', 'the whole field null clears the document', async ({ verify }) => {
+  heldTest('2.7/null-clears', 'the whole field null clears the document', async ({ verify }) => {
     await patchOk(verify, { ivrSettings: { ivrMode: true, conformanceA: 'a' } });
     await patchOk(verify, { ivrSettings: null });
     const { data, res } = await read(verify);
     checkCleared(verify, 'after ivrSettings null', data, ['ivrSettings'], res);
   });
 
-  clauseTest('2.7/omitted-unchanged', 'a PATCH without ivrSettings leaves it unchanged', async ({ verify }) => {
+  heldTest('2.7/omitted-unchanged', 'a PATCH without ivrSettings leaves it unchanged', async ({ verify }) => {
     await patchOk(verify, { ivrSettings: null });
     await patchOk(verify, { ivrSettings: { ivrMode: false, conformanceA: 'kept' } });
     const before = await read(verify);
@@ -306,7 +337,7 @@ describe('§2.7 ivrSettings', () => {
   });
 });
 
-describe('§2.4 settings.conversationConfig nulls', () => {
+describe.concurrent('§2.4 settings.conversationConfig nulls', () => {
   const CC = ['settings', 'conversationConfig'];
 
   /** Deleted: absent, null, or {} for a plan; a default shown instead passes only when it differs from what was stored (informational). */
@@ -328,7 +359,7 @@ describe('§2.4 settings.conversationConfig nulls', () => {
     ['interruptionPlan', { minDuration: 2, minWords: 7 }],
     ['endpointingPlan', { mode: 'dynamic' }],
   ] as const) {
-    clauseTest('2.4/plan-null-deletes', `null on ${plan} deletes the stored plan`, async ({ verify }) => {
+    heldTest('2.4/plan-null-deletes', `null on ${plan} deletes the stored plan`, async ({ verify }) => {
       await patchOk(verify, { settings: { conversationConfig: { [plan]: value } } });
       const set = await read(verify);
       checkAt(verify, `${plan} was stored`, set.data, [...CC, plan], value, set.res);
@@ -343,7 +374,7 @@ describe('§2.4 settings.conversationConfig nulls', () => {
     ['interruptionPlan', 'minDuration', 3],
     ['endpointingPlan', 'mode', 'fixed'],
   ] as const) {
-    clauseTest('2.4/plan-null-deletes', `null on ${plan}.${field} deletes the stored value`, async ({ verify }) => {
+    heldTest('2.4/plan-null-deletes', `null on ${plan}.${field} deletes the stored value`, async ({ verify }) => {
       await patchOk(verify, { settings: { conversationConfig: { [plan]: { [field]: value } } } });
       const set = await read(verify);
       checkAt(verify, `${plan}.${field} was stored`, set.data, [...CC, plan, field], value, set.res);
@@ -353,7 +384,7 @@ describe('§2.4 settings.conversationConfig nulls', () => {
     });
   }
 
-  clauseTest('2.4/expressive-options-null-omits', 'null on expressiveOptions removes the key: GET omits it', async ({ verify }) => {
+  heldTest('2.4/expressive-options-null-omits', 'null on expressiveOptions removes the key: GET omits it', async ({ verify }) => {
     await patchOk(verify, { settings: { conversationConfig: { expressiveOptions: { pace: 'slow', disfluencies: true } } } });
     const set = await read(verify);
     checkAt(verify, 'expressiveOptions was stored', set.data, [...CC, 'expressiveOptions', 'pace'], 'slow', set.res);
@@ -369,7 +400,7 @@ describe('§2.4 settings.conversationConfig nulls', () => {
   });
 });
 
-describe('§2.2 fields merged into settings', () => {
+describe.concurrent('§2.2 fields merged into settings', () => {
   const SETUP = {
     settings: { conversationConfig: { deliveryMode: 'expressive', interruptionPlan: { minDuration: 1, minWords: 2 } } },
   };
@@ -379,7 +410,7 @@ describe('§2.2 fields merged into settings', () => {
     ['2.2/warm-return-message-merged-into-settings', 'warmReturnMessage', 'First wording.', 'Second wording.', 'equals'],
   ];
   for (const [clause, field, first, second, kind] of MERGED) {
-    clauseTest(clause, `${field} is stored as settings.${field} and every other settings key is kept`, async ({ verify }) => {
+    heldTest(clause, `${field} is stored as settings.${field} and every other settings key is kept`, async ({ verify }) => {
       // The merged fields first, then settings (a settings PATCH may replace or merge: not stated), then the one field.
       await patchOk(
         verify,
@@ -406,7 +437,7 @@ describe('§2.2 fields merged into settings', () => {
     });
   }
 
-  clauseTest('2.2/warm-return-message-empty-restores', "warmReturnMessage '' is accepted (restores the built-in wording)", async ({ verify }) => {
+  heldTest('2.2/warm-return-message-empty-restores', "warmReturnMessage '' is accepted (restores the built-in wording)", async ({ verify }) => {
     await patchOk(verify, { warmReturnMessage: 'Custom wording.' });
     await patchOk(verify, { warmReturnMessage: '' });
   });
@@ -429,8 +460,8 @@ describe('§2.2 defaults of an assistant never patched', () => {
   });
 });
 
-describe('§8 a replayed PATCH converges', () => {
-  clauseTest('8/patch-replay-converges', 'the same PATCH sent twice gives the same answer and the same GET, updatedAt aside', async ({ verify }) => {
+describe.concurrent('§8 a replayed PATCH converges', () => {
+  heldTest('8/patch-replay-converges', 'the same PATCH sent twice gives the same answer and the same GET, updatedAt aside', async ({ verify }) => {
     await patchOk(verify, { ivrSettings: null, transferSettings: null });
     const body = {
       firstMessage: 'Replayed',
