@@ -76,8 +76,3 @@ export async function pastThrottles(
     await sleep(Math.min(retryAfterMs(res) ?? backoffMs(THROTTLE_BACKOFF, throttles.length), maxWaitMs));
   }
 }
-
-/** Whether a 429 is a throttle: a 429 whose body is not the endpoint's (`endpoints` false). */
-export function isThrottle(res: ApiResponse, endpoints: (res: ApiResponse) => boolean): boolean {
-  return res.status === 429 && !endpoints(res);
-}
