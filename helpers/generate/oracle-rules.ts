@@ -128,6 +128,9 @@ export function textRule(field: string, cite: Cite, o: TextOptions): Judge {
       return j('either', cite('length'), `${field}: ${o.max} characters under one reading only`, exact);
     if (!wellFormed(v)) return j('either', cites, `${field}: ill-formed Unicode (a lone surrogate) is not stated`);
     if (v.includes('\u0000')) return j('either', cites, `${field}: NUL in a text is not stated (a store may refuse it)`);
+    if (hasControlCharacter(v)) {
+      return j('either', cites, `${field}: control characters and noncharacters in a text are not stated (a store may refuse them)`, exact);
+    }
     if (v === '')
       return o.empty === 'accept-unjudged'
         ? j('accept', [o.emptyClause ?? cite('example')[0]], `${field}: '' is stated`)
@@ -137,6 +140,15 @@ export function textRule(field: string, cite: Cite, o: TextOptions): Judge {
     if (v.trim() !== v) return j('accept', cites, `${field}: a string`, trimmedOr(v, exact));
     return j('accept', cites, `${field}: a string`, exact);
   };
+}
+
+/** True when `s` holds a C0 control other than tab, line feed and carriage return, a C1 control or DEL, or the noncharacters U+FFFE and U+FFFF. */
+function hasControlCharacter(s: string): boolean {
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    if ((cp < 0x20 && cp !== 0x09 && cp !== 0x0a && cp !== 0x0d) || (cp >= 0x7f && cp <= 0x9f) || cp === 0xfffe || cp === 0xffff) return true;
+  }
+  return false;
 }
 
 function trimmedOr(v: string, exact: Reading | undefined): Reading | undefined {

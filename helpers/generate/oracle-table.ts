@@ -266,8 +266,31 @@ function zoneRule(field: string, cite: ReturnType<typeof citeFrom>): Judge {
   };
 }
 
-/** Zones added to the IANA database since 2016 or renamed since: a store with older tz data may not know them. */
+/**
+ * Zones a careful store may not know: added to the IANA database since 2016, or names ICU lists as
+ * canonical that IANA keeps only as backward links (CLDR's older spellings: Asia/Calcutta for
+ * Asia/Kolkata), which a tz build without the `backward` file refuses.
+ */
 export const RECENT_ZONES = new Set([
+  'Africa/Asmera',
+  'America/Buenos_Aires',
+  'America/Catamarca',
+  'America/Coral_Harbour',
+  'America/Cordoba',
+  'America/Godthab',
+  'America/Indianapolis',
+  'America/Jujuy',
+  'America/Louisville',
+  'America/Mendoza',
+  'Asia/Calcutta',
+  'Asia/Katmandu',
+  'Asia/Rangoon',
+  'Asia/Saigon',
+  'Atlantic/Faeroe',
+  'Europe/Kiev',
+  'Pacific/Enderbury',
+  'Pacific/Ponape',
+  'Pacific/Truk',
   'America/Ciudad_Juarez',
   'Europe/Kyiv',
   'America/Nuuk',

@@ -51,6 +51,8 @@ const CASES: Row[] = [
   ['name', null, 'refuse'],
   ['name', '', 'either'],
   ['name', 'a\ud800b', 'either'],
+  ['name', 'bell\u0007', 'either'],
+  ['name', 'tab\tand line\nfeed', 'accept', 'tab\tand line\nfeed'],
   ['developerPrompt', null, 'either'],
   ['warmReturnMessage', '', 'accept', undefined, '2.2/warm-return-message-empty-restores'],
   ['warmReturnMessage', 'x'.repeat(2000), 'accept', 'x'.repeat(2000)],
