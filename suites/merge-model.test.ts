@@ -1,11 +1,14 @@
 /**
  * Model-based property test of the PATCH /assistants/{id} merge rules (§2.2, §2.5-§2.7, §4.1):
- * fast-check draws sequences of valid PATCHes, applies each to the target and to the model in
+ * fast-check draws sequences of valid PATCHes (text from Unicode graphemes, serverUrls on a name
+ * that resolves publicly, string lists, documents), applies each to the target and to the model in
  * helpers/generate/merge-model.ts, and after every step the target's GET must equal the model on
- * every modelled field. A failure is shrunk to a minimal sequence.
+ * every modelled field. Commands repeat: a PATCH sent twice (§8 converges), and a PATCH followed
+ * by one that puts the previous values back (switch and switch back, set then clear). A failure
+ * is shrunk to a minimal sequence.
  *
  * Seeded and bounded: `FC_SEED` (and `FC_PATH`) replay a run; the seed is printed on failure.
- * At most {@link numRuns} sequences of {@link MAX_COMMANDS} PATCHes (≤ 2 requests each, plus 3 to
+ * At most {@link numRuns} sequences of {@link MAX_COMMANDS} commands (≤ 4 requests each, plus 3 to
  * reset), a time budget of {@link TIME_BUDGET_MS} ms, and a request budget of
  * {@link requestBudget} past which further (shrinking) runs are not sent and count as passing.
  */
@@ -15,6 +18,8 @@ import fc from 'fast-check';
 import { useWorld } from '../helpers/world/world';
 import { clauseTest } from '../helpers/checks/clause';
 import { assistantFixture } from '../helpers/world/fixtures';
+import { publicHost } from '../helpers/generate/hosts';
+import { generativeDepth } from '../helpers/generate/depth';
 import { hasCapability } from '../helpers/target/target';
 import type { ApiClient } from '../helpers/http/client';
 import {
@@ -33,23 +38,26 @@ import {
  * Sequences drawn per run: 12 on a target with a control API (a simulator); 4 elsewhere, where the
  * request budget of a live run applies (helpers/target/target.ts `requestBudget`, 2,000 requests for a full run by default).
  */
-const numRuns = (): number => (hasCapability('control') ? 12 : 4);
+const numRuns = (): number => (hasCapability('control') ? 12 * generativeDepth() : 4);
 /** Longest PATCH sequence. */
 const MAX_COMMANDS = 6;
 /** Time budget of the whole property, shrinking included (ms). */
 const TIME_BUDGET_MS = 25_000;
 /** Requests after which no more are sent (bounds shrinking on a slow or live target). */
-const requestBudget = (): number => (hasCapability('control') ? 300 : 100);
+const requestBudget = (): number => (hasCapability('control') ? 400 * generativeDepth() : 100);
 
 const world = useWorld();
 let client: ApiClient;
 let id: string;
 let requests = 0;
+/** A name that resolves to a public address, for serverUrl values (helpers/generate/hosts.ts). */
+let host: string;
 
 beforeAll(async () => {
   const w = world();
   client = w.as('tenantA');
   id = (await assistantFixture(w, client, 'merge-model')).id;
+  host = await publicHost(w, 'merge-model');
 });
 
 /** A step where the target disagreed with the model; `clauses` are those of the fields involved. */
@@ -110,13 +118,75 @@ class PatchCommand implements fc.AsyncCommand<Holder, null> {
   }
 }
 
+/** The same PATCH twice (§8: a replayed PATCH converges): the model is applied once, and the GET after each send must equal it. */
+class PatchTwiceCommand implements fc.AsyncCommand<Holder, null> {
+  constructor(readonly body: ModelPatch) {}
+  check(): boolean {
+    return true;
+  }
+  async run(m: Holder): Promise<void> {
+    await patch(this.body as Record<string, unknown>);
+    m.model = applyPatch(m.model, this.body);
+    await compare(m.model, `PATCH ${JSON.stringify(this.body)}`);
+    await patch(this.body as Record<string, unknown>);
+    await compare(m.model, `the same PATCH ${JSON.stringify(this.body)} again`);
+  }
+  toString(): string {
+    return `PATCH ${JSON.stringify(this.body)}  # sent twice`;
+  }
+}
+
+/**
+ * Switch and switch back, set then clear: a PATCH, then a PATCH that puts back the values the
+ * model held for the same fields before it (null where a document was cleared), each compared.
+ */
+class SwitchBackCommand implements fc.AsyncCommand<Holder, null> {
+  private back: Record<string, unknown> = {};
+  constructor(readonly body: ModelPatch) {}
+  check(): boolean {
+    return true;
+  }
+  async run(m: Holder): Promise<void> {
+    this.back = restoring(m.model, this.body);
+    await patch(this.body as Record<string, unknown>);
+    m.model = applyPatch(m.model, this.body);
+    await compare(m.model, `PATCH ${JSON.stringify(this.body)}`);
+    await patch(this.back);
+    m.model = applyPatch(m.model, this.back as ModelPatch);
+    await compare(m.model, `PATCH ${JSON.stringify(this.back)} (back to the values before)`);
+  }
+  toString(): string {
+    return `PATCH ${JSON.stringify(this.body)}, then PATCH ${JSON.stringify(this.back)}  # switch back`;
+  }
+}
+
+/**
+ * The PATCH that puts back what `model` holds for the fields `body` names: the same value, a
+ * document as a whole (null when cleared; ivrSettings' keys the body adds sent as null), the
+ * merged-into settings fields from `settings`.
+ */
+function restoring(model: MergeModel, body: ModelPatch): Record<string, unknown> {
+  const back: Record<string, unknown> = {};
+  const settings = model.settings as unknown as Record<string, unknown>;
+  for (const k of Object.keys(body)) {
+    if (k in settings && k !== 'conversationConfig') back[k] = settings[k];
+    else if (k === 'ivrSettings') {
+      const sent = (body.ivrSettings ?? {}) as Record<string, unknown>;
+      back.ivrSettings = model.ivrSettings === null ? null : { ...Object.fromEntries(Object.keys(sent).map((x) => [x, null])), ...model.ivrSettings };
+    } else back[k] = structuredClone((model as unknown as Record<string, unknown>)[k]);
+  }
+  return back;
+}
+
 clauseTest(
   MODEL_CLAUSES,
   'random sequences of valid PATCHes leave the target equal to the merge model after every step',
   async ({ verify }) => {
     const seed = readSeed('FC_SEED');
     const path = readEnv('FC_PATH');
-    const property = fc.asyncProperty(fc.commands([patchArbitrary().map((b) => new PatchCommand(b))], { maxCommands: MAX_COMMANDS }), async (cmds) => {
+    const patches = patchArbitrary(host);
+    const commands = [patches.map((b) => new PatchCommand(b)), patches.map((b) => new PatchTwiceCommand(b)), patches.map((b) => new SwitchBackCommand(b))];
+    const property = fc.asyncProperty(fc.commands(commands, { maxCommands: MAX_COMMANDS }), async (cmds) => {
       if (requests >= requestBudget()) return; // budget spent: stop sending (shrinking ends with the smallest failure found so far)
       for (const b of BASELINE_PATCHES) await patch(b);
       const holder: Holder = { model: initialModel() };

@@ -11,6 +11,11 @@ import { ABSENT, describeActual, getAt, readingHolds, type ClearedReading } from
 /** The modelled part of an assistant. `null` on a document means "cleared" (GET may show null, {} or no key). */
 export interface MergeModel {
   firstMessage: string;
+  /** §2.2, §2.3: the per-assistant webhook URL; null when cleared. */
+  serverUrl: string | null;
+  /** §2.2 string arrays, replaced whole by a PATCH that names them. */
+  categories: string[];
+  idleMessages: string[];
   transferMode: string;
   /** Seconds (§2.2), stored as a number. */
   idleTimeoutSeconds: number;
@@ -26,6 +31,9 @@ export interface MergeModel {
 /** A valid PATCH body over the modelled fields (every member optional). */
 export type ModelPatch = Partial<{
   firstMessage: string;
+  serverUrl: string | null;
+  categories: string[];
+  idleMessages: string[];
   transferMode: string;
   idleTimeoutSeconds: number | string;
   callTimeLimitSeconds: number | string | null;
@@ -39,7 +47,10 @@ export type ModelPatch = Partial<{
 
 /** Clause ids each modelled field proves. */
 export const FIELD_CLAUSES: Record<string, string[]> = {
-  firstMessage: ['4.1/omitted-unchanged'],
+  firstMessage: ['4.1/omitted-unchanged', '4.1/value-reads-back-exactly'],
+  serverUrl: ['4.1/omitted-unchanged', '2.3/public-name-accepted', '2.3/null-clears'],
+  categories: ['4.1/omitted-unchanged', '8/patch-replay-converges'],
+  idleMessages: ['4.1/omitted-unchanged', '8/patch-replay-converges'],
   transferMode: ['4.1/omitted-unchanged', '2.2/transfer-mode-enum'],
   idleTimeoutSeconds: ['4.1/omitted-unchanged', '2.2/integer-string-accepted'],
   callTimeLimitSeconds: ['4.1/omitted-unchanged', '2.2/call-time-limit-null'],
@@ -48,7 +59,7 @@ export const FIELD_CLAUSES: Record<string, string[]> = {
   dictionarySettings: ['2.6/replace', '2.6/null-clears', '2.6/regional-locale-base-code'],
   'settings.transferDialTimeout': ['2.2/transfer-dial-timeout-merged-into-settings'],
   'settings.warmWhisperDelaySeconds': ['2.2/warm-whisper-delay-merged-into-settings'],
-  'settings.warmReturnMessage': ['2.2/warm-return-message-merged-into-settings'],
+  'settings.warmReturnMessage': ['2.2/warm-return-message-merged-into-settings', '4.1/value-reads-back-exactly'],
   'settings.conversationConfig': [
     '2.2/transfer-dial-timeout-merged-into-settings',
     '2.2/warm-whisper-delay-merged-into-settings',
@@ -64,6 +75,9 @@ export const BASELINE_PATCHES: Record<string, unknown>[] = [
   { settings: { conversationConfig: { deliveryMode: 'none' } } },
   {
     firstMessage: 'model start',
+    serverUrl: null,
+    categories: [],
+    idleMessages: [],
     transferMode: 'cold-transfer',
     idleTimeoutSeconds: 10,
     callTimeLimitSeconds: null,
@@ -108,6 +122,9 @@ export function normaliseDictionary(doc: unknown): Record<string, unknown[]> | n
 export function applyPatch(model: MergeModel, patch: ModelPatch): MergeModel {
   const m: MergeModel = structuredClone(model);
   if (patch.firstMessage !== undefined) m.firstMessage = patch.firstMessage;
+  if (patch.serverUrl !== undefined) m.serverUrl = patch.serverUrl;
+  if (patch.categories !== undefined) m.categories = [...patch.categories];
+  if (patch.idleMessages !== undefined) m.idleMessages = [...patch.idleMessages];
   if (patch.transferMode !== undefined) m.transferMode = patch.transferMode;
   if (patch.idleTimeoutSeconds !== undefined) m.idleTimeoutSeconds = Number(patch.idleTimeoutSeconds);
   if (patch.callTimeLimitSeconds !== undefined) m.callTimeLimitSeconds = patch.callTimeLimitSeconds === null ? null : Number(patch.callTimeLimitSeconds);
@@ -153,7 +170,12 @@ export function compareWithModel(model: MergeModel, data: unknown): Mismatch[] {
     out.push({ field, expected, actual: describeActual(actualValue), clauses: FIELD_CLAUSES[field] });
   const at = (path: string) => getAt(data, path.split('.'));
 
-  for (const f of ['firstMessage', 'transferMode'] as const) if (!isDeepStrictEqual(at(f), model[f])) miss(f, JSON.stringify(model[f]), at(f));
+  for (const f of ['firstMessage', 'transferMode', 'serverUrl'] as const) if (!isDeepStrictEqual(at(f), model[f])) miss(f, JSON.stringify(model[f]), at(f));
+  // An emptied list may read [] or null ("string array or null", §2.2).
+  for (const f of ['categories', 'idleMessages'] as const) {
+    const ok = model[f].length === 0 ? readingHolds({ kind: 'cleared', readings: ['empty-array', 'null'] }, at(f)) : isDeepStrictEqual(at(f), model[f]);
+    if (!ok) miss(f, model[f].length === 0 ? '[] or null' : JSON.stringify(model[f]), at(f));
+  }
   for (const f of ['idleTimeoutSeconds', 'callTimeLimitSeconds'] as const) {
     const want = model[f];
     const ok = want === null ? at(f) === null : readingHolds({ kind: 'numeric', value: want }, at(f));
@@ -202,19 +224,40 @@ export function compareWithModel(model: MergeModel, data: unknown): Mismatch[] {
 }
 
 const intOrString = (min: number, max: number) => fc.oneof(fc.integer({ min, max }), fc.integer({ min, max }).map(String));
+/**
+ * Text from the space people write in (Unicode graphemes: accents, scripts, emoji, spaces at
+ * either end), `min` to `max` graphemes, not only the ASCII a hand-picked constant holds.
+ */
+const text = (min: number, max: number) => fc.string({ unit: 'grapheme', minLength: min, maxLength: max });
+/**
+ * A serverUrl on `host` (a name that resolves to a public address, helpers/generate/hosts.ts):
+ * https, a path of a few segments, now and then a query string (§2.3: the path is kept).
+ */
+export function serverUrlArbitrary(host: string): fc.Arbitrary<string> {
+  const segment = fc.stringMatching(/^[A-Za-z0-9._~-]{1,12}$/);
+  const query = fc.option(fc.stringMatching(/^[a-z]{1,6}=[A-Za-z0-9]{1,8}$/), { nil: undefined });
+  return fc.tuple(fc.array(segment, { maxLength: 3 }), query).map(([path, q]) => `https://${host}/${path.join('/')}${q ? `?${q}` : ''}`);
+}
 const language = fc.constantFrom('en', 'fr', 'de', 'ja', 'en-GB', null);
-const keyterm = fc.record({ term: fc.constantFrom('Acme', 'Zorblax', 'Quix'), language }, { requiredKeys: ['term'] });
+const keyterm = fc.record({ term: text(1, 20), language }, { requiredKeys: ['term'] });
 const pronunciation = fc.oneof(
   fc.record({ word: fc.constantFrom('Acme', 'Quix'), respell: fc.constantFrom('ak-mee', 'kwix'), language }, { requiredKeys: ['word', 'respell'] }),
   fc.record({ word: fc.constantFrom('Acme', 'Quix'), phonemes: fc.constantFrom('æ k m i', 'k w ɪ k s') }),
 );
 
-/** fast-check arbitrary of a valid PATCH over the modelled fields (at least one member; §2.2-§2.7 bounds and shapes). */
-export function patchArbitrary(): fc.Arbitrary<ModelPatch> {
+/**
+ * fast-check arbitrary of a valid PATCH over the modelled fields (at least one member; §2.2-§2.7
+ * bounds and shapes). `host` resolves to a public address (serverUrl); without one serverUrl is
+ * only ever cleared.
+ */
+export function patchArbitrary(host?: string): fc.Arbitrary<ModelPatch> {
   return fc
     .record(
       {
-        firstMessage: fc.constantFrom('Hello', 'Good day', 'Welcome back'),
+        firstMessage: text(1, 40),
+        serverUrl: host ? fc.oneof(serverUrlArbitrary(host), fc.constant(null)) : fc.constant(null),
+        categories: fc.array(text(1, 16), { maxLength: 3 }),
+        idleMessages: fc.array(text(1, 30), { maxLength: 3 }),
         transferMode: fc.constantFrom('cold-transfer', 'smart-summary', 'warm-return'),
         idleTimeoutSeconds: intOrString(0, 60),
         callTimeLimitSeconds: fc.oneof(intOrString(10, 43200), fc.constant(null)),
@@ -239,7 +282,7 @@ export function patchArbitrary(): fc.Arbitrary<ModelPatch> {
         ),
         transferDialTimeout: intOrString(1, 60),
         warmWhisperDelaySeconds: intOrString(0, 30),
-        warmReturnMessage: fc.constantFrom('Nobody answered; I am back.', 'Still here with you.'),
+        warmReturnMessage: text(1, 60),
       },
       { requiredKeys: [] },
     )
