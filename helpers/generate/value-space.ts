@@ -57,7 +57,7 @@ export function textClasses(max?: number): ValueClass[] {
   const out: ValueClass[] = [
     { name: 'printable ASCII', arb: textOf('grapheme-ascii', 1, 40) },
     { name: 'Unicode graphemes (astral, combining, emoji)', arb: textOf('grapheme', 1, 20) },
-    { name: 'any code points (control characters, lone surrogates)', arb: textOf('binary', 0, 12) },
+    { name: 'any code points (control characters, lone surrogates)', edges: [''], arb: textOf('binary', 0, 12) },
     {
       name: 'blanks around text',
       arb: fc.tuple(fc.constantFrom(' ', '\t', '\u00a0', '\u3000'), textOf('grapheme-ascii', 1, 10)).map(([b, t]) => `${b}${t}${b}`),
@@ -65,7 +65,11 @@ export function textClasses(max?: number): ValueClass[] {
     { name: 'other JSON types and null', arb: fc.oneof(otherTypes('string'), fc.constant(null)) },
   ];
   if (max !== undefined) {
-    out.push({ name: `lengths around ${max}`, arb: fc.integer({ min: max - 2, max: max + 2 }).map((n) => 'é'.repeat(n)) });
+    out.push({
+      name: `lengths around ${max}`,
+      edges: ['é'.repeat(max), 'é'.repeat(max + 1)],
+      arb: fc.integer({ min: max - 2, max: max + 2 }).map((n) => 'é'.repeat(n)),
+    });
     out.push({ name: `astral text around ${max} UTF-16 units`, arb: fc.integer({ min: max / 2 - 1, max: max / 2 + 1 }).map((n) => '😀'.repeat(n)) });
   }
   return out;
