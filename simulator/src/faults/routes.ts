@@ -25,11 +25,25 @@ function versionPrefixed(url: string): string | null {
 async function servedWithoutPrefix(request: FastifyRequest, reply: FastifyReply, next: () => FastifyReply | Promise<FastifyReply>): Promise<FastifyReply> {
   const rest = versionPrefixed(request.raw.url ?? request.url);
   if (rest === null) return next();
+  return answeredAs(request, reply, request.method, rest, next);
+}
+
+/**
+ * Answers `request` with what `method` `url` answers (sent again in-process with the same
+ * headers, no body: the body of an unknown route is not read); `next` when that is an unknown route too.
+ */
+async function answeredAs(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  method: string,
+  url: string,
+  next: () => FastifyReply | Promise<FastifyReply>,
+): Promise<FastifyReply> {
   const headers = { ...request.headers };
   delete headers['content-length'];
   delete headers['content-type'];
-  const method = request.method as 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  const res = await reply.server.inject({ method, url: rest, headers });
+  const res = await reply.server.inject({ method: method as 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url, headers });
+  if (res.statusCode === 404 && res.json<{ error?: { code?: string } }>()?.error?.code === 'NOT_FOUND') return next();
   const type = res.headers['content-type'];
   if (typeof type === 'string') void reply.type(type);
   return reply.code(res.statusCode).send(res.body);
@@ -62,6 +76,17 @@ export const ROUTES_FAULTS = defineFaults([
     description:
       'Every route is also served under any version prefix (/v1/assistants, /v2/calls/{id}), as a router mounted at the root and under /vN alike, instead of 404 NOT_FOUND there.',
     override: override(unknownRoute, (next) => (request, reply) => servedWithoutPrefix(request, reply, () => next(request, reply))),
+  },
+  {
+    name: 'routes.trailing-slash-read',
+    clauses: ['9.2/trailing-slash'],
+    description:
+      'A path with a trailing slash is aliased to the read of the path without it, whatever the method: PATCH /assistants/{id}/ answers 200 with the assistant unchanged, claiming a write it did not make.',
+    override: override(unknownRoute, (next) => (request, reply) => {
+      const path = requestPath(request);
+      if (path.length < 2 || !path.endsWith('/') || request.method === 'GET') return next(request, reply);
+      return answeredAs(request, reply, 'GET', path.slice(0, -1), () => next(request, reply));
+    }),
   },
   {
     name: 'routes.calls-delete-served',

@@ -18,4 +18,12 @@ probeArea('routes', ROUTES_FAULTS, {
     await w.req('DELETE', `/calls/${call.id}`, { key: w.A.apiKey });
     return st(await w.req('GET', `/calls/${call.id}`, { key: w.A.apiKey }));
   },
+  'routes.trailing-slash-read': {
+    probe: async (w) => {
+      const a = await w.assistant(w.A.apiKey, { name: 'before' });
+      const patched = await w.req('PATCH', `/assistants/${a.id}/`, { key: w.A.apiKey, body: { name: 'after' } });
+      return [patched.status, (await w.req('GET', `/assistants/${a.id}`, { key: w.A.apiKey })).body.data.name];
+    },
+    spec: [404, 'before'],
+  },
 });
