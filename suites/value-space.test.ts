@@ -204,8 +204,9 @@ async function tryValue(slot: Slot, row: OracleRow, cls: string, drawn: unknown)
   }
   if (j.verdict === 'accept') return { verdict: 'refused', miss: miss(j.clauses, `refused with ${answer(res)}`) };
   const want = j.refusal!;
-  if (res.status !== want.status || res.json?.error?.code !== want.code)
-    return { verdict: 'refused', miss: miss(j.clauses, `refused with ${answer(res)}, not ${want.status} ${want.code}`) };
+  const stated = want.any4xx ? res.status >= 400 && res.status < 500 : res.status === want.status && res.json?.error?.code === want.code;
+  if (!stated)
+    return { verdict: 'refused', miss: miss(j.clauses, `refused with ${answer(res)}, not ${want.any4xx ? 'a 4xx' : `${want.status} ${want.code}`}`) };
   const moved = movedFields(before, after.json?.data, []);
   return { verdict: 'refused', miss: moved.length ? miss([UNCHANGED], `refused, but moved ${moved.join(', ')}`) : undefined };
 }

@@ -17,7 +17,12 @@ export type Verdict = 'accept' | 'refuse' | 'either';
 export interface Refusal {
   status: number;
   code: string;
+  /** True where the spec states no status for the refusal (an id naming nothing, §2.2 reference-existence): any 4xx. */
+  any4xx?: boolean;
 }
+
+/** The refusal of an id that may name nothing: its status is not stated (§2.2), so any 4xx (400 VALIDATION_ERROR, 404 RESOURCE_NOT_FOUND). */
+export const REFERENCE_REFUSAL: Refusal = { status: 400, code: 'VALIDATION_ERROR', any4xx: true };
 
 /** The default refusal of a body field (§4.1, §7: "body or query parameter failed validation"). */
 export const VALIDATION_ERROR: Refusal = { status: 400, code: 'VALIDATION_ERROR' };
@@ -314,8 +319,15 @@ export function uuidRule(field: string, cite: Cite, o: { reference: boolean; nul
     if (r.form === 'none') return j(o.typeStated === false ? 'either' : 'refuse', cite('format'), `${field}: ${JSON.stringify(v)} is no uuid`);
     const reads: Reading = v === r.lower ? { kind: 'equals', value: v } : anyOfEquals(v, r.lower);
     if (r.form === 'variant') return j('either', cite('format'), `${field}: a uuid spelt otherwise than 8-4-4-4-12`, reads);
-    if (o.reference)
-      return j('either', [...cite('format'), '2.2/reference-existence'], `${field}: whether the id must name an existing resource is not stated`, reads);
+    if (o.reference) {
+      return j(
+        'either',
+        [...cite('format'), '2.2/reference-existence'],
+        `${field}: whether the id must name an existing resource is not stated`,
+        reads,
+        REFERENCE_REFUSAL,
+      );
+    }
     return j('accept', [...cite('format'), READS_BACK], `${field}: a uuid`, reads);
   };
 }
@@ -351,7 +363,7 @@ export function listRule(field: string, cite: Cite, item: Judge, o: ListOptions)
     if (refused) return j('refuse', refused.clauses, `${field}: an item is refused (${refused.rule})`);
     const open = items.find((x) => x.verdict === 'either');
     const reads = o.readsBack === false ? undefined : listReading(v, o.order);
-    if (open) return j('either', open.clauses, `${field}: an item is open (${open.rule})`, reads);
+    if (open) return j('either', open.clauses, `${field}: an item is open (${open.rule})`, reads, open.refusal);
     return j('accept', [...items.flatMap((x) => x.clauses), ...cite('reads')], `${field}: every item accepted`, reads);
   };
 }
