@@ -2,7 +2,7 @@
  * §6 retries: a model B event not answered 2xx (every non-2xx status, a timeout, a refused
  * connection) is retried with the same delivery id, up to 5 times with exponential backoff, and a
  * receiver deduplicating on that id processes it once; a model A event is never retried (4xx,
- * 429 included), and its call stays readable.
+ * 429 included, or left unanswered past the sender's timeout), and its call stays readable.
  *
  * The tests keep the describe names they had before the webhook suite was split by concern, so
  * run records compare test by test.
@@ -22,7 +22,7 @@ import {
   verifySameEvent,
   verifyLoggedRetry,
 } from '../../helpers/webhooks/verifiers';
-import { downEndpoint, isRefusing } from '../../helpers/webhooks/receiver';
+import { downEndpoint, isRefusing, type ReceivedRequest } from '../../helpers/webhooks/receiver';
 import { deliveryIdOf } from '../../helpers/webhooks/verify';
 import { Deduper } from '../../helpers/webhooks/dedupe';
 import { atLeastAttempts, eachEventAttempted, slowAnswerTaken } from '../../helpers/webhooks/waits';
@@ -169,6 +169,40 @@ export function retryTests(wh: WebhookFixture): void {
           .success(await world().as('tenantA').get(`/calls/${call.id}`), 200, 'the call whose events were all answered 429 is readable with GET /calls/{id}');
       },
       REACH,
+    );
+
+    clauseTest(
+      '6/a-no-retry',
+      "a model A event the receiver leaves unanswered past the sender's timeout is not retried",
+      async (ctx) => {
+        const { verify } = ctx;
+        const { a, seen: path } = await hookedAssistant('a-silent', '/a-silent');
+        // Silent past the target's attempt timeout: a simulator's, read from its config; a live target's is
+        // not shown (§6), so past any plausible one. Only the receiver is needed: this runs live too.
+        const hold = wh.ifControl() ? wh.timeoutMs + 1_500 : LIVE_SLOW_ANSWER_MS;
+        let n = 0;
+        wh.rx.route(path, () => (n++ === 0 ? { hang: true, holdMs: hold } : 200));
+        const call = await beginCall(a.id);
+        const attempts = (all: ReceivedRequest[]) => all.filter((r) => r.path === path && aboutCall(r, call));
+        await arrival(verify, 'the first attempt reaches the receiver', attempts);
+        // A live target that waited the whole hold got the slow 200: no timeout happened, so this proves nothing.
+        if (!wh.ifControl() && (await slowAnswerTaken(wh.rx, () => attempts(wh.rx.requests), hold + wh.arrivalMs)))
+          skipWith(
+            ctx,
+            `precondition failed: the target waited the whole ${hold / 1000} s for the answer and got 200, so no attempt timed out (its timeout is not shown, §6)`,
+          );
+        // Watched past the hold on a simulator (its retry would come then); live, the hold is over by now.
+        const window = wh.ifControl() ? hold + wh.noRetryWindowMs() : wh.noRetryWindowMs();
+        await verifyNoRetry(
+          verify,
+          wh.rx,
+          'after an attempt the receiver left unanswered past the timeout, the model A event is not retried',
+          attempts,
+          window,
+        );
+        await finishCall(call);
+      },
+      { ...REACH, timeout: REACH.timeout + LIVE_SLOW_ANSWER_MS },
     );
   });
 

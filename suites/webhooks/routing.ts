@@ -10,11 +10,11 @@ import { describe } from 'vitest';
 import { clauseTest } from '../../helpers/checks/clause';
 import { verifyModelASecret, verifySilence } from '../../helpers/webhooks/verifiers';
 import { hasCapability } from '../../helpers/target/target';
-import { type WebhookFixture, NEEDS, REACH, aboutCall, testNumber } from './fixture';
+import { type WebhookFixture, REACH, aboutCall } from './fixture';
 
 /** Registers this concern's tests on the webhook file's fixture (suites/webhooks.test.ts: one receiver per run). */
 export function routingTests(wh: WebhookFixture): void {
-  const { arrival, hook, beginCall, finishCall, hookedAssistant, assistant, setServerUrl } = wh;
+  const { arrival, hook, beginCall, finishCall, hookedAssistant, assistant, setServerUrl, needSecret } = wh;
 
   describe.concurrent('routing (§6, §2.3 rules 3–5, §1)', () => {
     clauseTest(
@@ -44,34 +44,43 @@ export function routingTests(wh: WebhookFixture): void {
       'with serverUrl set, events go to that URL (path kept) and not to the tenant-level URL',
       async (ctx) => {
         const { verify } = ctx;
-        const { control, routedAssistant, startCall, deliveriesTo } = wh.withControl(ctx);
-        const tenantPath = '/t/r-set';
-        const path = '/integrations/core-api/r-set';
-        const a = await routedAssistant('r-set', tenantPath, `https://${wh.hosts.hooks}${path}`);
-        const call = await startCall(a.id, testNumber());
-        const [req] = await arrival(
-          verify,
-          "assistant-request goes to the assistant's serverUrl, path kept",
-          (all) => all.filter((r) => r.path === path && aboutCall(r, call)),
-          {
-            expected: `a POST to ${path} on the serverUrl host`,
-            wrong: (all) => {
-              const elsewhere = all.find((r) => r.path !== path && aboutCall(r, call));
-              return elsewhere && `delivered to ${elsewhere.path}${elsewhere.path === tenantPath ? ' (the tenant-level URL)' : ''}`;
+        needSecret(ctx);
+        const sim = wh.ifControl();
+        // On a live tenant the trigger leads the tenant-level URL to the receiver too (docs/event-trigger.md `tenant-url`).
+        const events = sim ? undefined : wh.needEvents(ctx);
+        const tenant = hook('/t/r-set');
+        const own = hook('/integrations/core-api/r-set');
+        const a = sim
+          ? await sim.routedAssistant('r-set', tenant.seen, `https://${wh.hosts.hooks}${own.seen}`)
+          : (await hookedAssistant('r-set', '/integrations/core-api/r-set')).a;
+        const routed = async () => {
+          const call = await beginCall(a.id);
+          const [req] = await arrival(
+            verify,
+            "assistant-request goes to the assistant's serverUrl, path kept",
+            (all) => all.filter((r) => r.path === own.seen && aboutCall(r, call)),
+            {
+              expected: `a POST to ${own.seen} on the serverUrl host`,
+              wrong: (all) => {
+                const elsewhere = all.find((r) => r.path !== own.seen && aboutCall(r, call));
+                return elsewhere && `delivered to ${elsewhere.path}${elsewhere.path === tenant.seen ? ' (the tenant-level URL)' : ''}`;
+              },
             },
-          },
-        );
-        verifyModelASecret(verify, req, wh.secret(), 'assistant-request via serverUrl');
-        await control.endCall(call.id, {});
-        await arrival(verify.on('6/route-server-url'), "the end-of-call report goes to the assistant's serverUrl", (all) =>
-          all.filter((r) => r.path === path && aboutCall(r, call) && r.seq > req.seq),
-        );
-        const toTenant = await deliveriesTo(wh.rx.url(tenantPath));
-        verify
-          .on('6/route-server-url')
-          .none('no delivery of this call went to the tenant-level URL', [...wh.rx.at(tenantPath).filter((r) => aboutCall(r, call)), ...toTenant], 'none');
+          );
+          verifyModelASecret(verify, req, wh.secret(), 'assistant-request via serverUrl');
+          await finishCall(call);
+          await arrival(verify.on('6/route-server-url'), "the end-of-call report goes to the assistant's serverUrl", (all) =>
+            all.filter((r) => r.path === own.seen && aboutCall(r, call) && r.seq > req.seq),
+          );
+          const toTenant = sim ? await sim.deliveriesTo(wh.rx.url(tenant.seen)) : [];
+          verify
+            .on('6/route-server-url')
+            .none('no delivery of this call went to the tenant-level URL', [...wh.rx.at(tenant.seen).filter((r) => aboutCall(r, call)), ...toTenant], 'none');
+        };
+        if (events) await events.withTenantUrl(wh.world().tenantA.id, tenant.url, routed);
+        else await routed();
       },
-      NEEDS,
+      REACH,
     );
 
     clauseTest(
