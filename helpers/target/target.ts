@@ -263,7 +263,7 @@ export function requestBudget(env?: EnvSource): number {
 /**
  * Request budget at or above which a live run checks every generated §2.2–§2.7 case
  * (suites/validation-bounds.test.ts) and runs the value-space phase, instead of one case per field,
- * kind and expectation: 2,500 (the default, 4,000 in helpers/base/env-vars.ts, is above it; an operator's
+ * kind and expectation: 2,500 (the default, 5,000 in helpers/base/env-vars.ts, is above it; an operator's
  * smaller budget cuts them, and the report's first screen says so).
  * The cases the sample cuts (144 of 327) cost two requests each (the PATCH and the GET that reads
  * it back), about 290 in all; a live run with every capability on sent 2,345 with the full sets
