@@ -4,8 +4,9 @@
  * that resolves publicly, string lists, documents), applies each to the target and to the model in
  * helpers/generate/merge-model.ts, and after every step the target's GET must equal the model on
  * every modelled field. Commands repeat: a PATCH sent twice (§8 converges), and a PATCH followed
- * by one that puts the previous values back (switch and switch back, set then clear). A failure
- * is shrunk to a minimal sequence.
+ * by one that puts the previous values back (switch and switch back, set then clear), and two
+ * PATCHes of different fields sent at once (both stand, §4.1). A failure is shrunk to a minimal
+ * sequence.
  *
  * Seeded and bounded: `FC_SEED` (and `FC_PATH`) replay a run; the seed is printed on failure.
  * At most {@link numRuns} sequences of {@link MAX_COMMANDS} commands (≤ 4 requests each, plus 3 to
@@ -137,6 +138,40 @@ class PatchTwiceCommand implements fc.AsyncCommand<Holder, null> {
 }
 
 /**
+ * Two PATCHes of different fields sent at once (§4.1: each leaves the fields it omits unchanged,
+ * so both writes stand, whichever lands last); the model applies both, and the GET after must equal it.
+ */
+class ConcurrentPatchesCommand implements fc.AsyncCommand<Holder, null> {
+  constructor(
+    readonly first: ModelPatch,
+    readonly second: ModelPatch,
+  ) {}
+  check(): boolean {
+    return true;
+  }
+  async run(m: Holder): Promise<void> {
+    await Promise.all([patch(this.first as Record<string, unknown>), patch(this.second as Record<string, unknown>)]);
+    m.model = applyPatch(applyPatch(m.model, this.first), this.second);
+    await compare(m.model, this.toString());
+  }
+  toString(): string {
+    return `PATCH ${JSON.stringify(this.first)} and PATCH ${JSON.stringify(this.second)}, sent at once`;
+  }
+}
+
+/** Two PATCHes over disjoint fields: a drawn PATCH split in two (each half non-empty). */
+function disjointPatches(patches: fc.Arbitrary<ModelPatch>): fc.Arbitrary<[ModelPatch, ModelPatch]> {
+  return patches
+    .filter((p) => Object.keys(p).length >= 2)
+    .map((p) => {
+      const keys = Object.keys(p) as (keyof ModelPatch)[];
+      const half = Math.ceil(keys.length / 2);
+      const pick = (ks: (keyof ModelPatch)[]) => Object.fromEntries(ks.map((k) => [k, p[k]])) as ModelPatch;
+      return [pick(keys.slice(0, half)), pick(keys.slice(half))];
+    });
+}
+
+/**
  * Switch and switch back, set then clear: a PATCH, then a PATCH that puts back the values the
  * model held for the same fields before it (null where a document was cleared), each compared.
  */
@@ -185,7 +220,12 @@ clauseTest(
     const seed = readSeed('FC_SEED');
     const path = readEnv('FC_PATH');
     const patches = patchArbitrary(host);
-    const commands = [patches.map((b) => new PatchCommand(b)), patches.map((b) => new PatchTwiceCommand(b)), patches.map((b) => new SwitchBackCommand(b))];
+    const commands = [
+      patches.map((b) => new PatchCommand(b)),
+      patches.map((b) => new PatchTwiceCommand(b)),
+      patches.map((b) => new SwitchBackCommand(b)),
+      disjointPatches(patches).map(([a, b]) => new ConcurrentPatchesCommand(a, b)),
+    ];
     const property = fc.asyncProperty(fc.commands(commands, { maxCommands: MAX_COMMANDS }), async (cmds) => {
       if (requests >= requestBudget()) return; // budget spent: stop sending (shrinking ends with the smallest failure found so far)
       for (const b of BASELINE_PATCHES) await patch(b);

@@ -35,6 +35,11 @@ export const CAUSES: readonly Cause[] = [
   { name: 'json-parser', layer: 'parser', defect: 'a malformed, huge or odd JSON body is answered outside the stated error' },
   { name: 'append', layer: 'write', defect: 'a write appends to or merges with the stored value where the spec says it replaces, or replaces where it merges' },
   {
+    name: 'race',
+    layer: 'write',
+    defect: 'a read and the write it decides are two steps with an await between: requests sent at once lose an update or pass a limit together',
+  },
+  {
     name: 'lifecycle',
     layer: 'lifecycle',
     defect: 'a state transition is missed: an event not emitted on one path, a resource present too early or gone too late',

@@ -5,7 +5,7 @@
  */
 import { ApiError, forbidden } from '../envelope.ts';
 import { notOwned } from '../resources.ts';
-import { created, listed, patchAnswer, shown, written } from '../routes/assistants.ts';
+import { created, listed, mergeBase, patchAnswer, shown, written } from '../routes/assistants.ts';
 import { override } from '../seam.ts';
 import { isPlainObject } from '../validation/formats.ts';
 import { storedString } from '../model/assistant.ts';
@@ -152,6 +152,16 @@ export const ASSISTANTS_FAULTS = defineFaults([
     override: override(written, (next) => (state, tenantId, id) => {
       const byName = [...state.assistants.values()].find((r) => r.tenantId === tenantId && r.data.name === id);
       return byName ?? next(state, tenantId, id);
+    }),
+  },
+  {
+    name: 'assistants.patch-lost-update',
+    clauses: ['4.1/omitted-unchanged'],
+    description:
+      'A PATCH reads the stored assistant, awaits, then writes the whole row merged from what it read (read-modify-write without a lock): of two PATCHes sent at once on different fields, the later write undoes the other.',
+    override: override(mergeBase, () => async (read) => {
+      await new Promise<void>((resolve) => setTimeout(resolve, 25));
+      return read;
     }),
   },
 ]);

@@ -52,6 +52,13 @@ export const written = seam('assistants.written', (state: SimState, tenantId: st
   findOwned(state, state.assistants, tenantId, id, 'assistant'),
 );
 
+/**
+ * §4.1 (omitted fields stay unchanged): what a PATCH merges its body into, given the stored data
+ * it read and a reader of the stored data now: the stored data now, read in the same step as the
+ * write, so PATCHes sent at once each merge into what the other wrote.
+ */
+export const mergeBase = seam('assistants.merge-base', (_read: Obj, current: () => Obj): Obj | Promise<Obj> => current());
+
 /** §4.1: what a PATCH answers, given the stored data before and after the write: the updated assistant. */
 export const patchAnswer = seam('assistants.patch-answer', (_before: Obj, after: Obj): Obj => after);
 
@@ -106,7 +113,8 @@ export const assistantsRoutes: FastifyPluginAsync = async (app) => {
       () => applyAssistantInput(state, defaultAssistant(id, now), request.body, now),
     );
     const before = rec.data;
-    rec.data = applyAssistantInput(state, rec.data, request.body, now);
+    const base = await seams().of(mergeBase)(before, () => rec.data);
+    rec.data = applyAssistantInput(state, base, request.body, now);
     afterServerUrlPatch(state, rec.tenantId, id, before.serverUrl, request.body);
     return ok(reply, seams().of(shown)(seams().of(patchAnswer)(before, rec.data), 'patch'));
   });

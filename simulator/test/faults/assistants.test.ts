@@ -51,4 +51,16 @@ probeArea('assistants', ASSISTANTS_FAULTS, {
     await w.assistant(w.A.apiKey, { name: 'front-desk' });
     return st(await w.req('PATCH', '/assistants/front-desk', { key: w.A.apiKey, body: { firstMessage: 'by name' } }));
   },
+  'assistants.patch-lost-update': {
+    probe: async (w) => {
+      const a = await w.assistant(w.A.apiKey);
+      await Promise.all([
+        w.req('PATCH', `/assistants/${a.id}`, { key: w.A.apiKey, body: { firstMessage: 'one' } }),
+        w.req('PATCH', `/assistants/${a.id}`, { key: w.A.apiKey, body: { endOfCallMessage: 'two' } }),
+      ]);
+      const data = (await w.req('GET', `/assistants/${a.id}`, { key: w.A.apiKey })).body.data;
+      return [data.firstMessage, data.endOfCallMessage];
+    },
+    spec: ['one', 'two'],
+  },
 });
