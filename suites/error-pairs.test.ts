@@ -19,6 +19,14 @@ import { concurrency, sharedLimit } from '../helpers/world/concurrency';
 import type { ApiClient, ApiResponse } from '../helpers/http/client';
 
 const world = useWorld();
+/**
+ * `found` as it is, printed whole first when it holds anything (the check shows the first three,
+ * shortened): every offending request with its curl reproduction, credentials as shell variables.
+ */
+function printed(title: string, found: string[]): string[] {
+  if (found.length) console.error(`${title}: ${found.length} offending request(s)\n  ${found.join('\n  ')}`);
+  return found;
+}
 /** Requests of the pairs in flight at once. */
 const limit = sharedLimit(concurrency());
 let mine: { id: string; name: string };
@@ -166,7 +174,11 @@ describe('§5.6, §7 a request wrong in two ways', () => {
           }),
         ),
       );
-      verify.soft.none(`${all.length} pairs answer as the tables allow`, wrong, 'the fixed answer, or either wrong’s own, for every pair');
+      verify.soft.none(
+        `${all.length} pairs answer as the tables allow`,
+        printed(`${all.length} pairs answer as the tables allow`, wrong),
+        'the fixed answer, or either wrong’s own, for every pair',
+      );
       const after = await read();
       verify.unchanged("A's assistant is as it was", before[0].json?.data, after[0].json?.data, documented('assistant'), after[0]);
       verify.unchanged("B's assistant is as it was", before[1].json?.data, after[1].json?.data, documented('assistant'), after[1]);
@@ -191,7 +203,11 @@ describe('§3 a call that ended while its assistant was away', () => {
         if (res.status !== 409 || res.json?.reason !== 'not_live')
           wrong.push(`POST /calls/{id}/${action} answered ${statusLine(res)} ${res.text.slice(0, 80)}`);
       }
-      ctx.verify.none('each action on the ended call answers 409 not_live', wrong, '409 {"error":"conflict","reason":"not_live"} for each');
+      ctx.verify.none(
+        'each action on the ended call answers 409 not_live',
+        printed('each action on the ended call answers 409 not_live', wrong),
+        '409 {"error":"conflict","reason":"not_live"} for each',
+      );
     },
   );
 });

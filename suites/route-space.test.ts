@@ -38,6 +38,14 @@ import { METHODLESS_PATHS } from '../helpers/openapi/paths';
 import { MATRIX_ROUTES } from './authorization.matrix';
 
 const world = useWorld();
+/**
+ * `found` as it is, printed whole first when it holds anything (the check shows the first three,
+ * shortened): every offending request with its curl reproduction, credentials as shell variables.
+ */
+function printed(title: string, found: string[]): string[] {
+  if (found.length) console.error(`${title}: ${found.length} offending request(s)\n  ${found.join('\n  ')}`);
+  return found;
+}
 /** Seed of the nonsense path segments (`CORE_API_ROUTE_SEED` replays a run). */
 const SEED = readEnv('CORE_API_ROUTE_SEED');
 /** Deeper generation for a nightly run (helpers/generate/depth.ts). */
@@ -149,7 +157,7 @@ describe('§7, §9.2 unknown routes (generated from §4)', () => {
         (s.res.json?.error?.code === 'NOT_FOUND' || (s.unknownIds && s.c.how.startsWith('segment') && s.res.json?.error?.code === 'RESOURCE_NOT_FOUND'));
       verify.soft.none(
         `${sent.length} requests to paths no route serves answer 404 NOT_FOUND`,
-        sent.filter((s) => !ok(s)).map(offence),
+        printed(`${sent.length} requests to paths no route serves answer 404 NOT_FOUND`, sent.filter((s) => !ok(s)).map(offence)),
         '404 NOT_FOUND for every one',
       );
       const after = await readAssistant();
@@ -179,7 +187,7 @@ describe('§1 the calls API is read-only (generated from §4)', () => {
     const sent = await Promise.all(cases.map((c) => send(c)));
     verify.soft.none(
       `${sent.length} writes to the read-only calls API are refused`,
-      sent.filter((s) => s.res.status < 400).map(offence),
+      printed(`${sent.length} writes to the read-only calls API are refused`, sent.filter((s) => s.res.status < 400).map(offence)),
       'a 4xx for every one',
     );
     const after = await callState(mine?.id);
@@ -198,14 +206,14 @@ describe('§7 methods §4 does not name (generated from §4)', () => {
       .on('7/no-server-error-on-input')
       .soft.none(
         `${sent.length} requests answer below 500, in the API's form`,
-        sent.filter((s) => s.res.status >= 500 && !enveloped(s)).map(offence),
+        printed(`${sent.length} requests answer below 500, in the API's form`, sent.filter((s) => s.res.status >= 500 && !enveloped(s)).map(offence)),
         'below 500',
       );
     ctx.verify
       .on('7/no-500-in-envelope-on-input')
       .soft.none(
         `${sent.length} requests are not answered 500 in the envelope`,
-        sent.filter((s) => s.res.status >= 500 && enveloped(s)).map(offence),
+        printed(`${sent.length} requests are not answered 500 in the envelope`, sent.filter((s) => s.res.status >= 500 && enveloped(s)).map(offence)),
         'below 500',
       );
   });
@@ -221,7 +229,10 @@ describe('§9.2 a trailing slash (generated from §4)', () => {
       const wrong = pairs.filter(({ slash, plain }) => slash.res.status >= 500 || (slash.res.status < 300 && plain.res.status >= 300));
       verify.soft.none(
         `${pairs.length} trailing-slash spellings answer 2xx only where the route does, never 5xx`,
-        wrong.map(({ slash, plain }) => `${offence(slash)}\n      while the route answered ${statusLine(plain.res)}`),
+        printed(
+          `${pairs.length} trailing-slash spellings answer 2xx only where the route does, never 5xx`,
+          wrong.map(({ slash, plain }) => `${offence(slash)}\n      while the route answered ${statusLine(plain.res)}`),
+        ),
         'the route’s answer, or a 3xx/4xx',
       );
     },
@@ -279,7 +290,10 @@ describe('§4.1 request shapes', () => {
     const wrong = answers.filter(({ body, res }) => !(refused(res) || (body === null && res.status >= 200 && res.status < 300)));
     verify.soft.none(
       `${answers.length} non-object bodies are refused with 400 VALIDATION_ERROR or PARSE`,
-      wrong.map(({ body, res }) => `${JSON.stringify(body)} answered ${statusLine(res)}\n      reproduce (seed ${SEED}): ${patchCurl(JSON.stringify(body))}`),
+      printed(
+        `${answers.length} non-object bodies are refused with 400 VALIDATION_ERROR or PARSE`,
+        wrong.map(({ body, res }) => `${JSON.stringify(body)} answered ${statusLine(res)}\n      reproduce (seed ${SEED}): ${patchCurl(JSON.stringify(body))}`),
+      ),
       '400 for every one',
     );
     const after = await readAssistant();
@@ -311,7 +325,11 @@ describe('§4.1 request shapes', () => {
             `Content-Type ${type}: answered ${statusLine(res)}, GET shows firstMessage ${JSON.stringify(after.json?.data?.firstMessage)}\n      reproduce: ${patchCurl(raw, { 'content-type': type })}`,
           );
       }
-      verify.none(`${types.length} spellings of application/json write the field`, wrong, 'a 2xx and the firstMessage sent, for every spelling');
+      verify.none(
+        `${types.length} spellings of application/json write the field`,
+        printed(`${types.length} spellings of application/json write the field`, wrong),
+        'a 2xx and the firstMessage sent, for every spelling',
+      );
     },
   );
 
@@ -329,7 +347,10 @@ describe('§4.1 request shapes', () => {
       ];
       verify.soft.none(
         'GET, GET tasks/overrides and PATCH by display name are refused (404 or 400)',
-        answers.filter((r) => r.status < 400 || r.status >= 500).map((r) => `${r.request.method} ${r.request.path} answered ${statusLine(r)}`),
+        printed(
+          'GET, GET tasks/overrides and PATCH by display name are refused (404 or 400)',
+          answers.filter((r) => r.status < 400 || r.status >= 500).map((r) => `${r.request.method} ${r.request.path} answered ${statusLine(r)}`),
+        ),
         'a 4xx for each',
       );
       const after = await readAssistant();
@@ -382,6 +403,10 @@ describe('§5.1 header names in any letter case', () => {
         );
       }
     }
-    verify.none('every spelling authenticates as Authorization and X-Tenant-Id do', wrong, '200 with A, 404 with B, for every spelling');
+    verify.none(
+      'every spelling authenticates as Authorization and X-Tenant-Id do',
+      printed('every spelling authenticates as Authorization and X-Tenant-Id do', wrong),
+      '200 with A, 404 with B, for every spelling',
+    );
   });
 });
