@@ -2,10 +2,10 @@
  * Requests wrong in two ways at once (issue 39 item 5), generated from one table of single wrongs
  * crossed dimension by dimension (credentials, tenant, target, body), each with the answer §5.6 and
  * §7 give it alone. Where one wrong makes the other undecidable the tables fix the answer: an
- * invalid credential leaves no tenant or resource to judge (401 UNAUTHORIZED); an organization key
- * without X-Tenant-Id leaves no tenant to find a resource in (400 VALIDATION_ERROR); a call that
- * ended while its assistant was away is not live (409 not_live, §3). Elsewhere either wrong's
- * answer is accepted. Whatever the answer, no pair is accepted and nothing changes.
+ * invalid credential leaves no tenant or resource to judge (401 UNAUTHORIZED); a call that ended
+ * while its assistant was away is not live (409 not_live, §3). Elsewhere either wrong's answer is
+ * accepted (an organization key without X-Tenant-Id and an unknown resource: a resource looked up
+ * before the tenant header is read says, truly, that it does not exist). Whatever the answer, no pair is accepted and nothing changes.
  */
 import { beforeAll, describe } from 'vitest';
 import { randomUUID } from 'node:crypto';
@@ -112,8 +112,6 @@ function pairAnswers(a: Wrong, b: Wrong): Answer[] {
   const target = has('target');
   // A tenant, a resource, an organization-only scope are judged against a valid key (§5.6 "key valid but …").
   if (key && (tenant || (target && target.alone.code === 'RESOURCE_NOT_FOUND'))) return [UNAUTHORIZED];
-  // Without X-Tenant-Id an organization key names no tenant to look a resource up in.
-  if (tenant?.alone === NO_TENANT && target?.alone.code === 'RESOURCE_NOT_FOUND') return [NO_TENANT];
   return [a.alone, b.alone];
 }
 
