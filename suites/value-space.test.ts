@@ -28,7 +28,7 @@ import type { OracleContext } from '../helpers/generate/oracle-rules';
 import { classesFor, textClasses, VALUE_CLASSES_TRIED, type UrlHosts, type ValueClass } from '../helpers/generate/value-space';
 import { describeActual, describeReading, getAt, readingHolds } from '../helpers/generate/paths';
 import { hostResolvingTo, PUBLIC_TEST_ADDRESS, publicHost, unresolvableHost } from '../helpers/generate/hosts';
-import { FULL_CASE_SETS_BUDGET, hasCapability, missingFixtureReason, requestBudget, switchReason } from '../helpers/target/target';
+import { capabilityReason, FULL_CASE_SETS_BUDGET, hasCapability, missingFixtureReason, requestBudget, switchReason } from '../helpers/target/target';
 import { concurrency, fixturePool, type FixturePool } from '../helpers/world/concurrency';
 
 const world = useWorld();
@@ -277,13 +277,23 @@ function report(verify: Verify, row: OracleRow, misses: Miss[], tried: string[],
  */
 const VALUE_SPACE_BUDGET = FULL_CASE_SETS_BUDGET + 1000;
 
-const budgetCut = (): string | undefined =>
-  hasCapability('control') || requestBudget() >= VALUE_SPACE_BUDGET
+/**
+ * Why the phase does not run on this target, or undefined. On a live tenant it needs the
+ * `fuzzWrites` opt-in (CORE_API_ALLOW_FUZZ_WRITES=1): it writes drawn values into the fixture's
+ * settings containers and references, and a PATCH of the snapshot cannot take out a key the phase
+ * added to a deep-merged container (§2.4), so the fixture is not left exactly as it was found.
+ * Then the request budget must allow it.
+ */
+const budgetCut = (): string | undefined => {
+  if (hasCapability('control')) return undefined;
+  if (!hasCapability('fuzzWrites')) return capabilityReason('fuzzWrites');
+  return requestBudget() >= VALUE_SPACE_BUDGET
     ? undefined
     : switchReason(
         'requestBudget',
         `request budget of a live run: the value-space phase sends about 900 requests; CORE_API_REQUEST_BUDGET=${VALUE_SPACE_BUDGET} or more runs it`,
       );
+};
 
 describe.concurrent('every request field of PATCH /assistants/{id}, over the space its type lives in', () => {
   for (const row of ROWS) {
