@@ -89,7 +89,8 @@ function contains(actual: unknown, expected: unknown): boolean {
 export function readingHolds(reading: Reading, actual: unknown): boolean {
   switch (reading.kind) {
     case 'equals':
-      return actual !== ABSENT && isDeepStrictEqual(actual, reading.value);
+      // JSON has no -0: a number read back equals the number expected when === says so (0 and -0 alike).
+      return actual !== ABSENT && (isDeepStrictEqual(actual, reading.value) || (typeof actual === 'number' && actual === reading.value));
     case 'numeric':
       return (typeof actual === 'number' || (typeof actual === 'string' && actual.trim() !== '')) && Number(actual) === reading.value;
     case 'contains':

@@ -161,6 +161,8 @@ describe('paths and readings', () => {
     expect(getAt({ a: { b: null } }, ['a', 'c'])).toBe(ABSENT);
     expect(readingHolds({ kind: 'cleared', readings: ['absent'] }, getAt({ a: { b: null } }, ['a', 'b']))).toBe(false);
     expect(readingHolds({ kind: 'cleared', readings: ['null', 'empty-object'] }, {})).toBe(true);
+    expect(readingHolds({ kind: 'equals', value: -0 }, 0)).toBe(true); // JSON has no -0
+    expect(readingHolds({ kind: 'equals', value: 1 }, 0)).toBe(false);
     expect(readingHolds({ kind: 'numeric', value: 30 }, '30')).toBe(true);
     expect(readingHolds({ kind: 'numeric', value: 30 }, '')).toBe(false);
   });
