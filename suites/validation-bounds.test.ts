@@ -154,6 +154,11 @@ const expectRejected = sharedVerifier(
   },
 );
 
+/** A PATCH of `serverUrl` to `url` that must be refused naming the field (§2.3), through {@link expectRejected}; `note` follows the URL in its words. */
+function serverUrlRefused(verify: Verify, url: string, slot: Slot, note = ''): Promise<void> {
+  return expectRejected(verify, `PATCH serverUrl ${url}${note}`, { serverUrl: url }, [{ label: 'serverUrl', names: ['serverUrl'] }], slot);
+}
+
 /** Sends a PATCH that must be accepted (checked on `verify`'s clauses) and returns the GET after it. */
 async function expectAccepted(verify: Verify, what: string, body: unknown, slot: Slot = main): Promise<ApiResponse> {
   slot.lastKnown = undefined;
@@ -291,13 +296,7 @@ describe.concurrent('§2.3 serverUrl', () => {
   clauseTest(['2.3/hostname-must-resolve', expectRejected], 'a hostname that does not resolve is refused', ({ verify }) =>
     slots.use(async (slot) => {
       const host = await unresolvableHost(world(), 'nowhere');
-      await expectRejected(
-        verify,
-        `PATCH serverUrl https://${host}/hook`,
-        { serverUrl: `https://${host}/hook` },
-        [{ label: 'serverUrl', names: ['serverUrl'] }],
-        slot,
-      );
+      await serverUrlRefused(verify, `https://${host}/hook`, slot);
     }),
   );
 
@@ -316,13 +315,7 @@ describe.concurrent('§2.3 serverUrl', () => {
   ]) {
     clauseTest(['2.3/no-private-addresses', expectRejected], `https://${host}/ is refused (loopback, private or link-local on every target)`, ({ verify }) =>
       slots.use(async (slot) => {
-        await expectRejected(
-          verify,
-          `PATCH serverUrl https://${host}/hook`,
-          { serverUrl: `https://${host}/hook` },
-          [{ label: 'serverUrl', names: ['serverUrl'] }],
-          slot,
-        );
+        await serverUrlRefused(verify, `https://${host}/hook`, slot);
       }),
     );
   }
@@ -349,13 +342,7 @@ describe.concurrent('§2.3 serverUrl', () => {
     clauseTest(['2.3/no-private-addresses', expectRejected], `a name resolving to ${label} (${addresses.join(', ')}) is refused`, (ctx) =>
       slots.use(async (slot) => {
         const host = await arrangedHost(ctx, `forbidden-${i}`, addresses);
-        await expectRejected(
-          ctx.verify,
-          `PATCH serverUrl https://${host}/hook (${addresses.join(', ')})`,
-          { serverUrl: `https://${host}/hook` },
-          [{ label: 'serverUrl', names: ['serverUrl'] }],
-          slot,
-        );
+        await serverUrlRefused(ctx.verify, `https://${host}/hook`, slot, ` (${addresses.join(', ')})`);
       }),
     );
   });
@@ -368,8 +355,7 @@ describe.concurrent('§2.3 serverUrl', () => {
       slots.use(async (slot) => {
         const host = await arrangedHost(ctx, `edge-${i}`, [e.address]);
         const url = `https://${host}/edge`;
-        if (e.refused)
-          await expectRejected(ctx.verify, `PATCH serverUrl ${url} (${e.address})`, { serverUrl: url }, [{ label: 'serverUrl', names: ['serverUrl'] }], slot);
+        if (e.refused) await serverUrlRefused(ctx.verify, url, slot, ` (${e.address})`);
         else await expectAccepted(ctx.verify, `PATCH serverUrl ${url} (${e.address}, public)`, { serverUrl: url }, slot);
       }),
     );
@@ -383,25 +369,13 @@ describe.concurrent('§2.3 serverUrl', () => {
       `https://${literal}/ is refused (the unspecified address reaches the host itself)`,
       ({ verify }) =>
         slots.use(async (slot) => {
-          await expectRejected(
-            verify,
-            `PATCH serverUrl https://${literal}/hook`,
-            { serverUrl: `https://${literal}/hook` },
-            [{ label: 'serverUrl', names: ['serverUrl'] }],
-            slot,
-          );
+          await serverUrlRefused(verify, `https://${literal}/hook`, slot);
         }),
     );
     clauseTest(['2.3/no-unspecified-address', expectRejected], `a name resolving to ${address} is refused`, (ctx) =>
       slots.use(async (slot) => {
         const host = await arrangedHost(ctx, `unspecified-${address.includes(':') ? 6 : 4}`, [address]);
-        await expectRejected(
-          ctx.verify,
-          `PATCH serverUrl https://${host}/hook (${address})`,
-          { serverUrl: `https://${host}/hook` },
-          [{ label: 'serverUrl', names: ['serverUrl'] }],
-          slot,
-        );
+        await serverUrlRefused(ctx.verify, `https://${host}/hook`, slot, ` (${address})`);
       }),
     );
   }
