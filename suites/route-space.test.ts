@@ -369,22 +369,26 @@ describe('§5.1 header names in any letter case', () => {
     [...name].map((ch, i) => (i % 2 ? ch.toLowerCase() : ch.toUpperCase())).join(''),
   ];
 
-  clauseTest('5.1/header-name-case', 'Authorization and X-Tenant-Id spelled in any case authenticate as the usual spelling', async ({ verify }) => {
-    const w = world();
-    const path = `/assistants/${assistant.id}`;
-    const wrong: string[] = [];
-    // Raw bytes (helpers/raw-http.ts): the client would send every header name lower-cased.
-    const judge = async (words: string, headers: Record<string, string>, status: number, repro: string) => {
+  /**
+   * A judge of one spelling: sends GET `path` with `headers` as raw bytes (helpers/http/raw-http.ts:
+   * the client would send every header name lower-cased) and adds to `wrong` an answer other than
+   * `status`, with its curl. @throws TargetError when no answer came.
+   */
+  const spellingJudge =
+    (baseUrl: string, path: string, wrong: string[]) => async (words: string, headers: Record<string, string>, status: number, repro: string) => {
       const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`);
-      const res = await rawRequest(
-        w.target.baseUrl,
-        `${rawStart(w.target.baseUrl, path)}${lines.join('')}Accept: application/json\r\nConnection: close\r\n\r\n`,
-      );
+      const res = await rawRequest(baseUrl, `${rawStart(baseUrl, path)}${lines.join('')}Accept: application/json\r\nConnection: close\r\n\r\n`);
       if (res.status === undefined) throw new TargetError(`GET ${path} with ${words}: no answer (${res.error})`, { method: 'GET', path, headers: {} }, 'lost');
       const code = /"code"\s*:\s*"([A-Z_]+)"/.exec(res.body)?.[1] ?? '';
       if (res.status !== status)
         wrong.push(`${words}: expected ${status}, answered ${res.status} ${code}\n      reproduce: curl "$CORE_API_BASE_URL${path}" ${repro}`);
     };
+
+  clauseTest('5.1/header-name-case', 'Authorization and X-Tenant-Id spelled in any case authenticate as the usual spelling', async ({ verify }) => {
+    const w = world();
+    const path = `/assistants/${assistant.id}`;
+    const wrong: string[] = [];
+    const judge = spellingJudge(w.target.baseUrl, path, wrong);
     const tenantKey = curlCredential('tenantA').key;
     const orgKey = curlCredential('org').key;
     for (const auth of spellings('Authorization')) {

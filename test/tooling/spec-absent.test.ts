@@ -28,7 +28,7 @@ function testFiles(dir: string): string[] {
 /** The test files of the unit, tooling and integration projects that read the spec document. */
 const specDependent = [...testFiles(join(ROOT, 'test')), ...testFiles(join(ROOT, 'simulator', 'test'))]
   .filter((f) => f !== SELF)
-  .filter((f) => /from '[./]*\/helpers\/report\/spec-doc'/.test(readFileSync(join(ROOT, f), 'utf8')))
+  .filter((f) => /from '[./]*\/helpers\/spec\/spec-doc'/.test(readFileSync(join(ROOT, f), 'utf8')))
   .sort();
 
 /** The parts of vitest's JSON report this check reads. */
