@@ -50,6 +50,22 @@ describe('body limits', () => {
     expect(ok.status).toBe(200);
   });
 
+  it('a key named as an Object.prototype member inside a §2.4 document is an unlisted key, never a 500, on both readings', async () => {
+    for (const personality of ['default', 'alt'] as const) {
+      await w?.app.close();
+      w = await makeWorld({ personality });
+      // The alt reading answers a create with 200, which the world's helper does not take: created here.
+      const id = (await w.req('POST', '/assistants', { key: w.A.apiKey, body: { name: 'proto-keys' } })).body.data.id;
+      for (const key of ['valueOf', 'hasOwnProperty', 'toString', 'constructor']) {
+        for (const doc of ['endpointingPlan', 'turnDetectionPlan', 'vadPlan', 'interruptionPlan', 'expressiveOptions', key]) {
+          const body = { settings: { conversationConfig: { [doc]: doc === key ? 1 : { [key]: 1, c: null } } } };
+          const r = await w.req('PATCH', `/assistants/${id}`, { key: w.A.apiKey, body });
+          expect(r.status, `${personality}: ${JSON.stringify(body)}`).toBeLessThan(500);
+        }
+      }
+    }
+  });
+
   it('answers 413 in the envelope after reading an oversized body (no reset)', async () => {
     sim = await startSimulator({});
     const ctl = async (path: string, body: unknown) =>

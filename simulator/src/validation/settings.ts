@@ -85,7 +85,7 @@ export const documentFieldRule = seam('bounds.document-field-rule', (state: SimS
 function mergeFields(state: SimState, c: Checker, path: string, stored: unknown, patch: Obj, rules: Record<string, FieldRule>): Obj {
   const next: Obj = isPlainObject(stored) ? { ...stored } : {};
   for (const [k, v] of Object.entries(patch)) {
-    const problem = state.behaviour.of(documentFieldRule)(state, `${path}.${k}`, rules[k], v);
+    const problem = state.behaviour.of(documentFieldRule)(state, `${path}.${k}`, Object.hasOwn(rules, k) ? rules[k] : undefined, v);
     if (problem) c.fail(`${path}.${k}`, problem);
     else if (v === null) setOrDelete(next, k, state.behaviour.of(nullKey)(`${path}.${k}`, next[k]));
     else next[k] = v;
@@ -116,7 +116,7 @@ export function mergeConversationConfig(state: SimState, c: Checker, path: strin
       setOrDelete(next, k, state.behaviour.of(nullKey)(p, next[k]));
       continue;
     }
-    if (k in PLANS) {
+    if (Object.hasOwn(PLANS, k)) {
       if (!isPlainObject(v)) c.fail(p, 'must be an object or null');
       else next[k] = mergeFields(state, c, p, next[k], v, PLANS[k]);
     } else if (k === 'deliveryMode') {
