@@ -30,6 +30,7 @@ import { describeActual, describeReading, getAt, readingHolds } from '../helpers
 import { hostResolvingTo, PUBLIC_TEST_ADDRESS, publicHost, unresolvableHost } from '../helpers/generate/hosts';
 import { capabilityReason, FULL_CASE_SETS_BUDGET, hasCapability, missingFixtureReason, requestBudget, switchReason } from '../helpers/target/target';
 import { concurrency, fixturePool, type FixturePool } from '../helpers/world/concurrency';
+import { render } from '../helpers/base/values';
 
 const world = useWorld();
 /** Seed of every draw in this file (CORE_API_SEED replays a run); printed with every failure. */
@@ -168,10 +169,8 @@ function moves(row: OracleRow): string[] {
   return [...WRITE_STAMPS, row.path[0], row.shownAt[0]];
 }
 
-function short(v: unknown): string {
-  const s = v === undefined ? 'undefined' : JSON.stringify(v);
-  return s.length > 120 ? `${s.slice(0, 120)}… (${s.length} characters)` : s;
-}
+/** A drawn value in failure text: the one renderer (helpers/base/values.ts). */
+const short = render;
 
 /** One failure of a drawn value: the clauses it breaks and what happened. */
 interface Miss {
