@@ -12,7 +12,8 @@
  *   });
  *
  * `verify` is the one way to write a check. A helper that checks on a test's behalf takes the
- * test's `Verify` (or its `Checks`, e.g. `verify.soft`), as helpers/webhooks/verifiers.ts does.
+ * test's `Verify` (a shared verifier, helpers/webhooks/verifiers.ts) or the `Checks` it bound (e.g.
+ * `verify.on(id).soft`, helpers/webhooks/watch.ts).
  *
  * Every clause a test records is one it declares (Kubernetes' conformance list is generated from
  * the code the same way: a test's name is what it proves). `verify.on(id)` refuses an id the test

@@ -1,187 +1,24 @@
 /**
- * Named checks of §6 deliveries, as the webhook suites say them: a delivery arrived (and not
- * elsewhere), a lost model A event was not retried, a failed model B event was (as often as §6
- * says, with growing waits, the same delivery id and the same event), a delivery is a JSON POST
- * with a `type`, carries the model A secret, or is signed under model B over its raw bytes. Each states its
- * requirement and, on failure, expected against actual (h2spec's named verifiers), and records on
- * the clauses of the `verify` (or `Checks`) it is given, so a suite never restates them.
+ * The named verifiers of §6 deliveries (h2spec's verifiers): each owns the clauses it judges, made
+ * with `sharedVerifier`, so a test lists it among its clauses and calls it with its `verify`. A
+ * delivery is a JSON POST with a `type`, carries the model A secret, is signed under model B over
+ * its raw bytes; a lost model A event is logged once; a failing model B event is retried as often
+ * as §6 says, with growing waits, the same delivery id and the same event. Each records soft
+ * checks and, on failure, expected against actual. Secrets are never printed: a failed secret or
+ * signature check says why it failed (helpers/webhooks/verify.ts), not what.
  *
- * The receiver (helpers/webhooks/receiver.ts) observes; these judge. Secrets are never printed:
- * a failed secret or signature check says why it failed (helpers/webhooks/verify.ts), not what.
+ * The waits that judge a window on whatever clause their caller binds (arrival, silence, no retry)
+ * are helpers/webhooks/watch.ts.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { sharedVerifier, type Checks, type Verify } from '../checks/engine';
+import { sharedVerifier, type Verify } from '../checks/engine';
 import type { ControlDelivery } from '../target/control';
-import { WaitTimeoutError, describeRequest, jsonOf, type ReceivedRequest, type WebhookReceiver } from './receiver';
+import { jsonOf, type ReceivedRequest } from './receiver';
 import { deliveryIdOf, getHeader, HEADER_SIGNATURE, verifyModelA, verifyModelB } from './verify';
 import { analyseBackoff, couldBeExponential, retryReading } from './timing';
 import { TICK_MS } from '../base/lateness';
-import { LATE_MS, NEVER, openWindow } from '../checks/clock';
-import { waitForLoggedAttempts } from './waits';
-
-/** How {@link verifyArrival} waits and what it calls a wrong delivery. */
-export interface ArrivalOptions {
-  /** Longest wait, ms. */
-  timeoutMs: number;
-  /**
-   * Checked on every arrival: a text (e.g. "delivered to the tenant-level URL") ends the wait at
-   * once with a failure saying so.
-   */
-  wrong?: (all: ReceivedRequest[]) => string | undefined;
-  /** What the failure says was expected; default "within <timeoutMs> ms" (or "delivery as stated" for a wrong one). */
-  expected?: string;
-}
-
-/**
- * Waits until `pick` finds the deliveries the test expects among all the receiver has seen, and
- * records the requirement on `checks`' clauses: a pass when they came; on a timeout a failure
- * listing what did arrive (redacted), not a bare timeout; a failure naming what `opts.wrong` found.
- * @returns the deliveries `pick` found (empty only when a soft check recorded the failure)
- * @throws ConformanceFailure when nothing matching arrived or a wrong delivery came (unless `checks` is soft)
- */
-export async function verifyArrival(
-  checks: Checks,
-  rx: WebhookReceiver,
-  requirement: string,
-  pick: (all: ReceivedRequest[]) => ReceivedRequest[] | undefined | false,
-  opts: ArrivalOptions,
-): Promise<ReceivedRequest[]> {
-  let found: ReceivedRequest[] = [];
-  let wrong: string | undefined;
-  const window = openWindow();
-  try {
-    await rx.waitFor(
-      (all) => {
-        wrong = opts.wrong?.(all);
-        if (wrong) return true;
-        const r = pick(all);
-        if (r && r.length) {
-          found = r;
-          return true;
-        }
-        return false;
-      },
-      opts.timeoutMs,
-      requirement,
-    );
-  } catch (e) {
-    if (!(e instanceof WaitTimeoutError)) throw e;
-    // A wait the runner spent late (5% of it, at least LATE_MS) may have closed before what came was seen.
-    window.close().judge(checks, requirement, false, {
-      expected: opts.expected ?? `within ${opts.timeoutMs} ms`,
-      actual: `nothing matching arrived within ${opts.timeoutMs} ms; the receiver saw: ${rx.summary()}`,
-      explainedBy: (lateMs) => lateMs >= Math.max(LATE_MS, opts.timeoutMs * 0.05),
-    });
-    return found;
-  }
-  if (wrong) {
-    checks.that(requirement, false, { expected: opts.expected ?? 'delivery as stated', actual: wrong });
-    return found;
-  }
-  checks.that(requirement, true, { expected: '', actual: '' });
-  return found;
-}
-
-/** "#3 -> 500, #7 -> held": each attempt's arrival number and the status the receiver answered. */
-export function attemptWords(attempts: ReceivedRequest[]): string {
-  return attempts.map((r) => `#${r.seq} -> ${r.answeredStatus ?? 'held'}`).join(', ');
-}
-
-/**
- * Silence: watches the receiver for `windowMs` and records on `checks` that nothing `unwanted`
- * finds (the requests that must not come, among all received) arrived, e.g. §2.3's "no test
- * request" after a PATCH of serverUrl. It ends early, failing, as soon as one comes, and lists it (redacted).
- * @param expected what the failure says was expected ("no request at /x within 250 ms of the PATCH")
- * @throws ConformanceFailure when one came (unless `checks` is soft)
- */
-export async function verifySilence(
-  checks: Checks,
-  rx: WebhookReceiver,
-  requirement: string,
-  unwanted: (all: ReceivedRequest[]) => ReceivedRequest[],
-  windowMs: number,
-  expected: string,
-): Promise<void> {
-  const window = openWindow();
-  const probe = await rx.holdsOff((all) => unwanted(all).length > 0, windowMs);
-  // What came in a silence window came: the runner's lateness never explains it.
-  window.close().judge(checks, requirement, !probe.violated, {
-    expected,
-    actual: probe.violated ? unwanted(rx.requests).map(describeRequest).join('; ') : 'none',
-    explainedBy: NEVER,
-  });
-}
-
-/**
- * §6 model A: an event is attempted once. Watches the receiver for `windowMs` (longer than a whole
- * model B retry schedule of the target) and records on `checks` that `attempts` (the event's
- * deliveries among all received) never grew past one.
- * @throws ConformanceFailure when a second attempt came (unless `checks` is soft)
- */
-export async function verifyNoRetry(
-  checks: Checks,
-  rx: WebhookReceiver,
-  requirement: string,
-  attempts: (all: ReceivedRequest[]) => ReceivedRequest[],
-  windowMs: number,
-): Promise<void> {
-  const window = openWindow();
-  const more = await rx.holdsOff((all) => attempts(all).length > 1, windowMs);
-  const seen = attempts(rx.requests);
-  // A second attempt of a model A event came: the runner's lateness never explains it.
-  window.close().judge(checks, requirement, !more.violated, {
-    expected: `1 attempt within ${windowMs} ms`,
-    actual: `${seen.length} attempts: ${attemptWords(seen)}`,
-    explainedBy: NEVER,
-  });
-}
-
-/**
- * §6 model A, as the control API's deliveries log shows it: at least one delivery, each attempted
- * exactly once. `to` names the URL for the failure text ("the failing URL").
- * @throws ConformanceFailure when the log is empty or shows a retry (unless `checks` is soft)
- */
-export function verifyLoggedOnce(checks: Checks, requirement: string, log: ControlDelivery[], to: string): void {
-  checks.that(requirement, log.length >= 1 && log.every((d) => d.attempts.length === 1), {
-    expected: `each delivery to ${to}: 1 attempt`,
-    actual: log.map((d) => `${d.type} (${d.model}): ${d.attempts.length} attempts, ${d.state}`).join('; ') || 'no delivery logged',
-  });
-}
-
-/**
- * §6 model B, as the control API's deliveries log shows it: the delivery `deliveryId` (one whose
- * connection was refused) is attempted again within `windowMs`. Polls the log (helpers/webhooks/waits.ts
- * `waitForLoggedAttempts`) and judges what it last showed through a helpers/checks/clock.ts window:
- * too few attempts while the runner ran late over the wait is no verdict.
- * @throws OwnSideError (`late-runner`) when the runner's lateness may explain too few attempts
- * @throws ConformanceFailure when fewer than two were logged (unless `checks` is soft)
- */
-export async function verifyLoggedRetry(
-  checks: Checks,
-  requirement: string,
-  readLog: () => Promise<ControlDelivery[]>,
-  deliveryId: string,
-  windowMs: number,
-): Promise<void> {
-  const logged = openWindow();
-  const entry = await waitForLoggedAttempts(readLog, deliveryId, 2, windowMs);
-  logged.close().judge(checks, requirement, !!entry && entry.attempts.length >= 2, {
-    expected: `2 or more attempts of the delivery within ${windowMs} ms`,
-    actual: entry ? `${entry.attempts.length} attempt(s), ${entry.state}` : 'no delivery logged',
-  });
-}
-
-/**
- * §6 model B: a delivery that was not answered 2xx is attempted again with the same delivery id.
- * `attempts` are the receiver's deliveries carrying `deliveryId`.
- * @throws ConformanceFailure when fewer than two came (unless `checks` is soft)
- */
-export function verifyRetried(checks: Checks, requirement: string, attempts: ReceivedRequest[], deliveryId: string): void {
-  checks.that(requirement, attempts.length >= 2, {
-    expected: `2 or more attempts with delivery id ${deliveryId}`,
-    actual: `${attempts.length} attempt(s): ${attemptWords(attempts)}`,
-  });
-}
+import { openWindow } from '../checks/clock';
+import { attemptWords } from './watch';
 
 /** §6 first paragraph: the delivery is an HTTP POST with Content-Type application/json; soft, on 6/events-post-json. */
 export const verifyPostJson = sharedVerifier('6/events-post-json', function verifyPostJson(verify: Verify, r: ReceivedRequest, what: string): void {
@@ -231,21 +68,6 @@ export const verifyTypeField = sharedVerifier('6/type-field', function verifyTyp
     );
   return body;
 });
-
-/**
- * §6 Model B rules 1–2: X-Service-Signature is `sha256=<hex>`, the HMAC-SHA256 of the raw body bytes
- * keyed by the client server secret. Records on `checks`' clauses; the failure says why the
- * signature did not verify and how the header starts, never the secret.
- * @throws ConformanceFailure when it does not verify (unless `checks` is soft)
- */
-export function verifyModelBSigned(checks: Checks, requirement: string, r: ReceivedRequest, secret: string): void {
-  const v = verifyModelB(r.body, r.headers, secret);
-  const sig = getHeader(r.headers, HEADER_SIGNATURE);
-  checks.that(requirement, v.ok, {
-    expected: 'sha256= followed by the 64-digit hex HMAC of the bytes received',
-    actual: v.ok ? 'verified' : `${v.reason}: ${v.message} (header starts ${JSON.stringify(sig?.slice(0, 14) ?? null)})`,
-  });
-}
 
 /**
  * §6 Model A, every delivery: a JSON POST ({@link verifyPostJson}) carrying the client server
@@ -391,3 +213,50 @@ export const verifyBackoff = sharedVerifier(
     exponential.inform('measured retry waits (ms) and growth', true, `waits ${gaps}; ratios ${backoff.ratios.map((r) => r.toFixed(2)).join(', ')}`);
   },
 );
+
+/**
+ * §6 model A, as the control API's deliveries log shows it: at least one delivery, each attempted
+ * exactly once; soft, on 6/a-no-retry. `to` names the URL for the failure text ("the failing URL").
+ */
+export const verifyLoggedOnce = sharedVerifier(
+  '6/a-no-retry',
+  function verifyLoggedOnce(verify: Verify, requirement: string, log: ControlDelivery[], to: string): void {
+    verify.on('6/a-no-retry').soft.that(requirement, log.length >= 1 && log.every((d) => d.attempts.length === 1), {
+      expected: `each delivery to ${to}: 1 attempt`,
+      actual: log.map((d) => `${d.type} (${d.model}): ${d.attempts.length} attempts, ${d.state}`).join('; ') || 'no delivery logged',
+    });
+  },
+);
+
+/**
+ * §6 model B: a delivery that was not answered 2xx is attempted again with the same delivery id;
+ * soft, on 6/b-retry-every-non-2xx and 6/b-same-delivery-id. `attempts` are the receiver's
+ * deliveries carrying `deliveryId`.
+ */
+export const verifyRetried = sharedVerifier(
+  ['6/b-retry-every-non-2xx', '6/b-same-delivery-id'],
+  function verifyRetried(verify: Verify, requirement: string, attempts: ReceivedRequest[], deliveryId: string): void {
+    verify.on(['6/b-retry-every-non-2xx', '6/b-same-delivery-id']).soft.that(requirement, attempts.length >= 2, {
+      expected: `2 or more attempts with delivery id ${deliveryId}`,
+      actual: `${attempts.length} attempt(s): ${attemptWords(attempts)}`,
+    });
+  },
+);
+
+/**
+ * §6 Model B rules 1–2, the judgment every signature check shares: X-Service-Signature is
+ * `sha256=<hex>`, the HMAC-SHA256 of the raw body bytes keyed by the client server secret. A suite
+ * records it on the clause it proves (6/b-signature, 6/b-host-independent):
+ * `checks.that(requirement, j.ok, j)`. The failure says why it did not verify and how the header
+ * starts (14 characters), never the secret.
+ * @returns `ok`, with `expected` and `actual` words for the record
+ */
+export function modelBSigned(r: ReceivedRequest, secret: string): { ok: boolean; expected: string; actual: string } {
+  const v = verifyModelB(r.body, r.headers, secret);
+  const sig = getHeader(r.headers, HEADER_SIGNATURE);
+  return {
+    ok: v.ok,
+    expected: 'sha256= followed by the 64-digit hex HMAC of the bytes received',
+    actual: v.ok ? 'verified' : `${v.reason}: ${v.message} (header starts ${JSON.stringify(sig?.slice(0, 14) ?? null)})`,
+  };
+}

@@ -3,7 +3,7 @@
  * came"), following a failing model B event's retries to their end, and waiting for the control
  * API's deliveries log to show a retry. They hold the timing machinery (windows from
  * helpers/webhooks/timing.ts, bounded polling), so a test body states what it waits for, not how;
- * the verdicts stay with helpers/webhooks/verifiers.ts.
+ * the verdicts stay with helpers/webhooks/verifiers.ts and watch.ts.
  */
 import { vi } from 'vitest';
 import type { ControlDelivery } from '../target/control';

@@ -36,7 +36,7 @@ import { capabilityReason, capabilitySwitch, getTarget, hasCapability } from '..
 import { RUN_CONFIG } from '../../helpers/run/global-setup';
 import type { ControlClient, ControlDelivery } from '../../helpers/target/control';
 import { WebhookReceiver, jsonOf, type ReceivedRequest } from '../../helpers/webhooks/receiver';
-import { verifyArrival, type ArrivalOptions } from '../../helpers/webhooks/verifiers';
+import { verifyArrival, type ArrivalOptions } from '../../helpers/webhooks/watch';
 import { retryScheduleMs } from '../../helpers/webhooks/timing';
 import { followRetries } from '../../helpers/webhooks/waits';
 import { ensureConnectTo, routeHostTo } from '../../helpers/webhooks/connect-to';
@@ -141,7 +141,7 @@ export interface WebhookFixture {
   retryWaitMs(retries: number): number;
   /**
    * Waits for the deliveries `pick` finds and records the requirement on `checks`' clauses
-   * (helpers/webhooks/verifiers.ts `verifyArrival`), within {@link arrivalMs} unless `opts` says otherwise.
+   * (helpers/webhooks/watch.ts `verifyArrival`), within {@link arrivalMs} unless `opts` says otherwise.
    */
   arrival(
     checks: Checks,

@@ -10,7 +10,8 @@
  */
 import { describe } from 'vitest';
 import { clauseTest, skipWith, type Verify } from '../../helpers/checks/clause';
-import { verifyLoggedOnce, verifyModelADelivery, verifyModelASecret, verifyNoRetry, verifyTypeField } from '../../helpers/webhooks/verifiers';
+import { verifyLoggedOnce, verifyModelADelivery, verifyModelASecret, verifyTypeField } from '../../helpers/webhooks/verifiers';
+import { verifyNoRetry } from '../../helpers/webhooks/watch';
 import { downEndpoint, isRefusing, jsonOf, type ReceivedRequest } from '../../helpers/webhooks/receiver';
 import { type ControlSteps, type WebhookFixture, NEEDS, REACH, aboutCall, typeOf, testNumber } from './fixture';
 import { toolFixture } from '../../helpers/world/fixtures';
@@ -277,8 +278,8 @@ async function verifyLostOnce(
   );
   const logA = await deliveriesTo(urlA);
   const logB = await deliveriesTo(urlB, 'tenantB');
-  verifyLoggedOnce(noRetry, 'the deliveries log shows one attempt for the 500-answered event', logA, 'the failing URL');
-  verifyLoggedOnce(noRetry, 'the deliveries log shows one attempt for the event sent to a down endpoint', logB, 'the down URL');
+  verifyLoggedOnce(verify, 'the deliveries log shows one attempt for the 500-answered event', logA, 'the failing URL');
+  verifyLoggedOnce(verify, 'the deliveries log shows one attempt for the event sent to a down endpoint', logB, 'the down URL');
   verify.on('6/a-no-retry').inform(
     'the lost deliveries are logged as failed',
     [...logA, ...logB].every((d) => d.state === 'failed'),

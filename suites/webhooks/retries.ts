@@ -12,16 +12,8 @@
  */
 import { describe } from 'vitest';
 import { clauseTest, skipWith, type Verify } from '../../helpers/checks/clause';
-import {
-  attemptWords,
-  verifyBackoff,
-  verifyModelBSigned,
-  verifyNoRetry,
-  verifyRetried,
-  verifyRetryCount,
-  verifySameEvent,
-  verifyLoggedRetry,
-} from '../../helpers/webhooks/verifiers';
+import { modelBSigned, verifyBackoff, verifyRetried, verifyRetryCount, verifySameEvent } from '../../helpers/webhooks/verifiers';
+import { attemptWords, verifyLoggedRetry, verifyNoRetry } from '../../helpers/webhooks/watch';
 import { downEndpoint, isRefusing, type ReceivedRequest } from '../../helpers/webhooks/receiver';
 import { deliveryIdOf } from '../../helpers/webhooks/verify';
 import { Deduper } from '../../helpers/webhooks/dedupe';
@@ -138,7 +130,7 @@ export function retryTests(wh: WebhookFixture): void {
         for (const [id, status] of statusOf) {
           if (status === 200) continue;
           const attempts = got.filter((r) => deliveryIdOf(r.headers) === id);
-          verifyRetried(verify.soft, `after a ${status} answer the event is sent again with the same delivery id`, attempts, id);
+          verifyRetried(verify, `after a ${status} answer the event is sent again with the same delivery id`, attempts, id);
         }
         if (!sim || !down || !refused) return;
         await verifyRefusedRetried(wh, verify, sim, down, downUrl, refused.deliveryId);
@@ -244,9 +236,10 @@ export function retryTests(wh: WebhookFixture): void {
         verifyBackoff(ctx.verify, attempts, wh.retryBaseMs);
 
         // Last, so that a signing fault (proved by the signature test) does not hide the retry verdicts.
-        attempts.forEach((r, i) =>
-          verifyModelBSigned(ctx.verify.on('6/b-signature').soft, `attempt ${i + 1}: the signature verifies over its raw body`, r, secret),
-        );
+        attempts.forEach((r, i) => {
+          const signed = modelBSigned(r, secret);
+          ctx.verify.on('6/b-signature').soft.that(`attempt ${i + 1}: the signature verifies over its raw body`, signed.ok, signed);
+        });
         const sim = wh.ifControl();
         if (sim) {
           const log = (await sim.control.deliveries(world().tenantA.id)).find((d) => d.deliveryId === deliveryId);
@@ -285,7 +278,7 @@ function answerFirstWith(wh: WebhookFixture, path: string, statuses: readonly nu
 /**
  * §6 model B retries a refused connection: the deliveries log (simulators only) shows delivery
  * `deliveryId`, sent to the down endpoint `down` at `downUrl` (tenant B), attempted again
- * (helpers/webhooks/verifiers.ts `verifyLoggedRetry`, a soft check).
+ * (helpers/webhooks/watch.ts `verifyLoggedRetry`, a soft check).
  * Informs when something answers on that port after all (the precondition fails).
  */
 async function verifyRefusedRetried(

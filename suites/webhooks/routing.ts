@@ -8,7 +8,8 @@
  */
 import { describe } from 'vitest';
 import { clauseTest } from '../../helpers/checks/clause';
-import { verifyModelASecret, verifySilence } from '../../helpers/webhooks/verifiers';
+import { verifyModelASecret } from '../../helpers/webhooks/verifiers';
+import { verifySilence } from '../../helpers/webhooks/watch';
 import { hasCapability } from '../../helpers/target/target';
 import { type WebhookFixture, REACH, aboutCall } from './fixture';
 

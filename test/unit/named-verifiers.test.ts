@@ -109,3 +109,21 @@ describe('suites name their judgments', () => {
     expect(uses.length, uses.join('\n')).toBeLessThan(40);
   });
 });
+
+describe('the webhook verifiers keep one convention per module', () => {
+  it('every verifyX of helpers/webhooks/verifiers.ts owns its clauses; every verifyX of watch.ts takes the Checks its caller bound', async () => {
+    const own = await import('../../helpers/webhooks/verifiers');
+    const watch = await import('../../helpers/webhooks/watch');
+    const named = (m: object) => Object.entries(m).filter(([k, v]) => k.startsWith('verify') && typeof v === 'function');
+    const unowned = named(own).filter(([, v]) => !Array.isArray((v as { clauses?: unknown }).clauses));
+    expect(unowned.map(([k]) => k)).toEqual([]);
+    expect(named(own).length).toBeGreaterThanOrEqual(10);
+    const owning = named(watch).filter(([, v]) => (v as { clauses?: unknown }).clauses !== undefined);
+    expect(owning.map(([k]) => k)).toEqual([]);
+    expect(
+      named(watch)
+        .map(([k]) => k)
+        .sort(),
+    ).toEqual(['verifyArrival', 'verifyLoggedRetry', 'verifyNoRetry', 'verifySilence']);
+  });
+});

@@ -25,7 +25,7 @@ const root = resolve(__dirname, '..', '..');
 /** The one judgment of time: the only module of the scanned ones that reads the clock (its primitives, helpers/base/lateness.ts, are not scanned). */
 const JUDGMENT = 'helpers/checks/clock.ts';
 /** The check helpers beside suites/: the checks layer, the audits of every exchange, and the webhook verifiers and waits. */
-const CHECK_HELPERS = ['helpers/checks', 'helpers/audits', 'helpers/webhooks/verifiers.ts', 'helpers/webhooks/waits.ts'];
+const CHECK_HELPERS = ['helpers/checks', 'helpers/audits', 'helpers/webhooks/verifiers.ts', 'helpers/webhooks/watch.ts', 'helpers/webhooks/waits.ts'];
 /** Properties and methods that hold a measured time, ms. */
 const TIME_NAMES = new Set(['durationMs', 'arrivedAtMs', 'arrivedAtEpochMs', 'elapsedMs', 'spanMs', 'startedMs']);
 /** Clock reads that judge nothing: where (file and the function or variable around it) and why. */
@@ -150,6 +150,7 @@ describe('every time judgment goes through helpers/checks/clock.ts', () => {
     const files = scanned();
     expect(files).toContain('suites/insights.test.ts');
     expect(files).toContain('helpers/webhooks/verifiers.ts');
+    expect(files).toContain('helpers/webhooks/watch.ts');
     expect(files).toContain('helpers/checks/engine.ts');
     expect(files.length).toBeGreaterThan(30);
   });
