@@ -13,36 +13,22 @@
  * cuts 2% of JSON bodies in half and fixes up Content-Length (`rateMangle`): a body that does not
  * parse is asked for again (helpers/http/mangled.ts) and never fails 2.1/json-envelope on its own.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { readEnv } from '../../helpers/base/env';
-import { request } from 'undici';
-import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
-import { runConformance } from './run-suite';
+import { nestedTarget, runConformance } from './run-suite';
 
 const FILES = ['suites/auth.test.ts', 'suites/envelope.test.ts', 'suites/authorization.test.ts'];
 /** 10% 429s, 2% resets, 2% of JSON bodies cut in half with Content-Length fixed (a proxy that rewrites bodies), seeded. */
 const CHAOS = { rate429: 0.1, rateReset: 0.02, rateMangle: 0.02, delayMs: 0, seed: 20261121 };
 
-let sim: RunningSimulator;
-
-async function config(body: unknown): Promise<void> {
-  const res = await request(`${sim.controlUrl}/config`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  await res.body.text();
-  if (res.statusCode !== 200) throw new Error(`config answered ${res.statusCode}`);
-}
-
-beforeAll(async () => {
-  sim = await startSimulator({ host: '127.0.0.1', port: 0 });
-});
-afterAll(async () => {
-  await sim?.close();
-});
+const target = nestedTarget();
+const config = target.config;
 
 const STRICT_TIMING = readEnv('CORE_API_STRICT_TIMING');
 let normalWallMs = 0;
 
 it('gets no fail verdict under 1 in 10 answers throttled, 1 in 50 connections dropped and 1 in 50 bodies cut, by a gateway in front and a limiter inside the API', async () => {
-  const env = { CORE_API_BASE_URL: sim.baseUrl, CORE_API_CONTROL_URL: sim.controlUrl };
+  const env = target.env();
   if (STRICT_TIMING && !normalWallMs) {
     await config({ chaos: null });
     const normal = await runConformance(env, FILES);

@@ -15,12 +15,10 @@
  *    without a top-level retryAfterSeconds, the other key type with a budget of its own — still
  *    `fail`, each on its clause.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { request } from 'undici';
+import { expect, it } from 'vitest';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
-import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
-import { runConformance } from './run-suite';
+import { nestedTarget, runConformance } from './run-suite';
 import type { RunRecord } from '../../helpers/report/model';
 
 const FILES = ['suites/insights.test.ts', 'suites/monitoring.test.ts', 'suites/monitoring-limits.test.ts'];
@@ -33,22 +31,10 @@ const GATEWAY = { rate429: 0.1, placement: 'app', retryAfterSeconds: 0, seed: 20
 /** How long the runner is blocked inside each window, ms: longer than the 300 ms insights delay of the run. */
 const LATE_MS = 400;
 
-let sim: RunningSimulator;
+const target = nestedTarget();
+const config = target.config;
 
-async function config(body: unknown): Promise<void> {
-  const res = await request(`${sim.controlUrl}/config`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  await res.body.text();
-  if (res.statusCode !== 200) throw new Error(`config answered ${res.statusCode}`);
-}
-
-beforeAll(async () => {
-  sim = await startSimulator({ host: '127.0.0.1', port: 0 });
-});
-afterAll(async () => {
-  await sim?.close();
-});
-
-const env = () => ({ CORE_API_BASE_URL: sim.baseUrl, CORE_API_CONTROL_URL: sim.controlUrl });
+const env = target.env;
 const line = (t: RunRecord['tests'][number]) => `${t.status}${t.ownSide ? ` (${t.ownSide})` : ''} ${t.name}: ${t.message?.slice(0, 300) ?? ''}`;
 
 it('a late runner behind a throttling gateway gives no fail on a conformant target', async () => {

@@ -3,6 +3,9 @@
  * folder, for checks of the suite as a whole (live mode, chaos, secret scans, shards).
  */
 import { spawn } from 'node:child_process';
+import { afterAll, beforeAll } from 'vitest';
+import { request } from 'undici';
+import { startSimulator, type RunningSimulator } from '../../simulator/src/server';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunRecord } from '../../helpers/report/model';
@@ -74,4 +77,46 @@ export function filesBelow(dir: string): string[] {
     else out.push(p);
   }
   return out;
+}
+
+/** A simulator of the test file's own, for nested runs: the target's variables and its control config. */
+export interface NestedTarget {
+  /** CORE_API_BASE_URL and CORE_API_CONTROL_URL of the simulator, for {@link runConformance}'s `env`. */
+  env(): Record<string, string>;
+  /**
+   * PUT /__control/config with `body` (docs/control-api.md), e.g. `{ chaos: … }` or `{ chaos: null }`.
+   * @throws Error when the control API answers other than 200
+   */
+  config(body: unknown): Promise<void>;
+}
+
+/**
+ * Starts a simulator on 127.0.0.1 before the file's tests and closes it after them (vitest's
+ * `beforeAll`/`afterAll`, so call it at the top level of a test file), for rehearsals that run the
+ * suite against a target set up in a stated way (chaos, a late runner).
+ */
+export function nestedTarget(): NestedTarget {
+  let sim: RunningSimulator | undefined;
+  beforeAll(async () => {
+    sim = await startSimulator({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(async () => {
+    await sim?.close();
+  });
+  const started = (): RunningSimulator => {
+    if (!sim) throw new Error('nestedTarget: the simulator starts in beforeAll; use it inside a test');
+    return sim;
+  };
+  return {
+    env: () => ({ CORE_API_BASE_URL: started().baseUrl, CORE_API_CONTROL_URL: started().controlUrl }),
+    config: async (body) => {
+      const res = await request(`${started().controlUrl}/config`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`config answered ${res.statusCode}`);
+    },
+  };
 }
