@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { documented } from '../helpers/spec/documented';
 import { useWorld, type PrincipalName } from '../helpers/world/world';
 import { clauseTest, skipUnlessServed, skipWith, type Verify } from '../helpers/checks/clause';
-import { rawRequest, rawStart } from '../helpers/http/raw-http';
+import { rawReadPastThrottles, rawStart } from '../helpers/http/raw-http';
 import { assistantFixture } from '../helpers/world/fixtures';
 import type { ApiClient, ApiResponse } from '../helpers/http/client';
 import { statusLine } from '../helpers/base/exchange';
@@ -330,7 +330,7 @@ describe('a key with a trailing newline, as raw header bytes', () => {
       const w = world();
       const path = `/assistants/${assistant.id}`;
       const raw = `${rawStart(w.target.baseUrl, path)}${v.header(w.tenantA.key)}Accept: application/json\r\nConnection: close\r\n\r\n`;
-      const res = await rawRequest(w.target.baseUrl, raw);
+      const res = await rawReadPastThrottles(w.target.baseUrl, raw);
       const what = `GET ${path} with ${v.name}`;
       if (res.status === 401) {
         verify.that(`${what} answers 401 UNAUTHORIZED`, /"code"\s*:\s*"UNAUTHORIZED"/.test(res.body), {

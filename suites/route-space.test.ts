@@ -30,7 +30,7 @@ import { documented, WHOLE, WRITE_STAMPS } from '../helpers/spec/documented';
 import { eventsFor, type Events, type StartedCall } from '../helpers/target/events';
 import { rowsOf } from '../helpers/spec/shapes';
 import { TargetError, type ApiResponse } from '../helpers/http/client';
-import { rawRequest, rawStart } from '../helpers/http/raw-http';
+import { rawReadPastThrottles, rawStart } from '../helpers/http/raw-http';
 import { fillTemplate, routeSpace, type RouteCase } from '../helpers/openapi/route-space';
 import { generativeDepth } from '../helpers/generate/depth';
 import { readEnv } from '../helpers/base/env';
@@ -377,7 +377,7 @@ describe('§5.1 header names in any letter case', () => {
   const spellingJudge =
     (baseUrl: string, path: string, wrong: string[]) => async (words: string, headers: Record<string, string>, status: number, repro: string) => {
       const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`);
-      const res = await rawRequest(baseUrl, `${rawStart(baseUrl, path)}${lines.join('')}Accept: application/json\r\nConnection: close\r\n\r\n`);
+      const res = await rawReadPastThrottles(baseUrl, `${rawStart(baseUrl, path)}${lines.join('')}Accept: application/json\r\nConnection: close\r\n\r\n`);
       if (res.status === undefined) throw new TargetError(`GET ${path} with ${words}: no answer (${res.error})`, { method: 'GET', path, headers: {} }, 'lost');
       const code = /"code"\s*:\s*"([A-Z_]+)"/.exec(res.body)?.[1] ?? '';
       if (res.status !== status)
