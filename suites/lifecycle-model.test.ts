@@ -5,8 +5,9 @@
  * (actorLabels drawn from Unicode), closes and audit reads by every principal; each command is
  * applied to the target and to the model of helpers/generate/lifecycle-model.ts, and every answer
  * must be one the model allows: the audit read lists every session minted on the call, closed ones
- * included (after a close, after the end), and mints sent at once on a call with one free slot
- * take it at most once. A failure is shrunk to a minimal sequence and printed as a curl script
+ * included (after a close, after the end), and mints sent at once on a call's free slots (one to
+ * three closed after the call was found full; tenant key and organization key alike) take at most
+ * those slots. The per-tenant mint rate under concurrency is suites/limits-model.test.ts's. A failure is shrunk to a minimal sequence and printed as a curl script
  * (keys and ids as shell variables, never their values). `CORE_API_GENERATIVE_DEPTH` multiplies
  * the sequences on a simulator.
  *
@@ -27,8 +28,9 @@ import {
   allowedCallRead,
   allowedMint,
   allowedRead,
-  allows,
+  expectAllowed,
   initialLifecycle,
+  StepFailure,
   LIFECYCLE_CLAUSES,
   allowedAuditRead,
   allowedClose,
@@ -64,25 +66,6 @@ interface Real {
 interface Holder {
   model: LifecycleModel;
   real: Real;
-}
-
-/** An answer the model did not allow, with the clause that says what was expected. */
-class StepFailure extends Error {
-  constructor(
-    message: string,
-    readonly clause: string,
-  ) {
-    super(message);
-    this.name = 'StepFailure';
-  }
-}
-
-function expectAllowed(a: Allowed, status: number, reason: unknown, what: string): void {
-  if (!allows(a, status, reason))
-    throw new StepFailure(
-      `${what}: expected ${a.statuses.join(' or ')}${a.reason ? ` (409 reason ${a.reason})` : ''} — ${a.words}; got ${status}${reason ? ` ${String(reason)}` : ''}`,
-      a.clause,
-    );
 }
 
 const keyVar = (t: number, gen: number) => `$KEY_${NAMES[t]}_${gen}`;
@@ -325,8 +308,10 @@ class DeleteCall implements fc.AsyncCommand<LifecycleModel, Real> {
 /**
  * The stated limit under concurrency (§4.5 per-call slots): on a live call of `t` (call `i` when
  * live, else another live one, else a call it starts), mints one by one until one is refused (its
- * open sessions are the call's slots), closes one, then sends `n` mints at once on the call with
- * its one free slot: each answer is one the model allows, and at most one is accepted.
+ * open sessions are the call's slots), closes `free` of them (at most all), then sends `n` mints at
+ * once on the call with its free slots, every other one with the organization key acting for the
+ * tenant when `mixed` (both key types share the call's slots): each answer is one the model
+ * allows, and at most `free` are accepted.
  */
 class FillAndRace implements fc.AsyncCommand<LifecycleModel, Real> {
   constructor(
@@ -334,6 +319,8 @@ class FillAndRace implements fc.AsyncCommand<LifecycleModel, Real> {
     readonly i: number,
     readonly n: number,
     readonly label: string,
+    readonly free = 1,
+    readonly mixed = false,
   ) {}
   /** The live call raced on: `i` when live, else the first live one, else -1 (one is started). */
   private callOf(m: Readonly<LifecycleModel>): number {
@@ -349,14 +336,14 @@ class FillAndRace implements fc.AsyncCommand<LifecycleModel, Real> {
     this.raced = this.callOf(m);
     await this.race(m, r, this.raced);
   }
-  /** The call index of the last run, for the curl line. */
+  /** The call index of the last run, and the slots it freed, for the curl line. */
   private raced = -1;
+  private freed = -1;
   private async race(m: LifecycleModel, r: Real, i: number): Promise<void> {
     const at = `/calls/${r.tenants[this.t].calls[i]}/monitor-session`;
-    const c = client(r, this.t, 'current');
     const owner = m.tenants[this.t];
-    const mint = async (label: string) => {
-      const res = await c.post(at, { actorLabel: label }, { retry: false });
+    const mint = async (label: string, cred: Credential = 'current') => {
+      const res = await client(r, this.t, cred).post(at, { actorLabel: label }, { retry: false });
       expectAllowed(allowedMint(owner, i, owner), res.status, res.json?.reason, this.toString());
       if (res.status < 300) minted(owner, i, label);
       return res;
@@ -365,16 +352,23 @@ class FillAndRace implements fc.AsyncCommand<LifecycleModel, Real> {
     for (let k = 0; k < MAX_FILL && !refused; k += 1) refused = (await mint(`${this.label} fill ${k}`)).status === 409;
     if (!refused) return; // more slots than the run fills: the race is not set up
     const slots = owner.sessions[i];
-    const closed = await c.delete(at);
-    expectAllowed(allowedClose(owner, owner), closed.status, undefined, `${this.toString()} (the close before the race)`);
-    owner.sessions[i] -= 1;
-    const answers = await Promise.all(Array.from({ length: this.n }, (_, k) => mint(`${this.label} race ${k}`)));
-    const breach = slotBreach(slots, answers.filter((a) => a.status < 300).length);
+    this.freed = Math.min(this.free, slots);
+    for (let k = 0; k < this.freed; k += 1) {
+      const closed = await client(r, this.t, 'current').delete(at);
+      expectAllowed(allowedClose(owner, owner), closed.status, undefined, `${this.toString()} (a close before the race)`);
+      owner.sessions[i] -= 1;
+    }
+    const creds = Array.from({ length: this.n }, (_, k): Credential => (this.mixed && k % 2 === 1 ? 'org' : 'current'));
+    const answers = await Promise.all(creds.map((cred, k) => mint(`${this.label} race ${k}`, cred)));
+    const breach = slotBreach(slots, answers.filter((a) => a.status < 300).length, this.freed);
     if (breach) throw new StepFailure(`${this.toString()}: ${breach}`, '4.5/monitor-session-slots');
   }
   toString(): string {
-    const line = curl('POST', `/calls/$CALL_${NAMES[this.t]}_${this.raced < 0 ? this.i : this.raced}/monitor-session`, `$KEY_${NAMES[this.t]}_CURRENT`);
-    return `# mint until refused, close one, then ${this.n} at once:\n    for k in $(seq ${this.n}); do ${line} & done; wait`;
+    const call = `/calls/$CALL_${NAMES[this.t]}_${this.raced < 0 ? this.i : this.raced}/monitor-session`;
+    const line = curl('POST', call, `$KEY_${NAMES[this.t]}_CURRENT`);
+    const org = curl('POST', call, '$ORG_KEY', `$TENANT_${NAMES[this.t]}`);
+    const race = this.mixed ? `for k in $(seq ${Math.ceil(this.n / 2)}); do ${line} & ${org} & done` : `for k in $(seq ${this.n}); do ${line} & done`;
+    return `# mint until refused, close ${this.freed < 0 ? this.free : this.freed} (DELETE ${call}), then ${this.n} at once:\n    ${race}; wait`;
   }
 }
 
@@ -389,7 +383,9 @@ const credential = fc.constantFrom<Credential>('current', 'rotated', 'org');
 const actorLabel = fc.tuple(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }), fc.nat({ max: 9_999 })).map(([s, n]) => `${s} #${n}`);
 
 function simulatorCommands() {
-  const race = fc.tuple(tenant, callIndex, fc.integer({ min: 2, max: 4 }), actorLabel).map(([t, i, n, l]) => new FillAndRace(t, i, n, l));
+  const race = fc
+    .tuple(tenant, callIndex, fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 2 }), actorLabel, fc.boolean())
+    .map(([t, i, free, more, l, mixed]) => new FillAndRace(t, i, free + more, l, free, mixed));
   return [
     fc.tuple(tenant, credential, fc.nat({ max: MAX_ROTATIONS - 1 })).map(([t, c, g]) => new Read(t, c, g)),
     fc.tuple(tenant, fc.integer({ min: 1, max: 3 })).map(([t, n]) => new Rotate(t, n)),

@@ -2,7 +2,7 @@
  * §6 webhooks (and §2.3's routing rules, §1's missed calls): one test file, one receiver. The
  * tests are written by concern in suites/webhooks/ — model A's shared-secret header
  * (model-a.ts), model B's HMAC signature (model-b.ts), retries and what a failed delivery leaves
- * (retries.ts), where events go (routing.ts), every way a call or thread ends (end-paths.ts) — and registered here on one fixture
+ * (retries.ts), where events go (routing.ts; as model state over sequences, routing-model.ts), every way a call or thread ends (end-paths.ts) — and registered here on one fixture
  * (suites/webhooks/fixture.ts): on a live tenant the public URL forwards to one port, so the
  * receiver cannot be split across files that run at once.
  */
@@ -11,6 +11,7 @@ import { modelATests } from './webhooks/model-a';
 import { modelBTests } from './webhooks/model-b';
 import { retryTests } from './webhooks/retries';
 import { routingTests } from './webhooks/routing';
+import { routingModelTests } from './webhooks/routing-model';
 import { endPathTests } from './webhooks/end-paths';
 
 const wh = useWebhookFixture();
@@ -20,4 +21,5 @@ retryTests(wh);
 modelATests(wh);
 modelBTests(wh);
 routingTests(wh);
+routingModelTests(wh);
 endPathTests(wh);

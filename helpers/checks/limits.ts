@@ -12,6 +12,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffMs, retryAfterMs, TargetError, THROTTLE_BACKOFF, THROTTLE_RETRIES, type ApiResponse } from '../http/client';
+import { validate } from '../spec/validator';
 
 /** How {@link pastThrottles} waits out a throttle. */
 export interface ThrottleOptions {
@@ -75,4 +76,13 @@ export async function pastThrottles(
     throttles.push(res);
     await sleep(Math.min(retryAfterMs(res) ?? backoffMs(THROTTLE_BACKOFF, throttles.length), maxWaitMs));
   }
+}
+
+/**
+ * Whether an answer is the mint endpoint's own refusal over the per-tenant rate (§4.5, §7 exception
+ * 3): a 429 whose body is the bare `{ retryAfterSeconds, … }` of schemas/monitor `rateLimited`. Any
+ * other 429 is a throttle, for {@link pastThrottles} to wait out.
+ */
+export function mintRateRefusal(res: ApiResponse): boolean {
+  return res.status === 429 && validate('monitor#/$defs/rateLimited', res.json).ok;
 }

@@ -113,12 +113,13 @@ export function unlistedLabels(owner: ModelTenant, i: number, data: unknown): st
 
 /**
  * §4.5 per-call monitor slots, their number not shown: `slots` sessions were open when a mint was
- * refused (so the call has `slots` slots), and one was closed; of mints sent at once, at most one
- * may take the free slot. Answers the words of the breach, or undefined.
+ * refused (so the call has `slots` slots), and `free` of them (1 by default) were closed; of mints
+ * sent at once, at most `free` may take the free slots. Answers the words of the breach, or undefined.
  */
-export function slotBreach(slots: number, successes: number): string | undefined {
-  if (successes <= 1) return undefined;
-  return `${successes} of the mints sent at once on a call with one free slot (a mint was refused with ${slots} open, one was then closed) were accepted: the call held ${slots - 1 + successes} sessions`;
+export function slotBreach(slots: number, successes: number, free = 1): string | undefined {
+  if (successes <= free) return undefined;
+  const freed = `${free} free slot${free === 1 ? '' : 's'}`;
+  return `${successes} of the mints sent at once on a call with ${freed} (a mint was refused with ${slots} open, ${free} then closed) were accepted: the call held ${slots - free + successes} sessions`;
 }
 
 /** Whether an answer (status and, for a 409, its reason) is one the model allows. */
@@ -126,6 +127,34 @@ export function allows(a: Allowed, status: number, reason: unknown): boolean {
   if (!a.statuses.includes(status)) return false;
   if (status !== 409 || a.reason === undefined) return true;
   return a.reason === 'not_live' ? reason === 'not_live' : reason !== 'not_live';
+}
+
+/** An answer a model did not allow, with the clause that says what was expected: thrown by a command, so fast-check shrinks the sequence. */
+export class StepFailure extends Error {
+  /**
+   * @param message the request and what was expected against what came
+   * @param clause the catalogue id of the expectation
+   */
+  constructor(
+    message: string,
+    readonly clause: string,
+  ) {
+    super(message);
+    this.name = 'StepFailure';
+  }
+}
+
+/**
+ * Checks an answer (its status, a 409's `reason`, an envelope's `error.code`) against what the model
+ * allows; `what` names the request (a curl line).
+ * @throws StepFailure when the model does not allow it
+ */
+export function expectAllowed(a: Allowed & { code?: string }, status: number, reason: unknown, what: string, code?: unknown): void {
+  const codeOk = a.code === undefined || a.code === code;
+  if (allows(a, status, reason) && codeOk) return;
+  const wanted = `${a.statuses.join(' or ')}${a.code ? ` ${a.code}` : ''}${a.reason ? ` (409 reason ${a.reason})` : ''}`;
+  const got = `${status}${reason ? ` ${String(reason)}` : ''}${code && !codeOk ? ` ${String(code)}` : ''}`;
+  throw new StepFailure(`${what}: expected ${wanted} — ${a.words}; got ${got}`, a.clause);
 }
 
 /** Every clause the model's expectations name, for the test's declaration. */

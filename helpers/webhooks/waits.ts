@@ -125,3 +125,40 @@ export async function slowAnswerTaken(rx: WebhookReceiver, attemptsOf: () => Rec
     });
   return attemptsOf().length < 2 && first()?.answeredStatus === 200;
 }
+
+/** What {@link routedArrival} saw: the deliveries expected, one that went elsewhere, or neither in time. */
+export type RoutedArrival =
+  | { kind: 'arrived'; found: ReceivedRequest[] }
+  | { kind: 'wrong'; wrong: ReceivedRequest }
+  | { kind: 'none'; /** the runner ran late over the wait (5% of it, at least {@link LATE_MS}): the silence proves nothing */ late: boolean };
+
+/**
+ * Waits at most `timeoutMs` until `expected` finds deliveries among all the receiver has seen, or
+ * `elsewhere` finds one that went where it must not; judges nothing, so a model's command words its
+ * own failure (a routing model, §6). A wait that ran out says whether the runner was late over it.
+ * @param what the deliveries waited for, in words (for the receiver's timeout)
+ */
+export async function routedArrival(
+  rx: WebhookReceiver,
+  expected: (all: ReceivedRequest[]) => ReceivedRequest[],
+  elsewhere: (all: ReceivedRequest[]) => ReceivedRequest | undefined,
+  timeoutMs: number,
+  what: string,
+): Promise<RoutedArrival> {
+  const window = openWindow();
+  let seen: RoutedArrival | undefined;
+  const settled = (all: ReceivedRequest[]): boolean => {
+    const wrong = elsewhere(all);
+    const found = expected(all);
+    seen = wrong ? { kind: 'wrong', wrong } : found.length ? { kind: 'arrived', found } : undefined;
+    return seen !== undefined;
+  };
+  try {
+    await rx.waitFor(settled, timeoutMs, what);
+  } catch (e) {
+    if (!(e instanceof WaitTimeoutError)) throw e;
+    // A runner late past the deadline still reads what came by then.
+    settled(rx.requests);
+  }
+  return seen ?? { kind: 'none', late: window.close().lateBy(Math.max(LATE_MS, timeoutMs * 0.05)) };
+}

@@ -19,10 +19,12 @@ describe('lifecycle model', () => {
     expect(unlistedLabels(owner, 0, [{ actorLabel: 'Zoë #1' }, { actorLabel: '🎧 night shift #2' }])).toEqual([' 🎧 night shift #2']);
   });
 
-  it('lets at most one of the mints sent at once take the one free slot', () => {
+  it('lets no more of the mints sent at once be accepted than slots are free', () => {
     expect(slotBreach(2, 0)).toBeUndefined();
     expect(slotBreach(2, 1)).toBeUndefined();
     expect(slotBreach(2, 3)).toMatch(/3 of the mints .* held 4 sessions/);
+    expect(slotBreach(3, 2, 2)).toBeUndefined();
+    expect(slotBreach(3, 3, 2)).toMatch(/3 of the mints .* with 2 free slots .* held 4 sessions/);
   });
 
   it('answers a deleted call with the 404 of an unknown one, and an ended one 409 not_live', () => {

@@ -13,6 +13,7 @@ import {
   mintAnswer,
   mintGap,
   mintBudget,
+  mintBudgetGap,
   openSessions,
   rateLimitedAnswer,
   slotsFull,
@@ -185,5 +186,12 @@ export const MONITORING_FAULTS = defineFaults([
     description:
       'The slot check and the session it records are two steps with an await between (a read, then an insert): mints sent at once on a call with one free slot all pass the check and all open a session.',
     override: override(mintGap, () => () => new Promise<void>((resolve) => setTimeout(resolve, 25))),
+  },
+  {
+    name: 'monitoring.rate-check-race',
+    clauses: ['4.5/monitor-session-429', '4.5/monitor-session-per-tenant'],
+    description:
+      'The per-tenant mint budget is read, then the mint recorded after an await (a count query, then an insert): mints sent at once, with the tenant key and an organization key acting for the tenant, all see its last unit free and all are accepted.',
+    override: override(mintBudgetGap, () => () => new Promise<void>((resolve) => setTimeout(resolve, 25))),
   },
 ]);

@@ -6,7 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { override } from '../seam.ts';
 import { eventDeliveryId, deliveryModel, emptyAnswer, eventSent, payload, testRequestOnSet } from '../webhooks/emit.ts';
 import { deliveryPolicy } from '../webhooks/policy.ts';
-import { assistantUrl, callEventRoute, previousServerUrl, requestUrl, route, tenantServerUrl } from '../webhooks/routing.ts';
+import { assistantUrl, callEventRoute, previousServerUrl, requestUrl, route, tenantServerUrl, tenantUrlAtClear } from '../webhooks/routing.ts';
 import { attemptHeaders, signature } from '../webhooks/signing.ts';
 import { deliveries } from '../webhooks/store.ts';
 import { defineFaults } from './define.ts';
@@ -222,6 +222,13 @@ export const WEBHOOK_FAULTS = defineFaults([
     description:
       'After PATCH serverUrl: null, events keep going to the previous serverUrl instead of the tenant-level URL (the PATCH answer still shows null).',
     override: override(assistantUrl, (next) => (state, assistantId, current) => next(state, assistantId, current) ?? previousServerUrl(state, assistantId)),
+  },
+  {
+    name: 'webhooks.tenant-url-frozen-at-clear',
+    clauses: ['2.3/unset-tenant-url', '6/route-tenant-url'],
+    description:
+      "PATCH serverUrl: null copies the tenant-level URL of that moment into the assistant's route (a denormalised column): once the tenant-level URL changes, the assistant's events keep going to the old one.",
+    override: override(assistantUrl, (next) => (state, assistantId, current) => next(state, assistantId, current) ?? tenantUrlAtClear(state, assistantId)),
   },
   {
     name: 'webhooks.server-url-at-delivery',

@@ -33,7 +33,7 @@
  *
  * Seams: the refusal of an action by the call's state ({@link stateRefusal}), the 409, 400 and 429
  * answers ({@link conflictAnswer}, {@link invalidBodyAnswer}, {@link rateLimitedAnswer}), the
- * mint's budget, slots and answer ({@link mintBudget}, {@link slotsFull}, {@link mintAnswer}), the
+ * mint's budget, slots and answer ({@link mintBudget}, {@link mintBudgetGap}, {@link slotsFull}, {@link mintAnswer}), the
  * stored label ({@link storedLabel}), and what closing a session and a supervisor's end do
  * ({@link closeSession}, {@link supervisorEnd}).
  */
@@ -168,20 +168,36 @@ function actionBody(state: SimState, body: unknown): ActionBody | { errors: Fiel
   return { actorLabel: typeof label === 'string' ? state.behaviour.of(storedLabel)(label) : null, sessionId: typeof sid === 'string' ? sid : null };
 }
 
-/** Records a mint attempt; returns seconds to wait when its budget is spent, else 0. */
-function mintRateWait(state: SimState, tenantId: string, keyType: string): number {
+/**
+ * §4.5 per-tenant mint rate: what runs between reading a tenant's budget for a mint and recording
+ * the mint against it. Nothing: the read and the record are one step, so mints sent at once (with
+ * either key type) cannot all see the budget's last unit free.
+ */
+export const mintBudgetGap = seam('monitoring.mint-budget-gap', (): Promise<void> | void => undefined);
+
+/** The mint times of `bucket` still inside the rate window at `now` (ms). */
+function recentMints(state: SimState, bucket: string, now: number): number[] {
+  return (store.monitorMints(state).get(bucket) ?? []).filter((t) => now - t < MINT_WINDOW_MS);
+}
+
+/** Records a mint attempt; resolves to the seconds to wait when its budget is spent, else 0. */
+async function mintRateWait(state: SimState, tenantId: string, keyType: string): Promise<number> {
   const bucket = state.behaviour.of(mintBudget)(state, tenantId, keyType);
   if (bucket === null) return 0;
   const now = Date.now();
   const mints = store.monitorMints(state);
-  const recent = (mints.get(bucket) ?? []).filter((t) => now - t < MINT_WINDOW_MS);
+  const recent = recentMints(state, bucket, now);
   if (recent.length >= state.config.monitorMintsPerMinute) {
     mints.set(bucket, recent);
     const oldest = recent[0] ?? now;
     return Math.max(1, Math.ceil((oldest + MINT_WINDOW_MS - now) / 1000));
   }
-  recent.push(now);
-  mints.set(bucket, recent);
+  const gap = state.behaviour.of(mintBudgetGap)();
+  if (gap) await gap;
+  // Without a gap nothing ran since the read: `recent` is still the bucket's.
+  const current = gap ? recentMints(state, bucket, Date.now()) : recent;
+  current.push(Date.now());
+  mints.set(bucket, current);
   return 0;
 }
 
@@ -197,7 +213,7 @@ export const monitoringRoutes: FastifyPluginAsync = async (app) => {
     if ('errors' in body) return sendAnswer(reply, state.behaviour.of(invalidBodyAnswer)(body.errors));
     const reason = state.behaviour.of(stateRefusal)(call, 'monitor');
     if (reason) return sendAnswer(reply, state.behaviour.of(conflictAnswer)(reason));
-    const wait = mintRateWait(state, tenantId, principalOf(request).keyType);
+    const wait = await mintRateWait(state, tenantId, principalOf(request).keyType);
     if (wait > 0) return sendAnswer(reply, state.behaviour.of(rateLimitedAnswer)(state, requestPath(request), wait));
     if (state.behaviour.of(slotsFull)(state, call)) return sendAnswer(reply, state.behaviour.of(conflictAnswer)('slots_full'));
     await state.behaviour.of(mintGap)();

@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { seam } from '../seam.ts';
 import type { CallRecord, SimState } from '../state.ts';
 import { startDelivery } from './delivery.ts';
-import { rememberServerUrl, requestUrl, routeUrl } from './routing.ts';
+import { rememberServerUrl, rememberTenantUrlAtClear, requestUrl, routeUrl } from './routing.ts';
 import { deliveries, type DeliveryModel, type DeliveryRecord } from './store.ts';
 
 /** One event to deliver. */
@@ -113,13 +113,15 @@ export function emitEvent(state: SimState, ev: WebhookEvent): { deliveryId: stri
 
 /**
  * Hook for `PATCH /assistants/{id}` after a successful write: remembers the serverUrl the
- * assistant had before (`before`, see `rememberServerUrl`), and, in a reading that sends a test
+ * assistant had before (`before`, see `rememberServerUrl`) and, when the body cleared it, the
+ * tenant-level URL then (`rememberTenantUrlAtClear`), and, in a reading that sends a test
  * request ({@link testRequestOnSet}), sends one unlogged model-A POST
  * `{ "type": "test-request", "assistant_id" }` to the URL when the request body (`patch`) set
  * `serverUrl` to a string. Never throws; the POST runs in the background.
  */
 export function afterServerUrlPatch(state: SimState, tenantId: string, assistantId: string, before: unknown, patch: unknown): void {
   rememberServerUrl(state, assistantId, before);
+  rememberTenantUrlAtClear(state, tenantId, assistantId, patch);
   if (!state.behaviour.of(testRequestOnSet)()) return;
   const url = (patch as { serverUrl?: unknown } | null)?.serverUrl;
   const tenant = state.tenants.get(tenantId);

@@ -61,6 +61,26 @@ export function previousServerUrl(state: SimState, assistantId: string): string 
   return state.collection<string>(PREVIOUS).get(assistantId) ?? null;
 }
 
+/** Collection of the tenant-level URL in force when each assistant's serverUrl was last cleared. */
+const TENANT_URL_AT_CLEAR = 'webhookTenantUrlAtClear';
+
+/**
+ * Notes, after a PATCH whose body (`patch`) cleared the assistant's serverUrl (null), the
+ * tenant-level URL of `tenantId` in force then, so a reading of {@link assistantUrl} may route to
+ * it; a PATCH that sets a serverUrl forgets it. Kept always, so a behaviour switched on later finds it.
+ */
+export function rememberTenantUrlAtClear(state: SimState, tenantId: string, assistantId: string, patch: unknown): void {
+  const url = (patch as { serverUrl?: unknown } | null)?.serverUrl;
+  const notes = state.collection<string | null>(TENANT_URL_AT_CLEAR);
+  if (url === null) notes.set(assistantId, tenantServerUrl(state, tenantId));
+  else if (typeof url === 'string') notes.delete(assistantId);
+}
+
+/** The tenant-level URL in force when assistant `assistantId`'s serverUrl was last cleared, or null. */
+export function tenantUrlAtClear(state: SimState, assistantId: string): string | null {
+  return state.collection<string | null>(TENANT_URL_AT_CLEAR).get(assistantId) ?? null;
+}
+
 /**
  * §2.3 rule 4: the serverUrl an assistant's events use, given its stored value `current`:
  * `current` when it is a non-empty string, else null (the tenant URL is used).

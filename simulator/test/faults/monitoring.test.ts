@@ -103,4 +103,23 @@ probeArea('monitoring', MONITORING_FAULTS, {
     },
     spec: 1,
   },
+  'monitoring.rate-check-race': {
+    // A budget of three mints a minute: two spent (each closed again), then three at once, one per key type and call, for the last one.
+    probe: async (w) => {
+      await w.ctl('PUT', '/config', { monitorMintsPerMinute: 3 });
+      const c = await liveCall(w, w.A);
+      for (const label of ['first', 'second']) {
+        await mint(w, c.id, label);
+        await w.req('DELETE', `/calls/${c.id}/monitor-session`, { key: w.A.apiKey });
+      }
+      const calls = [c, await liveCall(w, w.A), await liveCall(w, w.A)];
+      const answers = await Promise.all([
+        mint(w, calls[0].id, 'racer 1'),
+        w.req('POST', `/calls/${calls[1].id}/monitor-session`, { key: w.orgKey, headers: { 'x-tenant-id': w.A.id }, body: { actorLabel: 'racer 2' } }),
+        mint(w, calls[2].id, 'racer 3'),
+      ]);
+      return answers.filter((a) => a.status === 201).length;
+    },
+    spec: 1,
+  },
 });

@@ -161,6 +161,20 @@ probeArea('webhooks', WEBHOOK_FAULTS, {
       return ofType(other, 'end-of-call-report')?.path;
     }),
   },
+  'webhooks.tenant-url-frozen-at-clear': {
+    // §2.3 rule 4, §6: serverUrl cleared while the tenant-level URL is `rx`, which then moves to `other`: the call's events follow it.
+    spec: [0, 2],
+    probe: rig(async ({ w, rx, other, idle, probeHost, patchA, startCall }) => {
+      await probeHost();
+      const a = await w.assistant(w.A.apiKey, { serverUrl: 'https://probe.example.com/old' });
+      await patchA(a.id, { serverUrl: null });
+      await w.ctl('PUT', `/tenants/${w.A.id}/server-url`, { url: other.origin });
+      const call = await startCall(a.id);
+      await w.ctl('POST', `/calls/${call}/end`, {});
+      await idle();
+      return [rx.received.length, other.received.length];
+    }),
+  },
   'webhooks.null-server-url-kept': {
     // §2.3 rule 4: null → tenant URL (voice and messaging)
     spec: [2, 0],
