@@ -136,6 +136,9 @@ const SURFACE: [Operation, string, unknown, Verdict, string?][] = [
   ['POST /sms', 'message', '😀'.repeat(1000), 'either'],
   ['POST /sms-reasons', 'name', 'Booking link', 'accept', '4.3/sms-reason-echo'],
   ['POST /sms-reasons', 'name', 42, 'either'],
+  // The assistant it belongs to (§2.9): a reference, whose existence is not stated.
+  ['POST /sms-reasons', 'assistantId', '460cdbf5-8987-5441-88ad-7b117dd27d89', 'either', '2.2/reference-existence'],
+  ['POST /test-suites', 'iterations', 2.5, 'refuse', '4.5/test-suite-iterations'],
   ['POST /test-suites', 'mode', 'text', 'accept', '4.5/test-suite-mode-text-only'],
   ['POST /test-suites', 'mode', 'voice', 'refuse'],
   ['POST /test-suites', 'iterations', 10, 'accept'],

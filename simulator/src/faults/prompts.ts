@@ -4,7 +4,7 @@
  * simulator/test/faults/prompts.test.ts.
  */
 import { merge } from '../model/merge.ts';
-import { creatableTypes, listedByType } from '../routes/prompts.ts';
+import { creatableTypes, listedByType, listedPrompts } from '../routes/prompts.ts';
 import { override } from '../seam.ts';
 import { defineFaults } from './define.ts';
 
@@ -27,6 +27,20 @@ export const PROMPTS_FAULTS = defineFaults([
     clauses: ['4.5/prompt-filter-by-type'],
     description: 'GET /prompts?type= ignores the filter and lists every type.',
     override: override(listedByType, () => () => true),
+  },
+  {
+    name: 'prompts.type-list-cached',
+    clauses: ['4.5/prompt-filter-by-type'],
+    description:
+      'GET /prompts?type= answers from a cache filled by the first read of each type that no POST /prompts invalidates: a prompt made after that read is not listed.',
+    override: override(listedPrompts, (next) => {
+      const cache = new Map<string, Record<string, unknown>[]>();
+      return (tenantId, type, rows) => {
+        const key = `${tenantId}|${type ?? '*'}`;
+        if (!cache.has(key)) cache.set(key, next(tenantId, type, rows));
+        return structuredClone(cache.get(key)!);
+      };
+    }),
   },
   {
     name: 'prompts.link-null-ignored',

@@ -36,6 +36,17 @@ export const SMS_FAULTS = defineFaults([
     }),
   },
   {
+    name: 'sms.reason-astral-replaced',
+    clauses: ['4.3/sms-reason-echo'],
+    description: "POST /sms-reasons stores its texts in a 3-byte utf8 column: every character outside the BMP (an emoji, an astral script) comes back as '?'.",
+    override: override(reasonView, (next) => (data) => {
+      const out = next(data);
+      for (const k of ['name', 'reason', 'message', 'content'])
+        if (typeof out[k] === 'string') out[k] = (out[k] as string).replace(/[\u{10000}-\u{10FFFF}]/gu, '?');
+      return out;
+    }),
+  },
+  {
     name: 'sms.accept-1601',
     clauses: ['4.4/sms-message-length', '8/limit-sms-message'],
     description: 'POST /sms accepts a 1601-character message.',

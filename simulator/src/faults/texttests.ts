@@ -2,7 +2,7 @@
  * Faults of the text test suites (§3, §4.5, §8): each overrides one seam of routes/test-suites.ts;
  * a bound fault moves one end of its bound by one. Probes: simulator/test/faults/texttests.test.ts.
  */
-import { caseOutcomeName, iterationsBounds, maxCases, runnableModel, suiteMode } from '../routes/test-suites.ts';
+import { caseOutcomeName, iterationsBounds, iterationsWhole, maxCases, runnableModel, suiteMode } from '../routes/test-suites.ts';
 import { override } from '../seam.ts';
 import { defineFaults } from './define.ts';
 
@@ -49,6 +49,12 @@ export const TEXTTESTS_FAULTS = defineFaults([
     clauses: ['4.5/test-suite-iterations', '8/limit-test-iterations'],
     description: 'A test suite with iterations 1, the lower bound, is refused.',
     override: override(iterationsBounds, (next) => () => ({ ...next(), min: next().min + 1 })),
+  },
+  {
+    name: 'texttests.fractional-iterations',
+    clauses: ['4.5/test-suite-iterations', '8/limit-test-iterations'],
+    description: 'A test suite with a fractional iterations within the bounds (2.5) is accepted: the bounds are checked, that it counts runs is not.',
+    override: override(iterationsWhole, () => () => true),
   },
   {
     name: 'texttests.realtime-run-accepted',

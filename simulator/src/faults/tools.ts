@@ -4,11 +4,14 @@
  */
 import { ApiError, forbidden } from '../envelope.ts';
 import {
+  deleteStepOverride,
   foreignOverrideRefusal,
   foreignToolAnswer,
   foreignWrite,
+  overrideKey,
   setTextDescription,
   storedOverrideText,
+  storedTextInstructions,
   unsentTextInstructions,
   writtenInstruction,
 } from '../routes/tools.ts';
@@ -53,6 +56,28 @@ export const TOOLS_FAULTS = defineFaults([
       next(o, v);
       o.description = v;
     }),
+  },
+  {
+    name: 'tools.null-removal-not-stored',
+    clauses: ['4.5/tool-put-null-removes-text-instructions'],
+    description:
+      'PUT /tools/{id} with textInstructions null answers it removed but the update skips null columns (COALESCE), so the stored value stays and the next PUT that omits it shows it again.',
+    override: override(storedTextInstructions, (next) => (answered, previous) => (answered === null ? previous : next(answered, previous))),
+  },
+  {
+    name: 'tools.step-delete-clears-all',
+    clauses: ['4.5/tool-overrides-independent'],
+    description:
+      "DELETE …/steps/{stepId}/text-override removes every step text override of the assistant's tool, not only that step's (a DELETE whose WHERE clause leaves out the step).",
+    override: override(deleteStepOverride, () => (o) => {
+      o.textSteps = {};
+    }),
+  },
+  {
+    name: 'tools.overrides-shared-across-assistants',
+    clauses: ['4.5/tool-overrides-per-assistant', '4.5/tool-overrides-independent'],
+    description: "Tool overrides are keyed by the tool alone: one assistant's voice and text overrides of a tool are every assistant's.",
+    override: override(overrideKey, () => (_assistantId, toolId) => toolId),
   },
   {
     name: 'xtenant.foreign-tool-403',

@@ -34,6 +34,12 @@ export const creatableTypes = seam('prompts.creatable-types', (): readonly strin
 /** §4.5: `GET /prompts?type=` lists the prompts of that type only (`wanted` undefined: every prompt). */
 export const listedByType = seam('prompts.type-filter', (type: string, wanted: string | undefined): boolean => wanted === undefined || type === wanted);
 
+/** §4.5: the rows `GET /prompts` answers the tenant for a `type` (undefined: every type): the prompts stored now (`rows`). */
+export const listedPrompts = seam(
+  'prompts.listed',
+  (_tenantId: string, _type: string | undefined, rows: () => Record<string, unknown>[]): Record<string, unknown>[] => rows(),
+);
+
 /** Plugin with the prompt routes. */
 export const promptsRoutes: FastifyPluginAsync = async (app) => {
   const state = app.sim;
@@ -69,10 +75,11 @@ export const promptsRoutes: FastifyPluginAsync = async (app) => {
       throw validationError([{ field: 'type', message: `must be one of ${PROMPT_TYPES.join(', ')}` }]);
     }
     const listed = state.behaviour.of(listedByType);
-    const rows = listOwned(prompts(), tenantId)
-      .filter((p) => listed(p.data.type, type))
-      .map((p) => ({ ...p.data }));
-    return ok(reply, rows);
+    const rows = () =>
+      listOwned(prompts(), tenantId)
+        .filter((p) => listed(p.data.type, type))
+        .map((p) => ({ ...p.data }));
+    return ok(reply, state.behaviour.of(listedPrompts)(tenantId, type, rows));
   });
 
   app.get<{ Params: { id: string } }>('/prompts/:id', async (request, reply) => {

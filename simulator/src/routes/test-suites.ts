@@ -61,6 +61,9 @@ type Outcome = 'passed' | 'failed' | 'error';
 /** §4.5, §8: the bounds of `iterations` (of a suite and of a case): 1 to 10. */
 export const iterationsBounds = seam('texttests.iterations', (): { min: number; max: number } => ({ min: MIN_ITERATIONS, max: MAX_ITERATIONS }));
 
+/** §4.5, §8: `iterations` counts runs of a case: a whole number (`v` is a number within the bounds). */
+export const iterationsWhole = seam('texttests.iterations-whole', (v: number): boolean => Number.isInteger(v));
+
 /** §4.5, §8: the most cases one suite holds: 12. */
 export const maxCases = seam('texttests.max-cases', (): number => MAX_CASES);
 
@@ -96,7 +99,7 @@ interface RunRecord {
 
 function iterationsOk(state: SimState, v: unknown): boolean {
   const { min, max } = state.behaviour.of(iterationsBounds)();
-  return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+  return typeof v === 'number' && v >= min && v <= max && state.behaviour.of(iterationsWhole)(v);
 }
 
 function textOf(c: Obj): string {

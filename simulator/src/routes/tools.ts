@@ -63,6 +63,23 @@ export const unsentTextInstructions = seam(
  */
 export const writtenInstruction = seam('tools.written-instruction', (_stored: ToolInstruction | null, sent: ToolInstruction): ToolInstruction => sent);
 
+/**
+ * §4.5: what a PUT stores of textInstructions is what it answers (`answered`: the document written,
+ * the stored one kept when omitted, null when removed); `previous` is what was stored before.
+ */
+export const storedTextInstructions = seam(
+  'tools.stored-text-instructions',
+  (answered: ToolInstruction | null, _previous: ToolInstruction | null): ToolInstruction | null => answered,
+);
+
+/** §4.5: overrides are per assistant: the key of one assistant's overrides of one tool. */
+export const overrideKey = seam('tools.override-key', (assistantId: string, toolId: string): string => `${assistantId}:${toolId}`);
+
+/** §4.5: DELETE …/steps/{stepId}/text-override removes that step's text override, and no other. */
+export const deleteStepOverride = seam('tools.delete-step-override', (o: ToolOverrideRecord, stepId: string): void => {
+  delete o.textSteps[stepId];
+});
+
 /** §4.5: an override text as stored: an empty one restores the default (null). */
 export const storedOverrideText = seam('tools.override-text', (v: string | null): string | null => (v === '' ? null : v));
 
@@ -252,7 +269,9 @@ function putTool(state: SimState, tool: ToolRecord, body: Record<string, unknown
   applyTextInstructions(state, c, body, next);
   c.throwIfAny();
   next.updatedAt = new Date().toISOString();
-  return Object.assign(tool, next);
+  const stored = state.behaviour.of(storedTextInstructions)(next.textInstructions, tool.textInstructions);
+  Object.assign(tool, { ...structuredClone(next), textInstructions: stored });
+  return next;
 }
 
 /** Removes every text override (description and steps) of one assistant and tool; the voice override stays. */
@@ -376,7 +395,7 @@ function resolveOverride(
   const foreignAssistant = otherAssistant !== undefined && otherAssistant.tenantId !== tenantId;
   if (foreignAssistant && write) {
     seams.of(foreignWrite)('text-overrides', () => {
-      const o = store.toolOverrides(state).get(`${request.params.id}:${request.params.toolId}`);
+      const o = store.toolOverrides(state).get(seams.of(overrideKey)(request.params.id, request.params.toolId));
       if (o) write(o);
     });
   }
@@ -385,7 +404,7 @@ function resolveOverride(
   const assistant = findOwned(state, state.assistants, tenantId, request.params.id, 'assistant');
   const tool = tenantTool(state, tenantId, request.params.toolId);
   if (!tool) throw notFound();
-  const key = `${assistant.data.id}:${tool.id}`;
+  const key = seams.of(overrideKey)(assistant.data.id as string, tool.id);
   const overrides = store.toolOverrides(state);
   const get = () => overrides.get(key);
   const upsert = () => {
@@ -434,7 +453,7 @@ function registerOverrideRoutes(app: FastifyInstance, state: SimState): void {
   app.delete<OverrideParams>(`${base}/steps/:stepId/text-override`, async (request, reply) => {
     const r = resolve(request);
     const o = r.get();
-    if (o) delete o.textSteps[request.params.stepId!];
+    if (o) state.behaviour.of(deleteStepOverride)(o, request.params.stepId!);
     return ok(reply, r.view());
   });
 

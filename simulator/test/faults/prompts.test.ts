@@ -9,6 +9,11 @@ probeArea('prompts', PROMPTS_FAULTS, {
     await w.req('POST', '/prompts', { key: w.A.apiKey, body: { type: 'ivr' } });
     return (await w.req('GET', '/prompts?type=chat', { key: w.A.apiKey })).body.data.length;
   },
+  'prompts.type-list-cached': async (w) => {
+    await w.req('GET', '/prompts?type=chat', { key: w.A.apiKey });
+    await w.req('POST', '/prompts', { key: w.A.apiKey, body: { type: 'chat' } });
+    return (await w.req('GET', '/prompts?type=chat', { key: w.A.apiKey })).body.data.length;
+  },
   'prompts.link-null-ignored': async (w) => {
     const p = (await w.req('POST', '/prompts', { key: w.A.apiKey, body: { type: 'chat' } })).body.data;
     const a = await w.assistant(w.A.apiKey, { chatPromptId: p.id });

@@ -41,6 +41,10 @@ probeArea('sms', SMS_FAULTS, {
   },
   'sms.no-details': async (w) => (await w.req('POST', '/sms', { key: w.A.apiKey, body: {} })).body.error.details ?? null,
   'sms.reason-drops-properties': async (w) => 'properties' in (await w.req('POST', '/sms-reasons', { key: w.A.apiKey, body: {} })).body.data,
+  'sms.reason-astral-replaced': {
+    probe: async (w) => (await w.req('POST', '/sms-reasons', { key: w.A.apiKey, body: { content: 'Here 📍 𝔸' } })).body.data.content,
+    spec: 'Here 📍 𝔸',
+  },
   'sms.reason-omitted-reference-dropped': {
     probe: async (w) => 'assistantId' in (await w.req('POST', '/sms-reasons', { key: w.A.apiKey, body: { name: 'no reference' } })).body.data,
     spec: true,

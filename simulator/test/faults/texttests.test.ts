@@ -28,6 +28,7 @@ probeArea('texttests', TEXTTESTS_FAULTS, {
     return (await w.req('POST', '/test-suites', { key: w.A.apiKey, body: { assistantId: a.id, mode: 'voice', cases: [] } })).status;
   },
   'texttests.iterations-11': { probe: (w) => withIterations(w, 11), spec: 400 },
+  'texttests.fractional-iterations': { probe: (w) => withIterations(w, 2.5), spec: 400 },
   'texttests.iterations-refuses-10': { probe: (w) => withIterations(w, 10), spec: 201 },
   'texttests.iterations-0-accepted': { probe: (w) => withIterations(w, 0), spec: 400 },
   'texttests.iterations-refuses-1': { probe: (w) => withIterations(w, 1), spec: 201 },

@@ -34,6 +34,32 @@ probeArea('tools', TOOLS_FAULTS, {
     return (await w.req('PUT', `/assistants/${a.id}/tools/${t.id}/text-description-override`, { key: w.A.apiKey, body: { description: 'txt' } })).body.data
       .voice;
   },
+  'tools.null-removal-not-stored': {
+    probe: async (w) => {
+      const t = await tool(w, w.A, { name: 't', instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTION });
+      await w.req('PUT', `/tools/${t.id}`, { key: w.A.apiKey, body: { textInstructions: null } });
+      return (await w.req('PUT', `/tools/${t.id}`, { key: w.A.apiKey, body: { name: 'u' } })).body.data.textInstructions;
+    },
+    spec: null,
+  },
+  'tools.step-delete-clears-all': async (w) => {
+    const a = await w.assistant(w.A.apiKey);
+    const steps = [...TEXT_INSTRUCTION.steps, { id: 't2', text: 'Confirm the number.' }];
+    const t = await tool(w, w.A, { name: 't', instruction: INSTRUCTION, textInstructions: { ...TEXT_INSTRUCTION, steps } });
+    const [one, two] = steps.map((s) => `/assistants/${a.id}/tools/${t.id}/steps/${s.id}/text-override`);
+    await w.req('PUT', one, { key: w.A.apiKey, body: { text: 'one' } });
+    await w.req('PUT', two, { key: w.A.apiKey, body: { text: 'two' } });
+    return (await w.req('DELETE', one, { key: w.A.apiKey })).body.data.text.stepOverrides.length;
+  },
+  'tools.overrides-shared-across-assistants': {
+    probe: async (w) => {
+      const [a, b] = [await w.assistant(w.A.apiKey), await w.assistant(w.A.apiKey)];
+      const t = await tool(w, w.A, { name: 't', instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTION });
+      await w.req('PUT', `/assistants/${a.id}/tools/${t.id}/text-description-override`, { key: w.A.apiKey, body: { description: 'for a' } });
+      return (await w.req('GET', `/assistants/${b.id}/tools/${t.id}/text-override`, { key: w.A.apiKey })).body.data.text.descriptionOverride;
+    },
+    spec: null,
+  },
   'xtenant.foreign-tool-403': async (w) => st(await w.req('PUT', `/tools/${(await tool(w, w.B)).id}`, { key: w.A.apiKey, body: {} })),
   'xtenant.foreign-tool-write-through': async (w) => {
     const t = await tool(w, w.B, { name: 'b', instruction: INSTRUCTION });
