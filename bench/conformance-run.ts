@@ -17,6 +17,11 @@
  * - With `--live`: the same simulator as a live tenant (no control URL; the operator's variables made
  *   through its control API, nothing optional on, {@link liveEnv}), as a nightly against staging.
  *
+ * The run settings of this process's environment (the `run` group of helpers/base/env-vars.ts:
+ * `CORE_API_VALUE_SPACE_DEPTH`, `CORE_API_GENERATIVE_DEPTH`, the seeds, `CORE_API_CONCURRENCY`, …) are
+ * handed to every run, so `CORE_API_VALUE_SPACE_DEPTH=1 npm run bench` measures that depth (a nested
+ * run starts from an environment without the suite's variables, tools/mutation/run.ts `suiteFreeEnv`).
+ *
  * `--workers N` sets the suite files in flight (`CORE_API_FILE_WORKERS`; default: the configuration's,
  * vitest.config.ts, or {@link REMOTE_FILE_WORKERS} with `--latency`).
  *
@@ -31,6 +36,8 @@ import { runConformance, type ConformanceRunResult } from '../tools/mutation/run
 import { ControlClient } from '../helpers/target/control';
 import { REMOTE_FILE_WORKERS } from '../helpers/target/target';
 import { concurrency } from '../helpers/world/concurrency';
+import { isEnvSet, readEnv } from '../helpers/base/env';
+import { envEntries } from '../helpers/base/env-vars';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values, positionals } = parseArgs({
@@ -93,16 +100,22 @@ async function liveEnv(baseUrl: string, controlUrl: string): Promise<Record<stri
   };
 }
 
+/** The `run` group's variables set in this process's environment, as the child's environment holds them. */
+function runSettings(): Record<string, string> {
+  const set = envEntries().filter((e) => e.group === 'run' && isEnvSet(e.name));
+  return Object.fromEntries(set.map((e) => [e.name, String(readEnv(e.name))]));
+}
+
 const walls: number[] = [];
 const rates: number[] = [];
 for (let i = 1; i <= runs; i++) {
   let sim: { baseUrl: string; controlUrl: string; close(): Promise<void> } | undefined;
-  let extraEnv: Record<string, string> | undefined;
+  let extraEnv: Record<string, string> = runSettings();
   if (latencyMs > 0 || live) {
     const { startSimulator } = await import('../simulator/src/server');
     sim = await startSimulator({ host: '127.0.0.1', port: 0 });
     await new ControlClient(sim.controlUrl).config({ chaos: { rate429: 0, rateReset: 0, delayMs: latencyMs, seed: 1 } });
-    if (live) extraEnv = await liveEnv(sim.baseUrl, sim.controlUrl);
+    if (live) extraEnv = { ...extraEnv, ...(await liveEnv(sim.baseUrl, sim.controlUrl)) };
   }
   let r: ConformanceRunResult;
   try {
