@@ -154,6 +154,29 @@ const agent = suiteDispatcher({ keepAliveTimeout: 10_000, connections: 32 });
 /** Bodies are kept as evidence up to this many characters (helpers/base/exchange.ts). */
 const MAX_BODY = 4_000;
 
+/** Bodies of at least this many characters are encoded to bytes once and the bytes kept for the next request that sends the same text. */
+const ENCODE_ONCE_CHARS = 65_536;
+/** How many encoded bodies are kept (the most recently sent): the robustness phase sends each of its large bodies to every route in turn. */
+const ENCODED_KEPT = 8;
+/** Large bodies sent lately, as text → its UTF-8 bytes, oldest first. */
+const encoded = new Map<string, Buffer>();
+
+/**
+ * What goes on the wire for `payload`: the text itself, or, for a large one, its UTF-8 bytes encoded
+ * once for every request that sends the same text (undici would encode the text again for each
+ * request: issue 43, 4.4 s of CPU a run in the robustness phase, whose bodies of megabytes go to
+ * every route). The bytes are the same either way.
+ */
+function wireBody(payload: string | undefined): string | Buffer | undefined {
+  if (payload === undefined || payload.length < ENCODE_ONCE_CHARS) return payload;
+  let bytes = encoded.get(payload);
+  if (bytes) encoded.delete(payload);
+  else bytes = Buffer.from(payload, 'utf8');
+  encoded.set(payload, bytes);
+  if (encoded.size > ENCODED_KEPT) encoded.delete(encoded.keys().next().value!);
+  return bytes;
+}
+
 /** Called with every answer a test receives (requests sent with `audit: false` excepted). */
 export type AnswerListener = (res: ApiResponse) => void;
 
@@ -486,7 +509,7 @@ export class ApiClient {
         undiciRequest(this.baseUrl + req.fullPath, {
           method: req.method as Dispatcher.HttpMethod,
           headers: req.headers,
-          body: req.payload,
+          body: wireBody(req.payload),
           dispatcher: agent,
           headersTimeout: deadline,
           bodyTimeout: deadline,
