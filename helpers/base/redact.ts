@@ -7,9 +7,13 @@
 
 const secrets = new Map<string, string>();
 /** The registered secrets, longest first, with their replacement text; rebuilt only when one is registered (redact runs on every exchange). */
-let ordered: [value: string, replacement: string][] | null = null;
+let ordered: [value: string, replacement: string, prefix: string][] | null = null;
 /** Length of the shortest registered secret: shorter text holds none. */
 let shortest = Infinity;
+/** Characters of a secret's start that text must hold before the secret is looked for in it. */
+const PREFIX = 4;
+/** The distinct starts ({@link PREFIX} characters) of the registered secrets: keys of one target share a few (`sk_t`, `sk_o`, `css_`). */
+let prefixes: string[] = [];
 
 /**
  * Registers a secret with a label shown in its place (e.g. "tenant key A").
@@ -17,17 +21,20 @@ let shortest = Infinity;
  */
 export function registerSecret(value: string | undefined | null, label: string): void {
   if (!value || value.length < 6) return;
-  secrets.set(value, label);
   const trimmed = value.trim();
-  if (trimmed !== value && trimmed.length >= 6) secrets.set(trimmed, label);
+  const values = trimmed !== value && trimmed.length >= 6 ? [value, trimmed] : [value];
+  // A client is made for every principal a test asks for, each registering its key again: re-sort only when something is new.
+  if (values.every((v) => secrets.get(v) === label)) return;
+  for (const v of values) secrets.set(v, label);
   ordered = null;
 }
 
 /** The registered secrets, longest first, with their replacement text (sorted once per registration). */
-function orderedSecrets(): [value: string, replacement: string][] {
+function orderedSecrets(): [value: string, replacement: string, prefix: string][] {
   if (!ordered) {
-    ordered = [...secrets.entries()].sort((a, b) => b[0].length - a[0].length).map(([value, label]) => [value, `[REDACTED ${label}]`]);
+    ordered = [...secrets.entries()].sort((a, b) => b[0].length - a[0].length).map(([value, label]) => [value, `[REDACTED ${label}]`, value.slice(0, PREFIX)]);
     shortest = ordered.length ? ordered[ordered.length - 1][0].length : Infinity;
+    prefixes = [...new Set(ordered.map(([, , prefix]) => prefix))];
   }
   return ordered;
 }
@@ -50,14 +57,20 @@ export function registerUrlCredentials(url: string | undefined, label: string): 
   for (const [name, value] of u.searchParams) registerSecret(value, `${label} ${name}`);
 }
 
-/** Replaces every registered secret (longest first) with `[REDACTED <label>]`. */
+/**
+ * Replaces every registered secret (longest first) with `[REDACTED <label>]`. Only secrets whose
+ * first {@link PREFIX} characters occur in `text` are looked for (issue 43: a worker holds the keys
+ * of every world it made, hundreds, and every exchange's bodies and headers pass through here).
+ */
 export function redact(text: string): string {
   if (!text || secrets.size === 0) return text;
   const list = orderedSecrets();
   if (text.length < shortest) return text;
+  const present = new Set(prefixes.filter((p) => text.includes(p)));
+  if (present.size === 0) return text;
   let out = text;
-  for (const [value, replacement] of list) {
-    if (out.includes(value)) out = out.split(value).join(replacement);
+  for (const [value, replacement, prefix] of list) {
+    if (present.has(prefix) && out.includes(value)) out = out.split(value).join(replacement);
   }
   return out;
 }
