@@ -47,8 +47,11 @@ interface Seen {
   updatedAt?: string;
   /** The server's answer time (`metadata.timestamp`), when given. */
   at?: string;
-  /** What a write sent, as parsed JSON (never recorded anywhere). */
-  sent?: UncheckedJson;
+  /**
+   * What a write sent, as parsed JSON (never recorded anywhere), parsed when first read: only a
+   * refused write's body is ever compared, and the robustness phase sends bodies of megabytes.
+   */
+  sent?: () => UncheckedJson;
 }
 
 /** Per test: resource path → what the test saw, in order. */
@@ -61,10 +64,11 @@ function resourceOf(path: string): string {
 
 /**
  * Notes one answer the running test received ({@link installWriteJournal} subscribes it to every
- * answer the client receives). `sent` is the body sent, parsed and unredacted: kept in memory for
- * the test only.
+ * answer the client receives). `sent` is the body sent, parsed and unredacted, or a function that
+ * parses it when first called (helpers/http/client.ts `SentRequest.body`): kept in memory for the
+ * test only.
  */
-export function noteAnswer(res: ApiResponse, sent: UncheckedJson): void {
+export function noteAnswer(res: ApiResponse, sent: UncheckedJson | (() => UncheckedJson)): void {
   const task = currentTest();
   if (!task) return;
   let journal = journals.get(task);
@@ -75,7 +79,8 @@ export function noteAnswer(res: ApiResponse, sent: UncheckedJson): void {
   const data = res.json?.data;
   const updatedAt = stampOf(data);
   const at = typeof res.json?.metadata?.timestamp === 'string' ? res.json.metadata.timestamp : undefined;
-  list.push({ method: res.request.method, status: res.status, updatedAt, at, sent: res.request.method === 'GET' ? undefined : sent });
+  const body = typeof sent === 'function' ? (sent as () => UncheckedJson) : () => sent;
+  list.push({ method: res.request.method, status: res.status, updatedAt, at, sent: res.request.method === 'GET' ? undefined : body });
 }
 
 let installed = false;
@@ -88,7 +93,8 @@ export function installWriteJournal(): void {
   if (installed) return;
   installed = true;
   onRequest((sent) => (answer) => {
-    if (answer) noteAnswer(answer, sent.body);
+    // The body is parsed only if a comparison ever reads it (a refused write's, ownChange).
+    if (answer) noteAnswer(answer, () => sent.body);
   });
 }
 
@@ -126,9 +132,12 @@ export function ownChange(task: Test, path: string, beforeStamp: string | undefi
   const seen = journals.get(task)?.get(path) ?? [];
   const accepted = seen.filter((s) => s.method !== 'GET' && s.status >= 200 && s.status < 300);
   if (u === beforeStamp || accepted.some((s) => s.updatedAt === u)) return true;
-  const refused = seen.filter((s) => s.method !== 'GET' && s.status >= 400 && s.status < 500 && isObject(s.sent));
   const stampedBy = (s: Seen) => s.at === undefined || !(Date.parse(u) > Date.parse(s.at));
-  return refused.some((s) => stampedBy(s) && (moved.length === 0 || moved.every((k) => k in s.sent && holdsSent(now[k], s.sent[k]))));
+  return seen.some((s) => {
+    if (s.method === 'GET' || s.status < 400 || s.status >= 500 || !stampedBy(s)) return false;
+    const sent = s.sent?.();
+    return isObject(sent) && (moved.length === 0 || moved.every((k) => k in sent && holdsSent(now[k], sent[k])));
+  });
 }
 
 /**
