@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe } from 'vitest';
 import { useWorld } from '../helpers/world/world';
-import { documented, documentedPart } from '../helpers/spec/documented';
+import { comparedFields, documented, documentedFields, documentedPart } from '../helpers/spec/documented';
 import { clauseTest, sharedVerifier, skipWith, type Verify } from '../helpers/checks/clause';
 import { assistantFixture } from '../helpers/world/fixtures';
 import type { ApiClient, ApiResponse } from '../helpers/http/client';
@@ -25,6 +25,7 @@ import {
 } from '../helpers/generate/hosts';
 import { FULL_CASE_SETS_BUDGET, hasCapability, requestBudget, switchReason } from '../helpers/target/target';
 import { concurrency, fixturePool, type FixturePool } from '../helpers/world/concurrency';
+import { RefusalRounds } from '../helpers/world/refusals';
 import { openWindow } from '../helpers/checks/clock';
 
 const world = useWorld();
@@ -63,6 +64,13 @@ let main: Slot;
  * further assistants are made there).
  */
 let slots: FixturePool<Slot>;
+/**
+ * The refused PATCHes, sent side by side in rounds on a slot (helpers/world/refusals.ts): each round
+ * read before and each refusal read back after; a round that changed the assistant has each refusal
+ * sent again alone, so a change is still tied to one request. On a live tenant's one assistant this
+ * keeps the refusals from forming a chain of two requests each.
+ */
+let rounds: RefusalRounds<Slot>;
 let vars: TemplateVars;
 /** Why cases that need a publicly resolving name cannot run, when they cannot. */
 let publicHostUnusable: string | undefined;
@@ -89,6 +97,17 @@ beforeAll(async () => {
       slot.lastKnown = res.status === 200 ? res.json?.data : undefined;
     },
   );
+  rounds = new RefusalRounds<Slot>({
+    hold: (fn) => slots.use(fn),
+    read: (slot) => client.get(path(slot)),
+    // Every documented field, updatedAt included: no write is accepted between the reads (§4.1).
+    fields: comparedFields('assistant'),
+    restore: (slot, before, moved) => client.patch(path(slot), putBackBody(before, moved)),
+    known: (slot) => slot.lastKnown,
+    remember: (slot, data) => {
+      slot.lastKnown = data;
+    },
+  });
   vars = { publicHost: await publicHost(w, 'bounds') };
   if (!hasCapability('control')) {
     // Precondition on a target whose DNS cannot be arranged: the public name must be accepted.
@@ -127,36 +146,41 @@ function checkRejected(verify: Verify, what: string, res: ApiResponse, expected:
   }
 }
 
+/** The PATCH that puts the fields in `moved` back to `before` (those a PATCH may write, §2.2; `null` for one absent before). */
+function putBackBody(before: Record<string, unknown>, moved: string[]): Record<string, unknown> {
+  const writable = documentedFields('assistant.patch.request');
+  return Object.fromEntries(moved.filter((k) => writable.includes(k)).map((k) => [k, before[k] ?? null]));
+}
+
 /**
- * Sends a PATCH that must be refused, and checks the answer (on `verify`'s clauses and
- * {@link DETAILS}) and that nothing changed (§4.1, on {@link UNCHANGED}). A shared verifier: a test
- * that calls it lists it among its clauses, which declares both.
+ * Sends a PATCH that must be refused, in a round of refusals (helpers/world/refusals.ts), and checks
+ * the answer (on `verify`'s clauses and {@link DETAILS}) and that nothing changed (§4.1, on
+ * {@link UNCHANGED}). A shared verifier: a test that calls it lists it among its clauses, which
+ * declares both.
  */
 const expectRejected = sharedVerifier(
   [DETAILS, UNCHANGED],
-  async (verify: Verify, what: string, body: unknown, expected: { label: string; names: string[] }[], slot: Slot = main): Promise<void> => {
-    let before = slot.lastKnown;
-    if (before === undefined) {
-      const res = await client.get(path(slot));
-      verify.success(res, 200, 'GET before the PATCH answers 200');
-      before = res.json?.data;
-    }
-    slot.lastKnown = undefined;
-    const res = await client.patch(path(slot), body);
-    checkRejected(verify.on([...verify.clauses, DETAILS]), what, res, expected);
-    const after = await client.get(path(slot));
-    verify.success(after, 200, 'GET after the PATCH answers 200');
-    slot.lastKnown = after.json?.data;
+  async (verify: Verify, what: string, body: unknown, expected: { label: string; names: string[] }[]): Promise<void> => {
+    const seen = await rounds.refuse((slot) => client.patch(path(slot), body));
+    if (seen.beforeRes) verify.success(seen.beforeRes, 200, 'GET before the PATCH answers 200');
+    checkRejected(verify.on([...verify.clauses, DETAILS]), what, seen.res, expected);
+    verify.success(seen.after, 200, 'GET after the PATCH answers 200');
     // Documented fields only, updatedAt included: undocumented ones may change on every read (§9.4; helpers/spec/documented.ts).
     verify
       .on(UNCHANGED)
-      .unchanged('every documented field of the GET after the refused PATCH equals the GET before', before, after.json?.data, documented('assistant'), after);
+      .unchanged(
+        'every documented field of the GET after the refused PATCH equals the GET before',
+        seen.before,
+        seen.after.json?.data,
+        documented('assistant'),
+        seen.after,
+      );
   },
 );
 
 /** A PATCH of `serverUrl` to `url` that must be refused naming the field (§2.3), through {@link expectRejected}; `note` follows the URL in its words. */
-function serverUrlRefused(verify: Verify, url: string, slot: Slot, note = ''): Promise<void> {
-  return expectRejected(verify, `PATCH serverUrl ${url}${note}`, { serverUrl: url }, [{ label: 'serverUrl', names: ['serverUrl'] }], slot);
+function serverUrlRefused(verify: Verify, url: string, note = ''): Promise<void> {
+  return expectRejected(verify, `PATCH serverUrl ${url}${note}`, { serverUrl: url }, [{ label: 'serverUrl', names: ['serverUrl'] }]);
 }
 
 /** Sends a PATCH that must be accepted (checked on `verify`'s clauses) and returns the GET after it. */
@@ -189,32 +213,31 @@ function needsPublicHost(v: unknown): boolean {
   return false;
 }
 
-/** Runs one generated case on `slot`, its checks naming the case's clauses (and, refused, the details and unchanged clauses). */
-async function runCase(verify: Verify, raw: BoundsCase, slot: Slot): Promise<void> {
+/** Runs one generated case (accepted: on a slot of its own; refused: in a round), its checks naming the case's clauses (and, refused, the details and unchanged clauses). */
+async function runCase(verify: Verify, raw: BoundsCase): Promise<void> {
   const c = materializeCase(raw, vars);
   const onCase = verify.on(c.clauses);
   if (c.expect === 'reject') {
-    await expectRejected(
-      onCase,
-      `PATCH ${formatPath(c.path)} = ${raw.name.split(' = ')[1].split(' → ')[0]}`,
-      c.body,
-      [{ label: formatPath(c.path.filter((s) => typeof s === 'string')), names: c.fields }],
-      slot,
-    );
+    await expectRejected(onCase, `PATCH ${formatPath(c.path)} = ${raw.name.split(' = ')[1].split(' → ')[0]}`, c.body, [
+      { label: formatPath(c.path.filter((s) => typeof s === 'string')), names: c.fields },
+    ]);
     return;
   }
-  const get = await expectAccepted(onCase, `PATCH ${c.name}`, c.body, slot);
-  onCase.reads(`GET shows ${formatPath(c.shownAt)} as ${describeReading(c.reading!)}`, get.json?.data, c.shownAt, c.reading!, get);
+  await slots.use(async (slot) => {
+    const get = await expectAccepted(onCase, `PATCH ${c.name}`, c.body, slot);
+    onCase.reads(`GET shows ${formatPath(c.shownAt)} as ${describeReading(c.reading!)}`, get.json?.data, c.shownAt, c.reading!, get);
+  });
 }
 
-// Independent cases, each on an assistant of its own while it runs: concurrent (helpers/world/concurrency.ts). So are the
-// hand-written cases below (one slot each while they run); only the response-shape test keeps the file's own assistant.
+// Independent cases, concurrent (helpers/world/concurrency.ts): an accepted one on an assistant of its own while it runs, the
+// refused ones in rounds side by side (helpers/world/refusals.ts), declared first so that they meet in rounds. So are the
+// hand-written cases below; only the response-shape test keeps the file's own assistant.
 describe.concurrent('generated from schemas/assistant.patch.request.json', () => {
-  for (const c of CASES) {
+  for (const c of [...CASES.filter((x) => x.expect === 'reject'), ...CASES.filter((x) => x.expect !== 'reject')]) {
     clauseTest(c.expect === 'reject' ? [...c.clauses, expectRejected] : c.clauses, c.name, (ctx) => {
       if (!fullSet() && !SAMPLE.has(c.name)) skipWith(ctx, budgetReason());
       if (c.expect === 'accept' && publicHostUnusable && needsPublicHost(c.value)) skipWith(ctx, publicHostUnusable);
-      return slots.use((slot) => runCase(ctx.verify, c, slot));
+      return runCase(ctx.verify, c);
     });
   }
 });
@@ -230,18 +253,15 @@ describe.concurrent('several invalid fields in one PATCH', () => {
   const groups: BoundsCase[][] = [];
   for (let i = 0; i + 4 <= picked.length && groups.length < 4; i += 4) groups.push(picked.slice(i, i + 4));
   for (const g of groups) {
-    clauseTest([DETAILS, UNCHANGED], `a PATCH with ${g.map((c) => c.top).join(', ')} all invalid lists every one of them`, ({ verify }) =>
-      slots.use(async (slot) => {
-        const body = Object.assign({}, ...g.map((c) => materializeCase(c, vars).body));
-        await expectRejected(
-          verify.on(DETAILS),
-          'PATCH with several invalid fields',
-          body,
-          g.map((c) => ({ label: c.top, names: [c.top] })),
-          slot,
-        );
-      }),
-    );
+    clauseTest([DETAILS, UNCHANGED], `a PATCH with ${g.map((c) => c.top).join(', ')} all invalid lists every one of them`, async ({ verify }) => {
+      const body = Object.assign({}, ...g.map((c) => materializeCase(c, vars).body));
+      await expectRejected(
+        verify.on(DETAILS),
+        'PATCH with several invalid fields',
+        body,
+        g.map((c) => ({ label: c.top, names: [c.top] })),
+      );
+    });
   }
 });
 
@@ -293,12 +313,10 @@ describe.concurrent('§2.3 serverUrl', () => {
     }),
   );
 
-  clauseTest(['2.3/hostname-must-resolve', expectRejected], 'a hostname that does not resolve is refused', ({ verify }) =>
-    slots.use(async (slot) => {
-      const host = await unresolvableHost(world(), 'nowhere');
-      await serverUrlRefused(verify, `https://${host}/hook`, slot);
-    }),
-  );
+  clauseTest(['2.3/hostname-must-resolve', expectRejected], 'a hostname that does not resolve is refused', async ({ verify }) => {
+    const host = await unresolvableHost(world(), 'nowhere');
+    await serverUrlRefused(verify, `https://${host}/hook`);
+  });
 
   // Hosts every target treats alike: loopback by name and IP literals of forbidden ranges.
   for (const host of [
@@ -314,9 +332,7 @@ describe.concurrent('§2.3 serverUrl', () => {
     '[::ffff:127.0.0.1]',
   ]) {
     clauseTest(['2.3/no-private-addresses', expectRejected], `https://${host}/ is refused (loopback, private or link-local on every target)`, ({ verify }) =>
-      slots.use(async (slot) => {
-        await serverUrlRefused(verify, `https://${host}/hook`, slot);
-      }),
+      serverUrlRefused(verify, `https://${host}/hook`),
     );
   }
 
@@ -339,25 +355,25 @@ describe.concurrent('§2.3 serverUrl', () => {
     ['a public and a private address', ['203.0.113.10', '10.0.0.1']],
   ];
   FORBIDDEN.forEach(([label, addresses], i) => {
-    clauseTest(['2.3/no-private-addresses', expectRejected], `a name resolving to ${label} (${addresses.join(', ')}) is refused`, (ctx) =>
-      slots.use(async (slot) => {
-        const host = await arrangedHost(ctx, `forbidden-${i}`, addresses);
-        await serverUrlRefused(ctx.verify, `https://${host}/hook`, slot, ` (${addresses.join(', ')})`);
-      }),
-    );
+    clauseTest(['2.3/no-private-addresses', expectRejected], `a name resolving to ${label} (${addresses.join(', ')}) is refused`, async (ctx) => {
+      const host = await arrangedHost(ctx, `forbidden-${i}`, addresses);
+      await serverUrlRefused(ctx.verify, `https://${host}/hook`, ` (${addresses.join(', ')})`);
+    });
   });
 
   // Both sides of every range edge, generated from the ranges (helpers/generate/hosts.ts): the
   // last forbidden address inside is refused, the first public one outside is accepted.
   rangeEdges().forEach((e, i) => {
     const clause = e.refused ? '2.3/no-private-addresses' : '2.3/public-name-accepted';
-    clauseTest(e.refused ? [clause, expectRejected] : clause, `a name resolving to ${e.address} (${e.label}) is ${e.refused ? 'refused' : 'accepted'}`, (ctx) =>
-      slots.use(async (slot) => {
+    clauseTest(
+      e.refused ? [clause, expectRejected] : clause,
+      `a name resolving to ${e.address} (${e.label}) is ${e.refused ? 'refused' : 'accepted'}`,
+      async (ctx) => {
         const host = await arrangedHost(ctx, `edge-${i}`, [e.address]);
         const url = `https://${host}/edge`;
-        if (e.refused) await serverUrlRefused(ctx.verify, url, slot, ` (${e.address})`);
-        else await expectAccepted(ctx.verify, `PATCH serverUrl ${url} (${e.address}, public)`, { serverUrl: url }, slot);
-      }),
+        if (e.refused) await serverUrlRefused(ctx.verify, url, ` (${e.address})`);
+        else await slots.use((slot) => expectAccepted(ctx.verify, `PATCH serverUrl ${url} (${e.address}, public)`, { serverUrl: url }, slot));
+      },
     );
   });
 
@@ -367,17 +383,12 @@ describe.concurrent('§2.3 serverUrl', () => {
     clauseTest(
       ['2.3/no-unspecified-address', expectRejected],
       `https://${literal}/ is refused (the unspecified address reaches the host itself)`,
-      ({ verify }) =>
-        slots.use(async (slot) => {
-          await serverUrlRefused(verify, `https://${literal}/hook`, slot);
-        }),
+      ({ verify }) => serverUrlRefused(verify, `https://${literal}/hook`),
     );
-    clauseTest(['2.3/no-unspecified-address', expectRejected], `a name resolving to ${address} is refused`, (ctx) =>
-      slots.use(async (slot) => {
-        const host = await arrangedHost(ctx, `unspecified-${address.includes(':') ? 6 : 4}`, [address]);
-        await serverUrlRefused(ctx.verify, `https://${host}/hook`, slot, ` (${address})`);
-      }),
-    );
+    clauseTest(['2.3/no-unspecified-address', expectRejected], `a name resolving to ${address} is refused`, async (ctx) => {
+      const host = await arrangedHost(ctx, `unspecified-${address.includes(':') ? 6 : 4}`, [address]);
+      await serverUrlRefused(ctx.verify, `https://${host}/hook`, ` (${address})`);
+    });
   }
 
   clauseTest('2.3/public-name-accepted', `a name resolving to a public IPv6 address only (${PUBLIC_TEST_ADDRESS_V6}) is accepted`, (ctx) =>
@@ -400,9 +411,7 @@ describe.concurrent('§2.2 timezone is a zone name', () => {
   // Strings that name no zone, and a number: refused (the field is a "string (zone name)").
   for (const value of ['Mars/Olympus', 'UTC+25', '', 'Europe/Nowhere', 42] as const) {
     clauseTest(['2.2/timezone-zone-name', expectRejected], `timezone ${JSON.stringify(value)} is refused with 400 VALIDATION_ERROR`, ({ verify }) =>
-      slots.use(async (slot) => {
-        await expectRejected(verify, `PATCH timezone ${JSON.stringify(value)}`, { timezone: value }, [{ label: 'timezone', names: ['timezone'] }], slot);
-      }),
+      expectRejected(verify, `PATCH timezone ${JSON.stringify(value)}`, { timezone: value }, [{ label: 'timezone', names: ['timezone'] }]),
     );
   }
   // Canonical IANA zones (the runtime's list, Intl.supportedValuesOf): accepted. An evenly spread
