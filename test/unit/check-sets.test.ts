@@ -41,4 +41,11 @@ describe('check sets of two runs', () => {
   it('keeps short numbers (an attempt count) and hides long tokens', () => {
     expect(normalizeRequirement('attempt 6 of delivery dlv_8f3a9c2b7d1e4f60')).toBe('attempt 6 of delivery <token>');
   });
+  it('hides a measured time in ms, so one run reading 5 ms and another 6 ms word the check alike', () => {
+    expect(normalizeRequirement('GET /x at most 5 ms after the call ended')).toBe(normalizeRequirement('GET /x at most 16.5 ms after the call ended'));
+  });
+  it('compares a check of level must as one with no level (must is the default)', () => {
+    const musts = run(test('a', 'pass', [{ ...ok, level: 'must' }]));
+    expect(diffCheckSets(musts, run(test('a', 'pass', [ok]))).differences).toEqual([]);
+  });
 });
