@@ -13,12 +13,13 @@
  * `CORE_API_GENERATIVE_DEPTH` multiplies the sequences on a simulator.
  *
  * On a live tenant, nothing is made that cannot be found again or cleaned up: the tool is the
- * fixture of helpers/world/fixtures.ts `toolFixture` (PUT back, with the overrides of both
- * assistants cleared, at the end); prompts are the fixtures of suites/tools-prompts-catalogues.test.ts
- * (found by name, listed, never made anew); SMS reasons (no DELETE) only with
- * CORE_API_ALLOW_SMS_REASONS=1, at most {@link LIVE_SMS_REASONS}; test suites (no DELETE) only
- * those the spec makes the target refuse at creation (mode, more than 12 cases), a wrongly created
- * one deleted where the target serves a DELETE. Bounded by {@link requestBudget}.
+ * fixture of helpers/world/fixtures.ts `toolFixture` (made once, as every live fixture, and PUT back,
+ * with the overrides of both assistants cleared, at the end); prompts are only listed, and those
+ * suites/tools-prompts-catalogues.test.ts keeps are found by name (none is made here); SMS
+ * reasons (no DELETE) only with CORE_API_ALLOW_SMS_REASONS=1, at most {@link LIVE_SMS_REASONS};
+ * test suites (no DELETE) only those the spec makes the target refuse at creation (mode, more than
+ * 12 cases), a wrongly created one deleted where the target serves a DELETE. Bounded by
+ * {@link requestBudget}.
  * Assumed names (bodies not shown): tool `{ name, instruction, textInstructions }`, steps
  * `{ title, description }`, override bodies `{ description }`, prompt `{ name, type, content }`,
  * suite `{ name, assistantId, mode, cases, iterations }` with cases `{ name, message }`.
@@ -28,7 +29,8 @@ import { beforeAll } from 'vitest';
 import { readEnv, readSeed } from '../helpers/base/env';
 import { useWorld } from '../helpers/world/world';
 import { clauseTest } from '../helpers/checks/clause';
-import { assistantFixture, promptFixture, toolFixture } from '../helpers/world/fixtures';
+import { assistantFixture, toolFixture } from '../helpers/world/fixtures';
+import { liveName } from '../helpers/live/lanes';
 import type { ApiClient, ApiResponse } from '../helpers/http/client';
 import { capabilityReason, hasCapability } from '../helpers/target/target';
 import { generativeDepth } from '../helpers/generate/depth';
@@ -103,8 +105,10 @@ beforeAll(async () => {
   const made = await toolFixture(w, client, 'catalogue-model', { instruction: DEFAULT_DOC, textInstructions: null }, () => assistants);
   liveTool = { id: made.id, name: made.body.name };
   for (const a of assistants) await client.patch(`/assistants/${a}`, { toolIds: [made.id] });
+  // Prompts have no DELETE (§4.5): none is made here; those suites/tools-prompts-catalogues.test.ts keeps are found by name, when there.
   for (const type of PROMPT_TYPES) {
-    const found = await promptFixture(w, client, `prompt-${type}`, type, `You are a ${type} prompt.`).catch(() => undefined);
+    const list = await client.get('/prompts', { query: { type } });
+    const found = rowsOf(list.json?.data).find((r) => r?.name === liveName(`prompt-${type}`) && r?.type === type);
     if (typeof found?.id === 'string') livePrompts[type] = found.id;
   }
 });

@@ -364,8 +364,13 @@ export const ENV_VARS = {
     shown: '2 on a simulator, 1 on a live tenant',
     does: 'Values the value-space phase (`suites/value-space.test.ts`) draws per value class of each request field; a nightly run sets more (10 sends about 5,000 requests).',
   },
-  FC_SEED: { type: 'integer', group: 'run', shown: 'random, printed on failure', does: 'Seed of the model-based merge test (`suites/merge-model.test.ts`).' },
-  FC_PATH: { type: 'string', group: 'run', shown: 'unset', does: 'With `FC_SEED`, replays the shrunk failure of the model-based merge test.' },
+  FC_SEED: {
+    type: 'integer',
+    group: 'run',
+    shown: 'random, printed on failure',
+    does: 'Seed of the model-based tests (`suites/merge-model.test.ts`, `lifecycle-model`, `catalogue-model`, …).',
+  },
+  FC_PATH: { type: 'string', group: 'run', shown: 'unset', does: 'With `FC_SEED`, replays the shrunk failure of a model-based test.' },
   CORE_API_TIMING_SEED: { type: 'integer', fallback: 20_240_507, group: 'run', does: 'Seed of the order in which the timing suite interleaves its lookups.' },
   CORE_API_STRICT_TIMING: {
     type: 'boolean',
