@@ -304,10 +304,13 @@ class RaceSuites implements fc.AsyncCommand<LimitsModel, Real> {
 }
 
 const keyType = fc.constantFrom<KeyType>('tenant', 'org');
-/** A batch size at the edges of 1 to 25 (none, one, 25, 26) or inside them. */
-const batchSize = fc.oneof(fc.constantFrom(0, 1, BATCH_MAX, BATCH_MAX + 1), fc.integer({ min: 2, max: BATCH_MAX - 1 }));
+/** A batch size at the edges of 1 to 25 (none, one, 25 twice as often, 26) or inside them. */
+const batchSize = fc.oneof(fc.constantFrom(0, 1, BATCH_MAX, BATCH_MAX, BATCH_MAX + 1), fc.integer({ min: 2, max: BATCH_MAX - 1 }));
 const batch = fc.record({ size: batchSize, repeat: fc.boolean(), key: keyType, seed: fc.nat() });
-const batches = fc.array(batch, { minLength: 2, maxLength: 4 }).map((b) => new RaceBatches(b));
+/** Two to four batches at once, the first always at the upper edge (25 unique ids), so the others meet it. */
+const batches = fc
+  .tuple(fc.record({ size: fc.constant(BATCH_MAX), repeat: fc.constant(false), key: keyType, seed: fc.nat() }), fc.array(batch, { minLength: 1, maxLength: 3 }))
+  .map(([edge, rest]) => new RaceBatches([edge, ...rest]));
 
 function simulatorCommands() {
   const spend = fc.tuple(fc.integer({ min: -1, max: 3 }), fc.boolean()).map(([left, mixed]) => new SpendTo(left, mixed));
@@ -320,6 +323,8 @@ function simulatorCommands() {
     // Races drawn twice as often: most at the budget's edge, where they judge most.
     race,
     race,
+    // Batches drawn twice as often: each command sends several at once, so their edges meet.
+    batches,
     batches,
     fc
       .array(fc.record({ cases: fc.constantFrom(1, SUITE_MAX_CASES, SUITE_MAX_CASES + 1), iterations: fc.constantFrom(1, 10) }), { minLength: 2, maxLength: 4 })

@@ -2,9 +2,19 @@
  * Faults of session insights (§4.5, §8): each overrides one seam of routes/insights.ts. Probes:
  * simulator/test/faults/insights.test.ts.
  */
-import { ApiError, notFound } from '../envelope.ts';
+import { ApiError, notFound, validationError } from '../envelope.ts';
 import { isForeignCall } from '../routes/calls.ts';
-import { batchMiss, batchRule, buildInsights, insightsNotFound, metricsLanded, metricsReady, performanceList } from '../routes/insights.ts';
+import {
+  BATCH_MAX,
+  batchAdmit,
+  batchMiss,
+  batchRule,
+  buildInsights,
+  insightsNotFound,
+  metricsLanded,
+  metricsReady,
+  performanceList,
+} from '../routes/insights.ts';
 import { override } from '../seam.ts';
 import { store } from '../state.ts';
 import { defineFaults } from './define.ts';
@@ -65,6 +75,19 @@ export const INSIGHTS_FAULTS = defineFaults([
     description: 'One unknown id in GET /calls/insights fails the whole request with 404.',
     override: override(batchMiss, () => () => {
       throw notFound();
+    }),
+  },
+  {
+    name: 'insights.batch-bound-in-flight',
+    clauses: ['4.5/insights-batch-bounds', '8/limit-insights-batch'],
+    description:
+      'The 25-id bound is held by the ids a tenant has in flight (a semaphore of 25 its concurrent batches share, each holding its ids while it reads): a batch of 25 or fewer sent beside another is refused 400 VALIDATION_ERROR.',
+    override: override(batchAdmit, () => (state, tenantId, ids) => {
+      const inFlight = state.collection<number>('insightsBatchIdsInFlight');
+      const held = inFlight.get(tenantId) ?? 0;
+      if (held + ids.length > BATCH_MAX) throw validationError([{ field: 'ids', message: `at most ${BATCH_MAX} ids at once` }]);
+      inFlight.set(tenantId, held + ids.length);
+      return new Promise<void>((resolve) => setTimeout(resolve, 25)).finally(() => inFlight.set(tenantId, (inFlight.get(tenantId) ?? 0) - ids.length));
     }),
   },
   {

@@ -28,7 +28,8 @@
  *
  * Seams: when metrics have landed ({@link metricsLanded}), the per-turn list
  * ({@link performanceList}), the 404 ({@link insightsNotFound}), the batch's rule
- * ({@link batchRule}) and its entry for an id that names no call of the caller ({@link batchMiss}).
+ * ({@link batchRule}), what admits it beside the batches in flight ({@link batchAdmit}) and its
+ * entry for an id that names no call of the caller ({@link batchMiss}).
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { createHash } from 'node:crypto';
@@ -85,6 +86,13 @@ export interface BatchRule {
 
 /** §4.5, §8: a batch holds 1 to {@link BATCH_MAX} unique ids. */
 export const batchRule = seam('insights.batch-rule', (): BatchRule => ({ min: 1, max: BATCH_MAX, unique: true }));
+
+/**
+ * §4.5, §8: what admits a batch of `ids` of `tenantId` once its own bounds held, beside the batches
+ * in flight. Nothing: each batch is judged by its own ids alone (a 400 it throws, a promise it
+ * awaits, is a reading that holds batches against each other).
+ */
+export const batchAdmit = seam('insights.batch-admit', (_state: SimState, _tenantId: string, _ids: readonly string[]): Promise<void> | void => undefined);
 
 /** One id's entry in a batch answer: its insights, or why there are none. */
 export type BatchEntry = { insights: Record<string, unknown> } | { missing: string };
@@ -184,6 +192,8 @@ export const insightsRoutes: FastifyPluginAsync = async (app) => {
     if (ids.length < rule.min) throw validationError([{ field: 'ids', message: `a batch needs at least ${rule.min} ids` }]);
     if (ids.length > rule.max) throw validationError([{ field: 'ids', message: `must hold at most ${BATCH_MAX} ids (got ${ids.length})` }]);
     if (rule.unique && new Set(ids).size !== ids.length) throw validationError([{ field: 'ids', message: 'must not repeat an id' }]);
+    const admitted = state.behaviour.of(batchAdmit)(state, tenantId, ids);
+    if (admitted) await admitted;
     const insights: Record<string, unknown>[] = [];
     const missing: { id: string; reason: string }[] = [];
     for (const id of ids) {

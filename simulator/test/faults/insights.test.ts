@@ -24,5 +24,13 @@ probeArea('insights', INSIGHTS_FAULTS, {
   'insights.missing-turn': async (w) =>
     (await w.req('GET', `/calls/${(await endedCall(w, w.A)).id}/insights`, { key: w.A.apiKey })).body.data.performance.length,
   'insights.batch-refuses-25': async (w) => (await w.req('GET', `/calls/insights?ids=${ids(25)}`, { key: w.A.apiKey })).status,
+  'insights.batch-bound-in-flight': {
+    // Two batches of 25 unknown ids at once: each holds 25 ids, within the bound.
+    probe: async (w) => {
+      const answers = await Promise.all([0, 1].map(() => w.req('GET', `/calls/insights?ids=${ids(25)}`, { key: w.A.apiKey })));
+      return answers.map((a) => a.status);
+    },
+    spec: [200, 200],
+  },
   'insights.batch-refuses-single': async (w) => (await w.req('GET', `/calls/insights?ids=${UNKNOWN}`, { key: w.A.apiKey })).status,
 });
