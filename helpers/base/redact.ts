@@ -84,9 +84,15 @@ export function redact(text: string): string {
 export function redactCut(text: string, max: number): string {
   if (text.length <= max) return redact(text);
   let end = max;
+  const list = orderedSecrets();
+  const longest = list.length ? list[0][0].length : 0;
   for (let moved = true; moved;) {
     moved = false;
-    for (const [value] of orderedSecrets()) {
+    // Only a secret whose start lies within its length of the cut can run across it.
+    const around = text.slice(Math.max(0, end - longest + 1), end + longest - 1);
+    const present = new Set(prefixes.filter((p) => around.includes(p)));
+    for (const [value, , prefix] of list) {
+      if (!present.has(prefix)) continue;
       // The occurrences of `value` that start before `end` and end after it lie in this window.
       const from = Math.max(0, end - value.length + 1);
       const window = text.slice(from, end + value.length - 1);
