@@ -259,6 +259,11 @@ class Override implements fc.AsyncCommand<CatalogueModel, Real> {
     return !('step' in this.write) || this.drawn.step < m.tool.stepIds.length;
   }
   async run(m: CatalogueModel, r: Real): Promise<void> {
+    await this.send(m, r);
+    await readOverrides(m, r, `after ${this.toString()}`);
+  }
+  /** Sends the write (its text made unique now) and applies what the answer allows to the model; no read. */
+  async send(m: CatalogueModel, r: Real): Promise<void> {
     seq += 1;
     this.write = this.made(this.drawn.text === '' ? '' : `${this.drawn.text} ·${seq}`);
     const stepId = 'step' in this.write ? m.tool.stepIds[this.write.step] : '';
@@ -270,7 +275,6 @@ class Override implements fc.AsyncCommand<CatalogueModel, Real> {
     if (res.status >= 500 || (must && !ok(res) && !deleted))
       fail(this.toString(), [{ words: `answered ${answer(res)}, expected 2xx${req.method === 'DELETE' ? ' or 404' : ''}`, clauses: [clause] }]);
     if (ok(res) || deleted) applyOverride(m, this.a, this.write);
-    await readOverrides(m, r, `after ${this.toString()}`);
   }
   toString(): string {
     const req = overrideRequest(this.write, `$STEP_${'step' in this.write ? this.write.step + 1 : 0}`);
@@ -528,6 +532,35 @@ class Sweep implements fc.AsyncCommand<CatalogueModel, Real> {
 }
 
 /**
+ * Text overrides of every step of the tool sent at once (a step each; each is its own resource,
+ * §4.5), and one text description of the other assistant with them: every write stands, whichever
+ * lands last.
+ */
+class AtOnce implements fc.AsyncCommand<CatalogueModel, Real> {
+  private done: Override[] = [];
+  constructor(
+    readonly a: 0 | 1,
+    readonly texts: string[],
+  ) {}
+  check(m: Readonly<CatalogueModel>): boolean {
+    return m.tool.stepIds.length > 1;
+  }
+  async run(m: CatalogueModel, r: Real): Promise<void> {
+    const other = (1 - this.a) as 0 | 1;
+    this.done = [
+      ...this.texts.slice(0, m.tool.stepIds.length).map((text, step) => new Override(this.a, { route: 'step', step, text })),
+      new Override(other, { route: 'text-description', step: 0, text: this.texts[this.texts.length - 1] }),
+    ];
+    await Promise.all(this.done.map((o) => o.send(m, r)));
+    await readOverrides(m, r, `after ${this.toString()}`);
+  }
+  toString(): string {
+    const lines = this.done.map((o) => `${String(o)} &`);
+    return lines.length ? `${lines.join('\n    ')}\n    wait   # sent at once` : '# a text override on each step, sent at once';
+  }
+}
+
+/**
  * Set, then clear, step by step: a text override on every step of the tool's textInstructions (one
  * drawn text each), then a DELETE of one of them; the others stay (§4.5).
  */
@@ -566,6 +599,7 @@ function commands(): fc.Arbitrary<fc.AsyncCommand<CatalogueModel, Real>>[] {
     fc.tuple(assistant, drawnWrite).map(([a, d]) => new Override(a, d)),
     steps,
     steps,
+    fc.tuple(assistant, fc.array(text(16), { minLength: 4, maxLength: 4 })).map(([a, t]) => new AtOnce(a, t)),
     fc.constantFrom(...PROMPT_TYPES).map((t) => new ListPrompts(t)),
     suiteSweep.map((items) => new Sweep(sim ? items : items.filter((s) => s.certainRefusal()))),
   ];

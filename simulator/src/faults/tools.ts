@@ -10,6 +10,7 @@ import {
   foreignWrite,
   overrideKey,
   setTextDescription,
+  stepOverridesBase,
   storedOverrideText,
   storedTextInstructions,
   unsentTextInstructions,
@@ -78,6 +79,16 @@ export const TOOLS_FAULTS = defineFaults([
     clauses: ['4.5/tool-overrides-per-assistant', '4.5/tool-overrides-independent'],
     description: "Tool overrides are keyed by the tool alone: one assistant's voice and text overrides of a tool are every assistant's.",
     override: override(overrideKey, () => (_assistantId, toolId) => toolId),
+  },
+  {
+    name: 'tools.step-override-lost-update',
+    clauses: ['4.5/tool-overrides-independent'],
+    description:
+      "PUT …/steps/{stepId}/text-override reads the assistant's step overrides, awaits, then writes them back with its step (read-modify-write without a lock): of two steps written at once, the later write undoes the other.",
+    override: override(stepOverridesBase, () => async (read) => {
+      await new Promise<void>((resolve) => setTimeout(resolve, 25));
+      return read;
+    }),
   },
   {
     name: 'xtenant.foreign-tool-403',

@@ -75,6 +75,16 @@ export const storedTextInstructions = seam(
 /** §4.5: overrides are per assistant: the key of one assistant's overrides of one tool. */
 export const overrideKey = seam('tools.override-key', (assistantId: string, toolId: string): string => `${assistantId}:${toolId}`);
 
+/**
+ * §4.5: the step text overrides a PUT …/steps/{stepId}/text-override writes its one step into,
+ * given those it read (`read`) and a reader of the stored ones now: the stored ones now, read in
+ * the same step as the write, so PUTs on different steps sent at once each keep the other's.
+ */
+export const stepOverridesBase = seam(
+  'tools.step-overrides-base',
+  (_read: Record<string, string>, current: () => Record<string, string>): Record<string, string> | Promise<Record<string, string>> => current(),
+);
+
 /** §4.5: DELETE …/steps/{stepId}/text-override removes that step's text override, and no other. */
 export const deleteStepOverride = seam('tools.delete-step-override', (o: ToolOverrideRecord, stepId: string): void => {
   delete o.textSteps[stepId];
@@ -445,8 +455,10 @@ function registerOverrideRoutes(app: FastifyInstance, state: SimState): void {
     if (!known) throw notFound();
     const v = state.behaviour.of(storedOverrideText)(overrideText(bodyOf(request.body), ['text', 'description', 'instruction']));
     const o = r.upsert();
-    if (v === null) delete o.textSteps[stepId];
-    else o.textSteps[stepId] = v;
+    const steps = { ...(await state.behaviour.of(stepOverridesBase)({ ...o.textSteps }, () => o.textSteps)) };
+    if (v === null) delete steps[stepId];
+    else steps[stepId] = v;
+    o.textSteps = steps;
     return ok(reply, r.view());
   });
 

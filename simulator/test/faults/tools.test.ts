@@ -51,6 +51,18 @@ probeArea('tools', TOOLS_FAULTS, {
     await w.req('PUT', two, { key: w.A.apiKey, body: { text: 'two' } });
     return (await w.req('DELETE', one, { key: w.A.apiKey })).body.data.text.stepOverrides.length;
   },
+  'tools.step-override-lost-update': {
+    probe: async (w) => {
+      const a = await w.assistant(w.A.apiKey);
+      const steps = [...TEXT_INSTRUCTION.steps, { id: 't2', text: 'Confirm the number.' }];
+      const t = await tool(w, w.A, { name: 't', instruction: INSTRUCTION, textInstructions: { ...TEXT_INSTRUCTION, steps } });
+      const put = (s: { id: string }) =>
+        w.req('PUT', `/assistants/${a.id}/tools/${t.id}/steps/${s.id}/text-override`, { key: w.A.apiKey, body: { text: s.id } });
+      await Promise.all(steps.map(put));
+      return (await w.req('GET', `/assistants/${a.id}/tools/${t.id}/text-override`, { key: w.A.apiKey })).body.data.text.stepOverrides.length;
+    },
+    spec: 2,
+  },
   'tools.overrides-shared-across-assistants': {
     probe: async (w) => {
       const [a, b] = [await w.assistant(w.A.apiKey), await w.assistant(w.A.apiKey)];
