@@ -87,7 +87,7 @@ const DECLARED = [...CATALOGUE_MODEL_CLAUSES, ...SMS_CLAUSES, ...SUITE_CLAUSES, 
 
 const world = useWorld();
 let client: ApiClient;
-let assistants: [string, string];
+let ownAssistants: [string, string];
 /** The live tool fixture's id and name (undefined on a simulator, where each run makes its own tool). */
 let liveTool: { id: string; name: string } | undefined;
 /** The prompts found on a live tenant, by type (the fixtures of suites/tools-prompts-catalogues.test.ts). */
@@ -100,11 +100,11 @@ let seq = 0;
 beforeAll(async () => {
   const w = world();
   client = w.as('tenantA');
-  assistants = [(await assistantFixture(w, client, 'catalogue-model-1')).id, (await assistantFixture(w, client, 'catalogue-model-2')).id];
+  ownAssistants = [(await assistantFixture(w, client, 'catalogue-model-1')).id, (await assistantFixture(w, client, 'catalogue-model-2')).id];
   if (w.control) return;
-  const made = await toolFixture(w, client, 'catalogue-model', { instruction: DEFAULT_DOC, textInstructions: null }, () => assistants);
+  const made = await toolFixture(w, client, 'catalogue-model', { instruction: DEFAULT_DOC, textInstructions: null }, () => ownAssistants);
   liveTool = { id: made.id, name: made.body.name };
-  for (const a of assistants) await client.patch(`/assistants/${a}`, { toolIds: [made.id] });
+  for (const a of ownAssistants) await client.patch(`/assistants/${a}`, { toolIds: [made.id] });
   // Prompts have no DELETE (§4.5): none is made here; those suites/tools-prompts-catalogues.test.ts keeps are found by name, when there.
   for (const type of PROMPT_TYPES) {
     const list = await client.get('/prompts', { query: { type } });
@@ -160,7 +160,7 @@ const A = (a: 0 | 1) => `$ASSISTANT_${a + 1}`;
 /** Reads the text override of both assistants and judges each with the model (§4.5). */
 async function readOverrides(m: CatalogueModel, r: Real, after: string): Promise<void> {
   for (const a of [0, 1] as const) {
-    const res = await send('GET', `/assistants/${assistants[a]}/tools/${r.toolId}/text-override`);
+    const res = await send('GET', `/assistants/${ownAssistants[a]}/tools/${r.toolId}/text-override`);
     fail(`${after}, then ${curl('GET', `/assistants/${A(a)}/tools/$TOOL/text-override`)}`, judgeTextRead(m, a, res.status, res.json?.data));
   }
 }
@@ -268,7 +268,7 @@ class Override implements fc.AsyncCommand<CatalogueModel, Real> {
     this.write = this.made(this.drawn.text === '' ? '' : `${this.drawn.text} ·${seq}`);
     const stepId = 'step' in this.write ? m.tool.stepIds[this.write.step] : '';
     const req = overrideRequest(this.write, stepId);
-    const res = await send(req.method, `/assistants/${assistants[this.a]}/tools/${r.toolId}/${req.path}`, req.body);
+    const res = await send(req.method, `/assistants/${ownAssistants[this.a]}/tools/${r.toolId}/${req.path}`, req.body);
     const must = mustAccept(m, this.write);
     const deleted = req.method === 'DELETE' && res.status === 404;
     const clause = 'text' in this.write && this.write.text === '' ? '4.5/tool-empty-description-restores' : '4.5/tool-overrides-independent';
@@ -339,7 +339,7 @@ class SmsReason implements fc.AsyncCommand<CatalogueModel, Real> {
     return this.drawn.assistantId === OWN ? { ...this.drawn, assistantId: own } : this.drawn;
   }
   async run(): Promise<void> {
-    const body = this.body(assistants[0]);
+    const body = this.body(ownAssistants[0]);
     const { assistantId, ...judged } = body;
     const j = judgeBody(SMS_ROWS, this.drawn.assistantId === OWN ? judged : body);
     if (this.drawn.assistantId === OWN)
@@ -397,7 +397,7 @@ class Suite implements fc.AsyncCommand<CatalogueModel, Real> {
     return { name: 'catalogue-model suite', assistantId: own, mode, cases: casesOf(cases), ...(iterations === undefined ? {} : { iterations }) };
   }
   async run(): Promise<void> {
-    const body = this.body(assistants[0]);
+    const body = this.body(ownAssistants[0]);
     const { name: _n, assistantId: _a, ...judged } = body;
     const j = judgeBody(SUITE_ROWS, judged);
     const res = await send('POST', '/test-suites', body);
@@ -626,7 +626,7 @@ async function begin(start: Start): Promise<{ model: CatalogueModel; real: Real 
   const real = { toolId: liveTool?.id ?? res.json.data.id, toolName: liveTool?.name ?? res.json.data.name ?? 'catalogue-model' };
   const model = initialCatalogue(start.instruction, start.text, stepIdsOf(res.json?.data));
   fail(start.toString(), judgeTool(model, res.json?.data));
-  if (!liveTool) for (const a of assistants) await send('PATCH', `/assistants/${a}`, { toolIds: [real.toolId] });
+  if (!liveTool) for (const a of ownAssistants) await send('PATCH', `/assistants/${a}`, { toolIds: [real.toolId] });
   for (const t of PROMPT_TYPES) if (livePrompts[t]) model.prompts[t].push(livePrompts[t]!);
   return { model, real };
 }
