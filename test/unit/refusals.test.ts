@@ -17,6 +17,9 @@ interface Fixture {
   stamp: number;
   reads: number;
   writes: number;
+  /** Writes in flight now, and the most ever in flight together. */
+  inFlight: number;
+  mostInFlight: number;
   lastKnown?: unknown;
 }
 
@@ -27,7 +30,7 @@ function answer(status: number, data?: unknown): ApiResponse {
 
 /** Rounds over one stand-in fixture held through a pool of one, as a live tenant's one assistant is. */
 function setUp(): { fx: Fixture; rounds: RefusalRounds<Fixture> } {
-  const fx: Fixture = { state: { name: 'a', timezone: 'UTC' }, stamp: 1, reads: 0, writes: 0 };
+  const fx: Fixture = { state: { name: 'a', timezone: 'UTC' }, stamp: 1, reads: 0, writes: 0, inFlight: 0, mostInFlight: 0 };
   const pool = fixturePool(async () => fx, 1);
   const rounds = new RefusalRounds<Fixture>({
     hold: (fn) => pool.use(fn),
@@ -49,10 +52,13 @@ function setUp(): { fx: Fixture; rounds: RefusalRounds<Fixture> } {
   return { fx, rounds };
 }
 
-/** A refused write that changes nothing. */
-const refused = (f: Fixture) => {
+/** A refused write that changes nothing, answered 1 ms later. */
+const refused = async (f: Fixture) => {
   f.writes += 1;
-  return Promise.resolve(answer(400));
+  f.mostInFlight = Math.max(f.mostInFlight, ++f.inFlight);
+  await new Promise((r) => setTimeout(r, 1));
+  f.inFlight -= 1;
+  return answer(400);
 };
 /** A refused write that stores `name` anyway, every time it is sent (a partial apply). */
 const storesName = (f: Fixture) => {
@@ -69,6 +75,7 @@ describe('refusals in rounds', () => {
     const { fx, rounds } = setUp();
     const seen = await Promise.all([1, 2, 3, 4, 5].map(() => rounds.refuse(refused)));
     expect(fx.writes).toBe(5);
+    expect(fx.mostInFlight, 'the refusals of a round are in flight together').toBe(5);
     expect(fx.reads, 'one read before the round, one after each refusal').toBe(6);
     expect(seen.every((s) => !s.alone && !moved(s))).toBe(true);
     expect(seen.filter((s) => s.beforeRes).length, 'the read before is made in one test’s name').toBe(1);
