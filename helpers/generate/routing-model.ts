@@ -3,8 +3,8 @@
  * assistant's `serverUrl` (one of two receiver paths, or null) and its tenant's tenant-level server
  * URL (one of two other receiver paths). suites/webhooks/routing-model.ts draws sequences of
  * serverUrl writes (set, cleared, the same twice, switched and back), tenant-level URL moves
- * (control API) and calls, applies each to the target and here, and judges where each call's events
- * arrived. Pure: no I/O.
+ * (control API), calls and messaging conversations, applies each to the target and here, and judges
+ * where each one's events arrived. Pure: no I/O.
  *
  * What a careful reading allows is a set: a call's assistant-request goes to the serverUrl when one
  * is set, else to the tenant-level URL (§6, §2.3 rule 4); its end-of-call report goes to the
@@ -71,6 +71,20 @@ export function allowedEnd(start: Readonly<RoutingModel>, end: Readonly<RoutingM
     to,
     clause: tenantClause(end),
     words: `the call began without serverUrl: its end-of-call report goes to the tenant-level URL it began with${to.length > 1 ? ` (${start.tenantUrl}) or where the assistant's events go at its end (${to[1]})` : ` (${start.tenantUrl})`}`,
+  };
+}
+
+/**
+ * A messaging conversation's end-of-conversation report, the conversation started in state `start`
+ * and ended in state `end` (§6): §1's "a call keeps its configuration" names calls only, so either
+ * where its events went at the start or where they go at the end.
+ */
+export function allowedConversationEnd(start: Readonly<RoutingModel>, end: Readonly<RoutingModel>): AllowedRoute {
+  const to = [...new Set([destination(start), destination(end)])];
+  return {
+    to,
+    clause: start.serverUrl || end.serverUrl ? '6/route-server-url' : tenantClause(end),
+    words: `the end-of-conversation report goes where the assistant's events went at the conversation's start${to.length > 1 ? ` (${to[0]}) or go at its end (${to[1]})` : ` (${to[0]})`}`,
   };
 }
 

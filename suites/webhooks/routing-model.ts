@@ -2,9 +2,10 @@
  * Webhook routing as model state (issue 39, item 4; §6, §2.3 rule 4, §1): fast-check draws
  * sequences of serverUrl writes on one assistant (set to one of two receiver paths, cleared, the
  * same value twice, switched and switched back), moves of the tenant-level URL between two other
- * receiver paths (control API only), and calls, some with a change made while they are live. Each
- * is applied to the target and to helpers/generate/routing-model.ts; each call's assistant-request
- * and end-of-call report must arrive where the model allows and nowhere else (§6 model A: one
+ * receiver paths (control API only), calls and (on a simulator) messaging conversations on every
+ * channel, some with a change made while they are open. Each is applied to the target and to
+ * helpers/generate/routing-model.ts; each one's assistant-request and end-of-call or
+ * end-of-conversation report must arrive where the model allows and nowhere else (§6 model A: one
  * attempt, no retry, so only arrival is judged). A wait that ran out while the runner ran late
  * proves nothing: an `error`, never a `fail` (helpers/webhooks/waits.ts `routedArrival`). A failure
  * is shrunk to a minimal sequence and printed as a curl script.
@@ -24,9 +25,10 @@ import { generativeDepth } from '../../helpers/generate/depth';
 import { StepFailure } from '../../helpers/generate/lifecycle-model';
 import { OwnSideError, ownSide } from '../../helpers/live/own-side';
 import { routedArrival } from '../../helpers/webhooks/waits';
-import { describeRequest, type ReceivedRequest } from '../../helpers/webhooks/receiver';
-import type { StartedCall } from '../../helpers/target/events';
+import { describeRequest, jsonOf, type ReceivedRequest } from '../../helpers/webhooks/receiver';
+import type { Channel, Events, StartedCall } from '../../helpers/target/events';
 import {
+  allowedConversationEnd,
   allowedEnd,
   allowedStart,
   initialRouting,
@@ -53,8 +55,10 @@ interface Real {
   wh: WebhookFixture;
   assistantId: string;
   to: Record<Destination, { url: string; seen: string }>;
-  /** Calls made so far in the sequence, to name the one that failed. */
+  /** Calls and conversations made so far in the sequence, to name the one that failed. */
   calls: number;
+  /** The event source (conversations are started through it). */
+  events: Events;
 }
 
 /** A change made to the routing: the assistant's serverUrl (PATCH), or the tenant-level URL (control API). */
@@ -122,15 +126,46 @@ class Call implements fc.AsyncCommand<RoutingModel, Real> {
     const start = { ...m };
     r.calls += 1;
     const call = await r.wh.beginCall(r.assistantId);
-    await judge(r, call, 'assistant-request', allowedStart(start));
+    await judge(r, ofCall(call, r.calls), 'assistant-request', allowedStart(start));
     if (this.mid) await apply(m, r, this.mid);
     await r.wh.finishCall(call);
-    await judge(r, call, 'end-of-call-report', allowedEnd(start, m));
+    await judge(r, ofCall(call, r.calls), 'end-of-call-report', allowedEnd(start, m));
   }
   toString(): string {
     const begin = 'curl -X POST "$CORE_API_CONTROL_URL/calls" -d \'{"tenantId":"\'$TENANT\'","assistantId":"\'$ASSISTANT\'"}\'';
     const end = 'curl -X POST "$CORE_API_CONTROL_URL/calls/$CALL/end"';
     return [`${begin}   # a call`, ...(this.mid ? [`${changeLine(this.mid)}   # while it is live`] : []), end].join('\n    ');
+  }
+}
+
+/**
+ * A messaging conversation on `channel` (simulator): started, its assistant-request judged, `mid`
+ * applied while it is open, ended, its end-of-conversation report judged (§6: messaging events are
+ * routed as voice events are).
+ */
+class Conversation implements fc.AsyncCommand<RoutingModel, Real> {
+  constructor(
+    readonly channel: Channel,
+    readonly mid?: Change,
+  ) {}
+  check(): boolean {
+    return true;
+  }
+  async run(m: RoutingModel, r: Real): Promise<void> {
+    const start = { ...m };
+    r.calls += 1;
+    const tenantId = r.wh.world().tenantA.id;
+    const conv = await r.events.startConversation(tenantId, r.assistantId, this.channel);
+    const about: Subject = { words: `conversation ${r.calls} (${this.channel})`, holds: (q) => jsonOf(q)?.conversation_id === conv.id };
+    await judge(r, about, 'assistant-request', allowedStart(start));
+    if (this.mid) await apply(m, r, this.mid);
+    await r.events.endConversation(tenantId, conv.id);
+    await judge(r, about, 'end-of-conversation-report', allowedConversationEnd(start, m));
+  }
+  toString(): string {
+    const begin = `curl -X POST "$CORE_API_CONTROL_URL/conversations" -d '{"tenantId":"'$TENANT'","assistantId":"'$ASSISTANT'","channel":"${this.channel}","customerIdentifier":"+15550100"}'`;
+    const end = 'curl -X POST "$CORE_API_CONTROL_URL/conversations/$CONVERSATION/end"';
+    return [`${begin}   # a ${this.channel} conversation`, ...(this.mid ? [`${changeLine(this.mid)}   # while it is open`] : []), end].join('\n    ');
   }
 }
 
@@ -155,23 +190,32 @@ function nameOf(r: Real, path: string): string {
   return d ? `${d} (${path})` : path;
 }
 
+/** What a judged event is about: a call or a conversation of the sequence, in words, and how its deliveries are told apart. */
+interface Subject {
+  words: string;
+  holds: (q: ReceivedRequest) => boolean;
+}
+
+/** The deliveries of `call` (its `call_id`), the sequence's `n`th call. */
+const ofCall = (call: StartedCall, n: number): Subject => ({ words: `call ${n}`, holds: (q) => aboutCall(q, call) });
+
 /**
- * Waits for the call's `type` event at one of the allowed destinations.
+ * Waits for the `type` event of `about` at one of the allowed destinations.
  * @throws StepFailure when it arrived elsewhere, or nowhere in time while the runner kept time
  * @throws OwnSideError (`late-runner`, unrecorded) when nothing came but the runner ran late over the wait
  */
-async function judge(r: Real, call: StartedCall, type: string, allowed: AllowedRoute): Promise<void> {
-  const what = `call ${r.calls} of the sequence`;
+async function judge(r: Real, about: Subject, type: string, allowed: AllowedRoute): Promise<void> {
+  const what = `${about.words} of the sequence`;
   const paths = new Set(allowed.to.map((d) => r.to[d].seen));
   // Only the run's own destinations are read (a cheap path test before the body is parsed): the file's receiver sees every test's deliveries.
   const ours = new Set(Object.values(r.to).map((d) => d.seen));
-  const mine = (all: ReceivedRequest[]) => all.filter((q) => ours.has(q.path) && aboutCall(q, call) && typeOf(q) === type);
+  const mine = (all: ReceivedRequest[]) => all.filter((q) => ours.has(q.path) && about.holds(q) && typeOf(q) === type);
   const seen = await routedArrival(
     r.wh.rx,
     (all) => mine(all).filter((q) => paths.has(q.path)),
     (all) => mine(all).find((q) => !paths.has(q.path)),
     r.wh.arrivalMs,
-    `${type} of call ${call.id}`,
+    `${type} of ${about.words}`,
   );
   const expected = `${type} at ${allowed.to.join(' or ')} — ${allowed.words}`;
   if (seen.kind === 'arrived') return;
@@ -188,8 +232,13 @@ const serverUrlChange = serverUrl.map((v): Change => ({ serverUrl: v }));
 const tenantUrlChange = fc.constantFrom<TenantUrlName>('T1', 'T2').map((v): Change => ({ tenantUrl: v }));
 
 /** The commands of a run: with `moves`, the tenant-level URL is moved too, between calls and during them. */
-function commands(moves: boolean) {
+function commands(moves: boolean, sim: boolean) {
   const move = fc.constantFrom<TenantUrlName>('T1', 'T2').map((v) => new MoveTenantUrl(v));
+  const change = moves ? fc.oneof(serverUrlChange, tenantUrlChange) : serverUrlChange;
+  // Conversations on a simulator only: a live trigger may reach no channel, and calls route the same.
+  const conversation = fc
+    .tuple(fc.constantFrom<Channel>('web', 'sms', 'chatapp'), fc.option(change, { nil: undefined }))
+    .map(([channel, c]) => new Conversation(channel, c));
   return [
     fc.tuple(serverUrl, fc.constantFrom(1, 1, 2)).map(([v, n]) => new SetServerUrl(v, n)),
     fc.tuple(serverUrl, serverUrl).map(([from, to]) => new SwitchBack(from, to)),
@@ -197,7 +246,8 @@ function commands(moves: boolean) {
     ...(moves ? [move, move] : []),
     // Calls drawn most often: each judges where the state so far routes.
     fc.constant(new Call()),
-    fc.option(moves ? fc.oneof(serverUrlChange, tenantUrlChange) : serverUrlChange, { nil: undefined }).map((c) => new Call(c)),
+    fc.option(change, { nil: undefined }).map((c) => new Call(c)),
+    ...(sim ? [conversation] : []),
   ];
 }
 
@@ -216,15 +266,16 @@ function destinations(wh: WebhookFixture, tag: string): Real['to'] {
 async function runModel(ctx: ClauseContext, wh: WebhookFixture, moves: boolean): Promise<void> {
   const sim = wh.ifControl();
   const w = wh.world();
+  const events = wh.needEvents(ctx);
   const to = destinations(wh, `${moves ? 'moving' : 'held'}-${w.runPrefix.replace(/-+$/, '')}`);
   await sim?.routeHosts();
   const seed = readSeed('FC_SEED');
   const path = readEnv('FC_PATH');
   let runs = 0;
-  const property = fc.asyncProperty(fc.commands(commands(moves), { maxCommands: sim ? MAX_COMMANDS : LIVE_COMMANDS }), async (cmds) => {
+  const property = fc.asyncProperty(fc.commands(commands(moves, !!sim), { maxCommands: sim ? MAX_COMMANDS : LIVE_COMMANDS }), async (cmds) => {
     await sim?.control.tenantServerUrl(w.tenantA.id, to.T1.url);
     const a = await wh.assistant(sim ? `routing-model-${runs++}` : 'routing-model');
-    const real: Real = { wh, assistantId: a.id, to, calls: 0 };
+    const real: Real = { wh, assistantId: a.id, to, calls: 0, events };
     if (!sim) await wh.setServerUrl(a.id, null);
     await fc.asyncModelRun(() => ({ model: initialRouting(), real }), cmds);
   });
@@ -237,7 +288,7 @@ async function runModel(ctx: ClauseContext, wh: WebhookFixture, moves: boolean):
       markInterruptAsFailure: false,
     });
   if (sim) w.cleanup.add('tenant-level server URL of A', () => sim.control.tenantServerUrl(w.tenantA.id, null));
-  const out = sim ? await check() : await wh.needEvents(ctx).withTenantUrl(w.tenantA.id, to.T1.url, check);
+  const out = sim ? await check() : await events.withTenantUrl(w.tenantA.id, to.T1.url, check);
   const err = out.errorInstance as unknown;
   if (err instanceof OwnSideError) throw ownSide(err.kind, err.message);
   // A step the model could not take (a refused PATCH, a trigger that failed) is no verdict on routing.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowedEnd, allowedStart, destination, initialRouting } from '../../helpers/generate/routing-model';
+import { allowedConversationEnd, allowedEnd, allowedStart, destination, initialRouting } from '../../helpers/generate/routing-model';
 
 describe('routing model', () => {
   it('routes to the serverUrl when set, else to the tenant-level URL, naming §2.3 rule 4 after a clear', () => {
@@ -22,5 +22,12 @@ describe('routing model', () => {
     expect(allowedEnd(bare, { ...bare, tenantUrl: 'T2' }).to).toEqual(['T1', 'T2']);
     expect(allowedEnd(bare, { ...bare, serverUrl: 'S1' }).to).toEqual(['T1', 'S1']);
     expect(allowedEnd(bare, bare).to).toEqual(['T1']);
+  });
+
+  it("lets a conversation's report go where its events went at the start or go at the end, a serverUrl at the start included", () => {
+    const start = { ...initialRouting(), serverUrl: 'S1' as const };
+    expect(allowedConversationEnd(start, { ...start, serverUrl: null, cleared: true })).toMatchObject({ to: ['S1', 'T1'], clause: '6/route-server-url' });
+    const bare = initialRouting();
+    expect(allowedConversationEnd(bare, { ...bare, tenantUrl: 'T2' })).toMatchObject({ to: ['T1', 'T2'], clause: '6/route-tenant-url' });
   });
 });
