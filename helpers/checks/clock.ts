@@ -181,15 +181,26 @@ export class TimeWindow {
   unlessExplained(requirement: string, judgment: Pick<TimeJudgment, 'actual' | 'explainedBy' | 'targetHolds'>, record?: TestRecorder): void {
     if (judgment.targetHolds === true)
       throw ownSide('late-runner', `${requirement}: the runner saw ${judgment.actual}, but the target's own clock says it held: no verdict`, record);
-    const explained = judgment.explainedBy ?? ((lateMs: number) => lateMs >= LATE_MS);
-    if (explained === NEVER) return;
-    const late = this.lateness();
-    if (!late.watched || explained(late.maxMs))
+    if (this.explains(judgment.explainedBy)) {
+      const late = this.lateness();
       throw ownSide(
         'late-runner',
         `${requirement}: ${judgment.actual}, but the runner was ${late.watched ? latenessWords(late) : 'not watching its own lateness'} over the same window: its own clock may have made it so; no verdict`,
         record,
       );
+    }
+  }
+
+  /**
+   * Whether the runner's own lateness over the window could explain a failing time reading, as
+   * {@link unlessExplained} decides it (`explainedBy` of the lateness in ms; default: at least
+   * {@link LATE_MS}); true too when the lateness was not watched. A test may then take a fresh
+   * reading rather than end without a verdict.
+   */
+  explains(explainedBy: TimeJudgment['explainedBy'] = (lateMs: number) => lateMs >= LATE_MS): boolean {
+    if (explainedBy === NEVER) return false;
+    const late = this.lateness();
+    return !late.watched || explainedBy(late.maxMs);
   }
 
   /**

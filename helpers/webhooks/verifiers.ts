@@ -181,6 +181,22 @@ export const verifySameEvent = sharedVerifier(
   },
 );
 
+/** The window of a schedule's arrivals, from a tick before the first to the last. */
+const scheduleWindow = (arrivals: number[]) => openWindow(arrivals[0] - TICK_MS).close(arrivals[arrivals.length - 1]);
+
+/**
+ * Whether the runner's own lateness spoilt the reading of `attempts`' schedule: the waits do not
+ * look exponential, yet the lateness over their window could have made them so, so
+ * {@link verifyBackoff} would end the test without a verdict. A test may then read a fresh event's
+ * schedule instead: a conformant target's schedule reads as exponential once the runner keeps time,
+ * and a target whose waits do not grow still fails. Pure apart from reading the runner's lateness.
+ */
+export function backoffSpoilt(attempts: ReceivedRequest[]): boolean {
+  const arrivals = attempts.map((r) => r.arrivedAtMs);
+  if (attempts.length < 4 || analyseBackoff(arrivals).exponential) return false;
+  return scheduleWindow(arrivals).explains((lateMs) => couldBeExponential(arrivals, lateMs));
+}
+
 /**
  * §6 Model B "exponential backoff", judged by the ratios between successive waits only
  * (helpers/webhooks/timing.ts `analyseBackoff`), never by absolute times; the measured waits are
@@ -199,13 +215,11 @@ export const verifyBackoff = sharedVerifier(
     const exponential = verify.on('6/b-backoff-exponential');
     // Arrival times are the runner's: waits its lateness over the schedule could have stretched or shrunk are no verdict.
     if (attempts.length >= 4 && !backoff.exponential)
-      openWindow(arrivals[0] - TICK_MS)
-        .close(arrivals[arrivals.length - 1])
-        .unlessExplained(
-          'the retry waits grow as §6 says (6/b-backoff-exponential)',
-          { actual: `the retry waits ${gaps} ms do not grow`, explainedBy: (lateMs) => couldBeExponential(arrivals, lateMs) },
-          verify.record,
-        );
+      scheduleWindow(arrivals).unlessExplained(
+        'the retry waits grow as §6 says (6/b-backoff-exponential)',
+        { actual: `the retry waits ${gaps} ms do not grow`, explainedBy: (lateMs) => couldBeExponential(arrivals, lateMs) },
+        verify.record,
+      );
     exponential.soft.that('each retry comes later than the one before, the waits growing about geometrically', attempts.length < 4 || backoff.exponential, {
       expected: `median growth ≥ 1.4× per retry (the larger of two), and at most one wait growing less than 1.3× with 10 ms slack (first retry delay configured: ${retryBaseMs} ms)`,
       actual: `waits ${gaps} ms; ${backoff.problems.join('; ')}`,

@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { analyseBackoff, couldBeExponential } from '../../helpers/webhooks/timing';
 import { latenessOver, TICK_MS, watchLateness } from '../../helpers/base/lateness';
 import { WebhookReceiver } from '../../helpers/webhooks/receiver';
-import { verifyBackoff } from '../../helpers/webhooks/verifiers';
+import { backoffSpoilt, verifyBackoff } from '../../helpers/webhooks/verifiers';
 import { verifier } from '../../helpers/checks/engine';
 import { OwnSideError } from '../../helpers/live/own-side';
 import { TestRecorder } from '../../helpers/record/test-recorder';
@@ -100,6 +100,8 @@ describe('a loaded runner (rehearsed)', () => {
     expect(latenessOver(seen[0] - TICK_MS, seen[5]).maxMs).toBeGreaterThanOrEqual(150);
     const v = verdict('/b');
     expect(['pass', 'error']).toContain(v);
+    // A test reads a fresh event exactly when the verdict would be no verdict.
+    expect(backoffSpoilt(rx.at('/b'))).toBe(v === 'error');
     // What the runner saw would have failed the check on its own: the lateness is what kept it from a false fail.
     if (!analyseBackoff(seen).exponential) expect(v).toBe('error');
   });
@@ -110,6 +112,7 @@ describe('a loaded runner (rehearsed)', () => {
     const seen = rx.at('/c').map((r) => r.arrivedAtMs);
     const late = latenessOver(seen[0] - TICK_MS, seen[5]).maxMs;
     const v = verdict('/c');
+    expect(backoffSpoilt(rx.at('/c'))).toBe(v === 'error');
     if (late < 15) expect(v).toBe('fail');
     else expect(['fail', 'error']).toContain(v);
   });
