@@ -1,9 +1,11 @@
 /**
  * The named waiters of helpers/webhooks/waits.ts: the arrival picks end a wait exactly when the
- * stated number of attempts (per event) came, and followRetries stops at the first silent window.
+ * stated number of attempts (per event) came, followRetries stops at the first silent window, and
+ * routedArrival tells an expected delivery from one that went elsewhere, and both from none.
  */
 import { describe, expect, it } from 'vitest';
-import { atLeastAttempts, eachEventAttempted, followRetries } from '../../helpers/webhooks/waits';
+import { request } from 'undici';
+import { atLeastAttempts, eachEventAttempted, followRetries, routedArrival } from '../../helpers/webhooks/waits';
 import { WebhookReceiver, type ReceivedRequest } from '../../helpers/webhooks/receiver';
 import { HEADER_DELIVERY } from '../../helpers/webhooks/verify';
 
@@ -43,6 +45,20 @@ describe('webhook waiters', () => {
       const got = await followRetries(rx, () => [attempt(1, 'a')], { retryBaseMs: undefined, unknownFirstWaitMs: 50 });
       expect(got).toHaveLength(1);
       expect(performance.now() - started).toBeLessThan(5_000);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('routedArrival says whether the delivery came where expected, went elsewhere, or did not come', async () => {
+    const rx = await WebhookReceiver.start();
+    try {
+      const at = (path: string) => (all: ReceivedRequest[]) => all.filter((r) => r.path === path);
+      await request(rx.url('/right'), { method: 'POST', body: '{}' }).then((r) => r.body.dump());
+      expect(await routedArrival(rx, at('/right'), (all) => at('/wrong')(all)[0], 1_000, 'a delivery')).toMatchObject({ kind: 'arrived' });
+      await request(rx.url('/wrong'), { method: 'POST', body: '{}' }).then((r) => r.body.dump());
+      expect(await routedArrival(rx, at('/right'), (all) => at('/wrong')(all)[0], 1_000, 'a delivery')).toMatchObject({ kind: 'wrong' });
+      expect(await routedArrival(rx, at('/never'), () => undefined, 50, 'a delivery')).toMatchObject({ kind: 'none' });
     } finally {
       await rx.close();
     }
