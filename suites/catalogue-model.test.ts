@@ -32,7 +32,7 @@ import { clauseTest } from '../helpers/checks/clause';
 import { assistantFixture, toolFixture } from '../helpers/world/fixtures';
 import { liveName } from '../helpers/live/lanes';
 import type { ApiClient, ApiResponse } from '../helpers/http/client';
-import { capabilityReason, hasCapability } from '../helpers/target/target';
+import { capabilityReason, hasCapability, readTargetConfig } from '../helpers/target/target';
 import { generativeDepth } from '../helpers/generate/depth';
 import { rowsOf } from '../helpers/spec/shapes';
 import { describeActual, describeReading, getAt, readingHolds } from '../helpers/generate/paths';
@@ -82,8 +82,16 @@ const SUITE_CLAUSES = [
   '4.5/test-suite-iterations',
   '8/limit-test-iterations',
 ];
-/** Every clause the test declares: a breach citing another is recorded on the first of its area. */
-const DECLARED = [...CATALOGUE_MODEL_CLAUSES, ...SMS_CLAUSES, ...SUITE_CLAUSES, NO_5XX];
+/**
+ * Every clause the test declares on this target (a breach citing another is recorded on the first
+ * of its area): a live tenant makes no prompt, sends no suite whose iterations decide, and SMS
+ * reasons only with their opt-in, so their clauses are not claimed there.
+ */
+const DECLARED = ((): string[] => {
+  const caps = readTargetConfig().capabilities;
+  const all = [...CATALOGUE_MODEL_CLAUSES, ...SMS_CLAUSES, ...SUITE_CLAUSES, NO_5XX];
+  return all.filter((c) => (caps.control || (c !== '4.5/prompt-types' && !c.includes('iterations'))) && (caps.smsReasons || !SMS_CLAUSES.includes(c)));
+})();
 
 const world = useWorld();
 let client: ApiClient;
@@ -691,7 +699,7 @@ clauseTest(
 function declaredOf(clauses: string[]): string[] {
   const on = clauses.filter((c) => DECLARED.includes(c));
   if (on.length) return on;
-  return [clauses.some((c) => c.startsWith('2.9') || c.startsWith('4.3')) ? SMS_CLAUSES[0] : DECLARED[0]];
+  return [clauses.some((c) => c.startsWith('2.9') || c.startsWith('4.3')) && DECLARED.includes(SMS_CLAUSES[0]) ? SMS_CLAUSES[0] : DECLARED[0]];
 }
 
 /** The shrunk counterexample (first state, then the commands) as a curl script. */
