@@ -3,9 +3,10 @@
  * tool's first state (created with or without `textInstructions`) and sequences of tool PUTs (with
  * a new textInstructions, omitting it, with null; the same PUT twice; set, clear, then omit),
  * per-assistant voice and text overrides on two assistants (text description, step texts, empty
- * descriptions, deletes), prompts made of each named type and listed by type, SMS reasons whose
- * fields are drawn from the oracle's value classes (§2.9, §4.3), and text test suites drawn across
- * and past their bounds (mode, up to 12 cases, iterations 1 to 10). Each command is applied to the
+ * descriptions, deletes; every step set then one deleted; every step's sent at once), prompts made
+ * of each named type and listed by type, and sweeps, one body per value class of the oracle
+ * (helpers/generate/value-space.ts), of SMS reasons (§2.9, §4.3) and of text test suites across and
+ * past their bounds (mode, up to 12 cases, iterations 1 to 10). Each command is applied to the
  * target and to the model of helpers/generate/catalogue-model.ts; every answer, and the override
  * reads of both assistants after every tool or override write, must be one the model allows. A
  * failure is shrunk to a minimal sequence and printed as a curl script (ids and keys as shell
