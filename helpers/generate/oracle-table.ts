@@ -325,10 +325,12 @@ function knownToIntl(v: string): boolean {
 }
 
 function modeRule(field: string, cite: ReturnType<typeof citeFrom>): Judge {
-  return (v) =>
-    v === 'text'
-      ? { verdict: 'accept', clauses: cite('enum'), rule: `${field}: text is the one mode accepted` }
-      : { verdict: 'refuse', clauses: cite('enum'), rule: `${field}: only text is accepted (${JSON.stringify(v)} sent)` };
+  return (v) => {
+    if (v === 'text') return { verdict: 'accept', clauses: cite('enum'), rule: `${field}: text is the one mode accepted` };
+    // Whether mode is required is not shown: null may be read as the mode left out (text), or refused.
+    if (v === null) return { verdict: 'either', clauses: cite('enum'), rule: `${field}: null may be read as left out (text) or refused` };
+    return { verdict: 'refuse', clauses: cite('enum'), rule: `${field}: only text is accepted (${JSON.stringify(v)} sent)` };
+  };
 }
 
 function iterationsRule(field: string, cite: ReturnType<typeof citeFrom>): Judge {

@@ -141,6 +141,7 @@ const SURFACE: [Operation, string, unknown, Verdict, string?][] = [
   ['POST /test-suites', 'iterations', 2.5, 'refuse', '4.5/test-suite-iterations'],
   ['POST /test-suites', 'mode', 'text', 'accept', '4.5/test-suite-mode-text-only'],
   ['POST /test-suites', 'mode', 'voice', 'refuse'],
+  ['POST /test-suites', 'mode', null, 'either'],
   ['POST /test-suites', 'iterations', 10, 'accept'],
   ['POST /test-suites', 'iterations', 11, 'refuse', '4.5/test-suite-iterations'],
   ['POST /test-suites', 'iterations', '5', 'either'],
