@@ -18,6 +18,7 @@
  * Seeded: `FC_SEED` (and `FC_PATH`) replay a run; the seed is printed with every verdict.
  */
 import fc from 'fast-check';
+import { checkSideBySide } from '../helpers/generate/side-by-side';
 import { readEnv, readSeed } from '../helpers/base/env';
 import { useWorld, type World } from '../helpers/world/world';
 import { clauseTest } from '../helpers/checks/clause';
@@ -53,6 +54,8 @@ const MAX_ROTATIONS = 5;
 const MAX_FILL = 5;
 /** Time budget of the whole property, shrinking included (ms). */
 const TIME_BUDGET_MS = 30_000;
+/** Lanes of runs side by side on a simulator (helpers/generate/side-by-side.ts): each run has fresh fixtures of its own. */
+const SIDE_BY_SIDE = 4;
 
 const world = useWorld();
 const NAMES = ['A', 'B'] as const;
@@ -440,18 +443,17 @@ clauseTest(
       const holder: Holder = { model, real };
       await fc.asyncModelRun(() => ({ model: holder.model, real: holder.real }), cmds);
     });
-    const out = await fc.check(property, {
-      seed,
-      path,
-      numRuns: sim ? SIM_RUNS * generativeDepth() : LIVE_RUNS,
-      interruptAfterTimeLimit: TIME_BUDGET_MS,
-      markInterruptAsFailure: false,
-    });
+    // Each run has fresh tenants of its own (simulator): the runs go in lanes side by side, not one long chain.
+    const { details: out, numRuns } = await checkSideBySide(
+      property,
+      { seed, path, numRuns: sim ? SIM_RUNS * generativeDepth() : LIVE_RUNS, interruptAfterTimeLimit: TIME_BUDGET_MS, markInterruptAsFailure: false },
+      sim ? SIDE_BY_SIDE : 1,
+    );
     const err = out.errorInstance as unknown;
     const clause = err instanceof StepFailure ? err.clause : LIFECYCLE_CLAUSES[0];
     const replay = `seed ${out.seed}, path ${out.counterexamplePath ?? '-'}; replay with FC_SEED=${out.seed}${out.counterexamplePath ? ` FC_PATH=${out.counterexamplePath}` : ''}`;
     const script = out.counterexample ? [...(out.counterexample[0] as Iterable<unknown>)].map(String).join('\n    ') : '?';
-    verify.on(clause).that(`every answer of a random lifecycle sequence is one the model allows (${out.numRuns} runs, seed ${out.seed})`, !out.failed, {
+    verify.on(clause).that(`every answer of a random lifecycle sequence is one the model allows (${numRuns} runs, seed ${out.seed})`, !out.failed, {
       expected: 'the target agrees with the lifecycle model after every command',
       actual: out.failed ? `${err instanceof Error ? err.message : String(err)}\n  shrunk sequence, as curl:\n    ${script}\n  ${replay}` : 'agreed',
     });

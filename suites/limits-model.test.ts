@@ -25,6 +25,7 @@
  * multiplies the sequences on a simulator.
  */
 import fc from 'fast-check';
+import { checkSideBySide } from '../helpers/generate/side-by-side';
 import { createHash } from 'node:crypto';
 import { readEnv, readSeed } from '../helpers/base/env';
 import { useWorld, type World } from '../helpers/world/world';
@@ -60,6 +61,8 @@ const MAX_COMMANDS = 5;
 const LIVE_COMMANDS = 2;
 /** Time budget of the whole property, shrinking included (ms). */
 const TIME_BUDGET_MS = 30_000;
+/** Lanes of runs side by side on a simulator (helpers/generate/side-by-side.ts): each run has fresh fixtures of its own. */
+const SIDE_BY_SIDE = 4;
 /** The window the mint budget is counted in, ms (§4.5 names a per-tenant rate; the control config counts it a minute). */
 const RATE_WINDOW_MS = 60_000;
 
@@ -348,20 +351,18 @@ async function freshReal(w: World): Promise<{ real: Real; rate: number }> {
   return { real, rate: Number(cfg.monitorMintsPerMinute ?? 30) };
 }
 
-/** The verdict of a property run: a shrunk failure as a curl script with its replay, else agreement. */
-function verdict<T extends [Iterable<unknown>]>(verify: Verify, out: fc.RunDetails<T>): void {
+/** The verdict of a property run (`numRuns` over all its lanes): a shrunk failure as a curl script with its replay, else agreement. */
+function verdict<T extends [Iterable<unknown>]>(verify: Verify, out: fc.RunDetails<T>, numRuns: number): void {
   const err = out.errorInstance as unknown;
   // No verdict from a spending that outran its minute, nor from a step the model could not take (a target in trouble).
   if (err instanceof OwnSideError || (out.failed && !(err instanceof StepFailure))) throw err;
   const clause = err instanceof StepFailure ? err.clause : LIMITS_CLAUSES[0];
   const replay = `seed ${out.seed}, path ${out.counterexamplePath ?? '-'}; replay with FC_SEED=${out.seed}${out.counterexamplePath ? ` FC_PATH=${out.counterexamplePath}` : ''}`;
   const script = out.counterexample ? [...out.counterexample[0]].map(String).join('\n    ') : '?';
-  verify
-    .on(clause)
-    .that(`every answer of a random sequence at the stated limits is one the model allows (${out.numRuns} runs, seed ${out.seed})`, !out.failed, {
-      expected: 'the target agrees with the limits model after every command',
-      actual: out.failed ? `${err instanceof Error ? err.message : String(err)}\n  shrunk sequence, as curl:\n    ${script}\n  ${replay}` : 'agreed',
-    });
+  verify.on(clause).that(`every answer of a random sequence at the stated limits is one the model allows (${numRuns} runs, seed ${out.seed})`, !out.failed, {
+    expected: 'the target agrees with the limits model after every command',
+    actual: out.failed ? `${err instanceof Error ? err.message : String(err)}\n  shrunk sequence, as curl:\n    ${script}\n  ${replay}` : 'agreed',
+  });
 }
 
 clauseTest(
@@ -380,13 +381,18 @@ clauseTest(
         for (const call of real.calls) await w.control?.endCall(call.id).catch(() => undefined);
       }
     });
-    const out = await fc.check(property, {
-      seed: readSeed('FC_SEED'),
-      path: readEnv('FC_PATH'),
-      numRuns: sim ? SIM_RUNS * generativeDepth() : LIVE_RUNS,
-      interruptAfterTimeLimit: TIME_BUDGET_MS,
-      markInterruptAsFailure: false,
-    });
+    // Each sequence has a fresh organization and tenant (simulator): the runs go in lanes side by side, not one long chain.
+    const { details: out, numRuns } = await checkSideBySide(
+      property,
+      {
+        seed: readSeed('FC_SEED'),
+        path: readEnv('FC_PATH'),
+        numRuns: sim ? SIM_RUNS * generativeDepth() : LIVE_RUNS,
+        interruptAfterTimeLimit: TIME_BUDGET_MS,
+        markInterruptAsFailure: false,
+      },
+      sim ? SIDE_BY_SIDE : 1,
+    );
     if (shapeRefused)
       verify
         .on('4.5/test-suite-max-cases')
@@ -395,7 +401,7 @@ clauseTest(
           false,
           'the target refused the assumed case shape (`cases` of {name, message}): those suites were not judged',
         );
-    verdict(verify, out);
+    verdict(verify, out, numRuns);
   },
   { timeout: 90_000 },
 );
