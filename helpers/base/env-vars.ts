@@ -361,7 +361,7 @@ export const ENV_VARS = {
     type: 'integer',
     min: 1,
     group: 'run',
-    shown: '2 on a simulator, 1 on a live tenant',
+    shown: '1',
     does: 'Values the value-space phase (`suites/value-space.test.ts`) draws per value class of each request field; a nightly run sets more (10 sends about 5,000 requests).',
   },
   FC_SEED: {
