@@ -26,6 +26,7 @@
  * suite `{ name, assistantId, mode, cases, iterations }` with cases `{ name, message }`.
  */
 import fc from 'fast-check';
+import { StepFailure } from '../helpers/generate/step-failure';
 import { beforeAll } from 'vitest';
 import { readEnv, readSeed } from '../helpers/base/env';
 import { useWorld } from '../helpers/world/world';
@@ -125,17 +126,6 @@ beforeAll(async () => {
 });
 
 const DEFAULT_DOC: Doc = { title: 'Catalogue model', description: 'A tool of the catalogue model.', steps: [{ title: 'Ask', description: 'Ask.' }] };
-
-/** A step where the target disagreed with the model, with the clauses the disagreement breaks. */
-class StepFailure extends Error {
-  constructor(
-    message: string,
-    readonly clauses: string[],
-  ) {
-    super(message);
-    this.name = 'StepFailure';
-  }
-}
 
 /** Notes clauses a command judges now (see {@link exercised}). */
 function exercise(...clauses: string[]): void {

@@ -14,6 +14,7 @@
  * {@link requestBudget} past which further (shrinking) runs are not sent and count as passing.
  */
 import { beforeAll } from 'vitest';
+import { StepFailure } from '../helpers/generate/step-failure';
 import { readEnv, readSeed } from '../helpers/base/env';
 import fc from 'fast-check';
 import { useWorld } from '../helpers/world/world';
@@ -60,17 +61,6 @@ beforeAll(async () => {
   id = (await assistantFixture(w, client, 'merge-model')).id;
   host = await publicHost(w, 'merge-model');
 });
-
-/** A step where the target disagreed with the model; `clauses` are those of the fields involved. */
-class StepFailure extends Error {
-  constructor(
-    message: string,
-    readonly clauses: string[],
-  ) {
-    super(message);
-    this.name = 'StepFailure';
-  }
-}
 
 function clausesOf(body: Record<string, unknown>): string[] {
   const ids = Object.keys(body).flatMap((k) => FIELD_CLAUSES[k] ?? FIELD_CLAUSES[`settings.${k}`] ?? []);

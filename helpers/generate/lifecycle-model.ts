@@ -9,6 +9,7 @@
  * (both readings of §5.6), a mint on a live call 2xx or a 409 other than `not_live` (slots are per
  * call and their number is not shown; `agent_absent` is retried by clients).
  */
+import { StepFailure } from './step-failure';
 
 /** One tenant as the model knows it: its current key's name, keys rotated away, removal, calls. */
 export interface ModelTenant {
@@ -129,20 +130,8 @@ export function allows(a: Allowed, status: number, reason: unknown): boolean {
   return a.reason === 'not_live' ? reason === 'not_live' : reason !== 'not_live';
 }
 
-/** An answer a model did not allow, with the clause that says what was expected: thrown by a command, so fast-check shrinks the sequence. */
-export class StepFailure extends Error {
-  /**
-   * @param message the request and what was expected against what came
-   * @param clause the catalogue id of the expectation
-   */
-  constructor(
-    message: string,
-    readonly clause: string,
-  ) {
-    super(message);
-    this.name = 'StepFailure';
-  }
-}
+/** The failure of a model step (helpers/generate/step-failure.ts), for the suites that take it from here. */
+export { StepFailure };
 
 /**
  * Checks an answer (its status, a 409's `reason`, an envelope's `error.code`) against what the model
