@@ -13,6 +13,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffMs, retryAfterMs, TargetError, THROTTLE_BACKOFF, THROTTLE_RETRIES, type ApiResponse } from '../http/client';
 import { validate } from '../spec/validator';
+import { rawRequest, type RawAnswer } from '../http/raw-http';
 
 /** How {@link pastThrottles} waits out a throttle. */
 export interface ThrottleOptions {
@@ -85,4 +86,33 @@ export async function pastThrottles(
  */
 export function mintRateRefusal(res: ApiResponse): boolean {
   return res.status === 429 && validate('monitor#/$defs/rateLimited', res.json).ok;
+}
+
+/**
+ * {@link rawRequest} for a GET or HEAD, past throttles by {@link pastThrottles}: a raw-bytes read
+ * has no endpoint body of its own, so every 429 is a throttle (§7), waited out as its
+ * `Retry-After` asks, and never judged as the answer to what the bytes test.
+ * @returns the first answer that is not a 429
+ * @throws TargetError (`throttled`, an `error` verdict) when every attempt was answered 429
+ * @throws Error when `request` is not a GET or HEAD (a write is never resent blindly, §8)
+ */
+export async function rawReadPastThrottles(baseUrl: string, request: string, timeoutMs = 5_000): Promise<RawAnswer> {
+  const [method, path] = request.split(' ', 2);
+  if (method !== 'GET' && method !== 'HEAD') throw new Error(`rawReadPastThrottles sends only GET and HEAD, not ${method}`);
+  let raw: RawAnswer = { head: '', body: '' };
+  const send = async (): Promise<ApiResponse> => {
+    raw = await rawRequest(baseUrl, request, timeoutMs);
+    const retryAfter = /\r\nretry-after:\s*([^\r\n]*)/i.exec(raw.head)?.[1]?.trim();
+    return {
+      status: raw.status ?? 0,
+      headers: retryAfter === undefined ? {} : { 'retry-after': retryAfter },
+      text: raw.body,
+      json: undefined,
+      durationMs: 0,
+      retries: 0,
+      request: { method, path, headers: {} },
+    };
+  };
+  await pastThrottles(send, () => false, `${method} ${path}`);
+  return raw;
 }

@@ -13,9 +13,7 @@ import { connect as netConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { openTunnel, proxyFor } from './proxy';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { announceOutsideWrite } from '../base/outside-writes';
-import { backoffMs, TargetError, THROTTLE_BACKOFF, THROTTLE_RETRIES } from './client';
 
 /** What came back for a raw request. `status` is undefined when the connection closed without a status line. */
 export interface RawAnswer {
@@ -85,29 +83,6 @@ export function rawRequest(baseUrl: string, request: string, timeoutMs = 5_000):
       (e: Error) => finish(`proxy: ${e.message}`),
     );
   });
-}
-
-/**
- * {@link rawRequest} for a GET or HEAD, waiting out throttles as the client does (§7: a 429 may
- * answer any request, "throttled"; §8: clients back off): a 429 is sent again after the wait its
- * `Retry-After` asks for, or the client's back-off ({@link THROTTLE_BACKOFF}), up to
- * {@link THROTTLE_RETRIES} times. A throttle is never judged as the answer to what the request tests.
- * @returns the first answer that is not a 429
- * @throws TargetError (`throttled`, an `error` verdict) when every attempt was answered 429
- * @throws Error when `request` is not a GET or HEAD (a write is never resent blindly, §8)
- */
-export async function rawReadPastThrottles(baseUrl: string, request: string, timeoutMs = 5_000): Promise<RawAnswer> {
-  const [method, path] = request.split(' ', 2);
-  if (method !== 'GET' && method !== 'HEAD') throw new Error(`rawReadPastThrottles sends only GET and HEAD, not ${method}`);
-  for (let attempt = 1; ; attempt++) {
-    const res = await rawRequest(baseUrl, request, timeoutMs);
-    if (res.status !== 429) return res;
-    if (attempt > THROTTLE_RETRIES) {
-      throw new TargetError(`${method} ${path}: still 429 after ${THROTTLE_RETRIES} waits (throttled)`, { method, path, headers: {} }, 'throttled');
-    }
-    const asked = /\r\nretry-after:\s*(\d+(?:\.\d+)?)\s*(?:\r\n|$)/i.exec(res.head);
-    await sleep(Math.max(asked ? Number(asked[1]) * 1000 : 0, backoffMs(THROTTLE_BACKOFF, attempt)));
-  }
 }
 
 /**

@@ -6,7 +6,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
-import { rawReadPastThrottles, rawStart } from '../../helpers/http/raw-http';
+import { rawStart } from '../../helpers/http/raw-http';
+import { rawReadPastThrottles } from '../../helpers/checks/limits';
 import { TargetError, THROTTLE_RETRIES } from '../../helpers/http/client';
 
 let server: Server | undefined;
