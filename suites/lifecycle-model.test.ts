@@ -25,13 +25,13 @@ import { clauseTest } from '../helpers/checks/clause';
 import { ApiClient } from '../helpers/http/client';
 import { hasCapability } from '../helpers/target/target';
 import { generativeDepth } from '../helpers/generate/depth';
+import { StepFailure } from '../helpers/generate/step-failure';
 import {
   allowedCallRead,
   allowedMint,
   allowedRead,
   expectAllowed,
   initialLifecycle,
-  StepFailure,
   LIFECYCLE_CLAUSES,
   allowedAuditRead,
   allowedClose,

@@ -36,7 +36,8 @@ import { generativeDepth } from '../helpers/generate/depth';
 import { AT_LIMIT, mintRateRefusal, pastThrottles } from '../helpers/checks/limits';
 import { openWindow, type TimeWindow } from '../helpers/checks/clock';
 import { OwnSideError } from '../helpers/live/own-side';
-import { allowedClose, expectAllowed, StepFailure, type ModelTenant } from '../helpers/generate/lifecycle-model';
+import { allowedClose, expectAllowed, type ModelTenant } from '../helpers/generate/lifecycle-model';
+import { StepFailure } from '../helpers/generate/step-failure';
 import {
   allowedBatch,
   allowedLoneMint,

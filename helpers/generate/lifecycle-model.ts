@@ -130,9 +130,6 @@ export function allows(a: Allowed, status: number, reason: unknown): boolean {
   return a.reason === 'not_live' ? reason === 'not_live' : reason !== 'not_live';
 }
 
-/** The failure of a model step (helpers/generate/step-failure.ts), for the suites that take it from here. */
-export { StepFailure };
-
 /**
  * Checks an answer (its status, a 409's `reason`, an envelope's `error.code`) against what the model
  * allows; `what` names the request (a curl line).

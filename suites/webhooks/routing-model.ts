@@ -22,7 +22,7 @@ import fc from 'fast-check';
 import { readEnv, readSeed } from '../../helpers/base/env';
 import { clauseTest, type ClauseContext } from '../../helpers/checks/clause';
 import { generativeDepth } from '../../helpers/generate/depth';
-import { StepFailure } from '../../helpers/generate/lifecycle-model';
+import { StepFailure } from '../../helpers/generate/step-failure';
 import { OwnSideError, ownSide } from '../../helpers/live/own-side';
 import { routedArrival } from '../../helpers/webhooks/waits';
 import { describeRequest, jsonOf, type ReceivedRequest } from '../../helpers/webhooks/receiver';
