@@ -3,8 +3,8 @@
  * `npm run conformance` does it (vitest start-up and simulator start-up included), with the
  * requests per second (the run record's `requests.total`: requests the suite's client sent to the
  * public API; control-API calls are not counted), and per suite file its requests, the longest
- * chain of requests sent one after another and the most in flight at once (the run record's
- * `requests.overlap`, helpers/report/overlap.ts).
+ * chain of requests sent one after another, the most in flight at once, and when its first request
+ * was sent and its last answer ended (the run record's `requests.overlap`, helpers/report/overlap.ts).
  *
  * - Without `--latency`: against the embedded simulator (the suite's global setup starts it).
  * - With `--latency MS`: against an external simulator started here whose every public answer is
@@ -70,7 +70,8 @@ function overlapLines(r: ConformanceRunResult): string[] {
     .sort((a, b) => b[1].chain - a[1].chain)
     .map(([file, o]) => {
       const floor = latencyMs ? ` (${((o.chain * latencyMs) / 1000).toFixed(1)} s at ${latencyMs} ms)` : '';
-      return `  ${file}: ${r.record.requests.perFile[file] ?? 0} requests, longest chain one after another ${o.chain}${floor}, most in flight ${o.inFlight}`;
+      const place = o.firstMs !== undefined && o.lastMs !== undefined ? `, requests from ${(o.firstMs / 1000).toFixed(1)} s to ${(o.lastMs / 1000).toFixed(1)} s of the run` : '';
+      return `  ${file}: ${r.record.requests.perFile[file] ?? 0} requests, longest chain one after another ${o.chain}${floor}, most in flight ${o.inFlight}${place}`;
     });
 }
 

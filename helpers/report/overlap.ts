@@ -20,6 +20,13 @@ export interface RequestOverlap {
   chain: number;
   /** The most requests in flight at any one moment. */
   inFlight: number;
+  /**
+   * When the file's first request was sent and its last answer ended, in ms since the run started
+   * (format 1.17; set when the run's start is known): where the file sat in the run's wall time.
+   */
+  firstMs?: number;
+  /** See {@link RequestOverlap.firstMs}. */
+  lastMs?: number;
 }
 
 /**
@@ -51,9 +58,21 @@ export function requestOverlap(spans: readonly RequestSpan[]): RequestOverlap {
   return { chain, inFlight };
 }
 
-/** {@link requestOverlap} per file of `spansByFile` (the suite file's path as the run record names it). */
-export function overlapPerFile(spansByFile: ReadonlyMap<string, readonly RequestSpan[]>): Record<string, RequestOverlap> {
+/**
+ * {@link requestOverlap} per file of `spansByFile` (the suite file's path as the run record names
+ * it). With `runStartMs` (the run's start on the spans' clock, ms since the epoch), each file also
+ * gets `firstMs` and `lastMs`, whole ms since that start.
+ */
+export function overlapPerFile(spansByFile: ReadonlyMap<string, readonly RequestSpan[]>, runStartMs?: number): Record<string, RequestOverlap> {
   const out: Record<string, RequestOverlap> = {};
-  for (const [file, spans] of spansByFile) if (spans.length) out[file] = requestOverlap(spans);
+  for (const [file, spans] of spansByFile) {
+    if (!spans.length) continue;
+    out[file] = requestOverlap(spans);
+    if (runStartMs === undefined) continue;
+    let first = Infinity;
+    let last = -Infinity;
+    for (const [s, e] of spans) [first, last] = [Math.min(first, s), Math.max(last, s, e)];
+    [out[file].firstMs, out[file].lastMs] = [Math.round(first - runStartMs), Math.round(last - runStartMs)];
+  }
   return out;
 }

@@ -278,7 +278,7 @@ export default class ConformanceReporter implements Reporter {
     let closing: string[] = [];
     if (conformanceRan) {
       const record = this.runRecord(tests, target, root, testModules);
-      record.requests.overlap = overlapPerFile(spans);
+      record.requests.overlap = overlapPerFile(spans, this.startedAt.getTime());
       const dir = conformanceReportDir(this.shard);
       writeRunRecord(record, dir);
       await writeReports(record, dir);

@@ -65,4 +65,18 @@ describe('overlapPerFile', () => {
     ]);
     expect(overlapPerFile(spans)).toEqual({ 'suites/a.test.ts': { chain: 2, inFlight: 1 }, 'suites/b.test.ts': { chain: 1, inFlight: 2 } });
   });
+
+  it("places each file's requests in the run's wall time when the run's start is given", () => {
+    const spans = new Map<string, [number, number][]>([
+      [
+        'suites/a.test.ts',
+        [
+          [1_000.4, 1_080],
+          [1_500, 1_450],
+          [1_200, 1_900.6],
+        ],
+      ],
+    ]);
+    expect(overlapPerFile(spans, 900)).toEqual({ 'suites/a.test.ts': { chain: 2, inFlight: 1, firstMs: 100, lastMs: 1_001 } });
+  });
 });
