@@ -14,6 +14,11 @@
  * refusal on a live tenant, at most {@link MAX_SLOTS}). Tenant B spends its budget so that tenant
  * A's monitoring tests, running beside this file, keep theirs.
  *
+ * Side by side on a simulator (issue 43): every test spends the mint budget of a tenant no other
+ * test of the file mints on while it runs (a fresh tenant each for the control-only tests, tenant B
+ * for the rate, tenant A for DELETE), so one test's spending never meets another's (§4.5: the
+ * budget is the tenant's). On a live tenant they run in order ({@link sideBySide}).
+ *
  * Mints are sent with `retry: false` and `expect429` so the client's own 429 policy never hides the
  * endpoint's answer; a 429 without the endpoint's own body (a top-level retryAfterSeconds, §7
  * exception 3) is a throttle, waited out and sent again (helpers/checks/limits.ts), never the limit. A
@@ -29,6 +34,7 @@ import { eventsFor, type Events, type StartedCall } from '../helpers/target/even
 import { validate } from '../helpers/spec/validator';
 import { AT_LIMIT, pastThrottles } from '../helpers/checks/limits';
 import { openWindow, stopwatch } from '../helpers/checks/clock';
+import { hasCapability } from '../helpers/target/target';
 
 const world = useWorld();
 let assistant: { id: string };
@@ -50,6 +56,12 @@ const MAX_RATE_MINTS = 120;
 const MAX_RATE_MS = 90_000;
 /** Most mints tried on one call to find its slot count where no control API states it (not shown by §4.5). */
 const MAX_SLOTS = 8;
+/**
+ * How the file's blocks run: side by side on a simulator, where each test mints on a tenant of its
+ * own while it runs; in order on a live tenant, which has the one lane's tenants A and B and calls
+ * started through the operator's trigger.
+ */
+const sideBySide = hasCapability('control') ? describe.concurrent : describe.sequential;
 /** What a test on calls started through the event source needs, with a timeout for a live tenant's real calls. */
 const ON_STARTED_CALLS = { requires: ['events' as const], timeout: 240_000 };
 
@@ -101,17 +113,21 @@ const mintPastBudget = (c: ApiClient, id: string, actorLabel: string) => c.post(
 
 /**
  * A fresh organization with one tenant and an assistant of it (its creation checked through the
- * test's `verify`), so the tenant's mint budget is
- * untouched: its tenant key and the organization key acting for it (X-Tenant-Id).
+ * test's `verify` on `clause`, one of the test's own), so the tenant's mint budget is untouched and
+ * no other test mints on it: its tenant key and the organization key acting for it (X-Tenant-Id).
  */
-async function freshTenant(verify: Verify, label: string): Promise<{ tenantId: string; assistantId: string; tenantKey: ApiClient; orgKey: ApiClient }> {
+async function freshTenant(
+  verify: Verify,
+  label: string,
+  clause = '4.5/monitor-session-per-tenant',
+): Promise<{ tenantId: string; assistantId: string; tenantKey: ApiClient; orgKey: ApiClient }> {
   const w = world();
   const org = await w.control!.organization(`${w.runPrefix}mint-scope-${label}`);
   const t = await w.control!.tenant(org.id, `${w.runPrefix}mint-scope-${label}`);
   const tenantKey = new ApiClient(w.target.baseUrl, { label: `tenant key ${label}`, key: t.apiKey });
   const orgKey = new ApiClient(w.target.baseUrl, { label: `organization key of ${label}`, key: org.apiKey, tenantId: t.id });
   const a = await tenantKey.post('/assistants', { name: `${w.runPrefix}mint-scope-${label}` });
-  verify.on('4.5/monitor-session-per-tenant').success(a, undefined, `fixture: assistant of tenant ${label}`);
+  verify.on(clause).success(a, undefined, `fixture: assistant of tenant ${label}`);
   return { tenantId: t.id, assistantId: a.json.data.id as string, tenantKey, orgKey };
 }
 
@@ -148,7 +164,7 @@ async function spendBudget(
   return { answers };
 }
 
-describe('§4.5 / §7 exception 3: one mint budget per tenant, whichever key spends it', () => {
+sideBySide('§4.5 / §7 exception 3: one mint budget per tenant, whichever key spends it', () => {
   const ORDERS = [
     { spend: 'tenantKey', then: 'orgKey', words: 'spent with the tenant key, an organization key acting for the tenant is throttled too' },
     { spend: 'orgKey', then: 'tenantKey', words: 'spent with an organization key acting for the tenant, the tenant key is throttled too' },
@@ -184,7 +200,7 @@ describe('§4.5 / §7 exception 3: one mint budget per tenant, whichever key spe
   }
 });
 
-describe('§4.5 / §7 exception 3: the budget is the tenant’s, not its organization’s', () => {
+sideBySide('§4.5 / §7 exception 3: the budget is the tenant’s, not its organization’s', () => {
   clauseTest(
     ['4.5/monitor-session-per-tenant', '4.5/monitor-session-429'],
     'a tenant throttled for minting leaves the other tenants of its organization free to mint',
@@ -214,17 +230,18 @@ describe('§4.5 / §7 exception 3: the budget is the tenant’s, not its organiz
   );
 });
 
-describe('§4.5 monitor slots are per call', () => {
+sideBySide('§4.5 monitor slots are per call', () => {
   clauseTest(
     '4.5/monitor-session-slots',
     'a call whose slots are full does not stop a mint on another call of the tenant',
     async ({ verify }) => {
       const { slots } = await monitorConfig();
-      const w = world();
-      const c = w.as('tenantA');
-      const full = await liveCall(w.tenantA.id, assistant.id);
+      // A tenant of its own: the DELETE test mints on tenant A beside it.
+      const t = await freshTenant(verify, 'slots', '4.5/monitor-session-slots');
+      const c = t.tenantKey;
+      const full = await liveCall(t.tenantId, t.assistantId);
       for (let i = 1; i <= slots; i++) verify.success(await mintPastBudget(c, full.id, `slot ${i}`), undefined, `mint ${i} of ${slots} on the first call`);
-      const other = await liveCall(w.tenantA.id, assistant.id);
+      const other = await liveCall(t.tenantId, t.assistantId);
       const res = await mintPastBudget(c, other.id, 'on another call');
       verify.success(res, undefined, 'a mint on another call of the tenant answers 2xx: the slots are the call’s');
     },
@@ -232,7 +249,7 @@ describe('§4.5 monitor slots are per call', () => {
   );
 });
 
-describe('§4.5 / §7 exception 3 on calls the suite started: the per-tenant rate found by minting', () => {
+sideBySide('§4.5 / §7 exception 3 on calls the suite started: the per-tenant rate found by minting', () => {
   clauseTest(
     ['4.5/monitor-session-429', '7/monitor-429-top-level', '4.5/monitor-session-per-tenant'],
     `minting on a call until the first 429 (at most ${MAX_RATE_MINTS} mints in ${MAX_RATE_MS / 1000} s) finds the per-tenant rate; the 429 carries a top-level retryAfterSeconds, and the other key type gets no second budget`,
@@ -265,7 +282,7 @@ describe('§4.5 / §7 exception 3 on calls the suite started: the per-tenant rat
   );
 });
 
-describe('§4.5 DELETE /calls/{id}/monitor-session closes one session, on a call the suite started', () => {
+sideBySide('§4.5 DELETE /calls/{id}/monitor-session closes one session, on a call the suite started', () => {
   clauseTest(
     '4.5/monitor-session-delete',
     'on a call whose slots are all taken, DELETE frees one slot and the other sessions keep theirs',
