@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --runs N] [--latency MS] [--live] [--workers N] [suite files…]`: wall time of the full conformance run (or of the files named), as
+ * `npm run bench [-- --runs N] [--latency MS] [--live] [--workers N] [--cpu-prof D] [suite files…]`: wall time of the full conformance run (or of the files named), as
  * `npm run conformance` does it (vitest start-up and simulator start-up included), with the
  * requests per second (the run record's `requests.total`: requests the suite's client sent to the
  * public API; control-API calls are not counted), and per suite file its requests, the longest
@@ -21,6 +21,10 @@
  * `CORE_API_VALUE_SPACE_DEPTH`, `CORE_API_GENERATIVE_DEPTH`, the seeds, `CORE_API_CONCURRENCY`, …) are
  * handed to every run, so `CORE_API_VALUE_SPACE_DEPTH=1 npm run bench` measures that depth (a nested
  * run starts from an environment without the suite's variables, tools/mutation/run.ts `suiteFreeEnv`).
+ *
+ * `--cpu-prof D` writes CPU profiles of vitest's main process and of every file worker to folder D
+ * (read them with `npx tsx bench/cpu-profile.ts --areas D`); with `--latency` or `--live` the
+ * simulator answers in this process, which is not profiled.
  *
  * `--workers N` sets the suite files in flight (`CORE_API_FILE_WORKERS`; default: the configuration's,
  * vitest.config.ts, or {@link REMOTE_FILE_WORKERS} with `--latency`).
@@ -47,11 +51,14 @@ const { values, positionals } = parseArgs({
     latency: { type: 'string', default: '0' },
     workers: { type: 'string' },
     live: { type: 'boolean', default: false },
+    'cpu-prof': { type: 'string' },
   },
 });
 const runs = Math.max(1, Number(values.runs) || 1);
 const latencyMs = Math.max(0, Number(values.latency) || 0);
 const live = values.live === true;
+const profDir = values['cpu-prof'] ? resolve(values['cpu-prof']) : undefined;
+const prof = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
 const workers = values.workers ? Math.max(1, Number(values.workers) || 1) : latencyMs > 0 || live ? REMOTE_FILE_WORKERS : undefined;
 
 /** The suite file with the largest sum of test wall times (tests inside a file run one after the other). */
@@ -129,6 +136,8 @@ for (let i = 1; i <= runs; i++) {
       extraEnv,
       timeoutMs: 3_600_000,
       maxWorkers: workers,
+      nodeArgs: prof,
+      extraArgs: prof.map((a) => `--execArgv=${a}`),
     });
   } finally {
     await sim?.close();

@@ -48,6 +48,8 @@ export interface ConformanceRunOptions {
   extraEnv?: Record<string, string>;
   /** Extra vitest arguments (e.g. `--sequence.shuffle`, `--sequence.seed=7`), before the files. */
   extraArgs?: string[];
+  /** Node options for vitest's main process, before its script (e.g. `--cpu-prof`). */
+  nodeArgs?: string[];
 }
 
 /** What one run produced. */
@@ -136,6 +138,7 @@ export async function runConformance(opts: ConformanceRunOptions): Promise<Confo
   const logFile = join(opts.runDir, 'vitest.log');
   const vitestBin = join(opts.projectRoot, 'node_modules', 'vitest', 'vitest.mjs');
   const args = [
+    ...(opts.nodeArgs ?? []),
     vitestBin,
     'run',
     '--root',
