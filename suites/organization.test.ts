@@ -10,7 +10,7 @@
  */
 import { afterEach, beforeAll, describe } from 'vitest';
 import { readSeed } from '../helpers/base/env';
-import { faker } from '@faker-js/faker';
+import { faker } from '@faker-js/faker/locale/en';
 import { useWorld } from '../helpers/world/world';
 import { eventsFor, type Events } from '../helpers/target/events';
 import { missingFixtureReason } from '../helpers/target/target';

@@ -9,7 +9,7 @@
  */
 import { afterEach, beforeAll, describe } from 'vitest';
 import { readSeed } from '../helpers/base/env';
-import { faker } from '@faker-js/faker';
+import { faker } from '@faker-js/faker/locale/en';
 import fc from 'fast-check';
 import { useWorld } from '../helpers/world/world';
 import { clauseTest, sharedVerifier, skipWith, type Verify } from '../helpers/checks/clause';

@@ -10,7 +10,7 @@
  */
 import { beforeAll } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { faker } from '@faker-js/faker';
+import { faker } from '@faker-js/faker/locale/en';
 import { median, wilcoxonRankSum, errorFunction } from 'simple-statistics';
 import { useWorld } from '../helpers/world/world';
 import { assistantFixture } from '../helpers/world/fixtures';
