@@ -1,6 +1,10 @@
 /**
  * §2.1 envelope, §7 errors, §9 versioning. (Every answer of every suite is also audited against
  * the envelope schemas by helpers/audits/envelope.ts; this file provokes each kind of answer on purpose.)
+ *
+ * Every test runs side by side (issue 43): reads, and refused PATCHes whose tests judge only the
+ * answer. The fixture's accepted PATCH and the PARSE tests, which read the name back after their
+ * refusal, take turns in {@link inOrder}: no accepted write overlaps a read-back it could move.
  */
 import { beforeAll, describe } from 'vitest';
 import { randomUUID } from 'node:crypto';
@@ -11,6 +15,7 @@ import { isJsonMediaType, TIMESTAMP_TOLERANCE_MS } from '../helpers/audits/envel
 import type { ApiResponse } from '../helpers/http/client';
 import { fieldNamed } from '../helpers/checks/judgments';
 import { NEVER, openWindow } from '../helpers/checks/clock';
+import { sharedLimit } from '../helpers/world/concurrency';
 
 const world = useWorld();
 let assistant: { id: string; name: string };
@@ -20,11 +25,21 @@ beforeAll(async () => {
   assistant = await assistantFixture(w, w.as('tenantA'), 'envelope');
 });
 
+/**
+ * The lane of the requests that write the fixture's name or read it back to compare (the accepted
+ * PATCH, each PARSE test's refusal and read): one at a time, in the order the tests reach it.
+ */
+const inOrder = sharedLimit(1);
+
 /** Answers of each kind, provoked on purpose: name, expected status and code, and how to get it. */
 const ANSWERS: { name: string; status: number; code?: string; send: () => Promise<ApiResponse> }[] = [
   { name: 'GET /assistants (200)', status: 200, send: () => world().as('tenantA').get('/assistants') },
   { name: 'GET /assistants/{id} (200)', status: 200, send: () => world().as('tenantA').get(`/assistants/${assistant.id}`) },
-  { name: 'PATCH /assistants/{id} (200)', status: 200, send: () => world().as('tenantA').patch(`/assistants/${assistant.id}`, { name: assistant.name }) },
+  {
+    name: 'PATCH /assistants/{id} (200)',
+    status: 200,
+    send: () => inOrder(() => world().as('tenantA').patch(`/assistants/${assistant.id}`, { name: assistant.name })),
+  },
   { name: 'GET /organization/tenants (200)', status: 200, send: () => world().as('org').get('/organization/tenants') },
   { name: 'missing credentials (401)', status: 401, code: 'UNAUTHORIZED', send: () => world().as('anonymous').get('/assistants') },
   { name: 'organization key without X-Tenant-Id (400)', status: 400, code: 'VALIDATION_ERROR', send: () => world().as('org').get('/assistants') },
@@ -45,7 +60,7 @@ const ANSWERS: { name: string; status: number; code?: string; send: () => Promis
   },
 ];
 
-describe.each(ANSWERS)('$name', ({ status, code, send }) => {
+describe.concurrent.each(ANSWERS)('$name', ({ status, code, send }) => {
   clauseTest(
     status < 300 ? '2.1/success-envelope' : '7/error-envelope',
     `the answer uses the ${status < 300 ? 'success' : 'error'} envelope`,
@@ -118,19 +133,23 @@ describe.each(ANSWERS)('$name', ({ status, code, send }) => {
   });
 });
 
-describe('§7 PARSE: a body that is not valid JSON', () => {
+describe.concurrent('§7 PARSE: a body that is not valid JSON', () => {
   const BODIES = ['{', '{"name": }', 'not json', '{"name":"x",}', "{'name':'x'}", '{"name":"x"} trailing'];
   for (const raw of BODIES) {
     clauseTest('7/parse-400', `${JSON.stringify(raw)} answers 400 PARSE and changes nothing`, async ({ verify }) => {
-      const res = await world().as('tenantA').patch(`/assistants/${assistant.id}`, undefined, { rawBody: raw });
+      // In the fixture's lane: a body a lenient parser read would set the name, so a change is this body's alone.
+      const { res, after } = await inOrder(async () => {
+        const tenant = world().as('tenantA');
+        const refused = await tenant.patch(`/assistants/${assistant.id}`, undefined, { rawBody: raw });
+        return { res: refused, after: await tenant.get(`/assistants/${assistant.id}`) };
+      });
       verify.error(res, 400, 'PARSE', `PATCH /assistants/{id} with body ${JSON.stringify(raw)}`);
-      const after = await world().as('tenantA').get(`/assistants/${assistant.id}`);
       verify.reads('the assistant is unchanged', after.json?.data, ['name'], { kind: 'equals', value: assistant.name }, after);
     });
   }
 });
 
-describe('§7 NOT_FOUND and RESOURCE_NOT_FOUND', () => {
+describe.concurrent('§7 NOT_FOUND and RESOURCE_NOT_FOUND', () => {
   for (const path of ['/no-such-route', '/assistants-typo', '/v2/assistants', `/assistants/${'x'}/no-such-child/${'y'}`]) {
     clauseTest('7/route-not-found', `GET ${path} (a route that does not exist) answers 404 NOT_FOUND`, async ({ verify }) => {
       const res = await world().as('tenantA').get(path);
@@ -147,7 +166,7 @@ describe('§7 NOT_FOUND and RESOURCE_NOT_FOUND', () => {
   });
 });
 
-describe('§7 VALIDATION_ERROR details', () => {
+describe.concurrent('§7 VALIDATION_ERROR details', () => {
   const CASES: { body: Record<string, unknown>; fields: string[] }[] = [
     { body: { transferMode: 'teleport' }, fields: ['transferMode'] },
     { body: { idleTimeoutSeconds: 61 }, fields: ['idleTimeoutSeconds'] },
@@ -174,7 +193,7 @@ describe('§7 VALIDATION_ERROR details', () => {
   }
 });
 
-describe('§2.1 identifiers and §9.2 paths', () => {
+describe.concurrent('§2.1 identifiers and §9.2 paths', () => {
   clauseTest('2.1/ids-uuid', 'assistant ids are UUID strings', async ({ verify }) => {
     const res = await world().as('tenantA').get(`/assistants/${assistant.id}`);
     verify.schema('data.id is a UUID string', 'common#/$defs/uuid', res.json?.data?.id, res);
@@ -192,7 +211,7 @@ describe('§2.1 identifiers and §9.2 paths', () => {
   });
 });
 
-describe('§7 / §4.1 details: one entry per invalid field, also for a field that breaks two rules', () => {
+describe.concurrent('§7 / §4.1 details: one entry per invalid field, also for a field that breaks two rules', () => {
   // Each value here breaks more than one rule of its field: "x" is neither an integer nor an
   // integer string (both branches of §2.2's "integer or integer string"), 60.5 is not an integer
   // and lies above idleTimeoutSeconds' 60, 43200.5 not an integer and above 43,200. A validator
