@@ -18,6 +18,11 @@
  * control contract's config (`PUT /__control/config {}` changes nothing and answers the config);
  * on a live tenant the slot count is found by minting until a refusal, at most
  * {@link LIVE_MAX_SLOTS} times.
+ *
+ * Side by side on a simulator (issue 43): each test acts on calls it started itself (slots, sessions
+ * and the assistant's absence are a call's), and the rate test spends the budgets of fresh tenants
+ * of its own; tenant A's few mints per test stay far below its budget. On a live tenant the tests
+ * run in order ({@link sideBySide}): real calls through the operator's trigger, one lane's tenant.
  */
 import { afterEach, beforeAll, describe } from 'vitest';
 import { readSeed } from '../helpers/base/env';
@@ -25,7 +30,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { useWorld } from '../helpers/world/world';
 import { eventsFor, type Events, type StartedCall } from '../helpers/target/events';
-import { missingFixtureReason } from '../helpers/target/target';
+import { hasCapability, missingFixtureReason } from '../helpers/target/target';
 import { ApiClient, type ApiResponse } from '../helpers/http/client';
 import { clauseTest, skipWith, type Verify } from '../helpers/checks/clause';
 import { assistantFixture } from '../helpers/world/fixtures';
@@ -59,6 +64,12 @@ beforeAll(async () => {
  * call is a real one placed and ended by the operator's trigger.
  */
 const CALLS = { requires: ['events' as const], timeout: 120_000 };
+
+/**
+ * How the file's blocks run: side by side on a simulator, where every test acts on calls of its own;
+ * in order on a live tenant, whose calls are real ones placed through the operator's trigger.
+ */
+const sideBySide = hasCapability('control') ? describe.concurrent : describe.sequential;
 
 /** Most mints tried on one call of a live tenant to find its slot count (not shown by the spec). */
 const LIVE_MAX_SLOTS = 8;
@@ -230,7 +241,7 @@ async function listedLive(id: string): Promise<{ listed: boolean; ids: string[];
   return { listed: ids.includes(id), ids, res };
 }
 
-describe('§4.5 GET /calls/live', () => {
+sideBySide('§4.5 GET /calls/live', () => {
   clauseTest('4.5/calls-live-envelope', 'answers the envelope; every row has the documented shape', async ({ verify }) => {
     const res = await world().as('tenantA').get('/calls/live');
     verify.success(res, 200, 'GET /calls/live answers 200');
@@ -281,7 +292,7 @@ describe('§4.5 GET /calls/live', () => {
   );
 });
 
-describe('§4.5 / §7 POST /calls/{id}/monitor-session', () => {
+sideBySide('§4.5 / §7 POST /calls/{id}/monitor-session', () => {
   clauseTest(
     ['4.5/monitor-session-mint', '7/bare-json-monitoring'],
     'mints a join credential on a live call in bare JSON',
@@ -377,7 +388,7 @@ describe('§4.5 / §7 POST /calls/{id}/monitor-session', () => {
   );
 });
 
-describe('§7 exception 2: the monitoring POSTs on an unknown call', () => {
+sideBySide('§7 exception 2: the monitoring POSTs on an unknown call', () => {
   clauseTest(
     ['4.5/monitor-unknown-call-404', '7/monitor-404-bare-identical'],
     'monitor-session, takeover and end answer 404 with the byte-identical body { "error": "not_found" }',
@@ -401,7 +412,7 @@ describe('§7 exception 2: the monitoring POSTs on an unknown call', () => {
   );
 });
 
-describe('§4.5 takeover, end and the audit read', () => {
+sideBySide('§4.5 takeover, end and the audit read', () => {
   /** Labels with unicode, quotes and markup, plus one generated (seeded) label. */
   const LABELS = [
     'Zoë “O’Brien” <b>supervisor</b> & 監督者 👩🏽‍💼',
