@@ -13,6 +13,11 @@
  * Assumed names (request bodies not shown): tool `{ name, instruction, textInstructions }` with
  * steps as `{ title, description }` objects; override bodies `{ description }`; prompt
  * `{ name, type, content }`.
+ *
+ * Side by side on a simulator (issue 43), except where tests write one fixture and read it back:
+ * those take turns ({@link assistantLane}), or come last (the replayed PUT). On a live tenant the tests
+ * run in order ({@link sideBySide}): its fixtures are found or made once by name, and two tests
+ * looking for the same one at once could both make it.
  */
 import { beforeAll, describe } from 'vitest';
 import { useWorld } from '../helpers/world/world';
@@ -20,9 +25,19 @@ import { clauseTest, skipWith, type Verify } from '../helpers/checks/clause';
 import { assistantFixture, promptFixture, toolFixture, UnfindableFixture, type ToolFixture } from '../helpers/world/fixtures';
 import type { ApiResponse } from '../helpers/http/client';
 import { containsString, rowsOf } from '../helpers/spec/shapes';
+import { hasCapability } from '../helpers/target/target';
+import { sharedLimit } from '../helpers/world/concurrency';
 
 const world = useWorld();
 let assistant: { id: string };
+
+/** How the file's blocks run: side by side on a simulator, in order on a live tenant (fixtures found or made once by name). */
+const sideBySide = hasCapability('control') ? describe.concurrent : describe.sequential;
+/**
+ * The lane of the writes to the file's assistant and its tool overrides (its toolIds, the override
+ * tests, the prompt links): one test at a time, so no accepted write overlaps another's read-back.
+ */
+const assistantLane = sharedLimit(1);
 
 beforeAll(async () => {
   const w = world();
@@ -70,7 +85,7 @@ beforeAll(async () => {
   }
 });
 
-describe('§4.5 tools: instruction and textInstructions', () => {
+sideBySide('§4.5 tools: instruction and textInstructions', () => {
   clauseTest(
     '4.5/tool-instruction-shape',
     'a tool carries instruction and textInstructions of the shape title, description, steps (the POST, or on a live tenant the PUT, answer)',
@@ -145,38 +160,7 @@ function sentStepFields(steps: unknown, sent: readonly Record<string, unknown>[]
   });
 }
 
-describe('§8 a replayed PUT /tools/{id}', () => {
-  clauseTest('8/put-replay-converges', 'PUT /tools/{id} sent twice converges: instruction and textInstructions replaced, not appended to', async (ctx) => {
-    if (!putFixture) skipWith(ctx, `precondition failed: the fixture tool could not be made (${putFixtureError?.message.slice(0, 200)})`);
-    const body = { name: putFixture.body.name, instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTIONS };
-    const answers = [await putTool(putFixture.id, body), await putTool(putFixture.id, body)];
-    answers.forEach((res, n) => {
-      const which = n === 0 ? 'first' : 'replayed';
-      ctx.verify.success(res, undefined, `the ${which} PUT /tools/{id} answers 2xx`);
-      for (const k of ['instruction', 'textInstructions'] as const) {
-        const got = res.json?.data?.[k];
-        for (const f of ['title', 'description'] as const) ctx.verify.soft.equal(`after the ${which} PUT, ${k}.${f} reads as sent`, got?.[f], body[k][f], res);
-        ctx.verify.soft.equal(
-          `after the ${which} PUT, ${k}.steps holds the ${body[k].steps.length} step(s) sent`,
-          got?.steps?.length,
-          body[k].steps.length,
-          res,
-        );
-      }
-    });
-    const [first, replayed] = answers.map((r) => r.json?.data);
-    for (const k of ['instruction', 'textInstructions'] as const) {
-      ctx.verify.equal(
-        `the replayed PUT leaves ${k}.steps as the first left them (the sent fields of each step)`,
-        sentStepFields(replayed?.[k]?.steps, body[k].steps),
-        sentStepFields(first?.[k]?.steps, body[k].steps),
-        answers[1],
-      );
-    }
-  });
-});
-
-describe('§4.5 per-assistant tool overrides', () => {
+sideBySide('§4.5 per-assistant tool overrides', () => {
   let tool: any;
   let why = '';
   const base = () => `/assistants/${assistant.id}/tools/${tool.id}`;
@@ -189,7 +173,7 @@ describe('§4.5 per-assistant tool overrides', () => {
     try {
       const made = await toolFixture(world(), c, 'tool-overrides', { instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTIONS }, () => [assistant.id]);
       tool = { ...made.data, id: made.id };
-      await c.patch(`/assistants/${assistant.id}`, { toolIds: [made.id] });
+      await assistantLane(() => c.patch(`/assistants/${assistant.id}`, { toolIds: [made.id] }));
     } catch (e) {
       why = (e as Error).message.slice(0, 200);
     }
@@ -208,70 +192,75 @@ describe('§4.5 per-assistant tool overrides', () => {
   clauseTest(
     ['4.5/tool-overrides-independent', '4.5/tool-empty-description-restores'],
     'voice and text description overrides are independent; an empty description restores the default',
-    async (ctx) => {
-      needTool(ctx);
-      const text = 'Text override: ask for the order number in one message.';
-      const voice = 'Voice override: ask for the order number slowly.';
-      const independent = ctx.verify.on('4.5/tool-overrides-independent');
-      const restores = ctx.verify.on('4.5/tool-empty-description-restores');
-      await putDescription(independent, 'text-description-override', text, 'PUT …/text-description-override answers 2xx');
-      let read = await readText();
-      independent.success(read, 200, 'GET …/text-override answers 200');
-      independent.contains('the text override carries the text description', read.json?.data, text, read);
-      await putDescription(independent, 'description-override', voice, 'PUT …/description-override (voice) answers 2xx');
-      read = await readText();
-      // The text-override read may also show the voice side (its shape is not shown): only the text part is asserted.
-      independent.contains('writing the voice override leaves the text override as it was', read.json?.data, text, read);
-      await putDescription(restores, 'description-override', '', 'PUT …/description-override with an empty description answers 2xx');
-      read = await readText();
-      independent.contains('clearing the voice override leaves the text override', read.json?.data, text, read);
-      await putDescription(restores, 'text-description-override', '', 'PUT …/text-description-override with an empty description answers 2xx');
-      read = await readText();
-      restores.lacks('after an empty description the custom text description is gone', read.json?.data, text, read);
-      // The defaults are non-empty, so a description that reads back as '' means the empty text was stored, not the default restored.
-      restores.that('the empty description is not stored in place of the default', !storesEmptyDescription(read.json?.data), {
-        expected: 'no description field holding an empty string (the default, null or no override)',
-        actual: read.json?.data,
-        res: read,
-      });
-    },
+    async (ctx) =>
+      assistantLane(async () => {
+        needTool(ctx);
+        const text = 'Text override: ask for the order number in one message.';
+        const voice = 'Voice override: ask for the order number slowly.';
+        const independent = ctx.verify.on('4.5/tool-overrides-independent');
+        const restores = ctx.verify.on('4.5/tool-empty-description-restores');
+        await putDescription(independent, 'text-description-override', text, 'PUT …/text-description-override answers 2xx');
+        let read = await readText();
+        independent.success(read, 200, 'GET …/text-override answers 200');
+        independent.contains('the text override carries the text description', read.json?.data, text, read);
+        await putDescription(independent, 'description-override', voice, 'PUT …/description-override (voice) answers 2xx');
+        read = await readText();
+        // The text-override read may also show the voice side (its shape is not shown): only the text part is asserted.
+        independent.contains('writing the voice override leaves the text override as it was', read.json?.data, text, read);
+        await putDescription(restores, 'description-override', '', 'PUT …/description-override with an empty description answers 2xx');
+        read = await readText();
+        independent.contains('clearing the voice override leaves the text override', read.json?.data, text, read);
+        await putDescription(restores, 'text-description-override', '', 'PUT …/text-description-override with an empty description answers 2xx');
+        read = await readText();
+        restores.lacks('after an empty description the custom text description is gone', read.json?.data, text, read);
+        // The defaults are non-empty, so a description that reads back as '' means the empty text was stored, not the default restored.
+        restores.that('the empty description is not stored in place of the default', !storesEmptyDescription(read.json?.data), {
+          expected: 'no description field holding an empty string (the default, null or no override)',
+          actual: read.json?.data,
+          res: read,
+        });
+      }),
   );
 
-  clauseTest('4.5/tool-overrides-independent', 'a step text override is written, read back and deleted', async (ctx) => {
-    needTool(ctx);
-    const stepId = tool.textInstructions?.steps?.[0]?.id ?? tool.instruction?.steps?.[0]?.id;
-    if (typeof stepId !== 'string') skipWith(ctx, 'precondition failed: the tool answer carries no step id (step shape not shown)');
-    const c = world().as('tenantA');
-    const stepText = 'Step override: ask for the order number by text.';
-    ctx.verify.success(
-      await c.put(`${base()}/steps/${stepId}/text-override`, { description: stepText }),
-      undefined,
-      'PUT …/steps/{stepId}/text-override answers 2xx',
-    );
-    let read = await readText();
-    ctx.verify.contains('the text override carries the step override', read.json?.data, stepText, read);
-    ctx.verify.success(await c.delete(`${base()}/steps/${stepId}/text-override`), undefined, 'DELETE …/steps/{stepId}/text-override answers 2xx');
-    read = await readText();
-    ctx.verify.lacks('the step override is gone', read.json?.data, stepText, read);
-  });
+  clauseTest('4.5/tool-overrides-independent', 'a step text override is written, read back and deleted', async (ctx) =>
+    assistantLane(async () => {
+      needTool(ctx);
+      const stepId = tool.textInstructions?.steps?.[0]?.id ?? tool.instruction?.steps?.[0]?.id;
+      if (typeof stepId !== 'string') skipWith(ctx, 'precondition failed: the tool answer carries no step id (step shape not shown)');
+      const c = world().as('tenantA');
+      const stepText = 'Step override: ask for the order number by text.';
+      ctx.verify.success(
+        await c.put(`${base()}/steps/${stepId}/text-override`, { description: stepText }),
+        undefined,
+        'PUT …/steps/{stepId}/text-override answers 2xx',
+      );
+      let read = await readText();
+      ctx.verify.contains('the text override carries the step override', read.json?.data, stepText, read);
+      ctx.verify.success(await c.delete(`${base()}/steps/${stepId}/text-override`), undefined, 'DELETE …/steps/{stepId}/text-override answers 2xx');
+      read = await readText();
+      ctx.verify.lacks('the step override is gone', read.json?.data, stepText, read);
+    }),
+  );
 
-  clauseTest('4.5/tool-overrides-independent', 'DELETE …/text-override removes the text override', async (ctx) => {
-    needTool(ctx);
-    const c = world().as('tenantA');
-    const text = 'Text override to delete.';
-    ctx.verify.success(await c.put(`${base()}/text-description-override`, { description: text }), undefined, 'PUT …/text-description-override answers 2xx');
-    ctx.verify.success(await c.delete(`${base()}/text-override`), undefined, 'DELETE …/text-override answers 2xx');
-    const read = await readText();
-    ctx.verify.that(
-      'after DELETE the text override is gone (404 or without the text)',
-      read.status === 404 || (read.status === 200 && !containsString(read.json?.data, text)),
-      {
-        expected: `404, or 200 without ${JSON.stringify(text)}`,
-        actual: `${read.status}`,
-        res: read,
-      },
-    );
-  });
+  clauseTest('4.5/tool-overrides-independent', 'DELETE …/text-override removes the text override', async (ctx) =>
+    assistantLane(async () => {
+      needTool(ctx);
+      const c = world().as('tenantA');
+      const text = 'Text override to delete.';
+      ctx.verify.success(await c.put(`${base()}/text-description-override`, { description: text }), undefined, 'PUT …/text-description-override answers 2xx');
+      ctx.verify.success(await c.delete(`${base()}/text-override`), undefined, 'DELETE …/text-override answers 2xx');
+      const read = await readText();
+      ctx.verify.that(
+        'after DELETE the text override is gone (404 or without the text)',
+        read.status === 404 || (read.status === 200 && !containsString(read.json?.data, text)),
+        {
+          expected: `404, or 200 without ${JSON.stringify(text)}`,
+          actual: `${read.status}`,
+          res: read,
+        },
+      );
+    }),
+  );
 });
 
 const PROMPT_TYPES = ['chat', 'whisper_summary', 'voice_persona', 'ivr'] as const;
@@ -290,7 +279,7 @@ async function prompt(ctx: Parameters<typeof skipWith>[0], purpose: string, type
   }
 }
 
-describe('§4.5 prompts', () => {
+sideBySide('§4.5 prompts', () => {
   clauseTest('4.5/prompt-types', 'POST /prompts accepts each named type and answers it (on a live tenant: the prompts made once, as listed)', async (ctx) => {
     for (const type of PROMPT_TYPES) {
       const data = await prompt(ctx, `prompt-${type}`, type);
@@ -320,28 +309,30 @@ describe('§4.5 prompts', () => {
   }
 
   clauseTest('2.2/prompt-link-fields', 'chatPromptId, whisperSummaryPromptId and voicePersonaPromptId take a prompt id and null clears them', async (ctx) => {
-    const { verify } = ctx;
-    const w = world();
-    const c = w.as('tenantA');
     const fields = { chatPromptId: 'chat', whisperSummaryPromptId: 'whisper_summary', voicePersonaPromptId: 'voice_persona' } as const;
     const ids: Record<string, string> = {};
     for (const [field, type] of Object.entries(fields)) ids[field] = (await prompt(ctx, `prompt-${type}`, type)).id;
-    const set = await c.patch(`/assistants/${assistant.id}`, ids);
-    verify.success(set, 200, 'PATCH with the three prompt ids answers 200');
-    const read = await c.get(`/assistants/${assistant.id}`);
-    for (const [field, id] of Object.entries(ids)) verify.equal(`${field} reads back as the prompt id`, read.json?.data?.[field], id, read);
-    for (const field of Object.keys(fields)) {
-      const cleared = await c.patch(`/assistants/${assistant.id}`, { [field]: null });
-      verify.success(cleared, 200, `PATCH ${field}: null answers 200`);
-      const after = await c.get(`/assistants/${assistant.id}`);
-      verify.reads(`${field} is cleared (null or absent)`, after.json?.data, [field], { kind: 'cleared', readings: ['null', 'absent'] }, after);
-      const rest = Object.keys(fields).filter((f) => f !== field && Object.keys(fields).indexOf(f) > Object.keys(fields).indexOf(field));
-      for (const f of rest) verify.equal(`clearing ${field} leaves ${f}`, after.json?.data?.[f], ids[f], after);
-    }
+    // The assistant's writes and read-backs in its lane; the prompts are made before.
+    await assistantLane(async () => {
+      const { verify } = ctx;
+      const c = world().as('tenantA');
+      const set = await c.patch(`/assistants/${assistant.id}`, ids);
+      verify.success(set, 200, 'PATCH with the three prompt ids answers 200');
+      const read = await c.get(`/assistants/${assistant.id}`);
+      for (const [field, id] of Object.entries(ids)) verify.equal(`${field} reads back as the prompt id`, read.json?.data?.[field], id, read);
+      for (const field of Object.keys(fields)) {
+        const cleared = await c.patch(`/assistants/${assistant.id}`, { [field]: null });
+        verify.success(cleared, 200, `PATCH ${field}: null answers 200`);
+        const after = await c.get(`/assistants/${assistant.id}`);
+        verify.reads(`${field} is cleared (null or absent)`, after.json?.data, [field], { kind: 'cleared', readings: ['null', 'absent'] }, after);
+        const rest = Object.keys(fields).filter((f) => f !== field && Object.keys(fields).indexOf(f) > Object.keys(fields).indexOf(field));
+        for (const f of rest) verify.equal(`clearing ${field} leaves ${f}`, after.json?.data?.[f], ids[f], after);
+      }
+    });
   });
 });
 
-describe('§2.10 catalogues', () => {
+sideBySide('§2.10 catalogues', () => {
   clauseTest(['2.10/model-type', '4.5/models-catalogue'], 'every GET /models entry carries id and type chat or realtime', async ({ verify }) => {
     const res = await world().as('tenantA').get('/models');
     verify.on('4.5/models-catalogue').success(res, 200, 'GET /models answers 200');
@@ -380,5 +371,38 @@ describe('§2.10 catalogues', () => {
 
   clauseTest('2.10/transcriber-language', 'transcribers read with a tenant key carry language', async ({ verify }) => {
     await transcribers(verify, 'tenantA');
+  });
+});
+
+// After the blocks above, on every target: it PUTs the tool-put fixture, whose stored textInstructions the
+// PUT test above compares with what the fixture was made with.
+describe.sequential('§8 a replayed PUT /tools/{id}', () => {
+  clauseTest('8/put-replay-converges', 'PUT /tools/{id} sent twice converges: instruction and textInstructions replaced, not appended to', async (ctx) => {
+    if (!putFixture) skipWith(ctx, `precondition failed: the fixture tool could not be made (${putFixtureError?.message.slice(0, 200)})`);
+    const body = { name: putFixture.body.name, instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTIONS };
+    const answers = [await putTool(putFixture.id, body), await putTool(putFixture.id, body)];
+    answers.forEach((res, n) => {
+      const which = n === 0 ? 'first' : 'replayed';
+      ctx.verify.success(res, undefined, `the ${which} PUT /tools/{id} answers 2xx`);
+      for (const k of ['instruction', 'textInstructions'] as const) {
+        const got = res.json?.data?.[k];
+        for (const f of ['title', 'description'] as const) ctx.verify.soft.equal(`after the ${which} PUT, ${k}.${f} reads as sent`, got?.[f], body[k][f], res);
+        ctx.verify.soft.equal(
+          `after the ${which} PUT, ${k}.steps holds the ${body[k].steps.length} step(s) sent`,
+          got?.steps?.length,
+          body[k].steps.length,
+          res,
+        );
+      }
+    });
+    const [first, replayed] = answers.map((r) => r.json?.data);
+    for (const k of ['instruction', 'textInstructions'] as const) {
+      ctx.verify.equal(
+        `the replayed PUT leaves ${k}.steps as the first left them (the sent fields of each step)`,
+        sentStepFields(replayed?.[k]?.steps, body[k].steps),
+        sentStepFields(first?.[k]?.steps, body[k].steps),
+        answers[1],
+      );
+    }
   });
 });
