@@ -7,6 +7,10 @@
  * Number purchase runs only with the `billable` capability; audits (a POST with a body that is
  * not shown) only on simulators. The transcriber-testing limits of §8 name no request field and
  * are recorded in the catalogue as not testable.
+ *
+ * Every test runs side by side (issue 43): reads, refusals, and tests on calls, conversations and
+ * fixture assistants of their own (a list is judged only on whether it holds the test's own call or
+ * conversation, never on its length).
  */
 import { afterEach, beforeAll, describe } from 'vitest';
 import { readSeed } from '../helpers/base/env';
@@ -43,7 +47,7 @@ beforeAll(async () => {
 /** A random E.164 number in the 555 range. */
 const randomNumber = () => `+1${faker.helpers.arrayElement(['213', '305', '503', '617', '919'])}555${faker.string.numeric(4)}`;
 
-describe('§1 and §4.5 calls and conversations', () => {
+describe.concurrent('§1 and §4.5 calls and conversations', () => {
   clauseTest('1/calls-read-only', 'no endpoint places an outbound call: POST /calls is refused', async ({ verify }) => {
     // An empty body: even a target that wrongly served this route would have no one to call (nothing billed on live).
     const res = await world().as('tenantA').post('/calls', {});
@@ -131,7 +135,7 @@ describe('§1 and §4.5 calls and conversations', () => {
   );
 });
 
-describe('§4.5 phone numbers', () => {
+describe.concurrent('§4.5 phone numbers', () => {
   clauseTest('4.5/phone-numbers-available', 'GET /phone-numbers/available answers the envelope', async ({ verify }) => {
     const res = await world().as('tenantA').get('/phone-numbers/available');
     verify.success(res, 200, 'GET /phone-numbers/available answers 200');
@@ -156,7 +160,7 @@ describe('§4.5 phone numbers', () => {
   );
 });
 
-describe('§4.5 PATCH /assistants/{id}/chatapp-enabled', () => {
+describe.concurrent('§4.5 PATCH /assistants/{id}/chatapp-enabled', () => {
   const enable = (id: string, enabled = true) => world().as('tenantA').patch(`/assistants/${id}/chatapp-enabled`, { enabled });
 
   clauseTest('4.5/chatapp-enabled-needs-number', 'enabling without a linked number answers 400 VALIDATION_ERROR', async (ctx) => {
@@ -187,7 +191,7 @@ describe('§4.5 PATCH /assistants/{id}/chatapp-enabled', () => {
   );
 });
 
-describe('§4.5 / §5.3 organization routes', () => {
+describe.concurrent('§4.5 / §5.3 organization routes', () => {
   clauseTest(['4.5/org-tenants', '1/hierarchy'], 'GET /organization/tenants answers the organization key alone and lists its tenants', async ({ verify }) => {
     const w = world();
     const res = await w.as('org').get('/organization/tenants');
