@@ -15,7 +15,9 @@
  *   files × `CORE_API_CONCURRENCY`), and each file's chain × MS, below which it cannot finish.
  *
  * - With `--live`: the same simulator as a live tenant (no control URL; the operator's variables made
- *   through its control API, nothing optional on, {@link liveEnv}), as a nightly against staging.
+ *   through its control API, nothing optional on, {@link liveEnv}), as a nightly against staging;
+ *   `CORE_API_LIVE_POOL=8 npm run bench -- --live …` measures an operator who lets the pooled files keep
+ *   eight assistants per lane.
  *
  * The run settings of this process's environment (the `run` group of helpers/base/env-vars.ts:
  * `CORE_API_VALUE_SPACE_DEPTH`, `CORE_API_GENERATIVE_DEPTH`, the seeds, `CORE_API_CONCURRENCY`, …) are
@@ -108,9 +110,9 @@ async function liveEnv(baseUrl: string, controlUrl: string): Promise<Record<stri
   };
 }
 
-/** The `run` group's variables set in this process's environment, as the child's environment holds them. */
+/** The `run` group's variables set in this process's environment (with `--live`, `CORE_API_LIVE_POOL` too), as the child's environment holds them. */
 function runSettings(): Record<string, string> {
-  const set = envEntries().filter((e) => e.group === 'run' && isEnvSet(e.name));
+  const set = envEntries().filter((e) => (e.group === 'run' || (live && e.name === 'CORE_API_LIVE_POOL')) && isEnvSet(e.name));
   return Object.fromEntries(set.map((e) => [e.name, String(readEnv(e.name))]));
 }
 

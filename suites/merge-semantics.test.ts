@@ -15,7 +15,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { useWorld } from '../helpers/world/world';
 import { clauseTest, skipWith, type Verify, type ClauseContext, type ClauseTestOptions } from '../helpers/checks/clause';
 import { assistantFixture } from '../helpers/world/fixtures';
-import { concurrency, fixturePool, type FixturePool } from '../helpers/world/concurrency';
+import { fixturePool, fixturePoolSize, type FixturePool } from '../helpers/world/concurrency';
 import type { ApiClient, ApiResponse } from '../helpers/http/client';
 import { ABSENT, describeActual, getAt, readingHolds, type ClearedReading, type PathSegment, type Reading } from '../helpers/generate/paths';
 
@@ -40,7 +40,7 @@ beforeAll(async () => {
   neverSetId = (await assistantFixture(w, client, 'merge-never-set')).id;
   pool = fixturePool(
     async (i) => ({ id: i === 0 ? id : (await assistantFixture(w, client, `merge-semantics-${i}`)).id }),
-    w.target.capabilities.control ? concurrency() : 1,
+    fixturePoolSize(w.target.capabilities.control),
   );
 });
 afterAll(async () => {

@@ -24,7 +24,7 @@ import { curlCredential, useWorld, type PrincipalName } from '../helpers/world/w
 import { curlReproduction } from '../helpers/base/exchange';
 import { clauseTest, sharedVerifier, skipWith, type Verify } from '../helpers/checks/clause';
 import { assistantFixture } from '../helpers/world/fixtures';
-import { concurrency, fixturePool, sharedLimit, type FixturePool } from '../helpers/world/concurrency';
+import { concurrency, fixturePool, fixturePoolSize, sharedLimit, type FixturePool } from '../helpers/world/concurrency';
 import { capabilityReason, hasCapability } from '../helpers/target/target';
 import { isBareRoute } from '../helpers/audits/envelope';
 import { foreignWords, TargetError, type ApiClient, type ApiResponse, type RequestOptions } from '../helpers/http/client';
@@ -58,7 +58,7 @@ beforeAll(() => {
   // Hostile PATCHes go to assistants of their own; on a live tenant only the file's one (found by name, restored after).
   pool = fixturePool(
     async (i) => ({ id: (await assistantFixture(w, client, i === 0 ? 'robustness' : `robustness-${i}`)).id }),
-    w.target.capabilities.control ? concurrency() : 1,
+    fixturePoolSize(w.target.capabilities.control),
   );
 });
 afterAll(async () => {

@@ -24,7 +24,7 @@ import {
   wildcardName,
 } from '../helpers/generate/hosts';
 import { FULL_CASE_SETS_BUDGET, hasCapability, requestBudget, switchReason } from '../helpers/target/target';
-import { concurrency, fixturePool, type FixturePool } from '../helpers/world/concurrency';
+import { fixturePool, fixturePoolSize, type FixturePool } from '../helpers/world/concurrency';
 import { RefusalRounds } from '../helpers/world/refusals';
 import { openWindow } from '../helpers/checks/clock';
 
@@ -90,7 +90,7 @@ beforeAll(async () => {
   main = { id: a.id, lastKnown: undefined };
   slots = fixturePool(
     async (i) => (i === 0 ? main : { id: (await assistantFixture(w, client, `validation-bounds-${i}`)).id, lastKnown: undefined }),
-    w.target.capabilities.control ? concurrency() : 1,
+    fixturePoolSize(w.target.capabilities.control),
     // A case cut off mid-change leaves the slot in an unknown state: read it back before the next case compares against it.
     async (slot) => {
       const res = await client.get(path(slot));

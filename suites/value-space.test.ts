@@ -29,7 +29,7 @@ import { classesFor, textClasses, VALUE_CLASSES_TRIED, type UrlHosts, type Value
 import { describeActual, describeReading, getAt, readingHolds } from '../helpers/generate/paths';
 import { hostResolvingTo, PUBLIC_TEST_ADDRESS, publicHost, unresolvableHost } from '../helpers/generate/hosts';
 import { capabilityReason, FULL_CASE_SETS_BUDGET, hasCapability, missingFixtureReason, requestBudget, switchReason } from '../helpers/target/target';
-import { concurrency, fixturePool, type FixturePool } from '../helpers/world/concurrency';
+import { fixturePool, fixturePoolSize, type FixturePool } from '../helpers/world/concurrency';
 import { render } from '../helpers/base/values';
 
 const world = useWorld();
@@ -141,7 +141,7 @@ beforeAll(async () => {
       await populate(slot, true);
       return slot;
     },
-    w.target.capabilities.control ? concurrency() : 1,
+    fixturePoolSize(w.target.capabilities.control),
     async (slot) => {
       const res = await client.get(path(slot));
       slot.lastKnown = res.status === 200 ? res.json?.data : undefined;

@@ -267,6 +267,14 @@ export const ENV_VARS = {
     group: 'live-lanes',
     does: "Seconds a lane's lease lasts unless renewed (its holder renews it every third of that): how long a crashed run keeps its lane.",
   },
+  CORE_API_LIVE_POOL: {
+    type: 'integer',
+    min: 1,
+    max: 1000,
+    fallback: 1,
+    group: 'live-lanes',
+    does: 'Assistants per lane each of four files (validation-bounds, value-space, merge-semantics, robustness) may keep on a live tenant to write side by side: made once, restored after each run, never deleted ([live-tenants.md](live-tenants.md)).',
+  },
   CORE_API_LANE_SETTLE_S: {
     type: 'number',
     above: 0,

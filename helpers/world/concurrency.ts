@@ -22,6 +22,17 @@ export function concurrency(env?: EnvSource): number {
   return readEnv('CORE_API_CONCURRENCY', env);
 }
 
+/**
+ * How many fixtures a file's {@link fixturePool} may hold: {@link concurrency} on a simulator (its
+ * fixtures are the file's own, made fresh); on a live tenant `CORE_API_LIVE_POOL` (default 1), at
+ * most {@link concurrency}: each is an assistant the lane keeps (made once, restored after every
+ * run; docs/live-tenants.md), so more than one is the operator's choice.
+ * @throws EnvError when either variable holds a value its kind refuses.
+ */
+export function fixturePoolSize(control: boolean, env?: EnvSource): number {
+  return control ? concurrency(env) : Math.min(concurrency(env), readEnv('CORE_API_LIVE_POOL', env));
+}
+
 /** A pool of interchangeable fixtures shared by concurrent tests (each test borrows one at a time). */
 export interface FixturePool<T> {
   /**

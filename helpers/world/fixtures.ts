@@ -101,13 +101,17 @@ export async function assistantFixture(world: World, client: ApiClient, purpose:
   const snapshot = restorableState(current);
   const tenantId = tenantOf(world, client);
   journal({ kind: 'snapshot', at: new Date().toISOString(), tenantId, resource: 'assistant', id: current.id, state: snapshot, lane: laneOfRun() });
-  world.cleanup.add(`restore assistant ${name}`, async () => {
-    // A fixture the run left as it found it is not written again (a PATCH would still move its updatedAt).
-    const now = await client.get(`/assistants/${current.id}`);
-    const unchanged = now.status === 200 && isDeepStrictEqual(restorableState(now.json?.data ?? {}), snapshot);
-    if (!unchanged) await restoreAssistant(client, current.id, snapshot);
-    journal({ kind: 'restored', at: new Date().toISOString(), id: current.id });
-  });
+  world.cleanup.add(
+    `restore assistant ${name}`,
+    async () => {
+      // A fixture the run left as it found it is not written again (a PATCH would still move its updatedAt).
+      const now = await client.get(`/assistants/${current.id}`);
+      const unchanged = now.status === 200 && isDeepStrictEqual(restorableState(now.json?.data ?? {}), snapshot);
+      if (!unchanged) await restoreAssistant(client, current.id, snapshot);
+      journal({ kind: 'restored', at: new Date().toISOString(), id: current.id });
+    },
+    { independent: true },
+  );
   return current;
 }
 
