@@ -31,9 +31,14 @@
  * `--workers N` sets the suite files in flight (`CORE_API_FILE_WORKERS`; default: the configuration's,
  * vitest.config.ts, or {@link REMOTE_FILE_WORKERS} with `--latency`).
  *
+ * Every run also prints its CPU time (vitest with its workers, and the simulator when it answers in
+ * this process) and that time over the machine's cores, the wall time's floor when CPU bounds it.
+ *
  * Each run writes its reports to `reports/bench/run-<n>/` so the normal reports/ are left alone.
  * Kept out of the test run. Figures measured on the project machine: docs/benchmarks.md.
  */
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -116,6 +121,26 @@ function runSettings(): Record<string, string> {
   return Object.fromEntries(set.map((e) => [e.name, String(readEnv(e.name))]));
 }
 
+/**
+ * CPU seconds (user + system) of this process's waited-for children so far: vitest and, through
+ * it, its file workers. Read from /proc/self/stat (Linux; clock ticks of 1/100 s); undefined elsewhere.
+ */
+function childrenCpuS(): number | undefined {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    // After the command name: field 3 (state) is index 0, so cutime (16) and cstime (17) are 13 and 14.
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU seconds (user + system) of this process so far: the simulator of a `--latency` or `--live` run answers here. */
+const ownCpuS = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+
 const walls: number[] = [];
 const rates: number[] = [];
 for (let i = 1; i <= runs; i++) {
@@ -128,6 +153,7 @@ for (let i = 1; i <= runs; i++) {
     if (live) extraEnv = { ...extraEnv, ...(await liveEnv(sim.baseUrl, sim.controlUrl)) };
   }
   let r: ConformanceRunResult;
+  const [childrenBefore, ownBefore] = [childrenCpuS(), ownCpuS()];
   try {
     r = await runConformance({
       projectRoot: root,
@@ -156,6 +182,16 @@ for (let i = 1; i <= runs; i++) {
       `longest file ${lf.file}: its tests took ${(lf.ms / 1000).toFixed(1)} s summed (above the wall time when its tests run concurrently), ${lf.requests} requests`,
   );
   console.log(`bench run ${i}: per suite file, the longest chain of requests sent one after another and the most in flight:\n${overlapLines(r).join('\n')}`);
+  const childrenAfter = childrenCpuS();
+  if (childrenBefore !== undefined && childrenAfter !== undefined) {
+    const [vitestCpu, simCpu] = [childrenAfter - childrenBefore, sim ? ownCpuS() - ownBefore : 0];
+    const cores = availableParallelism();
+    const cpuFloor = (vitestCpu + simCpu) / cores;
+    console.log(
+      `bench run ${i}: CPU ${vitestCpu.toFixed(1)} s in vitest and its workers${sim ? `, ${simCpu.toFixed(1)} s in the simulator (this process)` : ' (the embedded simulator included)'}; ` +
+        `over ${cores} cores at least ${cpuFloor.toFixed(1)} s, the wall time ${(r.wallMs / 1000 / cpuFloor).toFixed(2)}× it`,
+    );
+  }
   if (latencyMs) {
     const serial = (r.record.requests.total * latencyMs) / 1000;
     const files = Math.min(workers ?? 1, Object.keys(r.record.requests.perFile).length);
