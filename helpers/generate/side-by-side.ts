@@ -3,8 +3,9 @@
  * sequence of commands in order, were the longest chain of requests of the whole run). Runs
  * `lanes` checks of one property at once, each with its own seed (the run's seed, then the next
  * ones) and its share of the runs; every run of a model-based property starts from fresh fixtures
- * of its own, so runs of different lanes never share state. A replay (`path` given) runs the one
- * lane it names, as fast-check would. Pure apart from running the property.
+ * of its own, or from fixtures of its lane (a property per lane), so runs of different lanes never
+ * share state. A replay (`path` given) runs the one lane it names, as fast-check would. Pure apart
+ * from running the property.
  */
 import fc from 'fast-check';
 
@@ -14,26 +15,38 @@ export interface SideBySideResult<Ts> {
   details: fc.RunDetails<Ts>;
   /** Runs done over all lanes. */
   numRuns: number;
+  /** Whether some lane ran out of its time budget (`interruptAfterTimeLimit`) before its share of the runs. */
+  interrupted: boolean;
 }
 
 /**
+ * The property a lane checks: one property for every lane, or a property per lane, made from the
+ * lane's position (0 to `lanes - 1`; a replay runs position 0) so that it works on fixtures of that
+ * lane alone.
+ */
+export type LaneProperty<Ts> = fc.IAsyncProperty<Ts> | ((lane: number) => fc.IAsyncProperty<Ts>);
+
+/**
  * Checks `property` in `lanes` lanes at once: lane i with seed `params.seed + i` and about
- * `params.numRuns / lanes` runs (at least one). With `params.path` set (a replay), one lane: the
- * seed and path given.
+ * `params.numRuns / lanes` runs (at least one). With `params.path` set (a replay), one lane, at
+ * position 0: the seed and path given. A lane's seed replays it alone: the same seed draws the same
+ * runs in the same order, whatever the lane's position.
+ * @param property one property for all lanes, or the property of lane i (see {@link LaneProperty})
  * @param params fast-check's parameters; `seed` and `numRuns` required
  * @param lanes how many lanes at once (1 or more)
  * @returns the first failing lane's details, else the first lane's, with the total of runs
  */
 export async function checkSideBySide<Ts>(
-  property: fc.IAsyncProperty<Ts>,
+  property: LaneProperty<Ts>,
   params: fc.Parameters<Ts> & { seed: number; numRuns: number },
   lanes: number,
 ): Promise<SideBySideResult<Ts>> {
   const n = params.path ? 1 : Math.max(1, Math.min(lanes, params.numRuns));
   const runs = (i: number) => Math.floor(params.numRuns / n) + (i < params.numRuns % n ? 1 : 0);
+  const of = (i: number) => (typeof property === 'function' ? property(i) : property);
   const all = await Promise.all(
-    Array.from({ length: n }, (_, i) => fc.check(property, { ...params, seed: (params.seed + i) | 0, numRuns: params.path ? params.numRuns : runs(i) })),
+    Array.from({ length: n }, (_, i) => fc.check(of(i), { ...params, seed: (params.seed + i) | 0, numRuns: params.path ? params.numRuns : runs(i) })),
   );
   const failed = all.find((d) => d.failed);
-  return { details: failed ?? all[0], numRuns: all.reduce((sum, d) => sum + d.numRuns, 0) };
+  return { details: failed ?? all[0], numRuns: all.reduce((sum, d) => sum + d.numRuns, 0), interrupted: all.some((d) => d.interrupted) };
 }

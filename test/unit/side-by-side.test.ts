@@ -28,3 +28,50 @@ it('answers the failing lane, whose seed and path replay the failure alone', asy
   expect(replay.details.failed).toBe(true);
   expect(replay.details.counterexample).toEqual(out.details.counterexample);
 });
+
+it('gives each lane the property of its position, whose runs never overlap one another', async () => {
+  const busy = new Set<number>();
+  const seen: number[] = [];
+  let overlapped = false;
+  const perLane = (lane: number) =>
+    fc.asyncProperty(fc.integer(), async () => {
+      if (busy.has(lane)) overlapped = true;
+      busy.add(lane);
+      seen.push(lane);
+      await new Promise((r) => setTimeout(r, 2));
+      busy.delete(lane);
+    });
+  const out = await checkSideBySide(perLane, { seed: 3, numRuns: 9 }, 4);
+  expect(out.numRuns).toBe(9);
+  expect(overlapped).toBe(false);
+  expect([...new Set(seen)].sort()).toEqual([0, 1, 2, 3]);
+  expect(seen.filter((l) => l === 0)).toHaveLength(3);
+});
+
+it('replays a failing lane of per-lane properties alone, at position 0, with the same counterexample', async () => {
+  const lanes: number[] = [];
+  const perLane = (lane: number) => {
+    lanes.push(lane);
+    return fc.asyncProperty(fc.integer({ min: 0, max: 1000 }), async (n) => {
+      if (n > 950) throw new Error(`too big: ${n}`);
+    });
+  };
+  const out = await checkSideBySide(perLane, { seed: 11, numRuns: 200 }, 4);
+  expect(out.details.failed).toBe(true);
+  lanes.length = 0;
+  const replay = await checkSideBySide(perLane, { seed: out.details.seed, numRuns: 200, path: out.details.counterexamplePath ?? undefined }, 4);
+  expect(lanes).toEqual([0]);
+  expect(replay.details.counterexample).toEqual(out.details.counterexample);
+});
+
+it('says when some lane ran out of its time budget, and only then', async () => {
+  const slow = fc.asyncProperty(fc.integer(), async () => {
+    await new Promise((r) => setTimeout(r, 20));
+  });
+  const cut = await checkSideBySide(slow, { seed: 5, numRuns: 40, interruptAfterTimeLimit: 50, markInterruptAsFailure: false }, 2);
+  expect(cut.interrupted).toBe(true);
+  expect(cut.numRuns).toBeLessThan(40);
+  const whole = await checkSideBySide(slow, { seed: 5, numRuns: 4, interruptAfterTimeLimit: 5_000, markInterruptAsFailure: false }, 2);
+  expect(whole.interrupted).toBe(false);
+  expect(whole.numRuns).toBe(4);
+});
