@@ -11,7 +11,9 @@
  * reads of both assistants after every tool or override write, must be one the model allows. A
  * failure is shrunk to a minimal sequence and printed as a curl script (ids and keys as shell
  * variables). `FC_SEED` (and `FC_PATH`) replay a run; the seed is printed with every verdict.
- * `CORE_API_GENERATIVE_DEPTH` multiplies the sequences on a simulator.
+ * `CORE_API_GENERATIVE_DEPTH` multiplies the sequences on a simulator. On a simulator the runs go
+ * in {@link SIDE_BY_SIDE} lanes at once (helpers/generate/side-by-side.ts), each lane with two
+ * assistants of its own and every run with a tool of its own; a live tenant keeps one lane.
  *
  * On a live tenant, nothing is made that cannot be found again or cleaned up: the tool is the
  * fixture of helpers/world/fixtures.ts `toolFixture` (made once, as every live fixture, and PUT back,
@@ -29,6 +31,7 @@ import fc from 'fast-check';
 import { StepFailure } from '../helpers/generate/step-failure';
 import { beforeAll } from 'vitest';
 import { readEnv, readSeed } from '../helpers/base/env';
+import { checkSideBySide } from '../helpers/generate/side-by-side';
 import { useWorld } from '../helpers/world/world';
 import { clauseTest } from '../helpers/checks/clause';
 import { assistantFixture, toolFixture } from '../helpers/world/fixtures';
@@ -72,6 +75,13 @@ const TIME_BUDGET_MS = 25_000;
 const LIVE_SMS_REASONS = 2;
 /** Requests after which no further run is sent (bounds shrinking on a slow or live target). */
 const requestBudget = (): number => (hasCapability('control') ? 600 * generativeDepth() : 150);
+/**
+ * Lanes of runs side by side on a simulator, each with two assistants of its own (a live tenant: one
+ * lane, its fixtures): a lane per run, since runs differ up to twentyfold in requests (3 to about 70:
+ * a sweep of value classes sends some 15 bodies in a row), and a lane of several runs would
+ * often hold most of the file's requests in a row.
+ */
+const SIDE_BY_SIDE = SIM_RUNS;
 
 const NO_5XX = '7/no-server-error-on-input';
 const SMS_ROWS = ORACLE.filter((r) => r.operation === 'POST /sms-reasons');
@@ -97,26 +107,35 @@ const DECLARED = ((): string[] => {
 
 const world = useWorld();
 let client: ApiClient;
-let ownAssistants: [string, string];
+/** Each lane's two assistants (one lane on a live tenant, where no more are made: no DELETE /assistants is stated). */
+let laneAssistants: (readonly [string, string])[];
 /** The live tool fixture's id and name (undefined on a simulator, where each run makes its own tool). */
 let liveTool: { id: string; name: string } | undefined;
 /** The prompts found on a live tenant, by type (the fixtures of suites/tools-prompts-catalogues.test.ts). */
 const livePrompts: Partial<Record<PromptType, string>> = {};
+/** Requests of all lanes, counted against {@link requestBudget} (one budget shared by the lanes). */
 let requests = 0;
+/** SMS reasons sent (bounded on a live tenant only, where one lane runs). */
 let smsReasonsMade = 0;
 /** The clauses some command of the property judged: a passing verdict is recorded on these only (a live run leaves some out). */
 const exercised = new Set<string>();
-/** A counter that makes every override text of a run unique, so a text read back names one write. */
+/** A counter that makes every override text unique (in every lane), so a text read back names one write. */
 let seq = 0;
 
 beforeAll(async () => {
   const w = world();
   client = w.as('tenantA');
-  ownAssistants = [(await assistantFixture(w, client, 'catalogue-model-1')).id, (await assistantFixture(w, client, 'catalogue-model-2')).id];
+  // Lane 1 keeps the fixtures' names of a one-lane run; the other lanes are made on a simulator only.
+  const pair = async (lane: number) => {
+    const purpose = (k: number) => (lane ? `catalogue-model-lane${lane + 1}-${k}` : `catalogue-model-${k}`);
+    return [(await assistantFixture(w, client, purpose(1))).id, (await assistantFixture(w, client, purpose(2))).id] as const;
+  };
+  laneAssistants = await Promise.all(Array.from({ length: w.control ? SIDE_BY_SIDE : 1 }, (_, lane) => pair(lane)));
   if (w.control) return;
-  const made = await toolFixture(w, client, 'catalogue-model', { instruction: DEFAULT_DOC, textInstructions: null }, () => ownAssistants);
+  const own = laneAssistants[0];
+  const made = await toolFixture(w, client, 'catalogue-model', { instruction: DEFAULT_DOC, textInstructions: null }, () => [...own]);
   liveTool = { id: made.id, name: made.body.name };
-  for (const a of ownAssistants) await client.patch(`/assistants/${a}`, { toolIds: [made.id] });
+  for (const a of own) await client.patch(`/assistants/${a}`, { toolIds: [made.id] });
   // Prompts have no DELETE (§4.5): none is made here; those suites/tools-prompts-catalogues.test.ts keeps are found by name, when there.
   for (const type of PROMPT_TYPES) {
     const list = await client.get('/prompts', { query: { type } });
@@ -138,10 +157,11 @@ function fail(what: string, breaches: Breach[]): void {
     throw new StepFailure(`${what}:\n      ${breaches.map((b) => b.words).join('\n      ')}`, [...new Set(breaches.flatMap((b) => b.clauses))]);
 }
 
-/** What each run works on: the tool's id and name (ids never printed; the curl script names them as variables). */
+/** What each run works on: the tool's id and name, and its lane's two assistants (ids never printed; the curl script names them as variables). */
 interface Real {
   toolId: string;
   toolName: string;
+  assistants: readonly [string, string];
 }
 
 /** Sends one request of the property, counted against {@link requestBudget}. */
@@ -167,7 +187,7 @@ const A = (a: 0 | 1) => `$ASSISTANT_${a + 1}`;
 async function readOverrides(m: CatalogueModel, r: Real, after: string): Promise<void> {
   exercise('4.5/tool-overrides-independent', '4.5/tool-overrides-per-assistant', ...(m.emptyWritten ? ['4.5/tool-empty-description-restores'] : []));
   for (const a of [0, 1] as const) {
-    const res = await send('GET', `/assistants/${ownAssistants[a]}/tools/${r.toolId}/text-override`);
+    const res = await send('GET', `/assistants/${r.assistants[a]}/tools/${r.toolId}/text-override`);
     fail(`${after}, then ${curl('GET', `/assistants/${A(a)}/tools/$TOOL/text-override`)}`, judgeTextRead(m, a, res.status, res.json?.data));
   }
 }
@@ -276,7 +296,7 @@ class Override implements fc.AsyncCommand<CatalogueModel, Real> {
     this.write = this.made(this.drawn.text === '' ? '' : `${this.drawn.text} ·${seq}`);
     const stepId = 'step' in this.write ? m.tool.stepIds[this.write.step] : '';
     const req = overrideRequest(this.write, stepId);
-    const res = await send(req.method, `/assistants/${ownAssistants[this.a]}/tools/${r.toolId}/${req.path}`, req.body);
+    const res = await send(req.method, `/assistants/${r.assistants[this.a]}/tools/${r.toolId}/${req.path}`, req.body);
     const must = mustAccept(m, this.write);
     const deleted = req.method === 'DELETE' && res.status === 404;
     const clause = 'text' in this.write && this.write.text === '' ? '4.5/tool-empty-description-restores' : '4.5/tool-overrides-independent';
@@ -348,8 +368,8 @@ class SmsReason implements fc.AsyncCommand<CatalogueModel, Real> {
   body(own = '$ASSISTANT_1'): Record<string, unknown> {
     return this.drawn.assistantId === OWN ? { ...this.drawn, assistantId: own } : this.drawn;
   }
-  async run(): Promise<void> {
-    const body = this.body(ownAssistants[0]);
+  async run(_m: CatalogueModel, r: Real): Promise<void> {
+    const body = this.body(r.assistants[0]);
     const { assistantId, ...judged } = body;
     const j = judgeBody(SMS_ROWS, this.drawn.assistantId === OWN ? judged : body);
     if (this.drawn.assistantId === OWN)
@@ -407,8 +427,8 @@ class Suite implements fc.AsyncCommand<CatalogueModel, Real> {
     const { mode, cases, iterations } = this.d;
     return { name: 'catalogue-model suite', assistantId: own, mode, cases: casesOf(cases), ...(iterations === undefined ? {} : { iterations }) };
   }
-  async run(): Promise<void> {
-    const body = this.body(ownAssistants[0]);
+  async run(_m: CatalogueModel, r: Real): Promise<void> {
+    const body = this.body(r.assistants[0]);
     const { name: _n, assistantId: _a, ...judged } = body;
     const j = judgeBody(SUITE_ROWS, judged);
     const res = await send('POST', '/test-suites', body);
@@ -529,12 +549,12 @@ class Sweep implements fc.AsyncCommand<CatalogueModel, Real> {
   check(): boolean {
     return this.items.some((i) => i.check());
   }
-  async run(): Promise<void> {
+  async run(m: CatalogueModel, r: Real): Promise<void> {
     this.sent = [];
     for (const i of this.items) {
       if (!i.check()) continue;
       this.sent.push(i);
-      await i.run();
+      await i.run(m, r);
     }
   }
   toString(): string {
@@ -626,19 +646,19 @@ interface Start {
   toString(): string;
 }
 
-/** Puts the run's tool in its first state and answers the model of it, the created or PUT answer judged first. */
-async function begin(start: Start): Promise<{ model: CatalogueModel; real: Real }> {
+/** Puts the run's tool in its first state, on the lane's `assistants`, and answers the model of it, the created or PUT answer judged first. */
+async function begin(start: Start, assistants: readonly [string, string]): Promise<{ model: CatalogueModel; real: Real }> {
   const body = { instruction: start.instruction, ...(start.text ? { textInstructions: start.text } : {}) };
   const res = liveTool
     ? await send('PUT', `/tools/${liveTool.id}`, { name: liveTool.name, ...body, textInstructions: start.text })
     : await send('POST', '/tools', { name: `${world().runPrefix}catalogue-model`, ...body });
   if (!ok(res) || typeof (liveTool?.id ?? res.json?.data?.id) !== 'string')
     fail(start.toString(), [{ words: `answered ${answer(res)}, expected 2xx with the tool`, clauses: ['4.5/tool-instruction-shape'] }]);
-  const real = { toolId: liveTool?.id ?? res.json.data.id, toolName: liveTool?.name ?? res.json.data.name ?? 'catalogue-model' };
+  const real = { toolId: liveTool?.id ?? res.json.data.id, toolName: liveTool?.name ?? res.json.data.name ?? 'catalogue-model', assistants };
   const model = initialCatalogue(start.instruction, start.text, stepIdsOf(res.json?.data));
   exercise('4.5/tool-instruction-shape');
   fail(start.toString(), judgeTool(model, res.json?.data));
-  if (!liveTool) for (const a of ownAssistants) await send('PATCH', `/assistants/${a}`, { toolIds: [real.toolId] });
+  if (!liveTool) await Promise.all(assistants.map((a) => send('PATCH', `/assistants/${a}`, { toolIds: [real.toolId] })));
   for (const t of PROMPT_TYPES) if (livePrompts[t]) model.prompts[t].push(livePrompts[t]!);
   return { model, real };
 }
@@ -658,13 +678,19 @@ clauseTest(
   async ({ verify }) => {
     const seed = readSeed('FC_SEED');
     const sim = hasCapability('control');
-    const property = fc.asyncProperty(start, fc.commands(commands(), { maxCommands: MAX_COMMANDS }), async (first, cmds) => {
-      if (requests >= requestBudget()) return; // budget spent: no more requests (shrinking ends with the smallest failure so far)
-      const { model, real } = await begin(first);
-      await fc.asyncModelRun(() => ({ model, real }), cmds);
-    });
-    const numRuns = sim ? SIM_RUNS * generativeDepth() : LIVE_RUNS;
-    const out = await fc.check(property, { seed, path: readEnv('FC_PATH'), numRuns, interruptAfterTimeLimit: TIME_BUDGET_MS, markInterruptAsFailure: false });
+    // The property of lane i works on lane i's assistants alone (and a tool of each run's own): the lanes never share state.
+    const property = (lane: number) =>
+      fc.asyncProperty(start, fc.commands(commands(), { maxCommands: MAX_COMMANDS }), async (first, cmds) => {
+        if (requests >= requestBudget()) return; // budget spent: no more requests (shrinking ends with the smallest failure so far)
+        const { model, real } = await begin(first, laneAssistants[lane]);
+        await fc.asyncModelRun(() => ({ model, real }), cmds);
+      });
+    const params = { seed, path: readEnv('FC_PATH'), numRuns: sim ? SIM_RUNS * generativeDepth() : LIVE_RUNS };
+    const { details: out, numRuns } = await checkSideBySide(
+      property,
+      { ...params, interruptAfterTimeLimit: TIME_BUDGET_MS, markInterruptAsFailure: false },
+      laneAssistants.length,
+    );
     if (!hasCapability('smsReasons')) verify.inform('SMS reason commands left out', true, capabilityReason('smsReasons'));
     const err = out.errorInstance as unknown;
     const clauses = err instanceof StepFailure ? declaredOf(err.clauses) : DECLARED.filter((c) => exercised.has(c));
@@ -673,7 +699,7 @@ clauseTest(
     verify
       .on(clauses)
       .that(
-        `every answer and read of a random catalogue sequence is one the model allows (${out.numRuns} runs, ${requests} requests, seed ${out.seed})`,
+        `every answer and read of a random catalogue sequence is one the model allows (${numRuns} runs, ${requests} requests, seed ${out.seed})`,
         !out.failed,
         {
           expected: 'the target agrees with the catalogue model after every command',
