@@ -75,3 +75,19 @@ it('says when some lane ran out of its time budget, and only then', async () => 
   expect(whole.interrupted).toBe(false);
   expect(whole.numRuns).toBe(4);
 });
+
+it('sends no further runs in the other lanes once a lane failed, and answers that lane', async () => {
+  let sent = 0;
+  const perLane = (lane: number) =>
+    fc.asyncProperty(fc.integer({ min: 0, max: 1000 }), async (n) => {
+      if (lane === 2) throw new Error(`lane 2 fails on ${n}`);
+      sent += 1;
+      await new Promise((r) => setTimeout(r, 2));
+    });
+  const out = await checkSideBySide(perLane, { seed: 9, numRuns: 400 }, 4);
+  expect(out.details.failed).toBe(true);
+  expect(out.details.seed).toBe(11);
+  // Without the stop the three other lanes would send 300 runs; each sends at most the one already under way.
+  expect(sent).toBeLessThanOrEqual(3);
+  expect(out.numRuns).toBeGreaterThan(300);
+});
