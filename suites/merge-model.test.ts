@@ -12,6 +12,8 @@
  * At most {@link numRuns} sequences of {@link MAX_COMMANDS} commands (≤ 4 requests each, plus 3 to
  * reset), a time budget of {@link TIME_BUDGET_MS} ms, and a request budget of
  * {@link requestBudget} past which further (shrinking) runs are not sent and count as passing.
+ * On a simulator the runs go in {@link SIDE_BY_SIDE} lanes at once (helpers/generate/side-by-side.ts),
+ * each lane on an assistant of its own; a live tenant keeps one lane and its one fixture.
  */
 import { beforeAll } from 'vitest';
 import { StepFailure } from '../helpers/generate/step-failure';
@@ -23,6 +25,7 @@ import { assistantFixture } from '../helpers/world/fixtures';
 import { publicHost } from '../helpers/generate/hosts';
 import { generativeDepth } from '../helpers/generate/depth';
 import { hasCapability } from '../helpers/target/target';
+import { checkSideBySide } from '../helpers/generate/side-by-side';
 import type { ApiClient } from '../helpers/http/client';
 import {
   applyPatch,
@@ -47,10 +50,14 @@ const MAX_COMMANDS = 6;
 const TIME_BUDGET_MS = 25_000;
 /** Requests after which no more are sent (bounds shrinking on a slow or live target). */
 const requestBudget = (): number => (hasCapability('control') ? 400 * generativeDepth() : 100);
+/** Lanes of runs side by side on a simulator, each on an assistant of its own (a live tenant: one lane, one fixture). */
+const SIDE_BY_SIDE = 4;
 
 const world = useWorld();
 let client: ApiClient;
-let id: string;
+/** The assistant of each lane (one on a live tenant, where no more are made: no DELETE /assistants is stated). */
+let laneAssistants: string[];
+/** Requests of all lanes, counted against {@link requestBudget} (one budget shared by the lanes). */
 let requests = 0;
 /** A name that resolves to a public address, for serverUrl values (helpers/generate/hosts.ts). */
 let host: string;
@@ -58,7 +65,11 @@ let host: string;
 beforeAll(async () => {
   const w = world();
   client = w.as('tenantA');
-  id = (await assistantFixture(w, client, 'merge-model')).id;
+  const lanes = w.control ? SIDE_BY_SIDE : 1;
+  // Lane 1 keeps the fixture's name of a one-lane run; the others are made on a simulator only.
+  laneAssistants = await Promise.all(
+    Array.from({ length: lanes }, async (_, i) => (await assistantFixture(w, client, i ? `merge-model-lane${i + 1}` : 'merge-model')).id),
+  );
   host = await publicHost(w, 'merge-model');
 });
 
@@ -67,7 +78,8 @@ function clausesOf(body: Record<string, unknown>): string[] {
   return ids.length ? [...new Set(ids)] : ['4.1/omitted-unchanged'];
 }
 
-async function patch(body: Record<string, unknown>): Promise<void> {
+/** Sends one valid PATCH to assistant `id`; anything but 200 is a step failure of the fields' clauses. */
+async function patch(id: string, body: Record<string, unknown>): Promise<void> {
   requests += 1;
   const res = await client.patch(`/assistants/${id}`, body);
   if (res.status !== 200)
@@ -77,7 +89,8 @@ async function patch(body: Record<string, unknown>): Promise<void> {
     );
 }
 
-async function compare(model: MergeModel, after: string): Promise<void> {
+/** Reads assistant `id` back and throws a step failure on every modelled field that differs from `model`. */
+async function compare(id: string, model: MergeModel, after: string): Promise<void> {
   requests += 1;
   const res = await client.get(`/assistants/${id}`);
   if (res.status !== 200) throw new StepFailure(`GET after ${after} answered ${res.status}`, ['4.1/omitted-unchanged']);
@@ -89,8 +102,10 @@ async function compare(model: MergeModel, after: string): Promise<void> {
   }
 }
 
+/** What a run works on: the model, and the assistant of the run's lane (`id`). */
 interface Holder {
   model: MergeModel;
+  id: string;
 }
 
 /**
@@ -107,12 +122,12 @@ class PatchCommand implements fc.AsyncCommand<Holder, null> {
     return true;
   }
   async run(m: Holder): Promise<void> {
-    await patch(this.body as Record<string, unknown>);
+    await patch(m.id, this.body as Record<string, unknown>);
     m.model = applyPatch(m.model, this.body);
-    await compare(m.model, `PATCH ${JSON.stringify(this.body)}`);
+    await compare(m.id, m.model, `PATCH ${JSON.stringify(this.body)}`);
     if (!this.twice) return;
-    await patch(this.body as Record<string, unknown>);
-    await compare(m.model, `the same PATCH ${JSON.stringify(this.body)} again`);
+    await patch(m.id, this.body as Record<string, unknown>);
+    await compare(m.id, m.model, `the same PATCH ${JSON.stringify(this.body)} again`);
   }
   toString(): string {
     return `PATCH ${JSON.stringify(this.body)}${this.twice ? '  # sent twice' : ''}`;
@@ -132,9 +147,9 @@ class ConcurrentPatchesCommand implements fc.AsyncCommand<Holder, null> {
     return true;
   }
   async run(m: Holder): Promise<void> {
-    await Promise.all([patch(this.first as Record<string, unknown>), patch(this.second as Record<string, unknown>)]);
+    await Promise.all([patch(m.id, this.first as Record<string, unknown>), patch(m.id, this.second as Record<string, unknown>)]);
     m.model = applyPatch(applyPatch(m.model, this.first), this.second);
-    await compare(m.model, this.toString());
+    await compare(m.id, m.model, this.toString());
   }
   toString(): string {
     return `PATCH ${JSON.stringify(this.first)} and PATCH ${JSON.stringify(this.second)}, sent at once`;
@@ -165,12 +180,12 @@ class SwitchBackCommand implements fc.AsyncCommand<Holder, null> {
   }
   async run(m: Holder): Promise<void> {
     this.back = restoring(m.model, this.body);
-    await patch(this.body as Record<string, unknown>);
+    await patch(m.id, this.body as Record<string, unknown>);
     m.model = applyPatch(m.model, this.body);
-    await compare(m.model, `PATCH ${JSON.stringify(this.body)}`);
-    await patch(this.back);
+    await compare(m.id, m.model, `PATCH ${JSON.stringify(this.body)}`);
+    await patch(m.id, this.back);
     m.model = applyPatch(m.model, this.back as ModelPatch);
-    await compare(m.model, `PATCH ${JSON.stringify(this.back)} (back to the values before)`);
+    await compare(m.id, m.model, `PATCH ${JSON.stringify(this.back)} (back to the values before)`);
   }
   toString(): string {
     return `PATCH ${JSON.stringify(this.body)}, then PATCH ${JSON.stringify(this.back)}  # switch back`;
@@ -208,22 +223,25 @@ clauseTest(
       patches.map((b) => new SwitchBackCommand(b)),
       disjointPatches(patches).map(([a, b]) => new ConcurrentPatchesCommand(a, b)),
     ];
-    const property = fc.asyncProperty(fc.commands(commands, { maxCommands: MAX_COMMANDS }), async (cmds) => {
-      if (requests >= requestBudget()) return; // budget spent: stop sending (shrinking ends with the smallest failure found so far)
-      for (const b of BASELINE_PATCHES) await patch(b);
-      const holder: Holder = { model: initialModel() };
-      await compare(holder.model, 'the baseline PATCHes');
-      await fc.asyncModelRun(() => ({ model: holder, real: null }), cmds);
-    });
-    const out = await fc.check(property, { seed, path, numRuns: numRuns(), interruptAfterTimeLimit: TIME_BUDGET_MS, markInterruptAsFailure: false });
-    // Leave the fixture in the same state whatever the seed (a live fixture is compared across runs).
-    for (const b of BASELINE_PATCHES) await client.patch(`/assistants/${id}`, b);
-    if (out.interrupted && !out.failed) {
-      verify.inform(
-        'the property ran out of its time budget before all runs',
-        false,
-        `${out.numRuns} of ${numRuns()} runs in ${TIME_BUDGET_MS} ms (seed ${seed})`,
-      );
+    // The property of lane i works on lane i's assistant alone: the lanes' runs never share state.
+    const property = (lane: number) =>
+      fc.asyncProperty(fc.commands(commands, { maxCommands: MAX_COMMANDS }), async (cmds) => {
+        if (requests >= requestBudget()) return; // budget spent: stop sending (shrinking ends with the smallest failure found so far)
+        const holder: Holder = { model: initialModel(), id: laneAssistants[lane] };
+        for (const b of BASELINE_PATCHES) await patch(holder.id, b);
+        await compare(holder.id, holder.model, 'the baseline PATCHes');
+        await fc.asyncModelRun(() => ({ model: holder, real: null }), cmds);
+      });
+    const params = { seed, path, numRuns: numRuns(), interruptAfterTimeLimit: TIME_BUDGET_MS, markInterruptAsFailure: false };
+    const { details: out, numRuns: runs, interrupted } = await checkSideBySide(property, params, laneAssistants.length);
+    // Leave the fixtures in the same state whatever the seed (a live fixture is compared across runs).
+    await Promise.all(
+      laneAssistants.map(async (id) => {
+        for (const b of BASELINE_PATCHES) await client.patch(`/assistants/${id}`, b);
+      }),
+    );
+    if (interrupted && !out.failed) {
+      verify.inform('the property ran out of its time budget before all runs', false, `${runs} of ${numRuns()} runs in ${TIME_BUDGET_MS} ms (seed ${seed})`);
     }
     const err = out.errorInstance as unknown;
     const clauses = err instanceof StepFailure ? err.clauses : MODEL_CLAUSES;
@@ -231,7 +249,7 @@ clauseTest(
     if (out.failed) console.error(`merge-model: property failed (${replay})`);
     verify
       .on(clauses)
-      .that(`after each PATCH of a random sequence the GET equals the model (${out.numRuns} runs, ${requests} requests, seed ${out.seed})`, !out.failed, {
+      .that(`after each PATCH of a random sequence the GET equals the model (${runs} runs, ${requests} requests, seed ${out.seed})`, !out.failed, {
         expected: 'the target agrees with the model after every step',
         actual: out.failed
           ? `${err instanceof Error ? err.message : String(err)}\n  shrunk sequence: ${out.counterexample ? String(out.counterexample[0]) : '?'}\n  ${replay}`
