@@ -19,19 +19,22 @@ export const LONGEST = [
   'test/integration/reach.test.ts',
   'test/unit/typecheck.test.ts',
   'test/tooling/lint.test.ts',
-  // The suite files with the longest chains of requests one after another (the bench's per-file
-  // figures at 80 ms per answer): against a distant target each takes at least its chain × the
-  // answer time, so they start first, or one of them ends the run alone.
-  'suites/catalogue-model.test.ts',
+  // The suite files that take longest against a distant target (the bench's per-file figures at
+  // 80 ms per answer): robustness, whose 5,000 requests make it the run's largest CPU load, then
+  // the longest chains of requests one after another. Each takes at least its chain × the answer
+  // time, so they start first, or one of them ends the run alone.
   'suites/robustness.test.ts',
-  'suites/merge-model.test.ts',
-  'suites/monitoring-limits.test.ts',
   'suites/value-space.test.ts',
-  'suites/cross-tenant.test.ts',
   'suites/validation-bounds.test.ts',
-  'suites/webhooks.test.ts',
-  'suites/auth.test.ts',
+  'suites/cross-tenant.test.ts',
+  'suites/limits-model.test.ts',
   'suites/lifecycle-model.test.ts',
+  'suites/auth.test.ts',
+  'suites/webhooks.test.ts',
+  'suites/monitoring-limits.test.ts',
+  'suites/route-space.test.ts',
+  'suites/merge-model.test.ts',
+  'suites/catalogue-model.test.ts',
 ];
 
 /** vitest's sequencer with {@link LONGEST} moved to the front. */
