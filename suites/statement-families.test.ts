@@ -11,23 +11,46 @@
  *
  * Refused PATCHes change nothing; accepted ones write an assistant of this file only (restored on
  * a live tenant as every fixture is). The rotation test needs a control API to rotate a key.
+ *
+ * Side by side (issue 43): each test PATCHes an assistant it holds alone while it runs
+ * ({@link withAssistant}), so no accepted write meets another test's write or read-back. On a live
+ * tenant the file has its one assistant, so there the tests take turns on it.
  */
-import { beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { useWorld } from '../helpers/world/world';
 import { ApiClient, type ApiResponse } from '../helpers/http/client';
 import { clauseTest, sharedVerifier, skipWith, type Verify } from '../helpers/checks/clause';
 import { assistantFixture } from '../helpers/world/fixtures';
+import { concurrency, fixturePool, type FixturePool } from '../helpers/world/concurrency';
 
 const world = useWorld();
-let assistant: { id: string };
+/**
+ * The assistants the tests PATCH, each held by one test at a time: the file's own and, on a
+ * simulator, up to CORE_API_CONCURRENCY more made as tests need them; on a live tenant only the
+ * file's own (no further assistants are made there).
+ */
+let assistants: FixturePool<{ id: string }>;
 
 beforeAll(async () => {
   const w = world();
-  assistant = await assistantFixture(w, w.as('tenantA'), 'families');
+  const own = await assistantFixture(w, w.as('tenantA'), 'families');
+  assistants = fixturePool(
+    async (i) => (i === 0 ? own : { id: (await assistantFixture(w, w.as('tenantA'), `families-${i}`)).id }),
+    w.target.capabilities.control ? concurrency() : 1,
+  );
 });
 
-const patch = (body: unknown) => world().as('tenantA').patch(`/assistants/${assistant.id}`, body);
+afterAll(async () => {
+  await assistants?.close();
+});
+
+/** A PATCH of the held assistant with tenant key A (§4.1), answering the client's answer. */
+type Patch = (body: unknown) => Promise<ApiResponse>;
+
+/** Runs `fn` on an assistant of {@link assistants} held alone for it: a PATCH of it, and its id. */
+const withAssistant = <R>(fn: (patch: Patch, id: string) => Promise<R>): Promise<R> =>
+  assistants.use((a) => fn((body) => world().as('tenantA').patch(`/assistants/${a.id}`, body), a.id));
 
 /**
  * Checks a 400 VALIDATION_ERROR (on the test's clauses) whose details name one of `names` (an
@@ -38,7 +61,7 @@ const checkRefused = sharedVerifier('4.1/validation-error-details', (verify: Ver
   verify.on([...verify.clauses, ...checkRefused.clauses]).namesField(res, names);
 });
 
-describe('§8 character limits in characters, not bytes (U+00E9: one character, two UTF-8 bytes)', () => {
+describe.concurrent('§8 character limits in characters, not bytes (U+00E9: one character, two UTF-8 bytes)', () => {
   const E = '\u00e9';
   const LIMITS = [
     {
@@ -56,11 +79,11 @@ describe('§8 character limits in characters, not bytes (U+00E9: one character, 
   ];
   for (const l of LIMITS) {
     clauseTest(l.clauses, `${l.field}: 2,000 × U+00E9 (4,000 UTF-8 bytes) is accepted`, async ({ verify }) => {
-      const res = await patch(l.body(E.repeat(2000)));
+      const res = await withAssistant((patch) => patch(l.body(E.repeat(2000))));
       verify.success(res, 200, `PATCH with 2,000 two-byte characters in ${l.field} answers 200`);
     });
     clauseTest([...l.clauses, checkRefused], `${l.field}: 2,001 × U+00E9 is refused`, async ({ verify }) => {
-      const res = await patch(l.body(E.repeat(2001)));
+      const res = await withAssistant((patch) => patch(l.body(E.repeat(2001))));
       checkRefused(verify, `PATCH with 2,001 two-byte characters in ${l.field}`, res, l.names);
     });
   }
@@ -73,7 +96,7 @@ describe('§8 character limits in characters, not bytes (U+00E9: one character, 
  * warmReturnMessage (2,000 characters of the BMP, the limit under every reading of "character"; the
  * one with emoji is 2,000 UTF-16 code units, 1,500 code points: within it under every reading).
  */
-describe('§4.1 / §2.2 values read back exactly (characters outside the BMP, the longest allowed value)', () => {
+describe.concurrent('§4.1 / §2.2 values read back exactly (characters outside the BMP, the longest allowed value)', () => {
   const ASTRAL = '\u{1F600} \u{1F468}\u200D\u{1F469}\u200D\u{1F467} \u{1D11E} \u{20BB7}';
   const STRINGS: Record<string, string> = {
     firstMessage: `Hello \u{1F600}, how can I help?`,
@@ -85,11 +108,14 @@ describe('§4.1 / §2.2 values read back exactly (characters outside the BMP, th
   const LONGEST = 'a\u00e9\u20ac'.repeat(667).slice(0, 2000);
   const LONGEST_ASTRAL = `${'a'.repeat(1000)}${'\u{1F600}'.repeat(500)}`;
 
+  /** PATCHes `body` on an assistant held alone and checks that the answer and a following GET show `expected` (`shown` picks it out). */
   async function readsBack(verify: Verify, words: string, body: Record<string, unknown>, shown: (data: any) => unknown, expected: unknown) {
-    const res = await patch(body);
+    const { res, got } = await withAssistant(async (patch, id) => {
+      const written = await patch(body);
+      return { res: written, got: await world().as('tenantA').get(`/assistants/${id}`) };
+    });
     verify.success(res, 200, `PATCH with ${words} answers 200`);
     verify.soft.equal(`the PATCH answer shows ${words} exactly as written`, shown(res.json?.data), expected, res);
-    const got = await world().as('tenantA').get(`/assistants/${assistant.id}`);
     verify.equal(`a following GET shows ${words} exactly as written`, shown(got.json?.data), expected, got);
   }
 
@@ -113,39 +139,45 @@ describe('§4.1 / §2.2 values read back exactly (characters outside the BMP, th
   }
 });
 
-describe('§2.2 / §2.6 each item of an array is validated, not only the first', () => {
+describe.concurrent('§2.2 / §2.6 each item of an array is validated, not only the first', () => {
   clauseTest(['2.2/request-types', checkRefused], 'toolIds [a uuid, "not-a-uuid"] is refused: the second item is no uuid', async (ctx) => {
     const valid = randomUUID();
-    const alone = await patch({ toolIds: [valid] });
-    if (alone.status !== 200)
-      skipWith(ctx, `precondition failed: toolIds [an unknown uuid] alone answers ${alone.status}, so the second item cannot be judged on its own`);
-    const res = await patch({ toolIds: [valid, 'not-a-uuid'] });
-    checkRefused(ctx.verify, 'PATCH toolIds [uuid, "not-a-uuid"]', res, ['toolIds']);
+    await withAssistant(async (patch) => {
+      const alone = await patch({ toolIds: [valid] });
+      if (alone.status !== 200)
+        skipWith(ctx, `precondition failed: toolIds [an unknown uuid] alone answers ${alone.status}, so the second item cannot be judged on its own`);
+      const res = await patch({ toolIds: [valid, 'not-a-uuid'] });
+      checkRefused(ctx.verify, 'PATCH toolIds [uuid, "not-a-uuid"]', res, ['toolIds']);
+    });
   });
 
   clauseTest(
     ['2.6/pronunciation-needs-phonemes-or-respell', checkRefused],
     'a second pronunciation with neither phonemes nor respell is refused',
     async ({ verify }) => {
-      const res = await patch({ dictionarySettings: { ttsPronunciations: [{ word: 'Conformex', respell: 'con-FOR-mex' }, { word: 'Vexilla' }] } });
+      const res = await withAssistant((patch) =>
+        patch({ dictionarySettings: { ttsPronunciations: [{ word: 'Conformex', respell: 'con-FOR-mex' }, { word: 'Vexilla' }] } }),
+      );
       checkRefused(verify, 'PATCH with ttsPronunciations [valid, neither]', res, ['ttsPronunciations', 'dictionarySettings']);
     },
   );
 
   clauseTest(['2.6/language-name-rejected', checkRefused], 'a language name in the second sttKeyterms item is refused', async ({ verify }) => {
-    const res = await patch({
-      dictionarySettings: {
-        sttKeyterms: [
-          { term: 'Conformex', language: 'en' },
-          { term: 'Vexilla', language: 'English' },
-        ],
-      },
-    });
+    const res = await withAssistant((patch) =>
+      patch({
+        dictionarySettings: {
+          sttKeyterms: [
+            { term: 'Conformex', language: 'en' },
+            { term: 'Vexilla', language: 'English' },
+          ],
+        },
+      }),
+    );
     checkRefused(verify, 'PATCH with sttKeyterms [en, "English"]', res, ['language', 'sttKeyterms', 'dictionarySettings']);
   });
 });
 
-describe('§5.4 rotation invalidates every key type', () => {
+describe.concurrent('§5.4 rotation invalidates every key type', () => {
   clauseTest(
     '5.4/rotated-key-invalid',
     'a rotated-away organization key answers 401; its successor works',
