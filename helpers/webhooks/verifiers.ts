@@ -185,6 +185,17 @@ export const verifySameEvent = sharedVerifier(
 const scheduleWindow = (arrivals: number[]) => openWindow(arrivals[0] - TICK_MS).close(arrivals[arrivals.length - 1]);
 
 /**
+ * A schedule whose reading is in doubt: 4 or more arrivals whose waits do not look exponential,
+ * with its window and the runner's lateness (ms) that would explain them. Undefined when the waits
+ * are too few to judge or look exponential. The one decision behind {@link backoffSpoilt} and
+ * {@link verifyBackoff}.
+ */
+function doubtfulSchedule(arrivals: number[]): { window: ReturnType<typeof scheduleWindow>; explainedBy: (lateMs: number) => boolean } | undefined {
+  if (arrivals.length < 4 || analyseBackoff(arrivals).exponential) return undefined;
+  return { window: scheduleWindow(arrivals), explainedBy: (lateMs) => couldBeExponential(arrivals, lateMs) };
+}
+
+/**
  * Whether the runner's own lateness spoilt the reading of `attempts`' schedule: the waits do not
  * look exponential, yet the lateness over their window could have made them so, so
  * {@link verifyBackoff} would end the test without a verdict. A test may then read a fresh event's
@@ -192,9 +203,8 @@ const scheduleWindow = (arrivals: number[]) => openWindow(arrivals[0] - TICK_MS)
  * and a target whose waits do not grow still fails. Pure apart from reading the runner's lateness.
  */
 export function backoffSpoilt(attempts: ReceivedRequest[]): boolean {
-  const arrivals = attempts.map((r) => r.arrivedAtMs);
-  if (attempts.length < 4 || analyseBackoff(arrivals).exponential) return false;
-  return scheduleWindow(arrivals).explains((lateMs) => couldBeExponential(arrivals, lateMs));
+  const doubt = doubtfulSchedule(attempts.map((r) => r.arrivedAtMs));
+  return doubt !== undefined && doubt.window.explains(doubt.explainedBy);
 }
 
 /**
@@ -214,12 +224,12 @@ export const verifyBackoff = sharedVerifier(
     const gaps = backoff.gapsMs.map((g) => g.toFixed(0)).join(', ');
     const exponential = verify.on('6/b-backoff-exponential');
     // Arrival times are the runner's: waits its lateness over the schedule could have stretched or shrunk are no verdict.
-    if (attempts.length >= 4 && !backoff.exponential)
-      scheduleWindow(arrivals).unlessExplained(
-        'the retry waits grow as §6 says (6/b-backoff-exponential)',
-        { actual: `the retry waits ${gaps} ms do not grow`, explainedBy: (lateMs) => couldBeExponential(arrivals, lateMs) },
-        verify.record,
-      );
+    const doubt = doubtfulSchedule(arrivals);
+    doubt?.window.unlessExplained(
+      'the retry waits grow as §6 says (6/b-backoff-exponential)',
+      { actual: `the retry waits ${gaps} ms do not grow`, explainedBy: doubt.explainedBy },
+      verify.record,
+    );
     exponential.soft.that('each retry comes later than the one before, the waits growing about geometrically', attempts.length < 4 || backoff.exponential, {
       expected: `median growth ≥ 1.4× per retry (the larger of two), and at most one wait growing less than 1.3× with 10 ms slack (first retry delay configured: ${retryBaseMs} ms)`,
       actual: `waits ${gaps} ms; ${backoff.problems.join('; ')}`,
