@@ -6,6 +6,10 @@
  * and skipped on live with that reason. A request that could send a real text (a valid fromNumber
  * with a message) runs only with the `sms` capability (CORE_API_ALLOW_SMS=1 on live); refusals
  * that cannot send anything (no sender, unknown sender) run everywhere a sender is known.
+ *
+ * Every test runs side by side (issue 43): each POST is judged on its own answer alone. So that the
+ * seeded values do not depend on the order the tests run in, every value a test draws is drawn
+ * when the file is collected, in the order the tests are written.
  */
 import { afterEach, beforeAll, describe } from 'vitest';
 import { readSeed } from '../helpers/base/env';
@@ -73,7 +77,7 @@ function needSender(ctx: any): string {
 /** SMS reasons can be neither listed nor deleted (§4.5): on a live tenant each run leaves the three made here, so they need CORE_API_ALLOW_SMS_REASONS=1. */
 const REASONS = { requires: ['smsReasons' as const] };
 
-describe('§4.3 POST /sms-reasons', () => {
+describe.concurrent('§4.3 POST /sms-reasons', () => {
   clauseTest(
     ['4.3/sms-reason-nine-fields', '4.3/sms-reason-echo'],
     'a full body answers the SMS reason with all nine fields',
@@ -123,7 +127,7 @@ describe('§4.3 POST /sms-reasons', () => {
   );
 });
 
-describe('§4.4 POST /sms: required fields', () => {
+describe.concurrent('§4.4 POST /sms: required fields', () => {
   const CASES: { missing: 'fromNumber' | 'toNumber' | 'message'; sends: boolean }[] = [
     { missing: 'fromNumber', sends: false },
     { missing: 'toNumber', sends: false },
@@ -145,7 +149,9 @@ describe('§4.4 POST /sms: required fields', () => {
   }
 });
 
-describe('§4.4 / §8 POST /sms: message length', () => {
+describe.concurrent('§4.4 / §8 POST /sms: message length', () => {
+  /** Messages of 1,601 characters and three longer ones (seeded), drawn at collection. */
+  const TOO_LONG = [1601, ...fc.sample(fc.integer({ min: 1602, max: 20_000 }), { numRuns: 3, seed: SEED })].map((n) => faker.string.alpha(n));
   clauseTest(
     ['4.4/sms-message-length', '8/limit-sms-message', checkValidation],
     'an empty message is rejected with details naming message',
@@ -163,11 +169,9 @@ describe('§4.4 / §8 POST /sms: message length', () => {
     'a 1,601-character message (and longer) is rejected with details naming message',
     async (ctx) => {
       const from = needSender(ctx);
-      const lengths = [1601, ...fc.sample(fc.integer({ min: 1602, max: 20_000 }), { numRuns: 3, seed: SEED })];
-      for (const n of lengths) {
-        const res = await world()
-          .as('tenantA')
-          .post('/sms', { fromNumber: from, toNumber, message: faker.string.alpha(n) });
+      for (const message of TOO_LONG) {
+        const n = message.length;
+        const res = await world().as('tenantA').post('/sms', { fromNumber: from, toNumber, message });
         checkValidation(ctx.verify, `POST /sms with a ${n}-character message`, res, 'message');
       }
     },
@@ -175,14 +179,13 @@ describe('§4.4 / §8 POST /sms: message length', () => {
   );
 
   for (const n of [1, 1600]) {
+    const message = faker.string.alpha(n);
     clauseTest(
       ['4.4/sms-message-length', '8/limit-sms-message', '4.4/sms-message-sid'],
       `a ${n}-character message is sent and answers data.messageSid`,
       async (ctx) => {
         const from = needSender(ctx);
-        const res = await world()
-          .as('tenantA')
-          .post('/sms', { fromNumber: from, toNumber, message: faker.string.alpha(n) });
+        const res = await world().as('tenantA').post('/sms', { fromNumber: from, toNumber, message });
         ctx.verify.on(['4.4/sms-message-length', '8/limit-sms-message']).success(res, undefined, `POST /sms with a ${n}-character message answers 2xx`);
         ctx.verify.on('4.4/sms-message-sid').schema('data.messageSid is a non-empty string', 'sms#/$defs/answer', res.json?.data, res);
       },
@@ -191,14 +194,16 @@ describe('§4.4 / §8 POST /sms: message length', () => {
   }
 });
 
-describe('§4.4 POST /sms: a fromNumber not on the tenant', () => {
-  /** A fromNumber that was never registered answers 404 RESOURCE_NOT_FOUND; returns the answer for comparisons. */
-  async function unknownSender(): Promise<ApiResponse> {
-    return world().as('tenantA').post('/sms', { fromNumber: randomNumber(), toNumber, message: 'conformance check: must not be sent' });
+describe.concurrent('§4.4 POST /sms: a fromNumber not on the tenant', () => {
+  /** POST /sms from `number`, never registered (one {@link randomNumber} per test, drawn at collection), with `principal`: the answer for comparisons. */
+  async function unknownSender(number: string, principal: 'tenantA' | 'orgA' = 'tenantA'): Promise<ApiResponse> {
+    return world().as(principal).post('/sms', { fromNumber: number, toNumber, message: 'conformance check: must not be sent' });
   }
+  /** The never-registered numbers of the four tests below, in their order. */
+  const UNKNOWN = [randomNumber(), randomNumber(), randomNumber(), randomNumber()];
 
   clauseTest('4.4/from-number-not-found', 'an unknown fromNumber answers 404 RESOURCE_NOT_FOUND', async ({ verify }) => {
-    const res = await unknownSender();
+    const res = await unknownSender(UNKNOWN[0]);
     verify.error(res, 404, 'RESOURCE_NOT_FOUND', 'POST /sms from a number nobody registered');
   });
 
@@ -215,7 +220,7 @@ describe('§4.4 POST /sms: a fromNumber not on the tenant', () => {
     async (ctx) => {
       if (!deletedNumber) skipWith(ctx, 'not applicable to this target: deleting a number needs the control API', 'control');
       const res = await world().as('tenantA').post('/sms', { fromNumber: deletedNumber, toNumber, message: 'conformance check: must not be sent' });
-      checkSameAs(ctx.verify, res, await unknownSender(), 'a deleted number of the tenant');
+      checkSameAs(ctx.verify, res, await unknownSender(UNKNOWN[1]), 'a deleted number of the tenant');
     },
     { requires: ['control'] },
   );
@@ -228,7 +233,7 @@ describe('§4.4 POST /sms: a fromNumber not on the tenant', () => {
       const res = await world()
         .as('tenantA')
         .post('/sms', { fromNumber: otherTenantNumber, toNumber: fromNumber ?? toNumber, message: 'conformance check: must not be sent' });
-      checkSameAs(ctx.verify, res, await unknownSender(), "tenant B's number with tenant key A");
+      checkSameAs(ctx.verify, res, await unknownSender(UNKNOWN[2]), "tenant B's number with tenant key A");
     },
     { requires: ['sms'] },
   );
@@ -243,18 +248,13 @@ describe('§4.4 POST /sms: a fromNumber not on the tenant', () => {
       const res = await world()
         .as('orgA')
         .post('/sms', { fromNumber: otherTenantNumber, toNumber: fromNumber ?? toNumber, message: 'conformance check: must not be sent' });
-      checkSameAs(
-        ctx.verify,
-        res,
-        await world().as('orgA').post('/sms', { fromNumber: randomNumber(), toNumber, message: 'conformance check: must not be sent' }),
-        "tenant B's number with the organization key acting for A",
-      );
+      checkSameAs(ctx.verify, res, await unknownSender(UNKNOWN[3], 'orgA'), "tenant B's number with the organization key acting for A");
     },
     { requires: ['sms'] },
   );
 });
 
-describe('§4.4 / §8 POST /sms: the limit counts characters, not bytes', () => {
+describe.concurrent('§4.4 / §8 POST /sms: the limit counts characters, not bytes', () => {
   // U+00E9 is one character under every reading of "character" (one UTF-16 code unit, one code
   // point, one grapheme cluster) and two bytes in UTF-8: 1,600 of them are within the limit and
   // 1,601 are not, whichever of those readings a server takes; a server counting bytes refuses 1,600.
