@@ -13,6 +13,10 @@
  * (helpers/world/fixtures.ts `suiteFixture`); the creation tests make a suite each and run on simulators
  * only. A run consumes model usage: the run tests need `modelUsage` (CORE_API_ALLOW_MODEL_USAGE=1
  * on a live tenant, where each run also leaves its test-run record, as any use of the product does).
+ *
+ * Every test runs side by side (issue 43): each makes or finds suites of its own (a fixture purpose
+ * no other test uses) and judges only its own answers; the one write to the file's assistant (its
+ * chat model, for the outcomes run) is compared by no other test.
  */
 import { beforeAll, describe, vi } from 'vitest';
 import { useWorld } from '../helpers/world/world';
@@ -101,7 +105,7 @@ function outcomes(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
-describe('§4.5 POST /test-suites', () => {
+describe.concurrent('§4.5 POST /test-suites', () => {
   clauseTest('4.5/test-suite-mode-text-only', 'mode voice is rejected with 400', async ({ verify }) => {
     const res = await createSuite(suiteBody({ mode: 'voice' }));
     forget(res);
@@ -174,7 +178,7 @@ describe('§4.5 POST /test-suites', () => {
   );
 });
 
-describe('§4.5 POST /test-suites/{id}/run and §3 outcomes', () => {
+describe.concurrent('§4.5 POST /test-suites/{id}/run and §3 outcomes', () => {
   clauseTest(
     '4.5/test-run-realtime-400',
     'a run against an assistant whose model is realtime answers 400 VALIDATION_ERROR',
