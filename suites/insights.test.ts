@@ -10,6 +10,11 @@
  * tenant's delay is not known, so waits poll with a longer deadline there and the 404 window is
  * checked only when it is seen. The batch bounds need no call and run on every target. Answer shapes beyond the stated facts are not shown: field names are
  * assumed only in `should`-level checks, and a miss is found wherever the answer names the id.
+ *
+ * Every test runs side by side (issue 43): each reads calls of its own (or the operator's finished
+ * call, only read). The one judgment of time, the 404 window right after a call ends, judges only a
+ * read surely inside the window whatever the runner's lateness (helpers/checks/clock.ts
+ * `surelyWithin`), so overlapping tests can make it see the window less often, never fail wrongly.
  */
 import { beforeAll, describe } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -182,7 +187,7 @@ function missReason(data: unknown, id: string): string | undefined {
   return visit(data);
 }
 
-describe('§4.5 GET /calls/{id}/insights', () => {
+describe.concurrent('§4.5 GET /calls/{id}/insights', () => {
   clauseTest(
     '4.5/insights-404-until-metrics',
     "a call still in progress has no insights: 404 'Call insights not found'",
@@ -250,7 +255,7 @@ describe('§4.5 GET /calls/{id}/insights', () => {
   );
 });
 
-describe('§4.5 / §8 GET /calls/insights?ids=', () => {
+describe.concurrent('§4.5 / §8 GET /calls/insights?ids=', () => {
   clauseTest(['4.5/insights-batch-bounds', '8/limit-insights-batch'], 'no ids (empty or missing) is rejected with 400 VALIDATION_ERROR', async ({ verify }) => {
     verify.error(await world().as('tenantA').get('/calls/insights?ids='), 400, 'VALIDATION_ERROR', 'GET /calls/insights?ids=');
     verify.error(await world().as('tenantA').get('/calls/insights'), 400, 'VALIDATION_ERROR', 'GET /calls/insights without ids');
