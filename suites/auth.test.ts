@@ -2,14 +2,17 @@
  * §5 Authentication: every row of the outcome table (§5.6) and rules 5.1–5.5, with both key
  * types, on the assistant routes; organization-only routes (§5.3, §4.5) for both key types.
  */
-import { beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { documented } from '../helpers/spec/documented';
 import { useWorld, type PrincipalName } from '../helpers/world/world';
 import { clauseTest, skipUnlessServed, skipWith, type Verify } from '../helpers/checks/clause';
 import { rawStart } from '../helpers/http/raw-http';
 import { rawReadPastThrottles } from '../helpers/checks/limits';
-import { assistantFixture } from '../helpers/world/fixtures';
+import { assistantFixture, putBackBody } from '../helpers/world/fixtures';
+import { fixturePool, type FixturePool } from '../helpers/world/concurrency';
+import { RefusalRounds } from '../helpers/world/refusals';
+import { comparedFields } from '../helpers/spec/documented';
 import type { ApiClient, ApiResponse } from '../helpers/http/client';
 import { statusLine } from '../helpers/base/exchange';
 import { MALFORMED_AUTH_VARIANTS } from '../helpers/http/auth-variants';
@@ -17,11 +20,46 @@ import { MALFORMED_AUTH_VARIANTS } from '../helpers/http/auth-variants';
 // #region docs: auth-setup
 const world = useWorld();
 let assistant: { id: string; name: string };
+/** The file's one assistant, held by a round of refusals or by one accepted write at a time; its last read while nothing was sent since. */
+let holder: FixturePool<{ lastKnown?: unknown }>;
+let rounds: RefusalRounds<{ lastKnown?: unknown }>;
 
 beforeAll(async () => {
   const w = world();
-  assistant = await assistantFixture(w, w.as('tenantA'), 'auth');
+  const client = w.as('tenantA');
+  assistant = await assistantFixture(w, client, 'auth');
+  const path = `/assistants/${assistant.id}`;
+  const fixture: { lastKnown?: unknown } = {};
+  holder = fixturePool(
+    async () => fixture,
+    1,
+    async (f) => {
+      const res = await client.get(path);
+      f.lastKnown = res.status === 200 ? res.json?.data : undefined;
+    },
+  );
+  rounds = new RefusalRounds({
+    hold: (fn) => holder.use(fn),
+    read: () => client.get(path),
+    // Every documented field, updatedAt included: no write is accepted between the reads (§4.1).
+    fields: comparedFields('assistant'),
+    restore: (_f, before, moved) => client.patch(path, putBackBody(before, moved)),
+    known: (f) => f.lastKnown,
+    remember: (f, data) => {
+      f.lastKnown = data;
+    },
+  });
 });
+afterAll(async () => {
+  await holder?.close();
+});
+
+/** Sends a PATCH that may be accepted (or that a faulty target may accept) while no round of refusals reads the assistant. */
+const alone = (send: () => Promise<ApiResponse>): Promise<ApiResponse> =>
+  holder.use(async (f) => {
+    f.lastKnown = undefined;
+    return send();
+  });
 // #endregion
 
 /**
@@ -47,30 +85,24 @@ const TENANT_ROUTES: { route: string; write?: boolean; send: (c: ApiClient) => P
   },
 ];
 
-/** The assistant as tenant key A reads it now. */
-async function readAssistant(): Promise<any> {
-  return (await world().as('tenantA').get(`/assistants/${assistant.id}`)).json?.data;
-}
-
 /**
- * Sends a request; for a write route, also checks that a refusal left the assistant exactly as it
- * was just before (read back with tenant key A).
+ * Sends a request; for a write route, in a round of refusals side by side (helpers/world/refusals.ts),
+ * and checks that the refusal left the assistant exactly as it was before (read back with tenant key A).
  */
 async function sendChecked(verify: Verify, write: boolean | undefined, send: () => Promise<ApiResponse>, refused: (r: ApiResponse) => void) {
-  const before = write ? await readAssistant() : undefined;
-  const res = await send();
-  refused(res);
-  if (!write) return;
-  const after = await world().as('tenantA').get(`/assistants/${assistant.id}`);
+  if (!write) return refused(await send());
+  const seen = await rounds.refuse(() => send());
+  refused(seen.res);
   // Documented fields (§2.2 response column), updatedAt included: undocumented ones may change on every read (§9.4).
-  verify.unchanged('a refused PATCH changes no documented field', before, after.json?.data, documented('assistant'), after);
+  verify.unchanged('a refused PATCH changes no documented field', seen.before, seen.after.json?.data, documented('assistant'), seen.after);
 }
 // #endregion
 
-// The read routes' tests run concurrently. The PATCH route's stay one after the other: each compares the assistant before
-// and after a refusal, which an accepted PATCH beside it (the same name written again) would change.
+// Every route's tests run side by side. The PATCH route's refusals meet in rounds that hold the assistant, and its
+// accepted PATCHes (the same name written again) hold it alone: each refusal still compares the assistant before and
+// after it with no accepted write between.
 for (const { route, write, send } of TENANT_ROUTES)
-  (write ? describe : describe.concurrent)(route, () => {
+  describe.concurrent(route, () => {
     describe.each([
       { keyType: 'tenant key', principal: 'tenantA' as PrincipalName },
       { keyType: 'organization key', principal: 'orgA' as PrincipalName },
@@ -141,12 +173,13 @@ for (const { route, write, send } of TENANT_ROUTES)
     clauseTest('5.6/403-foreign-org-tenant', "an organization key naming another organization's tenant answers 403 FORBIDDEN", async (ctx) => {
       const why = world().missing('orgForeign');
       if (why) skipWith(ctx, why);
-      const res = await send(world().as('orgForeign'));
+      const res = write ? await alone(() => send(world().as('orgForeign'))) : await send(world().as('orgForeign'));
       ctx.verify.error(res, 403, 'FORBIDDEN', `${route} with X-Tenant-Id of a foreign tenant`);
     });
 
     clauseTest('5.6/403-unknown-tenant', 'an organization key naming a tenant outside its organization answers 403 FORBIDDEN', async ({ verify }) => {
-      const res = await send(world().as('org').withTenant(randomUUID()));
+      const client = world().as('org').withTenant(randomUUID());
+      const res = write ? await alone(() => send(client)) : await send(client);
       verify.error(res, 403, 'FORBIDDEN', `${route} with X-Tenant-Id of a tenant that is not in the organization`);
     });
 
@@ -168,7 +201,7 @@ for (const { route, write, send } of TENANT_ROUTES)
     for (const a of ACCEPTED) {
       clauseTest(a.clause, `${a.words} is accepted`, async ({ verify }) => {
         const send2 = write ? (c: ApiClient) => c.patch(`/assistants/${assistant.id}`, { name: assistant.name }) : send;
-        const res = await send2(world().as(a.principal));
+        const res = write ? await alone(() => send2(world().as(a.principal))) : await send2(world().as(a.principal));
         verify.success(res, undefined, `${route} with ${a.words} answers 2xx`);
       });
     }

@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe } from 'vitest';
 import { useWorld } from '../helpers/world/world';
-import { comparedFields, documented, documentedFields, documentedPart } from '../helpers/spec/documented';
+import { comparedFields, documented, documentedPart } from '../helpers/spec/documented';
 import { clauseTest, sharedVerifier, skipWith, type Verify } from '../helpers/checks/clause';
-import { assistantFixture } from '../helpers/world/fixtures';
+import { assistantFixture, putBackBody } from '../helpers/world/fixtures';
 import type { ApiClient, ApiResponse } from '../helpers/http/client';
 import { budgetSample, generateBoundsCases, materializeCase, Template, type BoundsCase, type TemplateVars } from '../helpers/generate/bounds';
 import { describeReading, formatPath } from '../helpers/generate/paths';
@@ -144,12 +144,6 @@ function checkRejected(verify: Verify, what: string, res: ApiResponse, expected:
   for (const e of expected) {
     verify.on(DETAILS).namesField(res, e.names, `error.details names the failing field ${e.label}`);
   }
-}
-
-/** The PATCH that puts the fields in `moved` back to `before` (those a PATCH may write, §2.2; `null` for one absent before). */
-function putBackBody(before: Record<string, unknown>, moved: string[]): Record<string, unknown> {
-  const writable = documentedFields('assistant.patch.request');
-  return Object.fromEntries(moved.filter((k) => writable.includes(k)).map((k) => [k, before[k] ?? null]));
 }
 
 /**
