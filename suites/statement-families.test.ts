@@ -14,7 +14,8 @@
  *
  * Side by side (issue 43): each test PATCHes an assistant it holds alone while it runs
  * ({@link withAssistant}), so no accepted write meets another test's write or read-back. On a live
- * tenant the file has its one assistant, so there the tests take turns on it.
+ * tenant the file has its one assistant (unless `CORE_API_LIVE_POOL` gives it more), so there the
+ * tests take turns on it.
  */
 import { afterAll, beforeAll, describe } from 'vitest';
 import { randomUUID } from 'node:crypto';
@@ -22,13 +23,13 @@ import { useWorld } from '../helpers/world/world';
 import { ApiClient, type ApiResponse } from '../helpers/http/client';
 import { clauseTest, sharedVerifier, skipWith, type Verify } from '../helpers/checks/clause';
 import { assistantFixture } from '../helpers/world/fixtures';
-import { concurrency, fixturePool, type FixturePool } from '../helpers/world/concurrency';
+import { fixturePool, fixturePoolSize, type FixturePool } from '../helpers/world/concurrency';
 
 const world = useWorld();
 /**
  * The assistants the tests PATCH, each held by one test at a time: the file's own and, on a
- * simulator, up to CORE_API_CONCURRENCY more made as tests need them; on a live tenant only the
- * file's own (no further assistants are made there).
+ * simulator, up to CORE_API_CONCURRENCY more made as tests need them; on a live tenant the file's
+ * own, or as many as `CORE_API_LIVE_POOL` lets the lane keep (helpers/world/concurrency.ts `fixturePoolSize`).
  */
 let assistants: FixturePool<{ id: string }>;
 
@@ -37,7 +38,7 @@ beforeAll(async () => {
   const own = await assistantFixture(w, w.as('tenantA'), 'families');
   assistants = fixturePool(
     async (i) => (i === 0 ? own : { id: (await assistantFixture(w, w.as('tenantA'), `families-${i}`)).id }),
-    w.target.capabilities.control ? concurrency() : 1,
+    fixturePoolSize(w.target.capabilities.control),
   );
 });
 

@@ -273,7 +273,7 @@ export const ENV_VARS = {
     max: 1000,
     fallback: 1,
     group: 'live-lanes',
-    does: 'Assistants per lane each of four files (validation-bounds, value-space, merge-semantics, robustness) may keep on a live tenant to write side by side: made once, restored after each run, never deleted ([live-tenants.md](live-tenants.md)).',
+    does: 'Assistants per lane each file that writes many assistants ([live-tenants.md](live-tenants.md) lists them) may keep on a live tenant to write side by side: made once, restored after each run, never deleted.',
   },
   CORE_API_LANE_SETTLE_S: {
     type: 'number',
