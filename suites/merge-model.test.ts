@@ -210,30 +210,32 @@ function restoring(model: MergeModel, body: ModelPatch): Record<string, unknown>
   return back;
 }
 
+/** The property of lane `lane`: random PATCH sequences on lane `lane`'s assistant alone, so the lanes' runs never share state. */
+function laneProperty(lane: number) {
+  const patches = patchArbitrary(host);
+  const commands = [
+    patches.map((b) => new PatchCommand(b)),
+    patches.map((b) => new PatchCommand(b, true)),
+    patches.map((b) => new SwitchBackCommand(b)),
+    disjointPatches(patches).map(([a, b]) => new ConcurrentPatchesCommand(a, b)),
+  ];
+  return fc.asyncProperty(fc.commands(commands, { maxCommands: MAX_COMMANDS }), async (cmds) => {
+    if (requests >= requestBudget()) return; // budget spent: stop sending (shrinking ends with the smallest failure found so far)
+    const holder: Holder = { model: initialModel(), id: laneAssistants[lane] };
+    for (const b of BASELINE_PATCHES) await patch(holder.id, b);
+    await compare(holder.id, holder.model, 'the baseline PATCHes');
+    await fc.asyncModelRun(() => ({ model: holder, real: null }), cmds);
+  });
+}
+
 clauseTest(
   MODEL_CLAUSES,
   'random sequences of valid PATCHes leave the target equal to the merge model after every step',
   async ({ verify }) => {
     const seed = readSeed('FC_SEED');
     const path = readEnv('FC_PATH');
-    const patches = patchArbitrary(host);
-    const commands = [
-      patches.map((b) => new PatchCommand(b)),
-      patches.map((b) => new PatchCommand(b, true)),
-      patches.map((b) => new SwitchBackCommand(b)),
-      disjointPatches(patches).map(([a, b]) => new ConcurrentPatchesCommand(a, b)),
-    ];
-    // The property of lane i works on lane i's assistant alone: the lanes' runs never share state.
-    const property = (lane: number) =>
-      fc.asyncProperty(fc.commands(commands, { maxCommands: MAX_COMMANDS }), async (cmds) => {
-        if (requests >= requestBudget()) return; // budget spent: stop sending (shrinking ends with the smallest failure found so far)
-        const holder: Holder = { model: initialModel(), id: laneAssistants[lane] };
-        for (const b of BASELINE_PATCHES) await patch(holder.id, b);
-        await compare(holder.id, holder.model, 'the baseline PATCHes');
-        await fc.asyncModelRun(() => ({ model: holder, real: null }), cmds);
-      });
     const params = { seed, path, numRuns: numRuns(), interruptAfterTimeLimit: TIME_BUDGET_MS, markInterruptAsFailure: false };
-    const { details: out, numRuns: runs, interrupted } = await checkSideBySide(property, params, laneAssistants.length);
+    const { details: out, numRuns: runs, interrupted } = await checkSideBySide(laneProperty, params, laneAssistants.length);
     // Leave the fixtures in the same state whatever the seed (a live fixture is compared across runs).
     await Promise.all(
       laneAssistants.map(async (id) => {
