@@ -84,7 +84,10 @@ function overlapLines(r: ConformanceRunResult): string[] {
     .sort((a, b) => b[1].chain - a[1].chain)
     .map(([file, o]) => {
       const floor = latencyMs ? ` (${((o.chain * latencyMs) / 1000).toFixed(1)} s at ${latencyMs} ms)` : '';
-      const place = o.firstMs !== undefined && o.lastMs !== undefined ? `, requests from ${(o.firstMs / 1000).toFixed(1)} s to ${(o.lastMs / 1000).toFixed(1)} s of the run` : '';
+      const place =
+        o.firstMs !== undefined && o.lastMs !== undefined
+          ? `, requests from ${(o.firstMs / 1000).toFixed(1)} s to ${(o.lastMs / 1000).toFixed(1)} s of the run`
+          : '';
       return `  ${file}: ${r.record.requests.perFile[file] ?? 0} requests, longest chain one after another ${o.chain}${floor}, most in flight ${o.inFlight}${place}`;
     });
 }

@@ -20,14 +20,19 @@ import { MALFORMED_AUTH_VARIANTS } from '../helpers/http/auth-variants';
 // #region docs: auth-setup
 const world = useWorld();
 let assistant: { id: string; name: string };
+
+beforeAll(async () => {
+  const w = world();
+  assistant = await assistantFixture(w, w.as('tenantA'), 'auth');
+});
+// #endregion
+
 /** The file's one assistant, held by a round of refusals or by one accepted write at a time; its last read while nothing was sent since. */
 let holder: FixturePool<{ lastKnown?: unknown }>;
 let rounds: RefusalRounds<{ lastKnown?: unknown }>;
 
-beforeAll(async () => {
-  const w = world();
-  const client = w.as('tenantA');
-  assistant = await assistantFixture(w, client, 'auth');
+beforeAll(() => {
+  const client = world().as('tenantA');
   const path = `/assistants/${assistant.id}`;
   const fixture: { lastKnown?: unknown } = {};
   holder = fixturePool(
@@ -60,7 +65,6 @@ const alone = (send: () => Promise<ApiResponse>): Promise<ApiResponse> =>
     f.lastKnown = undefined;
     return send();
   });
-// #endregion
 
 /**
  * `key` with the case of its letters changed: upper-cased, or lower-cased when upper-casing

@@ -157,11 +157,11 @@ function fail(what: string, breaches: Breach[]): void {
     throw new StepFailure(`${what}:\n      ${breaches.map((b) => b.words).join('\n      ')}`, [...new Set(breaches.flatMap((b) => b.clauses))]);
 }
 
-/** What each run works on: the tool's id and name, and its lane's two assistants (ids never printed; the curl script names them as variables). */
+/** What each run works on: the tool's id and name, and its lane's two assistants, `pair` (ids never printed; the curl script names them as variables). */
 interface Real {
   toolId: string;
   toolName: string;
-  assistants: readonly [string, string];
+  pair: readonly [string, string];
 }
 
 /** Sends one request of the property, counted against {@link requestBudget}. */
@@ -187,7 +187,7 @@ const A = (a: 0 | 1) => `$ASSISTANT_${a + 1}`;
 async function readOverrides(m: CatalogueModel, r: Real, after: string): Promise<void> {
   exercise('4.5/tool-overrides-independent', '4.5/tool-overrides-per-assistant', ...(m.emptyWritten ? ['4.5/tool-empty-description-restores'] : []));
   for (const a of [0, 1] as const) {
-    const res = await send('GET', `/assistants/${r.assistants[a]}/tools/${r.toolId}/text-override`);
+    const res = await send('GET', `/assistants/${r.pair[a]}/tools/${r.toolId}/text-override`);
     fail(`${after}, then ${curl('GET', `/assistants/${A(a)}/tools/$TOOL/text-override`)}`, judgeTextRead(m, a, res.status, res.json?.data));
   }
 }
@@ -296,7 +296,7 @@ class Override implements fc.AsyncCommand<CatalogueModel, Real> {
     this.write = this.made(this.drawn.text === '' ? '' : `${this.drawn.text} ·${seq}`);
     const stepId = 'step' in this.write ? m.tool.stepIds[this.write.step] : '';
     const req = overrideRequest(this.write, stepId);
-    const res = await send(req.method, `/assistants/${r.assistants[this.a]}/tools/${r.toolId}/${req.path}`, req.body);
+    const res = await send(req.method, `/assistants/${r.pair[this.a]}/tools/${r.toolId}/${req.path}`, req.body);
     const must = mustAccept(m, this.write);
     const deleted = req.method === 'DELETE' && res.status === 404;
     const clause = 'text' in this.write && this.write.text === '' ? '4.5/tool-empty-description-restores' : '4.5/tool-overrides-independent';
@@ -369,7 +369,7 @@ class SmsReason implements fc.AsyncCommand<CatalogueModel, Real> {
     return this.drawn.assistantId === OWN ? { ...this.drawn, assistantId: own } : this.drawn;
   }
   async run(_m: CatalogueModel, r: Real): Promise<void> {
-    const body = this.body(r.assistants[0]);
+    const body = this.body(r.pair[0]);
     const { assistantId, ...judged } = body;
     const j = judgeBody(SMS_ROWS, this.drawn.assistantId === OWN ? judged : body);
     if (this.drawn.assistantId === OWN)
@@ -428,7 +428,7 @@ class Suite implements fc.AsyncCommand<CatalogueModel, Real> {
     return { name: 'catalogue-model suite', assistantId: own, mode, cases: casesOf(cases), ...(iterations === undefined ? {} : { iterations }) };
   }
   async run(_m: CatalogueModel, r: Real): Promise<void> {
-    const body = this.body(r.assistants[0]);
+    const body = this.body(r.pair[0]);
     const { name: _n, assistantId: _a, ...judged } = body;
     const j = judgeBody(SUITE_ROWS, judged);
     const res = await send('POST', '/test-suites', body);
@@ -654,7 +654,7 @@ async function begin(start: Start, assistants: readonly [string, string]): Promi
     : await send('POST', '/tools', { name: `${world().runPrefix}catalogue-model`, ...body });
   if (!ok(res) || typeof (liveTool?.id ?? res.json?.data?.id) !== 'string')
     fail(start.toString(), [{ words: `answered ${answer(res)}, expected 2xx with the tool`, clauses: ['4.5/tool-instruction-shape'] }]);
-  const real = { toolId: liveTool?.id ?? res.json.data.id, toolName: liveTool?.name ?? res.json.data.name ?? 'catalogue-model', assistants };
+  const real = { toolId: liveTool?.id ?? res.json.data.id, toolName: liveTool?.name ?? res.json.data.name ?? 'catalogue-model', pair: assistants };
   const model = initialCatalogue(start.instruction, start.text, stepIdsOf(res.json?.data));
   exercise('4.5/tool-instruction-shape');
   fail(start.toString(), judgeTool(model, res.json?.data));
