@@ -9,10 +9,10 @@ import { useWorld, type PrincipalName } from '../helpers/world/world';
 import { clauseTest, skipUnlessServed, skipWith, type Verify } from '../helpers/checks/clause';
 import { rawStart } from '../helpers/http/raw-http';
 import { rawReadPastThrottles } from '../helpers/checks/limits';
-import { assistantFixture, putBackBody } from '../helpers/world/fixtures';
+import { assistantFixture } from '../helpers/world/fixtures';
+import { assistantRefusalRounds, readBackSlot, type AssistantSlot } from '../helpers/world/assistant-slots';
 import { fixturePool, type FixturePool } from '../helpers/world/concurrency';
-import { RefusalRounds } from '../helpers/world/refusals';
-import { comparedFields } from '../helpers/spec/documented';
+import type { RefusalRounds } from '../helpers/world/refusals';
 import type { ApiClient, ApiResponse } from '../helpers/http/client';
 import { statusLine } from '../helpers/base/exchange';
 import { MALFORMED_AUTH_VARIANTS } from '../helpers/http/auth-variants';
@@ -27,33 +27,15 @@ beforeAll(async () => {
 });
 // #endregion
 
-/** The file's one assistant, held by a round of refusals or by one accepted write at a time; its last read while nothing was sent since. */
-let holder: FixturePool<{ lastKnown?: unknown }>;
-let rounds: RefusalRounds<{ lastKnown?: unknown }>;
+/** The file's one assistant, held by a round of refusals or by one accepted write at a time. */
+let holder: FixturePool<AssistantSlot>;
+let rounds: RefusalRounds<AssistantSlot>;
 
 beforeAll(() => {
   const client = world().as('tenantA');
-  const path = `/assistants/${assistant.id}`;
-  const fixture: { lastKnown?: unknown } = {};
-  holder = fixturePool(
-    async () => fixture,
-    1,
-    async (f) => {
-      const res = await client.get(path);
-      f.lastKnown = res.status === 200 ? res.json?.data : undefined;
-    },
-  );
-  rounds = new RefusalRounds({
-    hold: (fn) => holder.use(fn),
-    read: () => client.get(path),
-    // Every documented field, updatedAt included: no write is accepted between the reads (§4.1).
-    fields: comparedFields('assistant'),
-    restore: (_f, before, moved) => client.patch(path, putBackBody(before, moved)),
-    known: (f) => f.lastKnown,
-    remember: (f, data) => {
-      f.lastKnown = data;
-    },
-  });
+  const slot: AssistantSlot = { id: assistant.id, lastKnown: undefined };
+  holder = fixturePool(async () => slot, 1, readBackSlot(client));
+  rounds = assistantRefusalRounds(client, holder);
 });
 afterAll(async () => {
   await holder?.close();

@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe } from 'vitest';
 import { useWorld } from '../helpers/world/world';
-import { comparedFields, documented, documentedPart } from '../helpers/spec/documented';
+import { documented, documentedPart } from '../helpers/spec/documented';
 import { clauseTest, sharedVerifier, skipWith, type Verify } from '../helpers/checks/clause';
-import { assistantFixture, putBackBody } from '../helpers/world/fixtures';
+import { assistantFixture } from '../helpers/world/fixtures';
 import type { ApiClient, ApiResponse } from '../helpers/http/client';
 import { budgetSample, generateBoundsCases, materializeCase, Template, type BoundsCase, type TemplateVars } from '../helpers/generate/bounds';
 import { describeReading, formatPath } from '../helpers/generate/paths';
@@ -25,7 +25,8 @@ import {
 } from '../helpers/generate/hosts';
 import { FULL_CASE_SETS_BUDGET, hasCapability, requestBudget, switchReason } from '../helpers/target/target';
 import { fixturePool, fixturePoolSize, type FixturePool } from '../helpers/world/concurrency';
-import { RefusalRounds } from '../helpers/world/refusals';
+import type { RefusalRounds } from '../helpers/world/refusals';
+import { assistantRefusalRounds, readBackSlot, type AssistantSlot } from '../helpers/world/assistant-slots';
 import { openWindow } from '../helpers/checks/clock';
 
 const world = useWorld();
@@ -50,10 +51,7 @@ const DETAILS = '4.1/validation-error-details';
 const UNCHANGED = '4.1/rejected-patch-changes-nothing';
 
 /** An assistant the cases PATCH, and its last GET `data` while nothing has been sent since (saves the GET before a refused PATCH). */
-interface Slot {
-  id: string;
-  lastKnown: unknown;
-}
+type Slot = AssistantSlot;
 
 let client: ApiClient;
 /** The file's own assistant: the written-out cases below use it one after the other. */
@@ -92,22 +90,9 @@ beforeAll(async () => {
     async (i) => (i === 0 ? main : { id: (await assistantFixture(w, client, `validation-bounds-${i}`)).id, lastKnown: undefined }),
     fixturePoolSize(w.target.capabilities.control),
     // A case cut off mid-change leaves the slot in an unknown state: read it back before the next case compares against it.
-    async (slot) => {
-      const res = await client.get(path(slot));
-      slot.lastKnown = res.status === 200 ? res.json?.data : undefined;
-    },
+    readBackSlot(client),
   );
-  rounds = new RefusalRounds<Slot>({
-    hold: (fn) => slots.use(fn),
-    read: (slot) => client.get(path(slot)),
-    // Every documented field, updatedAt included: no write is accepted between the reads (§4.1).
-    fields: comparedFields('assistant'),
-    restore: (slot, before, moved) => client.patch(path(slot), putBackBody(before, moved)),
-    known: (slot) => slot.lastKnown,
-    remember: (slot, data) => {
-      slot.lastKnown = data;
-    },
-  });
+  rounds = assistantRefusalRounds(client, slots);
   vars = { publicHost: await publicHost(w, 'bounds') };
   if (!hasCapability('control')) {
     // Precondition on a target whose DNS cannot be arranged: the public name must be accepted.

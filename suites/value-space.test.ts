@@ -30,6 +30,7 @@ import { describeActual, describeReading, getAt, readingHolds } from '../helpers
 import { hostResolvingTo, PUBLIC_TEST_ADDRESS, publicHost, unresolvableHost } from '../helpers/generate/hosts';
 import { capabilityReason, FULL_CASE_SETS_BUDGET, hasCapability, missingFixtureReason, requestBudget, switchReason } from '../helpers/target/target';
 import { fixturePool, fixturePoolSize, type FixturePool } from '../helpers/world/concurrency';
+import { readBackSlot, type AssistantSlot } from '../helpers/world/assistant-slots';
 import { render } from '../helpers/base/values';
 
 const world = useWorld();
@@ -50,10 +51,7 @@ const ITEM_BASE: Record<string, Record<string, unknown>> = {
   ttsPronunciations: { word: 'Conformex', phonemes: 'k ə n f ɔː m ɛ k s', respell: 'con-FOR-mex' },
 };
 
-interface Slot {
-  id: string;
-  lastKnown: unknown;
-}
+type Slot = AssistantSlot;
 
 let client: ApiClient;
 let slots: FixturePool<Slot>;
@@ -142,10 +140,7 @@ beforeAll(async () => {
       return slot;
     },
     fixturePoolSize(w.target.capabilities.control),
-    async (slot) => {
-      const res = await client.get(path(slot));
-      slot.lastKnown = res.status === 200 ? res.json?.data : undefined;
-    },
+    readBackSlot(client),
   );
 });
 

@@ -17,7 +17,6 @@ import { laneOfRun, liveName } from '../live/lanes';
 import { TargetError } from '../http/client';
 import { journal } from '../live/fixture-journal';
 import { rowsOf } from '../spec/shapes';
-import { documentedFields } from '../spec/documented';
 
 /**
  * Thrown when a live fixture exists or could exist but cannot be found again by its name (the
@@ -161,15 +160,6 @@ async function postReconciled(client: ApiClient, name: string, body: Record<stri
       if (made) return client.get(`/assistants/${made.id}`);
     }
   }
-}
-
-/**
- * The PATCH that puts the fields in `moved` back to `before` (those a PATCH may write, §2.2; `null`
- * for one absent before): how a round of refusals (helpers/world/refusals.ts) restores an assistant.
- */
-export function putBackBody(before: Record<string, unknown>, moved: string[]): Record<string, unknown> {
-  const writable = documentedFields('assistant.patch.request');
-  return Object.fromEntries(moved.filter((k) => writable.includes(k)).map((k) => [k, before[k] ?? null]));
 }
 
 /** The fields of an assistant that a restore writes back (§2.2 request column). */
