@@ -28,7 +28,7 @@
  * suite `{ name, assistantId, mode, cases, iterations }` with cases `{ name, message }`.
  */
 import fc from 'fast-check';
-import { StepFailure } from '../helpers/generate/step-failure';
+import { StepFailure, replayLine } from '../helpers/generate/step-failure';
 import { beforeAll } from 'vitest';
 import { readEnv, readSeed } from '../helpers/base/env';
 import { checkSideBySide } from '../helpers/generate/side-by-side';
@@ -694,7 +694,7 @@ clauseTest(
     if (!hasCapability('smsReasons')) verify.inform('SMS reason commands left out', true, capabilityReason('smsReasons'));
     const err = out.errorInstance as unknown;
     const clauses = err instanceof StepFailure ? declaredOf(err.clauses) : DECLARED.filter((c) => exercised.has(c));
-    const replay = `seed ${out.seed}, path ${out.counterexamplePath ?? '-'}; replay with FC_SEED=${out.seed}${out.counterexamplePath ? ` FC_PATH=${out.counterexamplePath}` : ''}`;
+    const replay = replayLine(out);
     if (out.failed) console.error(`catalogue-model: property failed (${replay})`);
     verify
       .on(clauses)

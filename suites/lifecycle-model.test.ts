@@ -25,7 +25,7 @@ import { clauseTest } from '../helpers/checks/clause';
 import { ApiClient } from '../helpers/http/client';
 import { hasCapability } from '../helpers/target/target';
 import { generativeDepth } from '../helpers/generate/depth';
-import { StepFailure } from '../helpers/generate/step-failure';
+import { StepFailure, replayLine } from '../helpers/generate/step-failure';
 import {
   allowedCallRead,
   allowedMint,
@@ -451,7 +451,7 @@ clauseTest(
     );
     const err = out.errorInstance as unknown;
     const clause = err instanceof StepFailure ? err.clause : LIFECYCLE_CLAUSES[0];
-    const replay = `seed ${out.seed}, path ${out.counterexamplePath ?? '-'}; replay with FC_SEED=${out.seed}${out.counterexamplePath ? ` FC_PATH=${out.counterexamplePath}` : ''}`;
+    const replay = replayLine(out);
     const script = out.counterexample ? [...(out.counterexample[0] as Iterable<unknown>)].map(String).join('\n    ') : '?';
     verify.on(clause).that(`every answer of a random lifecycle sequence is one the model allows (${numRuns} runs, seed ${out.seed})`, !out.failed, {
       expected: 'the target agrees with the lifecycle model after every command',

@@ -37,7 +37,7 @@ import { AT_LIMIT, mintRateRefusal, pastThrottles } from '../helpers/checks/limi
 import { openWindow, type TimeWindow } from '../helpers/checks/clock';
 import { OwnSideError } from '../helpers/live/own-side';
 import { allowedClose, expectAllowed, type ModelTenant } from '../helpers/generate/lifecycle-model';
-import { StepFailure } from '../helpers/generate/step-failure';
+import { StepFailure, replayLine } from '../helpers/generate/step-failure';
 import {
   allowedBatch,
   allowedLoneMint,
@@ -358,7 +358,7 @@ function verdict<T extends [Iterable<unknown>]>(verify: Verify, out: fc.RunDetai
   // No verdict from a spending that outran its minute, nor from a step the model could not take (a target in trouble).
   if (err instanceof OwnSideError || (out.failed && !(err instanceof StepFailure))) throw err;
   const clause = err instanceof StepFailure ? err.clause : LIMITS_CLAUSES[0];
-  const replay = `seed ${out.seed}, path ${out.counterexamplePath ?? '-'}; replay with FC_SEED=${out.seed}${out.counterexamplePath ? ` FC_PATH=${out.counterexamplePath}` : ''}`;
+  const replay = replayLine(out);
   const script = out.counterexample ? [...out.counterexample[0]].map(String).join('\n    ') : '?';
   verify.on(clause).that(`every answer of a random sequence at the stated limits is one the model allows (${numRuns} runs, seed ${out.seed})`, !out.failed, {
     expected: 'the target agrees with the limits model after every command',

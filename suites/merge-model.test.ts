@@ -16,7 +16,7 @@
  * each lane on an assistant of its own; a live tenant keeps one lane and its one fixture.
  */
 import { beforeAll } from 'vitest';
-import { StepFailure } from '../helpers/generate/step-failure';
+import { StepFailure, replayLine } from '../helpers/generate/step-failure';
 import { readEnv, readSeed } from '../helpers/base/env';
 import fc from 'fast-check';
 import { useWorld } from '../helpers/world/world';
@@ -247,7 +247,7 @@ clauseTest(
     }
     const err = out.errorInstance as unknown;
     const clauses = err instanceof StepFailure ? err.clauses : MODEL_CLAUSES;
-    const replay = `seed ${out.seed}, path ${out.counterexamplePath ?? '-'}; replay with FC_SEED=${out.seed}${out.counterexamplePath ? ` FC_PATH=${out.counterexamplePath}` : ''}`;
+    const replay = replayLine(out);
     if (out.failed) console.error(`merge-model: property failed (${replay})`);
     verify
       .on(clauses)

@@ -1,7 +1,8 @@
 /**
- * The one failure of a model-based test's step (the merge, lifecycle, limits and catalogue
+ * The one failure of a model-based test's step (the merge, lifecycle, limits, catalogue and routing
  * models): an answer or a read the model did not allow, with the clauses that say what was
- * expected. A command throws it, so fast-check shrinks the sequence to a minimal one.
+ * expected. A command throws it, so fast-check shrinks the sequence to a minimal one; and
+ * {@link replayLine}, how a run's seed and path are printed so that the failure can be replayed.
  */
 export class StepFailure extends Error {
   /** The catalogue ids of the expectations the step broke (one or more). */
@@ -20,4 +21,13 @@ export class StepFailure extends Error {
   get clause(): string {
     return this.clauses[0];
   }
+}
+
+/**
+ * The seed and shrink path of a model-based run, and the variables that replay it: `seed S, path P;
+ * replay with FC_SEED=S FC_PATH=P` (`path -` and no FC_PATH when the run did not fail).
+ */
+export function replayLine(run: { seed: number; counterexamplePath?: string | null }): string {
+  const path = run.counterexamplePath;
+  return `seed ${run.seed}, path ${path ?? '-'}; replay with FC_SEED=${run.seed}${path ? ` FC_PATH=${path}` : ''}`;
 }

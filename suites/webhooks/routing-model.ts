@@ -22,7 +22,7 @@ import fc from 'fast-check';
 import { readEnv, readSeed } from '../../helpers/base/env';
 import { clauseTest, type ClauseContext } from '../../helpers/checks/clause';
 import { generativeDepth } from '../../helpers/generate/depth';
-import { StepFailure } from '../../helpers/generate/step-failure';
+import { StepFailure, replayLine } from '../../helpers/generate/step-failure';
 import { OwnSideError, ownSide } from '../../helpers/live/own-side';
 import { routedArrival } from '../../helpers/webhooks/waits';
 import { describeRequest, jsonOf, type ReceivedRequest } from '../../helpers/webhooks/receiver';
@@ -293,7 +293,7 @@ async function runModel(ctx: ClauseContext, wh: WebhookFixture, moves: boolean):
   if (err instanceof OwnSideError) throw ownSide(err.kind, err.message);
   // A step the model could not take (a refused PATCH, a trigger that failed) is no verdict on routing.
   if (out.failed && !(err instanceof StepFailure)) throw err;
-  const replay = `seed ${out.seed}, path ${out.counterexamplePath ?? '-'}; replay with FC_SEED=${out.seed}${out.counterexamplePath ? ` FC_PATH=${out.counterexamplePath}` : ''}`;
+  const replay = replayLine(out);
   const script = out.counterexample ? [...(out.counterexample[0] as Iterable<unknown>)].map(String).join('\n    ') : '?';
   const clause = err instanceof StepFailure ? err.clause : ROUTING_CLAUSES[0];
   ctx.verify.on(clause).that(`every event of a random routing sequence arrives where the model allows (${out.numRuns} runs, seed ${out.seed})`, !out.failed, {
