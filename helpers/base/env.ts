@@ -2,8 +2,9 @@
  * The one reader of the environment. Every variable the project reads is declared in
  * helpers/base/env-vars.ts with its kind (integer, number, boolean, list, URL, string, enum), its
  * bounds and its default; {@link readEnv} reads one by name and answers a value of its kind, typed
- * by the declaration. The values are checked by one ajv schema of the environment, built from the
- * declarations, with `coerceTypes` (ajv turns `"8"` into 8), and `ajv-formats`' `uri` for URLs.
+ * by the declaration. A value is checked by an ajv schema built from its declaration (one per
+ * variable, compiled when first read), with `coerceTypes` (ajv turns `"8"` into 8), and
+ * `ajv-formats`' `uri` for URLs.
  *
  * - An unset variable, or one set to '' or white space (a workflow passes an unset repository
  *   variable as ''), reads as its `fallback`, else undefined. Values are read trimmed.
@@ -85,7 +86,7 @@ export function acceptsWords(kind: EnvKind): string {
 }
 
 /** The JSON schema of one kind's value, as ajv checks it (strings coerced to numbers). */
-function schemaOf(kind: EnvKind): SchemaObject {
+export function schemaOf(kind: EnvKind): SchemaObject {
   switch (kind.type) {
     case 'integer':
     case 'number':
@@ -108,17 +109,30 @@ function schemaOf(kind: EnvKind): SchemaObject {
   }
 }
 
-let validator: ValidateFunction | undefined;
-/** One ajv schema of the whole environment, compiled on first use: each declared variable a property. */
-function validate(): ValidateFunction {
-  if (!validator) {
-    const ajv = new Ajv({ coerceTypes: true, allErrors: false, strict: true });
-    addFormats(ajv, ['uri']);
-    const properties = Object.fromEntries(envEntries().map((v) => [v.name, schemaOf(v)]));
-    validator = ajv.compile({ type: 'object', properties });
+let ajv: Ajv | undefined;
+const validators = new Map<EnvName, ValidateFunction>();
+/**
+ * The ajv validator of variable `name`: an object schema with that one property, compiled on first
+ * use and kept. One variable at a time, not the whole environment at once: a file worker reads a
+ * dozen of the ~90 variables, and compiling them all cost each worker about 0.1 s (issue 43).
+ */
+function validatorOf(name: EnvName): ValidateFunction {
+  let v = validators.get(name);
+  if (!v) {
+    if (!ajv) {
+      // The schemas are built from the declarations; test/unit/env.test.ts checks each against the
+      // meta-schema once, so each worker does not compile the meta-schema (about 45 ms of CPU).
+      ajv = new Ajv({ coerceTypes: true, allErrors: false, strict: true, validateSchema: false });
+      addFormats(ajv, ['uri']);
+    }
+    v = ajv.compile({ type: 'object', properties: { [name]: schemaOf(ENV_VARS[name]) } });
+    validators.set(name, v);
   }
-  return validator;
+  return v;
 }
+
+/** Values already read, by variable and raw text: the same text always reads the same (URL checks are not cheap, and some variables are read per request). */
+const readValues = new Map<string, unknown>();
 
 let dotenvLoaded = false;
 /** `process.env`, after loading `.env` once (never overriding a variable already set). */
@@ -156,10 +170,15 @@ export function readEnv<N extends EnvName>(name: N, source?: EnvSource): EnvValu
   const decl: EnvVarDecl = ENV_VARS[name];
   const found = rawOf(name, source ?? processEnv());
   if (!found) return ('fallback' in decl ? decl.fallback : undefined) as EnvValue<N>;
-  const data: Record<string, unknown> = { [name]: decl.type === 'list' ? found.raw.split(/[,\s]+/).filter(Boolean) : found.raw };
-  if (!validate()(data)) throw badValue(found.under, found.raw, decl);
-  const value = data[name];
-  return (decl.type === 'boolean' ? value === '1' : value) as EnvValue<N>;
+  const memo = `${name}\u0000${found.raw}`;
+  let value = readValues.get(memo);
+  if (value === undefined) {
+    const data: Record<string, unknown> = { [name]: decl.type === 'list' ? found.raw.split(/[,\s]+/).filter(Boolean) : found.raw };
+    if (!validatorOf(name)(data)) throw badValue(found.under, found.raw, decl);
+    value = decl.type === 'boolean' ? data[name] === '1' : data[name];
+    readValues.set(memo, value);
+  }
+  return (Array.isArray(value) ? [...value] : value) as EnvValue<N>;
 }
 
 /** Whether variable `name` (or an alias) is set in `source` (default `process.env` after `.env`) to a value that is not empty or blank. */

@@ -6,7 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { acceptsWords, checkEnv, EnvError, readEnv, secretsOfEnv } from '../../helpers/base/env';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import { acceptsWords, checkEnv, EnvError, readEnv, schemaOf, secretsOfEnv } from '../../helpers/base/env';
 import { envEntries } from '../../helpers/base/env-vars';
 
 /** The message readEnv throws for `name` in `env`, or undefined when it reads. */
@@ -77,6 +79,30 @@ describe('the reader reads each kind', () => {
     expect(readEnv('CONFORMANCE_REPORT_DIR', { CONFORMANCE_REPORT_DIR: '' })).toBe('reports');
     expect(readEnv('CORE_API_CONCURRENCY', { CORE_API_CONCURRENCY: '   ' })).toBe(8);
     expect(readEnv('FC_PATH', {})).toBeUndefined();
+  });
+});
+
+describe('the schema of each variable is a valid JSON schema (the reader does not check it at run time)', () => {
+  it('every declaration builds a schema the draft-07 meta-schema and strict mode accept', () => {
+    const ajv = new Ajv({ strict: true, coerceTypes: true });
+    addFormats(ajv, ['uri']);
+    for (const v of envEntries()) {
+      expect(ajv.validateSchema(schemaOf(v)), `${v.name}: ${ajv.errorsText()}`).toBe(true);
+      expect(() => ajv.compile({ type: 'object', properties: { [v.name]: schemaOf(v) } }), v.name).not.toThrow();
+    }
+    // A schema the meta-schema refuses is reported: the check above can fail.
+    expect(ajv.validateSchema({ type: 'integer', minimum: 'one' })).toBe(false);
+  });
+
+  it('reads the same value twice the same way, and a list afresh each time', () => {
+    const env = { CORE_API_CONCURRENCY: '8', NO_PROXY: 'a,b' };
+    expect(readEnv('CORE_API_CONCURRENCY', env)).toBe(8);
+    expect(readEnv('CORE_API_CONCURRENCY', env)).toBe(8);
+    const first = readEnv('NO_PROXY', env)!;
+    first.push('c');
+    expect(readEnv('NO_PROXY', env)).toEqual(['a', 'b']);
+    expect(() => readEnv('CORE_API_CONCURRENCY', { CORE_API_CONCURRENCY: '-3' })).toThrow(EnvError);
+    expect(() => readEnv('CORE_API_CONCURRENCY', { CORE_API_CONCURRENCY: '-3' })).toThrow(EnvError);
   });
 });
 

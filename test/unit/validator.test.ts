@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findDrift, formatIssues, schemaNames, validate } from '../../helpers/spec/validator';
+import Ajv2020 from 'ajv/dist/2020.js';
+import { findDrift, formatIssues, schemaFileDocuments, schemaNames, validate } from '../../helpers/spec/validator';
 import { envelopeProblems, mediaTypeProblem } from '../../helpers/audits/envelope';
 import type { ApiResponse } from '../../helpers/http/client';
 
@@ -10,6 +11,14 @@ describe('schemas compile and validate (§2.1)', () => {
     const names = schemaNames();
     expect(names).toContain('envelope.success');
     for (const n of names) expect(() => validate(n, {})).not.toThrow();
+  });
+
+  it('every schema document is valid against the 2020-12 meta-schema (the run does not check it)', () => {
+    const ajv = new Ajv2020({ strict: false, allowUnionTypes: true });
+    const docs = schemaFileDocuments();
+    expect(docs.length).toBeGreaterThan(10);
+    for (const doc of docs) expect(ajv.validateSchema(doc), `${String(doc.$id)}: ${ajv.errorsText()}`).toBe(true);
+    expect(ajv.validateSchema({ type: 'object', properties: { a: { type: 'no-such-type' } } })).toBe(false);
   });
 
   it('explains a violation with its JSON path and offending value', () => {
