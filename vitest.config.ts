@@ -138,6 +138,12 @@ export default defineConfig({
           name: 'conformance',
           include: ['suites/**/*.test.ts'],
           globalSetup: ['./helpers/run/global-setup.ts'],
+          // File workers are threads of one process, not processes of their own: a child process
+          // costs its own heap, page faults and start-up, about 1 s of CPU each (issue 43: the run at
+          // 80 ms per answer took 42.5 s of CPU in vitest and its workers as processes, 35.1 s as
+          // threads, docs/benchmarks.md). The suites share nothing through the process: no file
+          // sets `process.env`, changes directory or exits.
+          pool: 'threads',
           // Files share nothing through module state (each provisions its own world), so workers
           // may reuse loaded modules between files: start-up dominates a run otherwise.
           isolate: false,
