@@ -8,7 +8,7 @@
  */
 import { beforeAll, afterAll, beforeEach, afterEach } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { ApiClient, type Credentials } from '../http/client';
+import { ApiClient, trustContentLengthFraming, type Credentials } from '../http/client';
 import { ControlClient } from '../target/control';
 import { getTarget, missingFixtureReason, OPTIONAL_LIVE_VARIABLES, REQUIRED_LIVE_VARIABLES, type TargetConfig } from '../target/target';
 import type { CurlCredential } from '../base/exchange';
@@ -202,6 +202,8 @@ export async function createWorld(): Promise<World> {
       rotatedKey: live.rotatedKey,
     };
   }
+  // Our simulator reads a GET's or DELETE's body by its length: such requests keep their connection (helpers/http/client.ts).
+  if (target.capabilities.control) trustContentLengthFraming(target.baseUrl);
   const base = new ApiClient(target.baseUrl);
   const fixtures: Readonly<Record<CredentialFixture, string | undefined>> = {
     orgKey: parts.orgKey,

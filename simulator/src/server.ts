@@ -74,6 +74,11 @@ export class BodyParseError extends Error {
   override name = 'BodyParseError';
 }
 
+/** A body read whole and refused (not JSON, too large, past a limit): the parser's answer, raised as `error` before validation. */
+class RefusedBody {
+  constructor(readonly error: Error) {}
+}
+
 function isParseError(err: FastifyError | Error): boolean {
   if (err instanceof BodyParseError) return true;
   const code = (err as FastifyError).code;
@@ -161,6 +166,12 @@ function prepareState(opts: BuildOptions): SimState {
  */
 function addBodyParser(app: FastifyInstance, state: SimState): void {
   app.removeAllContentTypeParsers();
+  // A body refused after it was read whole keeps the connection: the refusal is raised before
+  // validation, not by the parser (Fastify closes the connection after a parser's error, since the
+  // client might still be sending; here nothing is left unread).
+  app.addHook('preValidation', async (request: FastifyRequest) => {
+    if (request.body instanceof RefusedBody) throw request.body.error;
+  });
   // The body of an unknown route is not read: it answers 404 NOT_FOUND whatever it carries.
   app.addContentTypeParser(
     '*',
@@ -171,16 +182,16 @@ function addBodyParser(app: FastifyInstance, state: SimState): void {
       const text = typeof body === 'string' ? body : body.toString('utf8');
       // The limits of validation/body-limits.ts: checked after the whole body was read, so the
       // client always gets the answer (413 or 400), never a reset.
-      if (Buffer.byteLength(text) > MAX_BODY_BYTES) return done(new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large'));
+      if (Buffer.byteLength(text) > MAX_BODY_BYTES) return done(null, new RefusedBody(new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large')));
       if (text.trim() === '') return done(null, undefined);
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
       } catch {
-        return done(new BodyParseError('invalid JSON body'));
+        return done(null, new RefusedBody(new BodyParseError('invalid JSON body')));
       }
       const problem = state.behaviour.of(bodyLimits)(parsed);
-      if (problem) return done(validationError([problem]));
+      if (problem) return done(null, new RefusedBody(validationError([problem])));
       done(null, state.behaviour.of(parsedBody)(parsed));
     },
   );

@@ -4,7 +4,7 @@
  * (request-input.ts), with the control API on or off.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { request } from 'undici';
+import { Client, request } from 'undici';
 import { makeWorld, type World } from './world.ts';
 import { startSimulator, type RunningSimulator } from '../src/server.ts';
 import { MAX_BODY_BYTES, MAX_DEPTH, MAX_STRING } from '../src/validation/body-limits.ts';
@@ -85,6 +85,45 @@ describe('body limits', () => {
       expect(r.statusCode).toBe(413);
       expect(body.error.code).toBe('PAYLOAD_TOO_LARGE');
     }
+  });
+});
+
+describe('a body read whole and refused keeps the connection', () => {
+  it('answers 400 or 413 in the envelope without Connection: close, and serves the next request on the same socket', async () => {
+    sim = await startSimulator({});
+    const ctl = await request(`${sim.controlUrl}/organizations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"O"}' });
+    const org = (await ctl.body.json()) as { id: string };
+    const tenant = await request(`${sim.controlUrl}/tenants`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ organizationId: org.id, name: 'A' }),
+    });
+    const key = ((await tenant.body.json()) as { apiKey: string }).apiKey;
+    let connections = 0;
+    sim.app.server.on('connection', () => connections++);
+    const client = new Client(sim.origin);
+    try {
+      for (const [body, status] of [
+        ['{"name":', 400],
+        ['{"settings":' + '{"x":'.repeat(MAX_DEPTH + 2) + '1' + '}'.repeat(MAX_DEPTH + 3), 400],
+        [JSON.stringify({ firstMessage: 'x'.repeat(MAX_BODY_BYTES + 10) }), 413],
+        ['{"name":"fine"}', 201],
+      ] as const) {
+        const r = await client.request({
+          path: new URL(`${sim.baseUrl}/assistants`).pathname,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `ApiKey ${key}` },
+          body,
+        });
+        const text = await r.body.text();
+        expect(r.statusCode, text).toBe(status);
+        expect(r.headers.connection, text).not.toBe('close');
+      }
+    } finally {
+      await client.close();
+    }
+    // undici's Client holds one connection and opens another only when the server closed it.
+    expect(connections).toBe(1);
   });
 });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import { ApiClient, pauseTarget, retryAfterMs, targetReady, TargetError, THROTTLE_RETRIES } from '../../helpers/http/client';
+import { ApiClient, pauseTarget, retryAfterMs, targetReady, TargetError, THROTTLE_RETRIES, trustContentLengthFraming } from '../../helpers/http/client';
 import { AUTH_VARIANTS, authHeaders, MALFORMED_AUTH_VARIANTS } from '../../helpers/http/auth-variants';
 
 describe('auth variants (§5.1, §5.6)', () => {
@@ -147,5 +147,42 @@ describe('retry policy (§8)', () => {
     expect(retryAfterMs({ headers: { 'retry-after': '2' }, json: undefined })).toBe(2000);
     expect(retryAfterMs({ headers: {}, json: { retryAfterSeconds: 3 } })).toBe(3000);
     expect(retryAfterMs({ headers: {}, json: { error: { retryAfterSeconds: 3 } } })).toBeUndefined();
+  });
+});
+
+describe('connections after a GET or DELETE with a body (issue 43)', () => {
+  let server: Server;
+  /** The path of the last request on each connection the client closed. */
+  const closedAfter: string[] = [];
+  let origin = '';
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      (req.socket as { lastPath?: string }).lastPath = req.url;
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true}'));
+    });
+    server.on('connection', (socket) => socket.once('end', () => closedAfter.push((socket as { lastPath?: string }).lastPath ?? '?')));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  const send = async (base: string) => {
+    const client = new ApiClient(base);
+    for (let i = 0; i < 4; i++) {
+      const res = await client.request(i % 2 ? 'DELETE' : 'GET', '/x', { rawBody: '{"hostile":true}', audit: false });
+      expect(res.status).toBe(200);
+    }
+  };
+  const closedOn = (base: string) => closedAfter.filter((p) => p.startsWith(base)).length;
+
+  it('keeps the connection on a target declared to frame by length, and closes it on any other (undici default)', async () => {
+    trustContentLengthFraming(`${origin}/framed`);
+    await send(`${origin}/framed`);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(closedOn('/framed')).toBe(0);
+    await send(`${origin}/default`);
+    for (const deadline = Date.now() + 3_000; closedOn('/default') < 4 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 20));
+    expect(closedOn('/default')).toBe(4);
   });
 });
