@@ -4,7 +4,7 @@
  * envelope for every error and a JSON body parser that maps syntax errors to 400 PARSE.
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { Duplex } from 'node:stream';
+import { pipeline, Transform, type Duplex, type Readable } from 'node:stream';
 import './types.ts';
 import { authenticate } from './auth.ts';
 import { controlApi } from './control/index.ts';
@@ -160,6 +160,27 @@ function prepareState(opts: BuildOptions): SimState {
 }
 
 /**
+ * `payload` passed on up to {@link MAX_BODY_BYTES} bytes; past them the rest is read and dropped,
+ * and `onOver` is called once. The stream reports every byte read as `receivedEncodedLength`, so
+ * Fastify still compares the whole body with its Content-Length and applies its read limit.
+ */
+function cappedBody(payload: Readable, onOver: () => void): Readable {
+  let seen = 0;
+  const capped: Transform & { receivedEncodedLength?: number } = new Transform({
+    transform(chunk: Buffer, _encoding, next) {
+      const before = seen;
+      seen += chunk.length;
+      capped.receivedEncodedLength = seen;
+      if (seen <= MAX_BODY_BYTES) return next(null, chunk);
+      if (before <= MAX_BODY_BYTES) onOver();
+      next();
+    },
+  });
+  pipeline(payload, capped, () => {});
+  return capped;
+}
+
+/**
  * One body parser for every content type: the body must be JSON (§4 "Content-Type:
  * application/json"); a body sent under another content type is still read as JSON rather than
  * answered with Fastify's own 415. Empty body → undefined.
@@ -172,6 +193,14 @@ function addBodyParser(app: FastifyInstance, state: SimState): void {
   app.addHook('preValidation', async (request: FastifyRequest) => {
     if (request.body instanceof RefusedBody) throw request.body.error;
   });
+  // A body that may pass the limit (no Content-Length, or one above it) is counted as it arrives
+  // and kept only up to the limit: the rest is read and dropped, so the 413 comes after the whole
+  // body, without joining and decoding megabytes (issue 43: the robustness phase sends 790 MB).
+  const oversized = new WeakSet<object>();
+  app.addHook('preParsing', async (request: FastifyRequest, _reply: FastifyReply, payload: Readable) => {
+    if (Number(request.headers['content-length']) <= MAX_BODY_BYTES) return payload;
+    return cappedBody(payload, () => oversized.add(request.raw));
+  });
   // The body of an unknown route is not read: it answers 404 NOT_FOUND whatever it carries.
   app.addContentTypeParser(
     '*',
@@ -179,10 +208,10 @@ function addBodyParser(app: FastifyInstance, state: SimState): void {
     (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
       if (req.is404) return done(null, undefined);
       if (!state.behaviour.of(readsBodyAsJson)(req.headers['content-type'])) return done(null, undefined);
-      const text = typeof body === 'string' ? body : body.toString('utf8');
       // The limits of validation/body-limits.ts: checked after the whole body was read, so the
       // client always gets the answer (413 or 400), never a reset.
-      if (Buffer.byteLength(text) > MAX_BODY_BYTES) return done(null, new RefusedBody(new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large')));
+      if (oversized.has(req.raw)) return done(null, new RefusedBody(new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large')));
+      const text = typeof body === 'string' ? body : body.toString('utf8');
       if (text.trim() === '') return done(null, undefined);
       let parsed: unknown;
       try {

@@ -4,6 +4,7 @@
  * (request-input.ts), with the control API on or off.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { Readable } from 'node:stream';
 import { Client, request } from 'undici';
 import { makeWorld, type World } from './world.ts';
 import { startSimulator, type RunningSimulator } from '../src/server.ts';
@@ -107,6 +108,9 @@ describe('a body read whole and refused keeps the connection', () => {
         ['{"name":', 400],
         ['{"settings":' + '{"x":'.repeat(MAX_DEPTH + 2) + '1' + '}'.repeat(MAX_DEPTH + 3), 400],
         [JSON.stringify({ firstMessage: 'x'.repeat(MAX_BODY_BYTES + 10) }), 413],
+        // Chunked (no Content-Length): counted as it arrives.
+        [Readable.from([Buffer.from('{"firstMessage":"'), Buffer.alloc(MAX_BODY_BYTES, 'y'), Buffer.from('"}')]), 413],
+        [Readable.from([Buffer.from('{"name":'), Buffer.from('"chunked"}')]), 201],
         ['{"name":"fine"}', 201],
       ] as const) {
         const r = await client.request({
