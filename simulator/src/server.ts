@@ -197,9 +197,15 @@ function addBodyParser(app: FastifyInstance, state: SimState): void {
   // and kept only up to the limit: the rest is read and dropped, so the 413 comes after the whole
   // body, without joining and decoding megabytes (issue 43: the robustness phase sends 790 MB).
   const oversized = new WeakSet<object>();
-  app.addHook('preParsing', async (request: FastifyRequest, _reply: FastifyReply, payload: Readable) => {
-    if (Number(request.headers['content-length']) <= MAX_BODY_BYTES) return payload;
-    return cappedBody(payload, () => oversized.add(request.raw));
+  app.addHook('preParsing', async (request: FastifyRequest, reply: FastifyReply, payload: Readable) => {
+    const length = request.headers['content-length'];
+    if (length === undefined ? request.headers['transfer-encoding'] === undefined : Number(length) <= MAX_BODY_BYTES) return payload;
+    const capped = cappedBody(payload, () => oversized.add(request.raw));
+    // A body no parser reads (an answer before parsing, a body without a Content-Type) is read to
+    // its end once the answer is out, as Node does for a body nobody read: the connection's next
+    // request starts after it.
+    reply.raw.once('finish', () => capped.resume());
+    return capped;
   });
   // The body of an unknown route is not read: it answers 404 NOT_FOUND whatever it carries.
   app.addContentTypeParser(

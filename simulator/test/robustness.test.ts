@@ -104,23 +104,31 @@ describe('a body read whole and refused keeps the connection', () => {
     sim.app.server.on('connection', () => connections++);
     const client = new Client(sim.origin);
     try {
-      for (const [body, status] of [
-        ['{"name":', 400],
-        ['{"settings":' + '{"x":'.repeat(MAX_DEPTH + 2) + '1' + '}'.repeat(MAX_DEPTH + 3), 400],
-        [JSON.stringify({ firstMessage: 'x'.repeat(MAX_BODY_BYTES + 10) }), 413],
+      const json = 'application/json';
+      const cases: [method: 'GET' | 'POST', contentType: string | undefined, body: string | Readable, status: number][] = [
+        ['POST', json, '{"name":', 400],
+        ['POST', json, '{"settings":' + '{"x":'.repeat(MAX_DEPTH + 2) + '1' + '}'.repeat(MAX_DEPTH + 3), 400],
+        ['POST', json, JSON.stringify({ firstMessage: 'x'.repeat(MAX_BODY_BYTES + 10) }), 413],
         // Chunked (no Content-Length): counted as it arrives.
-        [Readable.from([Buffer.from('{"firstMessage":"'), Buffer.alloc(MAX_BODY_BYTES, 'y'), Buffer.from('"}')]), 413],
-        [Readable.from([Buffer.from('{"name":'), Buffer.from('"chunked"}')]), 201],
-        ['{"name":"fine"}', 201],
-      ] as const) {
+        ['POST', json, Readable.from([Buffer.from('{"firstMessage":"'), Buffer.alloc(MAX_BODY_BYTES, 'y'), Buffer.from('"}')]), 413],
+        ['POST', json, Readable.from([Buffer.from('{"name":'), Buffer.from('"chunked"}')]), 201],
+        // A body no parser reads (no Content-Type) is read to its end after the answer, so the
+        // connection's next request is answered.
+        ['GET', undefined, 'z'.repeat(2 * MAX_BODY_BYTES), 200],
+        ['GET', undefined, Readable.from([Buffer.alloc(2 * MAX_BODY_BYTES, 'z')]), 200],
+        ['POST', json, '{"name":"fine"}', 201],
+      ];
+      for (const [method, contentType, body, status] of cases) {
         const r = await client.request({
           path: new URL(`${sim.baseUrl}/assistants`).pathname,
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `ApiKey ${key}` },
+          method,
+          headers: { ...(contentType ? { 'content-type': contentType } : {}), authorization: `ApiKey ${key}` },
           body,
+          reset: false,
+          headersTimeout: 5_000,
         });
         const text = await r.body.text();
-        expect(r.statusCode, text).toBe(status);
+        expect(r.statusCode, `${method} ${text}`).toBe(status);
         expect(r.headers.connection, text).not.toBe('close');
       }
     } finally {
