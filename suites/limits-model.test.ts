@@ -30,7 +30,9 @@ import { createHash } from 'node:crypto';
 import { readEnv, readSeed } from '../helpers/base/env';
 import { useWorld, type World } from '../helpers/world/world';
 import { clauseTest, type Verify } from '../helpers/checks/clause';
-import { ApiClient, type ApiResponse } from '../helpers/http/client';
+import type { ApiClient } from '../helpers/http/client';
+import { type ApiResponse } from '../helpers/http/client';
+import { tenantWithAssistant } from '../helpers/world/fixtures';
 import { hasCapability } from '../helpers/target/target';
 import { generativeDepth } from '../helpers/generate/depth';
 import { AT_LIMIT, mintRateRefusal, pastThrottles } from '../helpers/checks/limits';
@@ -341,14 +343,10 @@ async function freshReal(w: World): Promise<{ real: Real; rate: number }> {
   if (!w.control) return { real: { keys: { tenant: w.as('tenantA'), org: w.as('orgA') }, tenantId: w.tenantA.id, calls: [], slots: 0 }, rate: 0 };
   const cfg = await w.control.config({});
   const org = await w.control.organization(`${w.runPrefix}limits-org`);
-  const t = await w.control.tenant(org.id, `${w.runPrefix}limits-tenant`);
-  const keys = {
-    tenant: new ApiClient(w.target.baseUrl, { label: 'tenant key of the limits model', key: t.apiKey }),
-    org: new ApiClient(w.target.baseUrl, { label: 'organization key of the limits model', key: org.apiKey, tenantId: t.id }),
-  };
-  const a = await keys.tenant.post('/assistants', { name: `${w.runPrefix}limits-model` });
-  if (a.status >= 300) throw new Error(`precondition: POST /assistants answered ${a.status} ${a.text.slice(0, 200)}`);
-  const real = { keys, tenantId: t.id, assistantId: a.json.data.id as string, calls: [], slots: Math.max(1, Number(cfg.monitorSlotsPerCall ?? 2)) };
+  const t = await tenantWithAssistant(w, org, 'limits-model', 'limits-model');
+  if (!t.assistantId) throw new Error(`precondition: POST /assistants answered ${t.created.status} ${t.created.text.slice(0, 200)}`);
+  const keys = { tenant: t.tenantKey, org: t.orgKey };
+  const real = { keys, tenantId: t.tenantId, assistantId: t.assistantId, calls: [], slots: Math.max(1, Number(cfg.monitorSlotsPerCall ?? 2)) };
   return { real, rate: Number(cfg.monitorMintsPerMinute ?? 30) };
 }
 

@@ -25,16 +25,17 @@
  * budget is judged only within the minute it was spent in (helpers/checks/clock.ts `spentWithin`). Slots per call and the mint rate are not shown by the spec; on simulators they
  * are read from the control contract's config (an empty `PUT /__control/config` changes nothing).
  */
-import { beforeAll, describe } from 'vitest';
+import { beforeAll } from 'vitest';
 import { useWorld } from '../helpers/world/world';
-import { ApiClient, TargetError, type ApiResponse } from '../helpers/http/client';
+import type { ApiClient } from '../helpers/http/client';
+import { TargetError, type ApiResponse } from '../helpers/http/client';
 import { clauseTest, skipWith, type Verify } from '../helpers/checks/clause';
-import { assistantFixture } from '../helpers/world/fixtures';
+import { assistantFixture, tenantWithAssistant } from '../helpers/world/fixtures';
 import { eventsFor, type Events, type StartedCall } from '../helpers/target/events';
 import { validate } from '../helpers/spec/validator';
 import { AT_LIMIT, pastThrottles } from '../helpers/checks/limits';
 import { openWindow, stopwatch } from '../helpers/checks/clock';
-import { hasCapability } from '../helpers/target/target';
+import { sideBySide } from '../helpers/world/concurrency';
 
 const world = useWorld();
 let assistant: { id: string };
@@ -56,12 +57,6 @@ const MAX_RATE_MINTS = 120;
 const MAX_RATE_MS = 90_000;
 /** Most mints tried on one call to find its slot count where no control API states it (not shown by §4.5). */
 const MAX_SLOTS = 8;
-/**
- * How the file's blocks run: side by side on a simulator, where each test mints on a tenant of its
- * own while it runs; in order on a live tenant, which has the one lane's tenants A and B and calls
- * started through the operator's trigger.
- */
-const sideBySide = hasCapability('control') ? describe.concurrent : describe.sequential;
 /** What a test on calls started through the event source needs, with a timeout for a live tenant's real calls. */
 const ON_STARTED_CALLS = { requires: ['events' as const], timeout: 240_000 };
 
@@ -123,12 +118,9 @@ async function freshTenant(
 ): Promise<{ tenantId: string; assistantId: string; tenantKey: ApiClient; orgKey: ApiClient }> {
   const w = world();
   const org = await w.control!.organization(`${w.runPrefix}mint-scope-${label}`);
-  const t = await w.control!.tenant(org.id, `${w.runPrefix}mint-scope-${label}`);
-  const tenantKey = new ApiClient(w.target.baseUrl, { label: `tenant key ${label}`, key: t.apiKey });
-  const orgKey = new ApiClient(w.target.baseUrl, { label: `organization key of ${label}`, key: org.apiKey, tenantId: t.id });
-  const a = await tenantKey.post('/assistants', { name: `${w.runPrefix}mint-scope-${label}` });
-  verify.on(clause).success(a, undefined, `fixture: assistant of tenant ${label}`);
-  return { tenantId: t.id, assistantId: a.json.data.id as string, tenantKey, orgKey };
+  const t = await tenantWithAssistant(w, org, `mint-scope-${label}`, label);
+  verify.on(clause).success(t.created, undefined, `fixture: assistant of tenant ${label}`);
+  return { tenantId: t.tenantId, assistantId: t.assistantId!, tenantKey: t.tenantKey, orgKey: t.orgKey };
 }
 
 /**
@@ -210,11 +202,9 @@ sideBySide('§4.5 / §7 exception 3: the budget is the tenant’s, not its organ
       const org = await w.control!.organization(`${w.runPrefix}mint-scope-siblings`);
       const tenants = [];
       for (const label of ['first', 'second']) {
-        const t = await w.control!.tenant(org.id, `${w.runPrefix}mint-scope-${label}`);
-        const tenantKey = new ApiClient(w.target.baseUrl, { label: `tenant key ${label}`, key: t.apiKey });
-        const a = await tenantKey.post('/assistants', { name: `${w.runPrefix}mint-scope-${label}` });
-        verify.on('4.5/monitor-session-per-tenant').success(a, undefined, `fixture: assistant of tenant ${label}`);
-        tenants.push({ tenantId: t.id, assistantId: a.json.data.id as string, tenantKey });
+        const t = await tenantWithAssistant(w, org, `mint-scope-${label}`, label);
+        verify.on('4.5/monitor-session-per-tenant').success(t.created, undefined, `fixture: assistant of tenant ${label}`);
+        tenants.push({ tenantId: t.tenantId, assistantId: t.assistantId!, tenantKey: t.tenantKey });
       }
       const [first, second] = tenants;
       const spending = openWindow();

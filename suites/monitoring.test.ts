@@ -24,16 +24,18 @@
  * of its own; tenant A's few mints per test stay far below its budget. On a live tenant the tests
  * run in order ({@link sideBySide}): real calls through the operator's trigger, one lane's tenant.
  */
-import { afterEach, beforeAll, describe } from 'vitest';
+import { afterEach, beforeAll } from 'vitest';
 import { readSeed } from '../helpers/base/env';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { useWorld } from '../helpers/world/world';
 import { eventsFor, type Events, type StartedCall } from '../helpers/target/events';
-import { hasCapability, missingFixtureReason } from '../helpers/target/target';
-import { ApiClient, type ApiResponse } from '../helpers/http/client';
+import { sideBySide } from '../helpers/world/concurrency';
+import { missingFixtureReason } from '../helpers/target/target';
+import type { ApiClient } from '../helpers/http/client';
+import { type ApiResponse } from '../helpers/http/client';
 import { clauseTest, skipWith, type Verify } from '../helpers/checks/clause';
-import { assistantFixture } from '../helpers/world/fixtures';
+import { assistantFixture, tenantWithAssistant } from '../helpers/world/fixtures';
 import { withAgentAbsentRetry } from '../helpers/http/agent-absent-retry';
 import { validate } from '../helpers/spec/validator';
 import { rowsOf } from '../helpers/spec/shapes';
@@ -64,12 +66,6 @@ beforeAll(async () => {
  * call is a real one placed and ended by the operator's trigger.
  */
 const CALLS = { requires: ['events' as const], timeout: 120_000 };
-
-/**
- * How the file's blocks run: side by side on a simulator, where every test acts on calls of its own;
- * in order on a live tenant, whose calls are real ones placed through the operator's trigger.
- */
-const sideBySide = hasCapability('control') ? describe.concurrent : describe.sequential;
 
 /** Most mints tried on one call of a live tenant to find its slot count (not shown by the spec). */
 const LIVE_MAX_SLOTS = 8;
@@ -152,11 +148,9 @@ interface RateTenant {
 async function freshRateTenant(verify: Verify, label: string): Promise<RateTenant> {
   const w = world();
   const org = await w.control!.organization(`${w.runPrefix}monitor-rate-org`);
-  const t = await w.control!.tenant(org.id, `${w.runPrefix}monitor-rate-${label}`);
-  const client = new ApiClient(w.target.baseUrl, { label: `tenant key ${label}`, key: t.apiKey });
-  const a = await client.post('/assistants', { name: `${w.runPrefix}monitor-rate-${label}` });
-  verify.on('4.5/monitor-session-429').success(a, undefined, `fixture: assistant of tenant ${label}`);
-  return { tenantId: t.id, client, assistantId: a.json.data.id as string };
+  const t = await tenantWithAssistant(w, org, `monitor-rate-${label}`, label);
+  verify.on('4.5/monitor-session-429').success(t.created, undefined, `fixture: assistant of tenant ${label}`);
+  return { tenantId: t.tenantId, client: t.tenantKey, assistantId: t.assistantId! };
 }
 
 /**

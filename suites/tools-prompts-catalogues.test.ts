@@ -25,14 +25,11 @@ import { clauseTest, skipWith, type Verify } from '../helpers/checks/clause';
 import { assistantFixture, promptFixture, toolFixture, UnfindableFixture, type ToolFixture } from '../helpers/world/fixtures';
 import type { ApiResponse } from '../helpers/http/client';
 import { containsString, rowsOf } from '../helpers/spec/shapes';
-import { hasCapability } from '../helpers/target/target';
-import { sharedLimit } from '../helpers/world/concurrency';
+import { sharedLimit, sideBySide } from '../helpers/world/concurrency';
 
 const world = useWorld();
 let assistant: { id: string };
 
-/** How the file's blocks run: side by side on a simulator, in order on a live tenant (fixtures found or made once by name). */
-const sideBySide = hasCapability('control') ? describe.concurrent : describe.sequential;
 /**
  * The lane of the writes to the file's assistant and its tool overrides (its toolIds, the override
  * tests, the prompt links): one test at a time, so no accepted write overlaps another's read-back.

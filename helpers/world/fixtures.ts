@@ -10,11 +10,10 @@
  * one tenant never write the same fixture.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { ApiClient, ApiResponse } from '../http/client';
 import type { UncheckedJson } from '../base/exchange';
 import type { World } from './world';
 import { laneOfRun, liveName } from '../live/lanes';
-import { TargetError } from '../http/client';
+import { ApiClient, TargetError, type ApiResponse } from '../http/client';
 import { journal } from '../live/fixture-journal';
 import { rowsOf } from '../spec/shapes';
 
@@ -363,4 +362,32 @@ export async function suiteFixture(world: World, client: ApiClient, purpose: str
   const res = await client.post('/test-suites', { ...body, name });
   if (res.status >= 300 || typeof res.json?.data?.id !== 'string') throw new FixtureError(`test suite ${purpose}`, res);
   return res.json.data;
+}
+
+/** A tenant made through the control API with its two keys as clients, and the answer to its assistant's creation ({@link tenantWithAssistant}). */
+export interface FreshTenant {
+  tenantId: string;
+  /** The tenant key, as `tenant key <label>`. */
+  tenantKey: ApiClient;
+  /** The organization key acting for the tenant (X-Tenant-Id), as `organization key for tenant <label>`. */
+  orgKey: ApiClient;
+  /** The answer to `POST /assistants` by the tenant key; the caller judges it (a check, or a precondition). */
+  created: ApiResponse;
+  /** The created assistant's id; undefined when the POST was refused. */
+  assistantId?: string;
+}
+
+/**
+ * A fresh tenant of organization `org` (a simulator's control API: its budgets untouched, no other
+ * test on it) named `<run prefix><name>`, and an assistant its tenant key creates under the same
+ * name. For tests whose limits count per tenant (§4.5 mints): nothing else spends them.
+ * @throws Error when the world has no control API (a live tenant), or a control call fails.
+ */
+export async function tenantWithAssistant(world: World, org: { id: string; apiKey: string }, name: string, label: string): Promise<FreshTenant> {
+  if (!world.control) throw new Error('tenantWithAssistant: a fresh tenant needs the control API (a simulator)');
+  const t = await world.control.tenant(org.id, `${world.runPrefix}${name}`);
+  const tenantKey = new ApiClient(world.target.baseUrl, { label: `tenant key ${label}`, key: t.apiKey });
+  const orgKey = new ApiClient(world.target.baseUrl, { label: `organization key for tenant ${label}`, key: org.apiKey, tenantId: t.id });
+  const created = await tenantKey.post('/assistants', { name: `${world.runPrefix}${name}` });
+  return { tenantId: t.id, tenantKey, orgKey, created, assistantId: created.status < 300 ? (created.json?.data?.id as string) : undefined };
 }
