@@ -83,6 +83,11 @@ export interface ClauseTestOptions {
    * (helpers/base/deadline.ts). Its wall cap and vitest's timeout are derived from it.
    */
   timeout?: number;
+  /**
+   * Runs beside the concurrent tests next to it (vitest `test.concurrent`) in a describe block that is
+   * not itself concurrent, so the block still runs apart from its sibling blocks. Default: the block's.
+   */
+  concurrent?: boolean;
 }
 
 /**
@@ -118,7 +123,9 @@ export function waitingWords(scope: Pick<TestScope, 'inflight' | 'queued'>, now 
 export function clauseTest(clauses: ClauseList, requirement: string, fn: (ctx: ClauseContext) => Promise<void> | void, opts: ClauseTestOptions = {}): void {
   const { own: ids, declared } = declaredClauses(clauses);
   const limits = { budgetMs: testBudgetMs(opts.timeout), wallMs: testWallMs(opts.timeout) };
-  test(`${requirement} [${declared.join(' ')}]`, { meta: { clauses: declared }, timeout: vitestTimeoutMs(opts.timeout) }, (ctx) =>
+  // `concurrent` is named only when asked for: an undefined one would override a concurrent block's.
+  const mode = opts.concurrent ? { concurrent: true } : {};
+  test(`${requirement} [${declared.join(' ')}]`, { meta: { clauses: declared }, timeout: vitestTimeoutMs(opts.timeout), ...mode }, (ctx) =>
     runJudged(
       ctx.task,
       limits,

@@ -29,7 +29,7 @@ import { movedKeys } from '../spec/unchanged';
 
 /** What one refusal of a round saw: the fixture before it, its answer, and the read after it. */
 export interface RefusalSeen {
-  /** The fixture (`data` of a read) before the refusal: before the whole round, or before its resend alone. */
+  /** The fixture before the refusal (a read's snapshot, by default its `data`): before the whole round, or before its resend alone. */
   before: unknown;
   /** The refusal's first answer (the one its answer checks judge). */
   res: ApiResponse;
@@ -39,19 +39,26 @@ export interface RefusalSeen {
   alone: boolean;
   /** The read that gave `before`, when it was made in this test's name (its status is the test's to check). */
   beforeRes?: ApiResponse;
+  /** The read that gave `before`, in whichever member's name it was made; undefined when `before` was the fixture's last known read. */
+  beforeRead?: ApiResponse;
 }
 
 /** How a round reaches its fixture. `F` is the fixture (a pool's slot). */
 export interface RefusalRoundsOptions<F> {
   /** Holds a fixture for the round (a pool's `use`): no accepted write runs on it meanwhile. */
   hold: <R>(fn: (fixture: F) => Promise<R>) => Promise<R>;
-  /** Reads the fixture (a GET whose `json.data` is compared). */
+  /** Reads the fixture (a GET whose {@link RefusalRoundsOptions.snapshot} is compared). */
   read: (fixture: F) => Promise<ApiResponse>;
-  /** The fields compared (the documented fields, write stamp included: no write is accepted between the reads). */
+  /**
+   * What of a read is compared and answered as `before` (an object): default its `json.data`. A caller that judges
+   * the status too gives an answer-shaped `{ status, json: { data } }` with `fields` `['status', 'json']`.
+   */
+  snapshot?: (res: ApiResponse) => unknown;
+  /** The fields of a snapshot compared (the documented fields, write stamp included: no write is accepted between the reads). */
   fields: readonly string[];
-  /** Puts the fixture back to `before` after a round changed it (an accepted write of the fields in `moved`). */
+  /** Puts the fixture back to `before` (a snapshot) after a round changed it (an accepted write of the fields in `moved`). */
   restore: (fixture: F, before: Record<string, unknown>, moved: string[]) => Promise<unknown>;
-  /** The fixture's last read `data` while nothing was sent since, when known; and the setter. */
+  /** The fixture's last read snapshot while nothing was sent since, when known; and the setter. */
   known: (fixture: F) => unknown;
   remember: (fixture: F, data: unknown) => void;
 }
@@ -112,8 +119,8 @@ class Round<F> {
   readonly members: Member[] = [];
   /** The fixture, once the round holds it. */
   readonly held = deferred<F>();
-  /** The fixture and its `data` before the round, once read (by the round's first member). */
-  readonly started = deferred<{ fixture: F; before: unknown }>();
+  /** The fixture and its snapshot before the round, once read (by the round's first member), with that read when one was made. */
+  readonly started = deferred<{ fixture: F; before: unknown; read?: ApiResponse }>();
   sent = new Barrier(0);
   read = new Barrier(0);
   /** Resolves with whether any read after differs from the read before. */
@@ -134,15 +141,19 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 /** Sends refusals on fixtures of one kind in rounds (module comment). */
 export class RefusalRounds<F> {
   private open?: Round<F>;
-  constructor(private readonly o: RefusalRoundsOptions<F>) {}
+  private readonly snap: (res: ApiResponse) => unknown;
+  constructor(private readonly o: RefusalRoundsOptions<F>) {
+    this.snap = o.snapshot ?? ((res) => res.json?.data);
+  }
 
   /**
-   * Sends one refusal (`send`, on the fixture the round holds) in the next round, and answers what
-   * it saw. Called by the test whose refusal it is, so its exchanges are its own.
+   * Sends one refusal (`send`, on the fixture the round holds, given the fixture's snapshot before it)
+   * in the next round, and answers what it saw. Called by the test whose refusal it is, so its
+   * exchanges are its own.
    * @throws whatever `send` or a read throws (target trouble); OwnSideError (`foreign-write`) when
    *   the round changed the fixture and no refusal sent alone repeats the change.
    */
-  async refuse(send: (fixture: F) => Promise<ApiResponse>): Promise<RefusalSeen> {
+  async refuse(send: (fixture: F, before: unknown) => Promise<ApiResponse>): Promise<RefusalSeen> {
     const round = this.open ?? this.begin();
     const me: Member = {};
     const first = round.members.length === 0;
@@ -150,9 +161,10 @@ export class RefusalRounds<F> {
     if (first) void this.readBefore(round, me);
     let fixture: F;
     let before: unknown;
+    let beforeRead: ApiResponse | undefined;
     try {
-      ({ fixture, before } = await queued('a round of refused writes', round.started.promise));
-      me.res = await send(fixture);
+      ({ fixture, before, read: beforeRead } = await queued('a round of refused writes', round.started.promise));
+      me.res = await send(fixture, before);
     } catch (e) {
       this.leave(round, me, 'sent');
       throw e;
@@ -167,7 +179,7 @@ export class RefusalRounds<F> {
     }
     round.read.arrive();
     const changed = await queued('the reads after its round', round.judged.promise);
-    if (!changed) return this.done(round, { before, res: me.res, after: me.after, alone: false, beforeRes: me.beforeRes });
+    if (!changed) return this.done(round, { before, res: me.res, after: me.after, alone: false, beforeRes: me.beforeRes, beforeRead });
     return this.alone(round, me, fixture, before, send);
   }
 
@@ -200,10 +212,10 @@ export class RefusalRounds<F> {
       let before = this.o.known(fixture);
       if (before === undefined) {
         me.beforeRes = await this.o.read(fixture);
-        before = me.beforeRes.json?.data;
+        before = this.snap(me.beforeRes);
       }
       this.o.remember(fixture, undefined);
-      round.started.resolve({ fixture, before });
+      round.started.resolve({ fixture, before, read: me.beforeRes });
     } catch (e) {
       round.started.reject(e);
       round.finished.resolve();
@@ -213,7 +225,7 @@ export class RefusalRounds<F> {
   /** After every read: whether any read after differs from the read before; an unchanged round's last read is known. */
   private judge(round: Round<F>, fixture: F): void {
     void round.started.promise.then(({ before }) => {
-      const afters = round.members.filter((m) => m.after).map((m) => m.after!.json?.data);
+      const afters = round.members.filter((m) => m.after).map((m) => this.snap(m.after!));
       const changed = !isRecord(before) || afters.some((a) => !isRecord(a) || movedKeys(before, a, this.o.fields).length > 0);
       if (!changed && afters.length) this.o.remember(fixture, afters[afters.length - 1]);
       round.judged.resolve(changed);
@@ -249,7 +261,13 @@ export class RefusalRounds<F> {
    * the round, read, the refusal sent again alone, read back. Answers those reads once every member
    * had its turn; none of them repeating the change ends the test as an `error`.
    */
-  private async alone(round: Round<F>, me: Member, fixture: F, roundBefore: unknown, send: (f: F) => Promise<ApiResponse>): Promise<RefusalSeen> {
+  private async alone(
+    round: Round<F>,
+    me: Member,
+    fixture: F,
+    roundBefore: unknown,
+    send: (f: F, before: unknown) => Promise<ApiResponse>,
+  ): Promise<RefusalSeen> {
     const mine = deferred<void>();
     const previous = round.turn;
     round.turn = mine.promise;
@@ -257,9 +275,10 @@ export class RefusalRounds<F> {
     try {
       await queued('the resends alone of its round', previous);
       const beforeRes = await this.putBack(fixture, roundBefore);
-      await send(fixture);
+      const before = this.snap(beforeRes);
+      await send(fixture, before);
       const after = await this.o.read(fixture);
-      me.changedAlone = movedKeys(beforeRes.json?.data, after.json?.data, this.o.fields).length > 0;
+      me.changedAlone = movedKeys(before, this.snap(after), this.o.fields).length > 0;
       mine.resolve();
       finished = true;
       this.finishOne(round);
@@ -271,7 +290,7 @@ export class RefusalRounds<F> {
             'another writer, or a change no one request can be tied to; no verdict',
         );
       }
-      return { before: beforeRes.json?.data, res: me.res!, after, alone: true, beforeRes };
+      return { before, res: me.res!, after, alone: true, beforeRes, beforeRead: beforeRes };
     } catch (e) {
       mine.resolve();
       if (!finished) this.finishOne(round);
@@ -282,7 +301,7 @@ export class RefusalRounds<F> {
   /** Reads the fixture and, where it moved from `roundBefore`, puts it back (on no test's behalf) and reads it again. */
   private async putBack(fixture: F, roundBefore: unknown): Promise<ApiResponse> {
     const now = await this.o.read(fixture);
-    const moved = movedKeys(roundBefore, now.json?.data, this.o.fields);
+    const moved = movedKeys(roundBefore, this.snap(now), this.o.fields);
     if (!moved.length || !isRecord(roundBefore)) return now;
     await runDetached(() => this.o.restore(fixture, roundBefore, moved)).catch(() => undefined);
     return this.o.read(fixture);

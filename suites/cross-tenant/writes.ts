@@ -4,10 +4,22 @@
  * taking over B's call) answer 404 and change nothing B reads.
  *
  * How these files' fixtures are made on each target: suites/cross-tenant/fixture.ts.
+ *
+ * The refused writes on B's assistant and on B's text override go side by side in refusal rounds
+ * (helpers/world/refusals.ts): B's resource is read once before a round, every refused write of the
+ * round is sent at once, each by its own test, and each test reads B's resource back itself; a round
+ * whose reads differ sends each write again alone between two reads, so a change is still tied to
+ * one request. B's resources are held by one round or one test at a time: B's own writes (the text
+ * override given before a round, the tool's read-back PUT) never fall between another test's reads.
  */
-import { describe, onTestFinished } from 'vitest';
+import { afterAll, describe, onTestFinished } from 'vitest';
 import { isDeepStrictEqual } from 'node:util';
-import { answerOf, documented, WHOLE } from '../../helpers/spec/documented';
+import { answerOf, comparedFields, documented, WHOLE, type Shape } from '../../helpers/spec/documented';
+import { fixturePool } from '../../helpers/world/concurrency';
+import { RefusalRounds, type RefusalRoundsOptions } from '../../helpers/world/refusals';
+import { putBackBody } from '../../helpers/world/assistant-slots';
+import { movedKeys } from '../../helpers/spec/unchanged';
+import { isObject } from '../../helpers/base/values';
 import { clauseTest, skipWith, type Verify } from '../../helpers/checks/clause';
 import type { ApiResponse } from '../../helpers/http/client';
 import { routeNotServed as routeMissing, statusLine } from '../../helpers/base/exchange';
@@ -26,9 +38,10 @@ export function writeTests({ world, fx }: CrossTenantFixture): void {
   /**
    * Checks that tenant B reads the resource as before. For an assistant the documented fields are
    * compared (§2.2 response column; undocumented ones may change on every read, §9.4); other
-   * resources, whose answers the spec shows only in part, are compared whole.
+   * resources, whose answers the spec shows only in part, are compared whole. `before`: the read
+   * before, or a round's snapshot of it (the same status and compared part, as an answer).
    */
-  function checkUnchanged(verify: Verify, what: string, before: ApiResponse, after: ApiResponse, schema?: 'assistant'): void {
+  function checkUnchanged(verify: Verify, what: string, before: unknown, after: ApiResponse, schema?: 'assistant'): void {
     verify.unchanged(`${what} is unchanged, as tenant B reads it`, before, after, answerOf(schema ? documented(schema) : WHOLE), after);
   }
 
@@ -51,46 +64,111 @@ export function writeTests({ world, fx }: CrossTenantFixture): void {
     await B.put(`/assistants/${fx.assistantB.id}/tools/${fx.toolB}/text-description-override`, { description: "tenant B's own text description" });
   }
 
+  /** B's resources (assistant, tool, text override) as one thing held: one round or one test at a time. */
+  const B_RESOURCES = {};
+  const holdB = fixturePool(async () => B_RESOURCES, 1);
+  afterAll(() => holdB.close());
+  const assistantPath = () => `/assistants/${fx.assistantB.id}`;
+  const overridePath = () => `/assistants/${fx.assistantB.id}/tools/${fx.toolB}/text-override`;
+
+  /**
+   * What a round compares of tenant B's read: the answer's status and `shape`'s part of its data, as an
+   * answer (`{ status, json: { data } }`), so that `answerOf(shape)` reads it as it reads the read itself.
+   */
+  const snapshotOf =
+    (shape: Shape) =>
+    (res: ApiResponse): { status: number; json: { data: unknown } } => ({ status: res.status, json: { data: shape.part(res.json?.data) } });
+
+  /** Rounds on one of B's resources: read as B, compared as {@link checkUnchanged} compares (status and `shape`'s part), never known ahead. */
+  const roundsOn = (read: () => Promise<ApiResponse>, shape: Shape, o: Pick<RefusalRoundsOptions<object>, 'hold' | 'restore'>) =>
+    new RefusalRounds<object>({ ...o, read, snapshot: snapshotOf(shape), fields: ['status', 'json'], known: () => undefined, remember: () => undefined });
+
+  /** B's assistant: a round that changed it is put back by B's own PATCH of the documented fields that moved. */
+  const assistantRounds = roundsOn(() => readAsB(assistantPath()), documented('assistant'), {
+    hold: (fn) => holdB.use(fn),
+    restore: async (_b, before) => {
+      const was = (before as { json: { data: unknown } }).json.data;
+      const now = await readAsB(assistantPath());
+      if (isObject(was))
+        await world()
+          .as('tenantB')
+          .patch(assistantPath(), putBackBody(was, movedKeys(was, now.json?.data, comparedFields('assistant'))));
+    },
+  });
+
+  /** B's text override: given (B's own PUTs) before each round, on no test's behalf, and given again to put it back. */
+  const overrideRounds = roundsOn(() => readAsB(overridePath()), WHOLE, {
+    hold: (fn) =>
+      holdB.use(async (b) => {
+        await giveBATextOverride();
+        return fn(b);
+      }),
+    restore: () => giveBATextOverride(),
+  });
+
   describe("writes on another tenant's resources answer 404 and change nothing (§5.7)", () => {
     const C = ['5.7/no-cross-tenant-write'];
+    // B's resources: side by side, in rounds or holding B's resources alone (module comment).
+    const side = { concurrent: true };
     for (const asker of ASKERS) {
-      clauseTest(C, `${asker.words}: PATCH of B's assistant answers 404 RESOURCE_NOT_FOUND and B's assistant is unchanged`, async (ctx) => {
-        const before = await readAsB(`/assistants/${fx.assistantB.id}`);
-        const res = await world()
-          .as(asker.principal)
-          .patch(`/assistants/${fx.assistantB.id}`, { name: `${world().runPrefix}must-not-apply`, recordingEnabled: !before.json?.data?.recordingEnabled });
-        checkRefused(ctx.verify, "PATCH /assistants/{id} on B's assistant", res, ctx, true);
-        checkUnchanged(ctx.verify, "B's assistant", before, await readAsB(`/assistants/${fx.assistantB.id}`), 'assistant');
-      });
-
-      clauseTest(C, `${asker.words}: PATCH chatapp-enabled on B's assistant is refused and B's assistant is unchanged`, async (ctx) => {
-        const before = await readAsB(`/assistants/${fx.assistantB.id}`);
-        const res = await world().as(asker.principal).patch(`/assistants/${fx.assistantB.id}/chatapp-enabled`, { enabled: true });
-        checkRefused(ctx.verify, "PATCH /assistants/{id}/chatapp-enabled on B's assistant", res, ctx);
-        checkUnchanged(ctx.verify, "B's assistant", before, await readAsB(`/assistants/${fx.assistantB.id}`), 'assistant');
-      });
-
-      clauseTest(C, `${asker.words}: PUT of B's tool is refused with 404 and B's tool keeps its textInstructions`, async (ctx) => {
-        if (!fx.toolB) skipWith(ctx, fx.why.toolB);
-        const marker = { title: `${world().runPrefix}must-not-apply`, description: 'written by another tenant', steps: [] };
-        const res = await world()
-          .as(asker.principal)
-          .put(`/tools/${fx.toolB}`, { ...toolBody(`${world().runPrefix}must-not-apply`), textInstructions: marker });
-        checkRefused(ctx.verify, "PUT /tools/{id} on B's tool", res, ctx);
-        // §4.5 names no read of a single tool. Read-back through the owner's own PUT instead: "on PUT
-        // omitting textInstructions keeps the stored value", so B's PUT without it shows what is stored.
-        const own = await world().as('tenantB').put(`/tools/${fx.toolB}`, toolBody(fx.toolBName!));
-        if (own.status >= 300 || own.json?.data === undefined) {
-          return ctx.verify.inform(
-            "read-back of B's tool not possible",
-            true,
-            `tenant B's own PUT /tools/{id} answered ${statusLine(own)} without a tool in data`,
+      clauseTest(
+        C,
+        `${asker.words}: PATCH of B's assistant answers 404 RESOURCE_NOT_FOUND and B's assistant is unchanged`,
+        async (ctx) => {
+          const seen = await assistantRounds.refuse((_b, before) =>
+            world()
+              .as(asker.principal)
+              .patch(assistantPath(), {
+                name: `${world().runPrefix}must-not-apply`,
+                recordingEnabled: !(before as { json?: { data?: { recordingEnabled?: unknown } } }).json?.data?.recordingEnabled,
+              }),
           );
-        }
-        ctx.verify.lacks("B's tool does not carry the textInstructions another tenant tried to write", JSON.stringify(own.json.data), marker.title, own, {
-          text: true,
-        });
-      });
+          checkRefused(ctx.verify, "PATCH /assistants/{id} on B's assistant", seen.res, ctx, true);
+          checkUnchanged(ctx.verify, "B's assistant", seen.before, seen.after, 'assistant');
+        },
+        side,
+      );
+
+      clauseTest(
+        C,
+        `${asker.words}: PATCH chatapp-enabled on B's assistant is refused and B's assistant is unchanged`,
+        async (ctx) => {
+          const seen = await assistantRounds.refuse(() => world().as(asker.principal).patch(`${assistantPath()}/chatapp-enabled`, { enabled: true }));
+          checkRefused(ctx.verify, "PATCH /assistants/{id}/chatapp-enabled on B's assistant", seen.res, ctx);
+          checkUnchanged(ctx.verify, "B's assistant", seen.before, seen.after, 'assistant');
+        },
+        side,
+      );
+
+      clauseTest(
+        C,
+        `${asker.words}: PUT of B's tool is refused with 404 and B's tool keeps its textInstructions`,
+        async (ctx) => {
+          if (!fx.toolB) skipWith(ctx, fx.why.toolB);
+          // B's own PUT below is a write: no round reads B's resources meanwhile.
+          await holdB.use(async () => {
+            const marker = { title: `${world().runPrefix}must-not-apply`, description: 'written by another tenant', steps: [] };
+            const res = await world()
+              .as(asker.principal)
+              .put(`/tools/${fx.toolB}`, { ...toolBody(`${world().runPrefix}must-not-apply`), textInstructions: marker });
+            checkRefused(ctx.verify, "PUT /tools/{id} on B's tool", res, ctx);
+            // §4.5 names no read of a single tool. Read-back through the owner's own PUT instead: "on PUT
+            // omitting textInstructions keeps the stored value", so B's PUT without it shows what is stored.
+            const own = await world().as('tenantB').put(`/tools/${fx.toolB}`, toolBody(fx.toolBName!));
+            if (own.status >= 300 || own.json?.data === undefined) {
+              return ctx.verify.inform(
+                "read-back of B's tool not possible",
+                true,
+                `tenant B's own PUT /tools/{id} answered ${statusLine(own)} without a tool in data`,
+              );
+            }
+            ctx.verify.lacks("B's tool does not carry the textInstructions another tenant tried to write", JSON.stringify(own.json.data), marker.title, own, {
+              text: true,
+            });
+          });
+        },
+        side,
+      );
 
       for (const [method, suffix, body] of [
         ['PUT', '/text-description-override', { description: 'must not apply' }],
@@ -104,22 +182,26 @@ export function writeTests({ world, fx }: CrossTenantFixture): void {
           `${asker.words}: ${method} /assistants/{id}/tools/{toolId}${suffix.replace(STEP, '{stepId}')} on B's assistant and tool is refused and B's text override is unchanged`,
           async (ctx) => {
             if (!fx.toolB) skipWith(ctx, fx.why.toolB);
-            const overridePath = `/assistants/${fx.assistantB.id}/tools/${fx.toolB}/text-override`;
-            await giveBATextOverride();
-            const before = await readAsB(overridePath);
-            const res = await world().as(asker.principal).request(method, `/assistants/${fx.assistantB.id}/tools/${fx.toolB}${suffix}`, { body });
-            checkRefused(ctx.verify, `${method} ${suffix} on B's assistant`, res, ctx);
+            const seen = await overrideRounds.refuse(() =>
+              world().as(asker.principal).request(method, `/assistants/${fx.assistantB.id}/tools/${fx.toolB}${suffix}`, { body }),
+            );
+            checkRefused(ctx.verify, `${method} ${suffix} on B's assistant`, seen.res, ctx);
+            const before = seen.beforeRead ?? seen.after;
             if (routeMissing(before))
               return ctx.verify.inform(
                 'read-back of the text override not possible',
                 true,
                 `GET /assistants/{id}/tools/{toolId}/text-override answered ${statusLine(before)}`,
               );
-            checkUnchanged(ctx.verify, "B's text override", before, await readAsB(overridePath));
+            checkUnchanged(ctx.verify, "B's text override", seen.before, seen.after);
           },
+          side,
         );
       }
+    }
 
+    // Calls of B, one after another: the trigger holds one call per assistant (docs/event-trigger.md).
+    for (const asker of ASKERS) {
       clauseTest(
         C,
         `${asker.words}: DELETE /calls/{id}/monitor-session on B's live call is refused and B's monitor audit is unchanged`,

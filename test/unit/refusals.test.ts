@@ -121,4 +121,53 @@ describe('refusals in rounds', () => {
     await rounds.refuse(refused);
     expect(fx.writes).toBe(3);
   });
+
+  it('with a snapshot, compares status and data as an answer: a read that is not an object compares too, and a status that moves is tied to its refusal', async () => {
+    const fx: Fixture & { exists: boolean } = { state: { name: 'a' }, stamp: 1, reads: 0, writes: 0, inFlight: 0, mostInFlight: 0, exists: false };
+    const pool = fixturePool(async () => fx, 1);
+    const rounds = new RefusalRounds<typeof fx>({
+      hold: (fn) => pool.use(fn),
+      read: async (f) => {
+        f.reads += 1;
+        return f.exists ? answer(200, { ...f.state }) : answer(404);
+      },
+      snapshot: (res) => ({ status: res.status, json: { data: res.json?.data } }),
+      fields: ['status', 'json'],
+      restore: async (f) => {
+        f.exists = true;
+      },
+      known: () => undefined,
+      remember: () => undefined,
+    });
+    const befores: unknown[] = [];
+    // Nothing stored (a 404 without data): the same answer each time is unchanged, not a change no refusal repeats.
+    const quiet = await Promise.all(
+      [1, 2, 3].map(() =>
+        rounds.refuse((f, before) => {
+          befores.push(before);
+          return refused(f);
+        }),
+      ),
+    );
+    expect(quiet.every((s) => !s.alone)).toBe(true);
+    expect(befores).toEqual([1, 2, 3].map(() => ({ status: 404, json: { data: undefined } })));
+    expect(
+      quiet.map((s) => s.beforeRead?.status),
+      'every member has the read before, whoever made it',
+    ).toEqual([404, 404, 404]);
+    expect(fx.reads).toBe(4);
+    // A refusal that deletes the fixture moves the status: only it, sent alone, is seen to change it.
+    fx.exists = true;
+    const deletes = (f: typeof fx) => {
+      f.exists = false;
+      return Promise.resolve(answer(404));
+    };
+    const seen = await Promise.all([refused, deletes, refused].map((s) => rounds.refuse(s)));
+    expect(seen.every((s) => s.alone)).toBe(true);
+    expect(seen.map((s) => [(s.before as { status: number }).status, s.after.status])).toEqual([
+      [200, 200],
+      [200, 404],
+      [200, 200],
+    ]);
+  });
 });
