@@ -115,26 +115,47 @@ export function useCrossTenantFixture(): CrossTenantFixture {
     }
   }
 
+  /**
+   * Makes the fixtures side by side where none stands on another (issue 43: on a live tenant each is a
+   * look-up by name, a request or two at the answer time): A's and B's assistants together, then B's
+   * tool (its restore clears the overrides on B's assistant), B's prompt, the calls and the
+   * control API's objects, each of these chains in its own order.
+   */
   async function makeFixtures(w: World): Promise<void> {
     const A = w.as('tenantA');
     const B = w.as('tenantB');
-    fx.assistantA = await assistantFixture(w, A, 'xtenant-a');
-    fx.assistantB = await assistantFixture(w, B, 'xtenant-b');
-    const control = w.control;
-    const noControl = (what: string) => ({ why: switchReason('control', `not applicable to this target: ${what}`) });
+    // Both settle before either failure is thrown, so no look-up is left in flight behind the file's set-up.
+    const [a, b] = await Promise.allSettled([assistantFixture(w, A, 'xtenant-a'), assistantFixture(w, B, 'xtenant-b')]);
+    if (a.status === 'rejected') throw a.reason;
+    if (b.status === 'rejected') throw b.reason;
+    fx.assistantA = a.value;
+    fx.assistantB = b.value;
+    // `fixture` never throws: a fixture that cannot be made has its reason in `why`.
+    await Promise.all([makeTool(w, B), makeCalls(w), makeControlled(w)]);
+  }
+
+  /** B's tool and B's prompt, side by side. */
+  async function makeTool(w: World, B: ReturnType<World['as']>): Promise<void> {
     // No DELETE is shown for tools or prompts: on a live tenant they are fixtures found or made once
     // (helpers/world/fixtures.ts); B's tool is PUT back and its overrides on B's assistant cleared at the end.
-    await fixture('toolB', async () => {
+    const tool = fixture('toolB', async () => {
       const made = await toolFixture(w, B, 'xtenant-b-tool', { instruction: toolBody('xtenant-b-tool').instruction, textInstructions: null }, () => [
         fx.assistantB.id,
       ]);
       fx.toolBName = made.body.name;
       return { value: made.id };
     });
-    await fixture('promptB', async () => {
+    const prompt = fixture('promptB', async () => {
       const made = await promptFixture(w, B, 'xtenant-b-prompt', 'chat', 'conformance isolation fixture');
       return { value: made.id as string };
     });
+    await Promise.all([tool, prompt]);
+  }
+
+  /** The calls of B and A, one after another in the order they stand on each other (the trigger holds one call per assistant). */
+  async function makeCalls(w: World): Promise<void> {
+    const B = w.as('tenantB');
+    const control = w.control;
     const events = eventsFor(w.target, control);
     fx.events = events;
     const noEvents = { why: capabilityReason('events') };
@@ -188,6 +209,12 @@ export function useCrossTenantFixture(): CrossTenantFixture {
       }
       return { value: call.id };
     });
+  }
+
+  /** Tenant B's number, A's deleted number and B's conversation: the control API's, or the operator's variables. */
+  async function makeControlled(w: World): Promise<void> {
+    const control = w.control;
+    const noControl = (what: string) => ({ why: switchReason('control', `not applicable to this target: ${what}`) });
     await fixture('numberB', async () => {
       if (!control) {
         const n = w.target.live?.otherSmsFromNumber;
