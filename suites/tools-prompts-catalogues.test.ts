@@ -14,10 +14,11 @@
  * steps as `{ title, description }` objects; override bodies `{ description }`; prompt
  * `{ name, type, content }`.
  *
- * Side by side on a simulator (issue 43), except where tests write one fixture and read it back:
- * those take turns ({@link assistantLane}), or come last (the replayed PUT). On a live tenant the tests
- * run in order ({@link sideBySide}): its fixtures are found or made once by name, and two tests
- * looking for the same one at once could both make it.
+ * Side by side (issue 43), except where tests write one fixture and read it back: those take turns
+ * ({@link assistantLane}), or come last (the replayed PUT). On a live tenant fixtures are found or made
+ * once by name, and two tests looking for the same one at once could both make it: the prompts that
+ * several tests use are looked up once, in the file's set-up ({@link livePrompts}), and every other
+ * fixture name belongs to one hook.
  */
 import { beforeAll, describe } from 'vitest';
 import { useWorld } from '../helpers/world/world';
@@ -25,7 +26,8 @@ import { clauseTest, skipWith, type Verify } from '../helpers/checks/clause';
 import { assistantFixture, promptFixture, toolFixture, UnfindableFixture, type ToolFixture } from '../helpers/world/fixtures';
 import type { ApiResponse } from '../helpers/http/client';
 import { containsString, rowsOf } from '../helpers/spec/shapes';
-import { sharedLimit, sideBySide } from '../helpers/world/concurrency';
+import { hasCapability } from '../helpers/target/target';
+import { sharedLimit } from '../helpers/world/concurrency';
 
 const world = useWorld();
 let assistant: { id: string };
@@ -38,7 +40,10 @@ const assistantLane = sharedLimit(1);
 
 beforeAll(async () => {
   const w = world();
-  assistant = await assistantFixture(w, w.as('tenantA'), 'tools-prompts');
+  // The file's fixtures side by side, each under a name of its own; the assistant's failure fails the file once all have settled.
+  const [made] = await Promise.allSettled([assistantFixture(w, w.as('tenantA'), 'tools-prompts'), makePutFixture(), lookUpLivePrompts()]);
+  if (made.status === 'rejected') throw made.reason;
+  assistant = made.value;
 });
 
 /** Whether some property named like `description` (any case) holds '' anywhere in `value`: an empty description that was stored. */
@@ -74,15 +79,16 @@ const putTool = (id: string, body: Record<string, unknown>) => world().as('tenan
  */
 let putFixture: ToolFixture | undefined;
 let putFixtureError: Error | undefined;
-beforeAll(async () => {
+/** Makes {@link putFixture} (in the file's set-up), keeping its error for the tests instead of throwing. */
+async function makePutFixture(): Promise<void> {
   try {
     putFixture = await toolFixture(world(), world().as('tenantA'), 'tool-put', { instruction: INSTRUCTION, textInstructions: TEXT_INSTRUCTIONS });
   } catch (e) {
     putFixtureError = e as Error;
   }
-});
+}
 
-sideBySide('§4.5 tools: instruction and textInstructions', () => {
+describe.concurrent('§4.5 tools: instruction and textInstructions', () => {
   clauseTest(
     '4.5/tool-instruction-shape',
     'a tool carries instruction and textInstructions of the shape title, description, steps (the POST, or on a live tenant the PUT, answer)',
@@ -157,7 +163,7 @@ function sentStepFields(steps: unknown, sent: readonly Record<string, unknown>[]
   });
 }
 
-sideBySide('§4.5 per-assistant tool overrides', () => {
+describe.concurrent('§4.5 per-assistant tool overrides', () => {
   let tool: any;
   let why = '';
   const base = () => `/assistants/${assistant.id}/tools/${tool.id}`;
@@ -263,20 +269,39 @@ sideBySide('§4.5 per-assistant tool overrides', () => {
 const PROMPT_TYPES = ['chat', 'whisper_summary', 'voice_persona', 'ivr'] as const;
 
 /**
- * A prompt of `type` for one purpose (helpers/world/fixtures.ts `promptFixture`: new on a simulator, found
- * or created once on a live tenant). A refused POST fails the calling test; a live list that shows
- * no names skips it (nothing is created that could not be found again).
+ * On a live tenant, the prompt of each type (purpose `prompt-<type>`), looked up by name or made once
+ * in the file's set-up, side by side (each a name of its own): several tests use each, and two of them
+ * looking for one name at once could both make it. Each outcome is kept for the tests; empty on a simulator.
+ */
+const livePrompts = new Map<string, Promise<any>>();
+
+/** Fills {@link livePrompts} on a live tenant and waits until every look-up has settled. */
+async function lookUpLivePrompts(): Promise<void> {
+  if (hasCapability('control')) return;
+  for (const type of PROMPT_TYPES) {
+    const purpose = `prompt-${type}`;
+    const found = promptFixture(world(), world().as('tenantA'), purpose, type, `You are a ${type} prompt.`);
+    found.catch(() => undefined);
+    livePrompts.set(purpose, found);
+  }
+  await Promise.allSettled(livePrompts.values());
+}
+
+/**
+ * A prompt of `type` for one purpose (helpers/world/fixtures.ts `promptFixture`: new on a simulator, made
+ * by the calling test; on a live tenant found or created once, {@link livePrompts}). A refused POST fails
+ * the calling test; a live list that shows no names skips it (nothing is created that could not be found again).
  */
 async function prompt(ctx: Parameters<typeof skipWith>[0], purpose: string, type: string): Promise<any> {
   try {
-    return await promptFixture(world(), world().as('tenantA'), purpose, type, `You are a ${type} prompt.`);
+    return await (livePrompts.get(purpose) ?? promptFixture(world(), world().as('tenantA'), purpose, type, `You are a ${type} prompt.`));
   } catch (e) {
     if (e instanceof UnfindableFixture) skipWith(ctx, e.message);
     throw e;
   }
 }
 
-sideBySide('§4.5 prompts', () => {
+describe.concurrent('§4.5 prompts', () => {
   clauseTest('4.5/prompt-types', 'POST /prompts accepts each named type and answers it (on a live tenant: the prompts made once, as listed)', async (ctx) => {
     for (const type of PROMPT_TYPES) {
       const data = await prompt(ctx, `prompt-${type}`, type);
@@ -329,7 +354,7 @@ sideBySide('§4.5 prompts', () => {
   });
 });
 
-sideBySide('§2.10 catalogues', () => {
+describe.concurrent('§2.10 catalogues', () => {
   clauseTest(['2.10/model-type', '4.5/models-catalogue'], 'every GET /models entry carries id and type chat or realtime', async ({ verify }) => {
     const res = await world().as('tenantA').get('/models');
     verify.on('4.5/models-catalogue').success(res, 200, 'GET /models answers 200');
