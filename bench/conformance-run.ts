@@ -12,7 +12,8 @@
  *   target in another region would be; the run gets the file workers a remote target gets
  *   ({@link REMOTE_FILE_WORKERS}), not the loopback address's one per core. Also prints the serial
  *   cost (every request × MS), the floor (serial cost over the requests that may be in flight:
- *   files × `CORE_API_CONCURRENCY`), and each file's chain × MS, below which it cannot finish.
+ *   files × `CORE_API_CONCURRENCY`), each file's chain × MS, below which it cannot finish, and the
+ *   file whose requests need longest at the most it had in flight ({@link fileBound}).
  *
  * - With `--live`: the same simulator as a live tenant (no control URL; the operator's variables made
  *   through its control API, nothing optional on, {@link liveEnv}), as a nightly against staging;
@@ -74,6 +75,22 @@ function longestFile(r: ConformanceRunResult): { file: string; ms: number; reque
   for (const t of r.record.tests) perFile.set(t.file, (perFile.get(t.file) ?? 0) + t.durationMs);
   let best = { file: '-', ms: 0, requests: 0 };
   for (const [file, ms] of perFile) if (ms > best.ms) best = { file, ms, requests: r.record.requests.perFile[file] ?? 0 };
+  return best;
+}
+
+/**
+ * The suite file whose requests need the longest at the most it ever had in flight: its requests ×
+ * `latencyMs` ÷ that most (ms). No run ends sooner unless that file sends more at once; unlike the
+ * floor, which assumes every file keeps `CORE_API_CONCURRENCY` in flight, it shows a file that
+ * holds too many of the run's requests.
+ */
+function fileBound(r: ConformanceRunResult, latencyMs: number): { file: string; requests: number; inFlight: number; ms: number } {
+  let best = { file: '-', requests: 0, inFlight: 1, ms: 0 };
+  for (const [file, o] of Object.entries(r.record.requests.overlap ?? {})) {
+    const requests = r.record.requests.perFile[file] ?? 0;
+    const ms = (requests * latencyMs) / Math.max(1, o.inFlight);
+    if (ms > best.ms) best = { file, requests, inFlight: Math.max(1, o.inFlight), ms };
+  }
   return best;
 }
 
@@ -201,9 +218,11 @@ for (let i = 1; i <= runs; i++) {
     const mayFly = files * concurrency();
     const floor = serial / mayFly;
     const chain = Math.max(0, ...Object.values(r.record.requests.overlap ?? {}).map((o) => o.chain));
+    const bound = fileBound(r, latencyMs);
     console.log(
       `bench run ${i}: serial cost of all requests ${serial.toFixed(1)} s; floor (requests × ${latencyMs} ms ÷ ${files} files × ${concurrency()} in flight) ${floor.toFixed(1)} s, ` +
-        `the wall time ${(r.wallMs / 1000 / floor).toFixed(2)}× it; the longest chain of one file × ${latencyMs} ms: ${((chain * latencyMs) / 1000).toFixed(1)} s`,
+        `the wall time ${(r.wallMs / 1000 / floor).toFixed(2)}× it; the longest chain of one file × ${latencyMs} ms: ${((chain * latencyMs) / 1000).toFixed(1)} s; ` +
+        `the file that needs longest at the most it had in flight: ${bound.file}, ${bound.requests} requests × ${latencyMs} ms ÷ ${bound.inFlight}: ${(bound.ms / 1000).toFixed(1)} s`,
     );
   }
 }
