@@ -3,8 +3,8 @@
  * the envelope schemas by helpers/audits/envelope.ts; this file provokes each kind of answer on purpose.)
  *
  * Every test runs side by side (issue 43): reads, and refused PATCHes whose tests judge only the
- * answer. The fixture's accepted PATCH and the PARSE tests, which read the name back after their
- * refusal, take turns in {@link inOrder}: no accepted write overlaps a read-back it could move.
+ * answer. The fixture's accepted PATCH and the PARSE tests, which read the assistant before and
+ * after their refusal, take turns in {@link inOrder}: no accepted write overlaps a comparison it could move.
  */
 import { beforeAll, describe } from 'vitest';
 import { randomUUID } from 'node:crypto';
@@ -16,6 +16,7 @@ import type { ApiResponse } from '../helpers/http/client';
 import { fieldNamed } from '../helpers/checks/judgments';
 import { NEVER, openWindow } from '../helpers/checks/clock';
 import { sharedLimit } from '../helpers/world/concurrency';
+import { documented } from '../helpers/spec/documented';
 
 const world = useWorld();
 let assistant: { id: string; name: string };
@@ -26,8 +27,8 @@ beforeAll(async () => {
 });
 
 /**
- * The lane of the requests that write the fixture's name or read it back to compare (the accepted
- * PATCH, each PARSE test's refusal and read): one at a time, in the order the tests reach it.
+ * The lane of the requests that write the fixture's name or read it to compare (the accepted
+ * PATCH, each PARSE test's reads and refusal): one at a time, in the order the tests reach it.
  */
 const inOrder = sharedLimit(1);
 
@@ -137,14 +138,22 @@ describe.concurrent('§7 PARSE: a body that is not valid JSON', () => {
   const BODIES = ['{', '{"name": }', 'not json', '{"name":"x",}', "{'name':'x'}", '{"name":"x"} trailing'];
   for (const raw of BODIES) {
     clauseTest('7/parse-400', `${JSON.stringify(raw)} answers 400 PARSE and changes nothing`, async ({ verify }) => {
-      // In the fixture's lane: a body a lenient parser read would set the name, so a change is this body's alone.
-      const { res, after } = await inOrder(async () => {
+      // In the fixture's lane, read before and after: a body a lenient parser read would set the
+      // name (or more), so a change between the two reads is this body's alone.
+      const { res, before, after } = await inOrder(async () => {
         const tenant = world().as('tenantA');
+        const was = await tenant.get(`/assistants/${assistant.id}`);
         const refused = await tenant.patch(`/assistants/${assistant.id}`, undefined, { rawBody: raw });
-        return { res: refused, after: await tenant.get(`/assistants/${assistant.id}`) };
+        return { res: refused, before: was, after: await tenant.get(`/assistants/${assistant.id}`) };
       });
       verify.error(res, 400, 'PARSE', `PATCH /assistants/{id} with body ${JSON.stringify(raw)}`);
-      verify.reads('the assistant is unchanged', after.json?.data, ['name'], { kind: 'equals', value: assistant.name }, after);
+      verify.unchanged(
+        'a body refused as not JSON changes no documented field of the assistant',
+        before.json?.data,
+        after.json?.data,
+        documented('assistant'),
+        after,
+      );
     });
   }
 });
