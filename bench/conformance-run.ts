@@ -13,7 +13,7 @@
  *   ({@link REMOTE_FILE_WORKERS}), not the loopback address's one per core. Also prints the serial
  *   cost (every request × MS), the floor (serial cost over the requests that may be in flight:
  *   files × `CORE_API_CONCURRENCY`), each file's chain × MS, below which it cannot finish, and the
- *   file whose requests need longest at the most it had in flight ({@link fileBound}).
+ *   file whose requests need longest at the most it had in flight (helpers/report/overlap.ts `runTiming`).
  *
  * - With `--live`: the same simulator as a live tenant (no control URL; the operator's variables made
  *   through its control API, nothing optional on, {@link liveEnv}), as a nightly against staging;
@@ -47,6 +47,7 @@ import { median } from 'simple-statistics';
 import { runConformance, type ConformanceRunResult } from '../tools/mutation/run';
 import { ControlClient } from '../helpers/target/control';
 import { REMOTE_FILE_WORKERS } from '../helpers/target/target';
+import { runTiming } from '../helpers/report/overlap';
 import { concurrency } from '../helpers/world/concurrency';
 import { isEnvSet, readEnv } from '../helpers/base/env';
 import { envEntries } from '../helpers/base/env-vars';
@@ -75,22 +76,6 @@ function longestFile(r: ConformanceRunResult): { file: string; ms: number; reque
   for (const t of r.record.tests) perFile.set(t.file, (perFile.get(t.file) ?? 0) + t.durationMs);
   let best = { file: '-', ms: 0, requests: 0 };
   for (const [file, ms] of perFile) if (ms > best.ms) best = { file, ms, requests: r.record.requests.perFile[file] ?? 0 };
-  return best;
-}
-
-/**
- * The suite file whose requests need the longest at the most it ever had in flight: its requests ×
- * `latencyMs` ÷ that most (ms). No run ends sooner unless that file sends more at once; unlike the
- * floor, which assumes every file keeps `CORE_API_CONCURRENCY` in flight, it shows a file that
- * holds too many of the run's requests.
- */
-function fileBound(r: ConformanceRunResult, latencyMs: number): { file: string; requests: number; inFlight: number; ms: number } {
-  let best = { file: '-', requests: 0, inFlight: 1, ms: 0 };
-  for (const [file, o] of Object.entries(r.record.requests.overlap ?? {})) {
-    const requests = r.record.requests.perFile[file] ?? 0;
-    const ms = (requests * latencyMs) / Math.max(1, o.inFlight);
-    if (ms > best.ms) best = { file, requests, inFlight: Math.max(1, o.inFlight), ms };
-  }
   return best;
 }
 
@@ -215,10 +200,10 @@ for (let i = 1; i <= runs; i++) {
   if (latencyMs) {
     const serial = (r.record.requests.total * latencyMs) / 1000;
     const files = Math.min(workers ?? 1, Object.keys(r.record.requests.perFile).length);
-    const mayFly = files * concurrency();
-    const floor = serial / mayFly;
+    const timing = runTiming(r.record.requests.total, r.record.requests.perFile, r.record.requests.overlap ?? {}, latencyMs, files, concurrency());
+    const floor = timing.floorMs / 1000;
     const chain = Math.max(0, ...Object.values(r.record.requests.overlap ?? {}).map((o) => o.chain));
-    const bound = fileBound(r, latencyMs);
+    const bound = timing.bound ?? { file: '-', requests: 0, inFlight: 1, ms: 0 };
     console.log(
       `bench run ${i}: serial cost of all requests ${serial.toFixed(1)} s; floor (requests × ${latencyMs} ms ÷ ${files} files × ${concurrency()} in flight) ${floor.toFixed(1)} s, ` +
         `the wall time ${(r.wallMs / 1000 / floor).toFixed(2)}× it; the longest chain of one file × ${latencyMs} ms: ${((chain * latencyMs) / 1000).toFixed(1)} s; ` +

@@ -7,6 +7,7 @@ import { VALUE_CLASSES_TRIED } from '../generate/value-classes';
 import { outageHeading, type RunRecord } from './model';
 import type { RunComparison, ClauseChange } from './model';
 import { byClauseId, cut, describeAnswer, describeRequest, evidenceFor, firstLine, whyLine, type ClauseEvidence } from './evidence';
+import { filesInFlight, runTiming } from './overlap';
 
 /** Options of {@link renderMarkdown}. */
 export interface MarkdownOptions {
@@ -301,6 +302,48 @@ function renderRequestsPerFile(run: RunRecord): string[] {
   return lines;
 }
 
+/** Seconds with one decimal. */
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * Where the run's wall time went (issue 43): the answers' median time, the floor it gives (every
+ * request × that time over the files in flight × `CORE_API_CONCURRENCY`), the file that needs longest
+ * at the most it had in flight, and the files with the longest chains of requests one after another.
+ * Needs a record of format 1.18 (its answer times); none: no section.
+ */
+export function renderTiming(run: RunRecord): string[] {
+  const { answerMs, overlap, concurrency } = run.requests;
+  if (!answerMs || !overlap || !concurrency) return [];
+  const wallMs = Date.parse(run.finishedAt) - Date.parse(run.startedAt);
+  const files = Math.max(1, filesInFlight(overlap));
+  const t = runTiming(run.requests.total, run.requests.perFile, overlap, answerMs.medianMs, files, concurrency);
+  const lines = [
+    '',
+    '## Where the time went',
+    '',
+    `The run took ${seconds(wallMs)} for ${run.requests.total} requests; the median answer took ${answerMs.medianMs} ms (90% within ${answerMs.p90Ms} ms).`,
+    `Its floor at that answer time: ${run.requests.total} requests × ${answerMs.medianMs} ms ÷ (${files} files at once × ${concurrency} in flight) = **${seconds(t.floorMs)}**` +
+      (t.floorMs > 0 ? `; the run took ${(wallMs / t.floorMs).toFixed(1)}× it.` : '.'),
+  ];
+  if (t.bound)
+    lines.push(
+      `The file that needs longest at the most it had in flight: ${t.bound.file}, ${t.bound.requests} requests × ${answerMs.medianMs} ms ÷ ${t.bound.inFlight} = **${seconds(t.bound.ms)}**: no run ends sooner unless it sends more at once.`,
+    );
+  lines.push(
+    '',
+    '| suite file | requests | longest chain one after another | × median answer | most in flight | requests from – to |',
+    '|---|---:|---:|---:|---:|---|',
+  );
+  const longest = Object.entries(overlap)
+    .sort((a, b) => b[1].chain - a[1].chain)
+    .slice(0, 8);
+  for (const [file, o] of longest) {
+    const when = o.firstMs !== undefined && o.lastMs !== undefined ? `${seconds(o.firstMs)} – ${seconds(o.lastMs)}` : '';
+    lines.push(`| ${file} | ${run.requests.perFile[file] ?? 0} | ${o.chain} | ${seconds(o.chain * answerMs.medianMs)} | ${o.inFlight} | ${when} |`);
+  }
+  return lines;
+}
+
 /** Checks graded non-strict: refusals in another form than the spec states (none: no section). */
 function renderNonStrict(run: RunRecord): string[] {
   const nonStrict = run.tests.flatMap((t) => t.checks.filter((c) => c.level === 'non-strict').map((c) => ({ test: t.name, check: c })));
@@ -354,6 +397,7 @@ export function renderMarkdown(run: RunRecord, opts: MarkdownOptions = {}): stri
     ...renderFailures(run),
     ...renderClauseTable(run),
     ...renderRequestsPerFile(run),
+    ...renderTiming(run),
     ...renderNonStrict(run),
     ...renderDrift(run),
     ...renderValueClasses(run),

@@ -3,7 +3,7 @@
  * (Markdown, HTML, gate, baseline diff, shard merge) are computed from this record alone, never by
  * re-running tests.
  */
-import type { RequestOverlap } from './overlap';
+import type { AnswerTimes, RequestOverlap } from './overlap';
 import type { CheckRecord, DriftRecord, MatrixCell, OwnSideKind } from '../base/meta';
 import type { Clause, ClauseTarget } from '../spec/catalogue';
 import type { StatementResult } from './statements';
@@ -133,6 +133,10 @@ export interface RunRecord {
     budget?: number;
     /** Per suite file: the longest chain of requests sent one after another and the most in flight at once (format 1.15; helpers/report/overlap.ts). */
     overlap?: Record<string, RequestOverlap>;
+    /** How long the answers took, over every request's span (format 1.18; helpers/report/overlap.ts). */
+    answerMs?: AnswerTimes;
+    /** `CORE_API_CONCURRENCY` of the run: requests in flight per suite file, for the floor (format 1.18). */
+    concurrency?: number;
   };
   drift: (DriftRecord & { tests: string[] })[];
   tests: TestRecord[];
@@ -221,7 +225,7 @@ export interface OffSummary {
 }
 
 /** Current minor format revision written by this code. */
-export const FORMAT_VERSION = '1.17';
+export const FORMAT_VERSION = '1.18';
 
 /** Which catalogue target a run mode exercises: simulators (embedded, external) or a live tenant. */
 export function targetKindOf(mode: string): ClauseTarget {

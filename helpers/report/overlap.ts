@@ -76,3 +76,69 @@ export function overlapPerFile(spansByFile: ReadonlyMap<string, readonly Request
   }
   return out;
 }
+
+/** How long the run's answers took: the median and the 90th percentile of every request's span, in whole ms (format 1.18). */
+export interface AnswerTimes {
+  medianMs: number;
+  p90Ms: number;
+  /** How many spans they were taken over. */
+  count: number;
+}
+
+/** The {@link AnswerTimes} of every span of `spansByFile` (nearest-rank percentiles); undefined without spans. */
+export function answerTimes(spansByFile: ReadonlyMap<string, readonly RequestSpan[]>): AnswerTimes | undefined {
+  const took = [...spansByFile.values()].flatMap((spans) => spans.map(([s, e]) => Math.max(0, e - s))).sort((a, b) => a - b);
+  if (!took.length) return undefined;
+  const rank = (q: number) => took[Math.min(took.length - 1, Math.max(0, Math.ceil(q * took.length) - 1))];
+  return { medianMs: Math.round(rank(0.5)), p90Ms: Math.round(rank(0.9)), count: took.length };
+}
+
+/** The most files whose requests were under way at one moment (`firstMs` to `lastMs` of each {@link RequestOverlap}); 0 without times. */
+export function filesInFlight(overlap: Readonly<Record<string, RequestOverlap>>): number {
+  const events = Object.values(overlap)
+    .filter((o) => o.firstMs !== undefined && o.lastMs !== undefined)
+    .flatMap((o) => [
+      [o.firstMs!, 1],
+      [o.lastMs!, -1],
+    ]) as [number, number][];
+  events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let now = 0;
+  let most = 0;
+  for (const [, d] of events) most = Math.max(most, (now += d));
+  return most;
+}
+
+/**
+ * Where a run's wall time went against a target whose answers take `answerMs` (issue 43): the
+ * floor (every request × `answerMs` over what may be in flight: `files` × `concurrency`), and the
+ * file whose requests need longest at the most it had in flight (no run ends sooner unless that file
+ * sends more at once). Times in ms.
+ */
+export interface RunTiming {
+  floorMs: number;
+  /** The file that needs longest at the most it had in flight, with its requests, that most, and the time (ms). */
+  bound?: { file: string; requests: number; inFlight: number; ms: number };
+}
+
+/**
+ * The {@link RunTiming} of a run of `total` requests (`perFile` of them per suite file, with their
+ * `overlap`), answers of `answerMs`, `files` files in flight and `concurrency` requests in flight per file.
+ */
+export function runTiming(
+  total: number,
+  perFile: Readonly<Record<string, number>>,
+  overlap: Readonly<Record<string, RequestOverlap>>,
+  answerMs: number,
+  files: number,
+  concurrency: number,
+): RunTiming {
+  const floorMs = (total * answerMs) / Math.max(1, files * concurrency);
+  let bound: RunTiming['bound'];
+  for (const [file, o] of Object.entries(overlap)) {
+    const requests = perFile[file] ?? 0;
+    const inFlight = Math.max(1, o.inFlight);
+    const ms = (requests * answerMs) / inFlight;
+    if (!bound || ms > bound.ms) bound = { file, requests, inFlight, ms };
+  }
+  return { floorMs, bound };
+}

@@ -31,7 +31,7 @@ import { suiteFilesOf } from './merge';
 import { setUpFailure, setUpSkip, testVerdict, troubleTiming, type SetUpView } from './verdict';
 import { readSpec, sectionTitles } from '../spec/spec-doc';
 import { failedOnAnAnswer } from '../base/meta';
-import { overlapPerFile, type RequestSpan } from './overlap';
+import { answerTimes, overlapPerFile, type RequestSpan } from './overlap';
 
 /** Folder run output is written to (`CONFORMANCE_REPORT_DIR`, default `reports`). */
 export const REPORT_DIR = resolve(process.cwd(), readEnv('CONFORMANCE_REPORT_DIR'));
@@ -279,6 +279,8 @@ export default class ConformanceReporter implements Reporter {
     if (conformanceRan) {
       const record = this.runRecord(tests, target, root, testModules);
       record.requests.overlap = overlapPerFile(spans, this.startedAt.getTime());
+      const answers = answerTimes(spans);
+      if (answers) [record.requests.answerMs, record.requests.concurrency] = [answers, readEnv('CORE_API_CONCURRENCY')];
       const dir = conformanceReportDir(this.shard);
       writeRunRecord(record, dir);
       await writeReports(record, dir);

@@ -1,6 +1,8 @@
 /** helpers/report/overlap.ts: the longest chain of requests one after another, and the most in flight. */
 import { describe, expect, it } from 'vitest';
-import { overlapPerFile, requestOverlap } from '../../helpers/report/overlap';
+import { answerTimes, filesInFlight, overlapPerFile, requestOverlap, runTiming } from '../../helpers/report/overlap';
+import { renderTiming } from '../../helpers/report/markdown';
+import type { RunRecord } from '../../helpers/report/model';
 
 describe('requestOverlap', () => {
   it('counts nothing for no spans', () => {
@@ -78,5 +80,60 @@ describe('overlapPerFile', () => {
       ],
     ]);
     expect(overlapPerFile(spans, 900)).toEqual({ 'suites/a.test.ts': { chain: 2, inFlight: 1, firstMs: 100, lastMs: 1_001 } });
+  });
+});
+
+describe('where the time went (format 1.18)', () => {
+  it('answer times: the median and the 90th percentile of every span, by nearest rank', () => {
+    const spans = new Map([
+      ['a', Array.from({ length: 9 }, (_, i) => [i * 1000, i * 1000 + 100] as const)],
+      ['b', [[0, 1000] as const]],
+    ]);
+    expect(answerTimes(spans)).toEqual({ medianMs: 100, p90Ms: 100, count: 10 });
+    spans.set('c', [[0, 900] as const, [0, 950] as const]);
+    expect(answerTimes(spans)).toEqual({ medianMs: 100, p90Ms: 950, count: 12 });
+    expect(answerTimes(new Map())).toBeUndefined();
+  });
+
+  it('files in flight: the most whose first request and last answer overlap', () => {
+    expect(
+      filesInFlight({
+        a: { chain: 1, inFlight: 1, firstMs: 0, lastMs: 100 },
+        b: { chain: 1, inFlight: 1, firstMs: 50, lastMs: 150 },
+        c: { chain: 1, inFlight: 1, firstMs: 150, lastMs: 200 },
+      }),
+    ).toBe(2);
+    expect(filesInFlight({ a: { chain: 1, inFlight: 1 } })).toBe(0);
+  });
+
+  it('the floor, and the file that needs longest at the most it had in flight', () => {
+    const overlap = { big: { chain: 90, inFlight: 8 }, wide: { chain: 10, inFlight: 64 } };
+    const t = runTiming(1000, { big: 720, wide: 280 }, overlap, 1500, 2, 8);
+    expect(t.floorMs).toBe((1000 * 1500) / 16);
+    expect(t.bound).toEqual({ file: 'big', requests: 720, inFlight: 8, ms: (720 * 1500) / 8 });
+  });
+
+  it('the report says the floor and the bounding file, and leaves the section out of an older record', () => {
+    const run = {
+      startedAt: '2026-11-27T00:00:00.000Z',
+      finishedAt: '2026-11-27T00:03:00.000Z',
+      requests: {
+        total: 1000,
+        retries: 0,
+        perFile: { 'suites/big.test.ts': 720, 'suites/wide.test.ts': 280 },
+        overlap: {
+          'suites/big.test.ts': { chain: 90, inFlight: 8, firstMs: 0, lastMs: 170_000 },
+          'suites/wide.test.ts': { chain: 10, inFlight: 64, firstMs: 1000, lastMs: 20_000 },
+        },
+        answerMs: { medianMs: 1500, p90Ms: 1600, count: 1000 },
+        concurrency: 8,
+      },
+    } as unknown as RunRecord;
+    const text = renderTiming(run).join('\n');
+    expect(text).toContain('The run took 180.0 s for 1000 requests; the median answer took 1500 ms (90% within 1600 ms).');
+    expect(text).toContain('(2 files at once × 8 in flight) = **93.8 s**; the run took 1.9× it.');
+    expect(text).toContain('suites/big.test.ts, 720 requests × 1500 ms ÷ 8 = **135.0 s**');
+    expect(text).toContain('| suites/big.test.ts | 720 | 90 | 135.0 s | 8 | 0.0 s – 170.0 s |');
+    expect(renderTiming({ ...run, requests: { ...run.requests, answerMs: undefined } } as RunRecord)).toEqual([]);
   });
 });
