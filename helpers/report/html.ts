@@ -9,6 +9,7 @@ import { CLAUSE_VERDICTS, outageHeading } from './model';
 import type { ClauseChange, RunComparison } from './model';
 import { byClauseId, cut, describeAnswer, describeRequest, evidenceFor, firstLine, topOf, whyLine } from './evidence';
 import { headingAnchor } from '../spec/spec-doc';
+import { seconds, timingSentences, timingSummary } from './markdown';
 
 /** Options of {@link renderHtml}. */
 export interface HtmlOptions {
@@ -273,6 +274,23 @@ function requestsHtml(run: RunRecord): string {
   return `<section><h2>Requests per suite file</h2><table class="small"><tr><th>suite file</th><th>requests</th></tr>${perFile}<tr><th>total</th><th class="n">${run.requests.total}</th></tr></table></section>`;
 }
 
+/** Where the run's wall time went (helpers/report/markdown.ts {@link timingSummary}); a record before format 1.18: nothing. */
+function timingHtml(run: RunRecord): string {
+  const t = timingSummary(run);
+  if (!t) return '';
+  const rows = t.longest
+    .map(
+      (r) =>
+        `<tr><td>${esc(r.file)}</td><td class="n">${r.requests}</td><td class="n">${r.chain}</td><td class="n">${seconds(r.chainMs)}</td><td class="n">${r.inFlight}</td><td>${r.firstMs !== undefined && r.lastMs !== undefined ? `${seconds(r.firstMs)} – ${seconds(r.lastMs)}` : ''}</td></tr>`,
+    )
+    .join('');
+  return `<section id="timing"><h2>Where the time went</h2>${timingSentences(run, t)
+    .map((line) => `<p>${esc(line)}</p>`)
+    .join(
+      '',
+    )}<table class="small"><tr><th>suite file</th><th>requests</th><th>longest chain one after another</th><th>× median answer</th><th>most in flight</th><th>requests from – to</th></tr>${rows}</table></section>`;
+}
+
 /** Drift: what the target answered that the spec does not document (none: nothing). */
 function driftHtml(run: RunRecord): string {
   return run.drift.length
@@ -312,6 +330,7 @@ ${failingHtml(failing)}
 <section id="clauses"><h2>Clauses by spec section</h2>${filtersHtml(run)}
 <table id="clause-table"><thead><tr><th>clause</th><th>section</th><th>level</th><th>verdict</th><th>statement · evidence</th><th>tests</th></tr></thead>${sectionBodiesHtml(run, clauses, opts.specHref)}</table></section>
 ${requestsHtml(run)}
+${timingHtml(run)}
 ${driftHtml(run)}
 </main><script>${JS}</script></body></html>
 `;

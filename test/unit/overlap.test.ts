@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { answerTimes, filesInFlight, overlapPerFile, requestOverlap, runTiming } from '../../helpers/report/overlap';
 import { renderTiming } from '../../helpers/report/markdown';
 import type { RunRecord } from '../../helpers/report/model';
+import { renderHtml } from '../../helpers/report/html';
+import { fixtureRun } from '../fixtures/report/records';
 
 describe('requestOverlap', () => {
   it('counts nothing for no spans', () => {
@@ -131,9 +133,15 @@ describe('where the time went (format 1.18)', () => {
     } as unknown as RunRecord;
     const text = renderTiming(run).join('\n');
     expect(text).toContain('The run took 180.0 s for 1000 requests; the median answer took 1500 ms (90% within 1600 ms).');
-    expect(text).toContain('(2 files at once × 8 in flight) = **93.8 s**; the run took 1.9× it.');
-    expect(text).toContain('suites/big.test.ts, 720 requests × 1500 ms ÷ 8 = **135.0 s**');
+    expect(text).toContain('(2 files at once × 8 in flight) = 93.8 s; the run took 1.9× it.');
+    expect(text).toContain('suites/big.test.ts, 720 requests × 1500 ms ÷ 8 = 135.0 s');
     expect(text).toContain('| suites/big.test.ts | 720 | 90 | 135.0 s | 8 | 0.0 s – 170.0 s |');
     expect(renderTiming({ ...run, requests: { ...run.requests, answerMs: undefined } } as RunRecord)).toEqual([]);
+    // The HTML report says the same, and leaves the section out of an older record.
+    const full = fixtureRun();
+    const html = renderHtml({ ...full, startedAt: run.startedAt, finishedAt: run.finishedAt, requests: run.requests });
+    expect(html).toContain('<section id="timing"><h2>Where the time went</h2>');
+    expect(html).toContain('suites/big.test.ts, 720 requests × 1500 ms ÷ 8 = 135.0 s');
+    expect(renderHtml(full)).not.toContain('id="timing"');
   });
 });
