@@ -78,11 +78,6 @@ export function schemaDocument(name: string): SchemaObject | undefined {
   return schemaDocuments[name];
 }
 
-/** Every schema document of schemas/, parsed, in a stable order (test/unit/validator.test.ts checks each against the 2020-12 meta-schema). */
-export function schemaFileDocuments(): SchemaObject[] {
-  return listSchemaFiles(SCHEMA_DIR).map((file) => JSON.parse(readFileSync(file, 'utf8')) as SchemaObject);
-}
-
 function build() {
   // `validateSchema: false`: ajv would compile the 2020-12 meta-schema and check every document
   // against it in every file worker (issue 43: about 80 ms of CPU each, several times that on a
