@@ -24,7 +24,7 @@ import { curlCredential, useWorld, type PrincipalName } from '../helpers/world/w
 import { curlReproduction } from '../helpers/base/exchange';
 import { clauseTest, sharedVerifier, skipWith, type Verify } from '../helpers/checks/clause';
 import { assistantFixture } from '../helpers/world/fixtures';
-import { concurrency, fixturePool, fixturePoolSize, sharedLimit, type FixturePool } from '../helpers/world/concurrency';
+import { fileLimit, fixturePool, fixturePoolSize, type FixturePool } from '../helpers/world/concurrency';
 import { capabilityReason, hasCapability } from '../helpers/target/target';
 import { isBareRoute } from '../helpers/audits/envelope';
 import { foreignWords, TargetError, type ApiClient, type ApiResponse, type RequestOptions } from '../helpers/http/client';
@@ -266,7 +266,7 @@ const firstOnly = <T>(list: T[]): T[] => (hasCapability('control') ? list : list
  * side by side, so the limit, not the order of the blocks, bounds the file: its 5,000 requests
  * went 32 at a time in four blocks one after another, a chain of 220 (18 s at 80 ms per answer).
  */
-const limit = sharedLimit(hasCapability('control') ? 8 * concurrency() : concurrency());
+const limit = fileLimit(8);
 
 /** Whether a route call may be sent with valid credentials here: reads always; writes only with `fuzzWrites`. */
 const mayWrite = (row: MatrixRoute) => row.method === 'GET' || fuzzWrites();

@@ -24,7 +24,7 @@ import { curlCredential, useWorld, type PrincipalName } from '../helpers/world/w
 import { curlReproduction, statusLine } from '../helpers/base/exchange';
 import { clauseTest, skipWith } from '../helpers/checks/clause';
 import { assistantFixture } from '../helpers/world/fixtures';
-import { concurrency, sharedLimit } from '../helpers/world/concurrency';
+import { concurrency, fileLimit, sharedLimit } from '../helpers/world/concurrency';
 import { hasCapability, type Capability } from '../helpers/target/target';
 import { documented, WHOLE, WRITE_STAMPS } from '../helpers/spec/documented';
 import { eventsFor, type Events, type StartedCall } from '../helpers/target/events';
@@ -52,7 +52,7 @@ const SEED = readEnv('CORE_API_ROUTE_SEED');
 /** Deeper generation for a nightly run (helpers/generate/depth.ts). */
 const depth = generativeDepth();
 const SPACE = routeSpace({ seed: SEED });
-const limit = sharedLimit(hasCapability('control') ? 4 * concurrency() : concurrency());
+const limit = fileLimit(4);
 
 let assistant: { id: string; name: string };
 let events: Events | undefined;

@@ -165,7 +165,7 @@ beforeAll(async () => {
       await populate(slot, true);
       return slot;
     },
-    fixturePoolSize(w.target.capabilities.control) * (w.target.capabilities.control ? SIMULATOR_SLOTS_PER_TEST : 1),
+    fixturePoolSize(w.target.capabilities.control, SIMULATOR_SLOTS_PER_TEST),
     readBackSlot(client),
   );
 });

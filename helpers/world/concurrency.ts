@@ -25,14 +25,15 @@ export function concurrency(env?: EnvSource): number {
 }
 
 /**
- * How many fixtures a file's {@link fixturePool} may hold: {@link concurrency} on a simulator (its
- * fixtures are the file's own, made fresh); on a live tenant `CORE_API_LIVE_POOL` (default 1), at
+ * How many fixtures a file's {@link fixturePool} may hold: `simulatorFactor` × {@link concurrency}
+ * on a simulator (its fixtures are the file's own, made fresh; a file whose tests each borrow
+ * several at once asks for more than one per test); on a live tenant `CORE_API_LIVE_POOL` (default 1), at
  * most {@link concurrency}: each is an assistant the lane keeps (made once, restored after every
  * run; docs/live-tenants.md), so more than one is the operator's choice.
  * @throws EnvError when either variable holds a value its kind refuses.
  */
-export function fixturePoolSize(control: boolean, env?: EnvSource): number {
-  return control ? concurrency(env) : Math.min(concurrency(env), readEnv('CORE_API_LIVE_POOL', env));
+export function fixturePoolSize(control: boolean, simulatorFactor = 1, env?: EnvSource): number {
+  return control ? simulatorFactor * concurrency(env) : Math.min(concurrency(env), readEnv('CORE_API_LIVE_POOL', env));
 }
 
 /** A pool of interchangeable fixtures shared by concurrent tests (each test borrows one at a time). */
@@ -98,6 +99,14 @@ export function fixturePool<T extends object>(create: (index: number) => Promise
       await pool.destroy();
     },
   };
+}
+
+/**
+ * One limit on requests in flight for a whole file: `simulatorFactor` × {@link concurrency} on a
+ * simulator, which exists to be hammered; {@link concurrency} on a live tenant.
+ */
+export function fileLimit(simulatorFactor: number): <R>(fn: () => Promise<R>) => Promise<R> {
+  return sharedLimit(hasCapability('control') ? simulatorFactor * concurrency() : concurrency());
 }
 
 /**
