@@ -2,7 +2,7 @@
  * Global setup of the conformance project: reads the target once (failing fast with one message
  * that lists every missing variable), starts the embedded simulator when `CORE_API_BASE_URL` is
  * unset, says in the run's first lines whether a proxy is used (without credentials), probes the
- * target once (helpers/target/probe.ts) and, side by side with the probe, checks each credential of a live tenant with one read
+ * target once (helpers/target/probe.ts), then checks each credential of a live tenant with one read
  * (helpers/target/credentials.ts: a refused form skips the tests that need it, handed to the workers as
  * `CORE_API__REFUSED_CREDENTIALS`; another answer is the tests' to judge), checks a control API's health, and sets the run-wide simulator config
  * once (files never change global config, so they can run in parallel).
@@ -68,14 +68,13 @@ export default async function setup(project?: TestProject): Promise<() => Promis
     process.exit(2);
   };
 
-  // The probe and the credential check side by side (issue 43): both only read, and the probe's verdict comes first.
-  const checking = target.live ? checkCredentials(baseUrl, target.live) : undefined;
-  checking?.catch(() => undefined);
+  // The probe first: no key is sent until it has found the API at the base URL (a mistyped host
+  // or prefix must not receive the operator's keys).
   const probe = await probeTarget(baseUrl);
   if (!probe.ok) await stop(probe);
   let refused: RefusedCredential[] = [];
-  if (target.live && checking) {
-    const credentials = await checking;
+  if (target.live) {
+    const credentials = await checkCredentials(baseUrl, target.live);
     if (!credentials.ok) return stop(credentials, refusedLine(credentials));
     for (const line of credentialNotes(credentials)) console.log(line);
     refused = credentials.refused;
