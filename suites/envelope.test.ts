@@ -147,6 +147,7 @@ describe.concurrent('§7 PARSE: a body that is not valid JSON', () => {
         return { res: refused, before: was, after: await tenant.get(`/assistants/${assistant.id}`) };
       });
       verify.error(res, 400, 'PARSE', `PATCH /assistants/{id} with body ${JSON.stringify(raw)}`);
+      verify.success(after, 200, 'GET /assistants/{id} after the refused body reads the assistant');
       verify.unchanged(
         'a body refused as not JSON changes no documented field of the assistant',
         before.json?.data,

@@ -22,7 +22,7 @@ import fc from 'fast-check';
 import { useWorld } from '../helpers/world/world';
 import { clauseTest } from '../helpers/checks/clause';
 import { assistantFixture } from '../helpers/world/fixtures';
-import { publicHost } from '../helpers/generate/hosts';
+import { publicHost, publicNameRefusal } from '../helpers/generate/hosts';
 import { generativeDepth } from '../helpers/generate/depth';
 import { hasCapability } from '../helpers/target/target';
 import { checkSideBySide } from '../helpers/generate/side-by-side';
@@ -75,9 +75,11 @@ beforeAll(async () => {
   host = await publicHost(w, 'merge-model');
   // A live target whose DNS cannot see the public name refuses it (§2.3): no merge rule is then
   // judged on it, and the runs only ever clear serverUrl. Each run's baseline PATCHes undo the probe.
-  const probe = await client.patch(`/assistants/${laneAssistants[0]}`, { serverUrl: `https://${host}/conformance-probe` });
-  if (probe.status !== 200) {
-    hostRefused = `the target refuses https://${host}/… (${probe.status} ${probe.json?.error?.code ?? ''}), a name that resolves in public DNS: serverUrl values were only cleared`;
+  // On a simulator nothing is probed: a refusal there fails the model's step.
+  const refusal = await publicNameRefusal(client, laneAssistants[0], host);
+  if (!hasCapability('control')) requests += 1;
+  if (refusal) {
+    hostRefused = `${refusal}: serverUrl values were only cleared`;
     host = undefined;
   }
 });

@@ -17,6 +17,7 @@ import {
   hostResolvingTo,
   PUBLIC_TEST_ADDRESS,
   publicHost,
+  publicNameRefusal,
   rangeEdges,
   unarrangeableReason,
   unresolvableHost,
@@ -96,10 +97,8 @@ beforeAll(async () => {
   vars = { publicHost: await publicHost(w, 'bounds') };
   if (!hasCapability('control')) {
     // Precondition on a target whose DNS cannot be arranged: the public name must be accepted.
-    const probe = await client.patch(`/assistants/${main.id}`, { serverUrl: `https://${vars.publicHost}/conformance-probe` });
-    if (probe.status !== 200) {
-      publicHostUnusable = `precondition failed: the target refuses https://${vars.publicHost}/… (${probe.status} ${probe.json?.error?.code ?? ''}), a name that resolves in public DNS; cases that need an accepted public serverUrl are skipped`;
-    }
+    const refusal = await publicNameRefusal(client, main.id, vars.publicHost);
+    if (refusal) publicHostUnusable = `precondition failed: ${refusal}; cases that need an accepted public serverUrl are skipped`;
     const wild = w.target.wildcardDns;
     if (wild) {
       if (publicHostUnusable)

@@ -9,6 +9,7 @@
 import ipaddr from 'ipaddr.js';
 import { getTarget, hasCapability, switchReason } from '../target/target';
 import type { World } from '../world/world';
+import type { ApiClient } from '../http/client';
 
 /**
  * The name under a wildcard DNS `domain` that resolves to `address`, as sslip.io answers it: IPv4
@@ -65,6 +66,21 @@ export async function publicHost(world: World, label = 'hooks'): Promise<string>
   const name = `${world.runPrefix}${label}.example.com`;
   await world.control.dns(name, [PUBLIC_TEST_ADDRESS]);
   return name;
+}
+
+/**
+ * On a target whose DNS cannot be arranged (a live tenant: no control API), whether it refuses a
+ * serverUrl on the public name `host` ({@link publicHost}): one PATCH of assistant `assistantId`,
+ * which the caller puts back. Answers the refusal in words (`the target refuses https://host/… (400
+ * VALIDATION_ERROR), a name that resolves in public DNS`), or undefined when it was accepted. On a
+ * simulator nothing is sent: its DNS is arranged, so a refusal there is a failure to judge, not a
+ * precondition.
+ */
+export async function publicNameRefusal(client: ApiClient, assistantId: string, host: string): Promise<string | undefined> {
+  if (hasCapability('control')) return undefined;
+  const probe = await client.patch(`/assistants/${assistantId}`, { serverUrl: `https://${host}/conformance-probe` });
+  if (probe.status === 200) return undefined;
+  return `the target refuses https://${host}/… (${probe.status} ${probe.json?.error?.code ?? ''}), a name that resolves in public DNS`;
 }
 
 /** A hostname that resolves nowhere: `<runPrefix><label>.invalid` (explicitly set to resolve to nothing on a simulator). */
