@@ -12,6 +12,11 @@ export const RENDER_CUT = 300;
 /** The one word for a value that is not there (a field absent, no body). */
 export const ABSENT_WORD = 'absent';
 
+/** A duration in ms as seconds with one decimal (`10.2 s`): the one way reports and messages word one. */
+export function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
 /** Whether a value is a JSON object: not an array, not null. */
 export function isObject(v: unknown): v is Record<string, unknown> {
   return !!v && typeof v === 'object' && !Array.isArray(v);

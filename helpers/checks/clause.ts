@@ -24,6 +24,7 @@
  * envelope audit's and the invariant audits') are the one exception: they are recorded on
  * whatever test's exchange an audit judges. A test that ends having recorded any other undeclared clause is an error.
  */
+import { seconds } from '../base/values';
 import { test, type RunnerTestCase as Test, type TestContext } from 'vitest';
 import { currentRecord, currentScope, runAsTest, type TestScope } from '../record/current-test';
 import { Budget, testBudgetMs, testWallMs, vitestTimeoutMs } from '../base/deadline';
@@ -100,8 +101,6 @@ export class OutOfTimeError extends Error {
     this.name = OUT_OF_TIME_ERROR_NAME;
   }
 }
-
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** "waiting on GET /assistants/… for 10.2 s" (the oldest request in flight), else what it is queued for, else "between requests". */
 export function waitingWords(scope: Pick<TestScope, 'inflight' | 'queued'>, now = Date.now()): string {

@@ -9,7 +9,8 @@ import { CLAUSE_VERDICTS, outageHeading } from './model';
 import type { ClauseChange, RunComparison } from './model';
 import { byClauseId, cut, describeAnswer, describeRequest, evidenceFor, firstLine, topOf, whyLine } from './evidence';
 import { headingAnchor } from '../spec/spec-doc';
-import { seconds, timingSentences, timingSummary } from './markdown';
+import { seconds } from '../base/values';
+import { timingSentences, timingSummary } from './timing';
 
 /** Options of {@link renderHtml}. */
 export interface HtmlOptions {
@@ -274,14 +275,14 @@ function requestsHtml(run: RunRecord): string {
   return `<section><h2>Requests per suite file</h2><table class="small"><tr><th>suite file</th><th>requests</th></tr>${perFile}<tr><th>total</th><th class="n">${run.requests.total}</th></tr></table></section>`;
 }
 
-/** Where the run's wall time went (helpers/report/markdown.ts {@link timingSummary}); a record before format 1.18: nothing. */
+/** Where the run's wall time went (helpers/report/timing.ts {@link timingSummary}); a record before format 1.18: nothing. */
 function timingHtml(run: RunRecord): string {
   const t = timingSummary(run);
   if (!t) return '';
   const rows = t.longest
     .map(
       (r) =>
-        `<tr><td>${esc(r.file)}</td><td class="n">${r.requests}</td><td class="n">${r.chain}</td><td class="n">${seconds(r.chainMs)}</td><td class="n">${r.inFlight}</td><td>${r.firstMs !== undefined && r.lastMs !== undefined ? `${seconds(r.firstMs)} – ${seconds(r.lastMs)}` : ''}</td></tr>`,
+        `<tr><td>${esc(r.file)}</td><td class="n">${r.requests}</td><td class="n">${r.chain}</td><td class="n">${seconds(r.chainMs)}</td><td class="n">${r.inFlight}</td><td>${r.span}</td></tr>`,
     )
     .join('');
   return `<section id="timing"><h2>Where the time went</h2>${timingSentences(run, t)

@@ -7,7 +7,8 @@ import { VALUE_CLASSES_TRIED } from '../generate/value-classes';
 import { outageHeading, type RunRecord } from './model';
 import type { RunComparison, ClauseChange } from './model';
 import { byClauseId, cut, describeAnswer, describeRequest, evidenceFor, firstLine, whyLine, type ClauseEvidence } from './evidence';
-import { filesInFlight, runTiming, type AnswerTimes, type RunTiming } from './overlap';
+import { seconds } from '../base/values';
+import { timingSentences, timingSummary } from './timing';
 
 /** Options of {@link renderMarkdown}. */
 export interface MarkdownOptions {
@@ -302,76 +303,6 @@ function renderRequestsPerFile(run: RunRecord): string[] {
   return lines;
 }
 
-/** Seconds with one decimal. */
-export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
-
-/** One file among the longest chains of {@link TimingSummary}: its requests, chain (and × the median answer, ms), most in flight, and span in the run (ms). */
-export interface ChainRow {
-  file: string;
-  requests: number;
-  chain: number;
-  chainMs: number;
-  inFlight: number;
-  firstMs?: number;
-  lastMs?: number;
-}
-
-/** Where a run's wall time went, for the reports (issue 43); times in ms. */
-export interface TimingSummary extends RunTiming {
-  wallMs: number;
-  answerMs: AnswerTimes;
-  files: number;
-  concurrency: number;
-  /** The eight files with the longest chains of requests one after another, the longest first. */
-  longest: ChainRow[];
-}
-
-/**
- * The {@link TimingSummary} of a run record: its floor at the median answer (every request × that
- * time over the files at once × `CORE_API_CONCURRENCY`), the file that needs longest at the most it
- * had in flight, and the longest chains. Undefined for a record without answer times (before 1.18).
- */
-export function timingSummary(run: RunRecord): TimingSummary | undefined {
-  const { answerMs, overlap, concurrency } = run.requests;
-  if (!answerMs || !overlap || !concurrency) return undefined;
-  const files = Math.max(1, filesInFlight(overlap));
-  const longest = Object.entries(overlap)
-    .sort((a, b) => b[1].chain - a[1].chain)
-    .slice(0, 8)
-    .map(([file, o]) => ({
-      file,
-      requests: run.requests.perFile[file] ?? 0,
-      chain: o.chain,
-      chainMs: o.chain * answerMs.medianMs,
-      inFlight: o.inFlight,
-      firstMs: o.firstMs,
-      lastMs: o.lastMs,
-    }));
-  return {
-    ...runTiming(run.requests.total, run.requests.perFile, overlap, answerMs.medianMs, files, concurrency),
-    wallMs: Date.parse(run.finishedAt) - Date.parse(run.startedAt),
-    answerMs,
-    files,
-    concurrency,
-    longest,
-  };
-}
-
-/** The sentences of {@link timingSummary}: the wall time and the median answer, the floor, and the bounding file. */
-export function timingSentences(run: RunRecord, t: TimingSummary): string[] {
-  const median = t.answerMs.medianMs;
-  const out = [
-    `The run took ${seconds(t.wallMs)} for ${run.requests.total} requests; the median answer took ${median} ms (90% within ${t.answerMs.p90Ms} ms).`,
-    `Its floor at that answer time: ${run.requests.total} requests × ${median} ms ÷ (${t.files} files at once × ${t.concurrency} in flight) = ${seconds(t.floorMs)}` +
-      (t.floorMs > 0 ? `; the run took ${(t.wallMs / t.floorMs).toFixed(1)}× it.` : '.'),
-  ];
-  if (t.bound)
-    out.push(
-      `The file that needs longest at the most it had in flight: ${t.bound.file}, ${t.bound.requests} requests × ${median} ms ÷ ${t.bound.inFlight} = ${seconds(t.bound.ms)}: no run ends sooner unless it sends more at once.`,
-    );
-  return out;
-}
-
 /**
  * Where the run's wall time went (issue 43), from {@link timingSummary}: the sentences, then the
  * files with the longest chains of requests one after another. None (a record before 1.18): no section.
@@ -385,10 +316,7 @@ export function renderTiming(run: RunRecord): string[] {
     '| suite file | requests | longest chain one after another | × median answer | most in flight | requests from – to |',
     '|---|---:|---:|---:|---:|---|',
   );
-  for (const r of t.longest) {
-    const when = r.firstMs !== undefined && r.lastMs !== undefined ? `${seconds(r.firstMs)} – ${seconds(r.lastMs)}` : '';
-    lines.push(`| ${r.file} | ${r.requests} | ${r.chain} | ${seconds(r.chainMs)} | ${r.inFlight} | ${when} |`);
-  }
+  for (const r of t.longest) lines.push(`| ${r.file} | ${r.requests} | ${r.chain} | ${seconds(r.chainMs)} | ${r.inFlight} | ${r.span} |`);
   return lines;
 }
 

@@ -280,7 +280,10 @@ export default class ConformanceReporter implements Reporter {
       const record = this.runRecord(tests, target, root, testModules);
       record.requests.overlap = overlapPerFile(spans, this.startedAt.getTime());
       const answers = answerTimes(spans);
-      if (answers) [record.requests.answerMs, record.requests.concurrency] = [answers, readEnv('CORE_API_CONCURRENCY')];
+      if (answers) {
+        record.requests.answerMs = answers;
+        record.requests.concurrency = readEnv('CORE_API_CONCURRENCY');
+      }
       const dir = conformanceReportDir(this.shard);
       writeRunRecord(record, dir);
       await writeReports(record, dir);
