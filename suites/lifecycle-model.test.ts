@@ -25,7 +25,7 @@ import { clauseTest } from '../helpers/checks/clause';
 import { ApiClient } from '../helpers/http/client';
 import { hasCapability } from '../helpers/target/target';
 import { generativeDepth } from '../helpers/generate/depth';
-import { StepFailure, replayLine } from '../helpers/generate/step-failure';
+import { StepFailure, replayLine, counterexampleScript } from '../helpers/generate/step-failure';
 import {
   allowedCallRead,
   allowedMint,
@@ -452,7 +452,7 @@ clauseTest(
     const err = out.errorInstance as unknown;
     const clause = err instanceof StepFailure ? err.clause : LIFECYCLE_CLAUSES[0];
     const replay = replayLine(out);
-    const script = out.counterexample ? [...(out.counterexample[0] as Iterable<unknown>)].map(String).join('\n    ') : '?';
+    const script = counterexampleScript(out);
     verify.on(clause).that(`every answer of a random lifecycle sequence is one the model allows (${numRuns} runs, seed ${out.seed})`, !out.failed, {
       expected: 'the target agrees with the lifecycle model after every command',
       actual: out.failed ? `${err instanceof Error ? err.message : String(err)}\n  shrunk sequence, as curl:\n    ${script}\n  ${replay}` : 'agreed',

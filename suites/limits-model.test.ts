@@ -30,8 +30,7 @@ import { createHash } from 'node:crypto';
 import { readEnv, readSeed } from '../helpers/base/env';
 import { useWorld, type World } from '../helpers/world/world';
 import { clauseTest, type Verify } from '../helpers/checks/clause';
-import type { ApiClient } from '../helpers/http/client';
-import { type ApiResponse } from '../helpers/http/client';
+import type { ApiClient, ApiResponse } from '../helpers/http/client';
 import { tenantWithAssistant } from '../helpers/world/fixtures';
 import { hasCapability } from '../helpers/target/target';
 import { generativeDepth } from '../helpers/generate/depth';
@@ -39,7 +38,7 @@ import { AT_LIMIT, mintRateRefusal, pastThrottles } from '../helpers/checks/limi
 import { openWindow, type TimeWindow } from '../helpers/checks/clock';
 import { OwnSideError } from '../helpers/live/own-side';
 import { allowedClose, expectAllowed, type ModelTenant } from '../helpers/generate/lifecycle-model';
-import { StepFailure, replayLine } from '../helpers/generate/step-failure';
+import { StepFailure, replayLine, counterexampleScript } from '../helpers/generate/step-failure';
 import {
   allowedBatch,
   allowedLoneMint,
@@ -357,7 +356,7 @@ function verdict<T extends [Iterable<unknown>]>(verify: Verify, out: fc.RunDetai
   if (err instanceof OwnSideError || (out.failed && !(err instanceof StepFailure))) throw err;
   const clause = err instanceof StepFailure ? err.clause : LIMITS_CLAUSES[0];
   const replay = replayLine(out);
-  const script = out.counterexample ? [...out.counterexample[0]].map(String).join('\n    ') : '?';
+  const script = counterexampleScript(out);
   verify.on(clause).that(`every answer of a random sequence at the stated limits is one the model allows (${numRuns} runs, seed ${out.seed})`, !out.failed, {
     expected: 'the target agrees with the limits model after every command',
     actual: out.failed ? `${err instanceof Error ? err.message : String(err)}\n  shrunk sequence, as curl:\n    ${script}\n  ${replay}` : 'agreed',

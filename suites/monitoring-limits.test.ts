@@ -27,8 +27,7 @@
  */
 import { beforeAll } from 'vitest';
 import { useWorld } from '../helpers/world/world';
-import type { ApiClient } from '../helpers/http/client';
-import { TargetError, type ApiResponse } from '../helpers/http/client';
+import { TargetError, type ApiClient, type ApiResponse } from '../helpers/http/client';
 import { clauseTest, skipWith, type Verify } from '../helpers/checks/clause';
 import { assistantFixture, tenantWithAssistant } from '../helpers/world/fixtures';
 import { eventsFor, type Events, type StartedCall } from '../helpers/target/events';

@@ -31,3 +31,11 @@ export function replayLine(run: { seed: number; counterexamplePath?: string | nu
   const path = run.counterexamplePath;
   return `seed ${run.seed}, path ${path ?? '-'}; replay with FC_SEED=${run.seed}${path ? ` FC_PATH=${path}` : ''}`;
 }
+
+/**
+ * The shrunk command sequence of a failed model-based run, one command per line (indented four
+ * spaces after the first), as its failure prints it; `?` when the run has no counterexample.
+ */
+export function counterexampleScript(run: { counterexample?: unknown[] | null }): string {
+  return run.counterexample ? [...(run.counterexample[0] as Iterable<unknown>)].map(String).join('\n    ') : '?';
+}

@@ -22,7 +22,7 @@ import fc from 'fast-check';
 import { readEnv, readSeed } from '../../helpers/base/env';
 import { clauseTest, type ClauseContext } from '../../helpers/checks/clause';
 import { generativeDepth } from '../../helpers/generate/depth';
-import { StepFailure, replayLine } from '../../helpers/generate/step-failure';
+import { StepFailure, replayLine, counterexampleScript } from '../../helpers/generate/step-failure';
 import { OwnSideError, ownSide } from '../../helpers/live/own-side';
 import { routedArrival } from '../../helpers/webhooks/waits';
 import { describeRequest, jsonOf, type ReceivedRequest } from '../../helpers/webhooks/receiver';
@@ -294,7 +294,7 @@ async function runModel(ctx: ClauseContext, wh: WebhookFixture, moves: boolean):
   // A step the model could not take (a refused PATCH, a trigger that failed) is no verdict on routing.
   if (out.failed && !(err instanceof StepFailure)) throw err;
   const replay = replayLine(out);
-  const script = out.counterexample ? [...(out.counterexample[0] as Iterable<unknown>)].map(String).join('\n    ') : '?';
+  const script = counterexampleScript(out);
   const clause = err instanceof StepFailure ? err.clause : ROUTING_CLAUSES[0];
   ctx.verify.on(clause).that(`every event of a random routing sequence arrives where the model allows (${out.numRuns} runs, seed ${out.seed})`, !out.failed, {
     expected: 'each call’s assistant-request and end-of-call report at the destination the routing model allows, and nowhere else',
