@@ -28,13 +28,12 @@
 import { beforeAll } from 'vitest';
 import { useWorld } from '../helpers/world/world';
 import { TargetError, type ApiClient, type ApiResponse } from '../helpers/http/client';
-import { clauseTest, skipWith, type Verify } from '../helpers/checks/clause';
+import { clauseTest, sideBySide, skipWith, type Verify } from '../helpers/checks/clause';
 import { assistantFixture, tenantWithAssistant } from '../helpers/world/fixtures';
 import { eventsFor, type Events, type StartedCall } from '../helpers/target/events';
 import { validate } from '../helpers/spec/validator';
 import { AT_LIMIT, pastThrottles } from '../helpers/checks/limits';
 import { openWindow, stopwatch } from '../helpers/checks/clock';
-import { sideBySide } from '../helpers/world/concurrency';
 
 const world = useWorld();
 let assistant: { id: string };

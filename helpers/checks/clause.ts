@@ -25,7 +25,7 @@
  * whatever test's exchange an audit judges. A test that ends having recorded any other undeclared clause is an error.
  */
 import { seconds } from '../base/values';
-import { test, type RunnerTestCase as Test, type TestContext } from 'vitest';
+import { describe, test, type RunnerTestCase as Test, type TestContext } from 'vitest';
 import { currentRecord, currentScope, runAsTest, type TestScope } from '../record/current-test';
 import { Budget, testBudgetMs, testWallMs, vitestTimeoutMs } from '../base/deadline';
 import { CREDENTIAL_REFUSED_NAME, EVENT_UNSUPPORTED_NAME, OUT_OF_TIME_ERROR_NAME } from '../base/error-names';
@@ -230,4 +230,13 @@ export function skipWith(ctx: TestContext, reason: string, needs?: Switch | Swit
  */
 export function skipUnlessServed(ctx: TestContext, res: ApiResponse, what: string, note?: string): void {
   if (routeNotServed(res)) skipWith(ctx, `precondition failed: ${what} is not served (${statusLine(res)})${note ? `; ${note}` : ''}`);
+}
+
+/**
+ * A `describe` whose tests run side by side on a simulator (each on fixtures of its own, made
+ * through the control API) and in order on a live tenant (one lane's shared fixtures, real calls):
+ * `describe.concurrent` or `describe.sequential`, chosen by the target's control API.
+ */
+export function sideBySide(name: string, body: () => void): void {
+  (hasCapability('control') ? describe.concurrent : describe.sequential)(name, body);
 }

@@ -11,7 +11,6 @@ import { Pool } from 'tarn';
 import pLimit from 'p-limit';
 import { currentScope, markQueued, runDetached } from '../record/current-test';
 import { readEnv, type EnvSource } from '../base/env';
-import { describe } from 'vitest';
 import { hasCapability } from '../target/target';
 
 /**
@@ -122,13 +121,4 @@ export function sharedLimit(n: number): <R>(fn: () => Promise<R>) => Promise<R> 
       return fn();
     });
   };
-}
-
-/**
- * A `describe` whose tests run side by side on a simulator (each on fixtures of its own, made
- * through the control API) and in order on a live tenant (one lane's shared fixtures, real calls):
- * `describe.concurrent` or `describe.sequential`, chosen by the target's control API.
- */
-export function sideBySide(name: string, body: () => void): void {
-  (hasCapability('control') ? describe.concurrent : describe.sequential)(name, body);
 }
