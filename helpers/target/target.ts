@@ -247,8 +247,8 @@ export function readTargetConfig(env?: EnvSource): TargetConfig {
 
 /**
  * The request budget of a run (requests to the target, retries included): `CORE_API_REQUEST_BUDGET`
- * of `env` (default the process's environment), an integer of 1 or more, default 2,000: a live run
- * with nothing optional on sends about 1,450 requests; wildcard DNS adds about 100 (the §2.3
+ * of `env` (default the process's environment), an integer of 1 or more, default 5,000
+ * (helpers/base/env-vars.ts): a live run with nothing optional on sent about 1,450 requests; wildcard DNS adds about 100 (the §2.3
  * address cases) and the tool and prompt fixtures about 110 (measured against the simulator in
  * live-tenant mode: 1,660 with both), the webhook and call tests (public URL, event trigger, a
  * finished call id) about 100 more (1,757 with everything on); the rest is room for waited-out
