@@ -41,7 +41,7 @@ afterAll(async () => {
   await holder?.close();
 });
 
-/** Sends a PATCH that may be accepted (or that a faulty target may accept) while no round of refusals reads the assistant. */
+/** Sends a PATCH that must be accepted while no round of refusals reads the assistant. */
 const alone = (send: () => Promise<ApiResponse>): Promise<ApiResponse> =>
   holder.use(async (f) => {
     f.lastKnown = undefined;
@@ -73,12 +73,15 @@ const TENANT_ROUTES: { route: string; write?: boolean; send: (c: ApiClient) => P
 
 /**
  * Sends a request; for a write route, in a round of refusals side by side (helpers/world/refusals.ts),
- * and checks that the refusal left the assistant exactly as it was before (read back with tenant key A).
+ * and checks that the refusal left the assistant exactly as it was before (read back with tenant key A): the
+ * reads answer 200 and every documented field is unchanged.
  */
 async function sendChecked(verify: Verify, write: boolean | undefined, send: () => Promise<ApiResponse>, refused: (r: ApiResponse) => void) {
   if (!write) return refused(await send());
   const seen = await rounds.refuse(() => send());
   refused(seen.res);
+  if (seen.beforeRes) verify.success(seen.beforeRes, 200, 'GET before the refused PATCH answers 200');
+  verify.success(seen.after, 200, 'GET after the refused PATCH answers 200');
   // Documented fields (§2.2 response column), updatedAt included: undocumented ones may change on every read (§9.4).
   verify.unchanged('a refused PATCH changes no documented field', seen.before, seen.after.json?.data, documented('assistant'), seen.after);
 }
@@ -159,14 +162,22 @@ for (const { route, write, send } of TENANT_ROUTES)
     clauseTest('5.6/403-foreign-org-tenant', "an organization key naming another organization's tenant answers 403 FORBIDDEN", async (ctx) => {
       const why = world().missing('orgForeign');
       if (why) skipWith(ctx, why);
-      const res = write ? await alone(() => send(world().as('orgForeign'))) : await send(world().as('orgForeign'));
-      ctx.verify.error(res, 403, 'FORBIDDEN', `${route} with X-Tenant-Id of a foreign tenant`);
+      await sendChecked(
+        ctx.verify,
+        write,
+        () => send(world().as('orgForeign')),
+        (res) => ctx.verify.error(res, 403, 'FORBIDDEN', `${route} with X-Tenant-Id of a foreign tenant`),
+      );
     });
 
     clauseTest('5.6/403-unknown-tenant', 'an organization key naming a tenant outside its organization answers 403 FORBIDDEN', async ({ verify }) => {
       const client = world().as('org').withTenant(randomUUID());
-      const res = write ? await alone(() => send(client)) : await send(client);
-      verify.error(res, 403, 'FORBIDDEN', `${route} with X-Tenant-Id of a tenant that is not in the organization`);
+      await sendChecked(
+        verify,
+        write,
+        () => send(client),
+        (res) => verify.error(res, 403, 'FORBIDDEN', `${route} with X-Tenant-Id of a tenant that is not in the organization`),
+      );
     });
 
     clauseTest('5.6/403-tenant-key-other-tenant', "a tenant key with another tenant's X-Tenant-Id answers 403 FORBIDDEN", async ({ verify }) => {
