@@ -33,7 +33,7 @@ let rounds: RefusalRounds<AssistantSlot>;
 
 beforeAll(() => {
   const client = world().as('tenantA');
-  const slot: AssistantSlot = { id: assistant.id, lastKnown: undefined };
+  const slot: AssistantSlot = { id: assistant.id, lastRead: undefined };
   holder = fixturePool(async () => slot, 1, readBackSlot(client));
   rounds = assistantRefusalRounds(client, holder);
 });
@@ -44,7 +44,7 @@ afterAll(async () => {
 /** Sends a PATCH that must be accepted while no round of refusals reads the assistant. */
 const alone = (send: () => Promise<ApiResponse>): Promise<ApiResponse> =>
   holder.use(async (f) => {
-    f.lastKnown = undefined;
+    f.lastRead = undefined;
     return send();
   });
 
@@ -80,10 +80,10 @@ async function sendChecked(verify: Verify, write: boolean | undefined, send: () 
   if (!write) return refused(await send());
   const seen = await rounds.refuse(() => send());
   refused(seen.res);
-  if (seen.beforeRes) verify.success(seen.beforeRes, 200, 'GET before the refused PATCH answers 200');
+  if (seen.beforeMine) verify.success(seen.before, 200, 'GET before the refused PATCH answers 200');
   verify.success(seen.after, 200, 'GET after the refused PATCH answers 200');
   // Documented fields (§2.2 response column), updatedAt included: undocumented ones may change on every read (§9.4).
-  verify.unchanged('a refused PATCH changes no documented field', seen.before, seen.after.json?.data, documented('assistant'), seen.after);
+  verify.unchanged('a refused PATCH changes no documented field', seen.before.json?.data, seen.after.json?.data, documented('assistant'), seen.after);
 }
 // #endregion
 

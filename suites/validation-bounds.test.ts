@@ -27,7 +27,7 @@ import {
 import { FULL_CASE_SETS_BUDGET, hasCapability, requestBudget, switchReason } from '../helpers/target/target';
 import { fixturePool, fixturePoolSize, type FixturePool } from '../helpers/world/concurrency';
 import type { RefusalRounds } from '../helpers/world/refusals';
-import { assistantRefusalRounds, readBackSlot, type AssistantSlot } from '../helpers/world/assistant-slots';
+import { assistantRefusalRounds, keepRead, readBackSlot, type AssistantSlot } from '../helpers/world/assistant-slots';
 import { openWindow } from '../helpers/checks/clock';
 
 const world = useWorld();
@@ -86,9 +86,9 @@ beforeAll(async () => {
   const w = world();
   client = w.as('tenantA');
   const a = await assistantFixture(w, client, 'validation-bounds');
-  main = { id: a.id, lastKnown: undefined };
+  main = { id: a.id, lastRead: undefined };
   slots = fixturePool(
-    async (i) => (i === 0 ? main : { id: (await assistantFixture(w, client, `validation-bounds-${i}`)).id, lastKnown: undefined }),
+    async (i) => (i === 0 ? main : { id: (await assistantFixture(w, client, `validation-bounds-${i}`)).id, lastRead: undefined }),
     fixturePoolSize(w.target.capabilities.control),
     // A case cut off mid-change leaves the slot in an unknown state: read it back before the next case compares against it.
     readBackSlot(client),
@@ -140,7 +140,7 @@ const expectRejected = sharedVerifier(
   [DETAILS, UNCHANGED],
   async (verify: Verify, what: string, body: unknown, expected: { label: string; names: string[] }[]): Promise<void> => {
     const seen = await rounds.refuse((slot) => client.patch(path(slot), body));
-    if (seen.beforeRes) verify.success(seen.beforeRes, 200, 'GET before the PATCH answers 200');
+    if (seen.beforeMine) verify.success(seen.before, 200, 'GET before the PATCH answers 200');
     checkRejected(verify.on([...verify.clauses, DETAILS]), what, seen.res, expected);
     verify.success(seen.after, 200, 'GET after the PATCH answers 200');
     // Documented fields only, updatedAt included: undocumented ones may change on every read (§9.4; helpers/spec/documented.ts).
@@ -148,7 +148,7 @@ const expectRejected = sharedVerifier(
       .on(UNCHANGED)
       .unchanged(
         'every documented field of the GET after the refused PATCH equals the GET before',
-        seen.before,
+        seen.before.json?.data,
         seen.after.json?.data,
         documented('assistant'),
         seen.after,
@@ -163,12 +163,12 @@ function serverUrlRefused(verify: Verify, url: string, note = ''): Promise<void>
 
 /** Sends a PATCH that must be accepted (checked on `verify`'s clauses) and returns the GET after it. */
 async function expectAccepted(verify: Verify, what: string, body: unknown, slot: Slot = main): Promise<ApiResponse> {
-  slot.lastKnown = undefined;
+  slot.lastRead = undefined;
   const res = await client.patch(path(slot), body);
   verify.success(res, 200, `${what} is accepted`);
   const get = await client.get(path(slot));
   verify.success(get, 200, 'GET after the PATCH answers 200');
-  slot.lastKnown = get.json?.data;
+  keepRead(slot, get);
   return get;
 }
 
@@ -251,7 +251,7 @@ describe.concurrent('§2.3 serverUrl', () => {
       slots.use(async (slot) => {
         if (publicHostUnusable) skipWith(ctx, publicHostUnusable);
         const w = world();
-        slot.lastKnown = undefined;
+        slot.lastRead = undefined;
         const host = await publicHost(w, 'public');
         const url = `https://${host}/hooks/core`;
         const patching = openWindow();
@@ -418,13 +418,13 @@ describe('§2.2 response shape', () => {
     ['2.2/response-shape', '4.1/patch-returns-updated'],
     'the PATCH answer and the GET are the §2.2 response column, and equal',
     async ({ verify }) => {
-      main.lastKnown = undefined;
+      main.lastRead = undefined;
       const res = await client.patch(path(), { idleTimeoutSeconds: 15, transferMode: 'smart-summary' });
       verify.on('2.2/response-shape').success(res, 200, 'PATCH answers 200');
       verify.on('2.2/response-shape').schema('the PATCH answer data is an assistant (§2.2 response column)', 'assistant', res.json?.data, res);
       const get = await client.get(path());
       verify.on('2.2/response-shape').schema('the GET data is an assistant (§2.2 response column)', 'assistant', get.json?.data, get);
-      main.lastKnown = get.json?.data;
+      keepRead(main, get);
       verify
         .on('4.1/patch-returns-updated')
         .equal(

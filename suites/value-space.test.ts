@@ -30,7 +30,7 @@ import { describeActual, describeReading, getAt, readingHolds } from '../helpers
 import { hostResolvingTo, PUBLIC_TEST_ADDRESS, publicHost, unresolvableHost } from '../helpers/generate/hosts';
 import { capabilityReason, FULL_CASE_SETS_BUDGET, hasCapability, missingFixtureReason, requestBudget, switchReason } from '../helpers/target/target';
 import { fixturePool, fixturePoolSize, type FixturePool } from '../helpers/world/concurrency';
-import { readBackSlot, type AssistantSlot } from '../helpers/world/assistant-slots';
+import { keepRead, readBackSlot, type AssistantSlot } from '../helpers/world/assistant-slots';
 import { render } from '../helpers/base/values';
 
 const world = useWorld();
@@ -143,7 +143,7 @@ async function populate(slot: Slot, first: boolean): Promise<void> {
   if (first) await client.patch(path(slot), referenced());
   const res = await client.patch(path(slot), populated(hosts));
   if (res.status !== 200) throw new Error(`precondition: populating the assistant answered ${res.status} ${JSON.stringify(res.json?.error ?? '')}`);
-  slot.lastKnown = (await client.get(path(slot))).json?.data;
+  keepRead(slot, await client.get(path(slot)));
 }
 
 beforeAll(async () => {
@@ -161,7 +161,7 @@ beforeAll(async () => {
   ctx = { resolve: (h) => known.get(h) };
   slots = fixturePool(
     async (i) => {
-      const slot = { id: (await assistantFixture(w, client, `value-space-${i}`)).id, lastKnown: undefined };
+      const slot = { id: (await assistantFixture(w, client, `value-space-${i}`)).id, lastRead: undefined };
       await populate(slot, true);
       return slot;
     },
@@ -204,11 +204,11 @@ async function tryValue(slot: Slot, row: OracleRow, cls: string, drawn: unknown)
   // Judged as it goes on the wire (JSON has no -0: it is sent as 0).
   const value: unknown = JSON.parse(JSON.stringify(drawn));
   const j = judgeRow(row, value, ctx);
-  const before = slot.lastKnown ?? (await client.get(path(slot))).json?.data;
-  slot.lastKnown = undefined;
+  const before = (slot.lastRead ?? (await client.get(path(slot)))).json?.data;
+  slot.lastRead = undefined;
   const res = await client.patch(path(slot), bodyFor(row, value));
   const after = await client.get(path(slot));
-  slot.lastKnown = after.json?.data;
+  keepRead(slot, after);
   const miss = (clauses: string[], text: string) => ({
     clauses,
     text: `[${cls}] ${text}; the oracle: ${j.verdict} (${j.rule}); sent ${short(value)}; replay: CORE_API_SEED=${BASE_SEED}`,

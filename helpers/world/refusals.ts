@@ -8,12 +8,12 @@
  * 1. A **round** holds the fixture (no accepted write runs meanwhile): it is read once before (or
  *    its last known read is used), every refusal of the round is sent at once, each by its own test,
  *    and then each test reads the fixture back itself (its exchanges, audits and journal its own).
- * 2. Every read after equal to the read before (the one "unchanged", helpers/spec/unchanged.ts):
- *    no refusal of the round changed anything, and each test compares that "before" with its own
- *    "after" — the comparison a refusal sent alone would have made.
+ * 2. Every read after equal to the read before (as the caller's {@link RefusalRoundsOptions.compare}
+ *    says, once, what "unchanged" means): no refusal of the round changed anything, and each test
+ *    compares that "before" with its own "after" — the comparison a refusal sent alone would have made.
  * 3. Any read after that differs: the change is attributed request by request. Each test of the
- *    round in turn puts the fixture back as it was before the round (an accepted PATCH of the moved
- *    fields, made on no test's behalf), reads it, sends its refusal again alone and reads it back,
+ *    round in turn puts the fixture back as it was before the round (an accepted write of what the
+ *    comparison found moved, made on no test's behalf), reads it, sends its refusal again alone and reads it back,
  *    and compares those: only a refusal that changes the fixture on its own is judged to have
  *    changed it, so a violation is still named per request, as if the refusals had been sent one
  *    after the other. A change that no refusal sent alone repeats is not tied to any request: each
@@ -25,48 +25,54 @@
 import type { ApiResponse } from '../http/client';
 import { markQueued, runDetached } from '../record/current-test';
 import { ownSide } from '../live/own-side';
-import { movedKeys } from '../spec/unchanged';
 
-/** What one refusal of a round saw: the fixture before it, its answer, and the read after it. */
+/** What one refusal of a round saw: the read of the fixture before it, its answer, and the read after it. */
 export interface RefusalSeen {
-  /** The fixture before the refusal (a read's snapshot, by default its `data`): before the whole round, or before its resend alone. */
-  before: unknown;
+  /**
+   * The read before the refusal: before the whole round (made by one test of the round, or the fixture's last read
+   * while nothing was sent to it since), or before its resend alone.
+   */
+  before: ApiResponse;
+  /** Whether `before` was read in this test's name (its exchange: its status is the test's to check). */
+  beforeMine: boolean;
   /** The refusal's first answer (the one its answer checks judge). */
   res: ApiResponse;
-  /** The read after it (the whole answer, kept as evidence). */
+  /** The read after it. */
   after: ApiResponse;
   /** Whether `before` and `after` bracket this refusal alone (the round changed the fixture, so it was resent alone). */
   alone: boolean;
-  /** The read that gave `before`, when it was made in this test's name (its status is the test's to check). */
-  beforeRes?: ApiResponse;
-  /** The read that gave `before`, in whichever member's name it was made; undefined when `before` was the fixture's last known read. */
-  beforeRead?: ApiResponse;
 }
+
+/**
+ * What moved between two reads of a fixture (`before`, then `after`), as names the caller's `restore` understands (a
+ * field, `status`, `data`): empty when unchanged; `undefined` when the two cannot be compared (a read without the
+ * fixture in it), which counts as a change that no refusal sent alone is seen to make.
+ */
+export type CompareReads = (before: ApiResponse, after: ApiResponse) => readonly string[] | undefined;
 
 /** How a round reaches its fixture. `F` is the fixture (a pool's slot). */
 export interface RefusalRoundsOptions<F> {
   /** Holds a fixture for the round (a pool's `use`): no accepted write runs on it meanwhile. */
   hold: <R>(fn: (fixture: F) => Promise<R>) => Promise<R>;
-  /** Reads the fixture (a GET whose {@link RefusalRoundsOptions.snapshot} is compared). */
+  /** Reads the fixture (a GET the {@link RefusalRoundsOptions.compare} judges). */
   read: (fixture: F) => Promise<ApiResponse>;
   /**
-   * What of a read is compared and answered as `before` (an object): default its `json.data`. A caller that judges
-   * the status too gives an answer-shaped `{ status, json: { data } }` with `fields` `['status', 'json']`.
+   * What "unchanged" means, said once: it judges a round's reads after against its read before, tells which refusal
+   * sent alone changed the fixture, and names what `restore` puts back. It should agree with the check each test
+   * makes of its own `before` and `after` (an assistant: every documented field, write stamp included, since no
+   * write is accepted between the reads).
    */
-  snapshot?: (res: ApiResponse) => unknown;
-  /** The fields of a snapshot compared (the documented fields, write stamp included: no write is accepted between the reads). */
-  fields: readonly string[];
-  /** Puts the fixture back to `before` (a snapshot) after a round changed it (an accepted write of the fields in `moved`). */
-  restore: (fixture: F, before: Record<string, unknown>, moved: string[]) => Promise<unknown>;
-  /** The fixture's last read snapshot while nothing was sent since, when known; and the setter. */
-  known: (fixture: F) => unknown;
-  remember: (fixture: F, data: unknown) => void;
+  compare: CompareReads;
+  /** Puts the fixture back to the read `before` after a round changed it (an accepted write of what `moved` names, never empty). */
+  restore: (fixture: F, before: ApiResponse, moved: readonly string[]) => Promise<unknown>;
+  /** The fixture's last read while nothing was sent to it since, when known. */
+  known: (fixture: F) => ApiResponse | undefined;
+  /** Sets what {@link RefusalRoundsOptions.known} answers: a read, or undefined once something is sent. */
+  remember: (fixture: F, read: ApiResponse | undefined) => void;
 }
 
 /** One test's part in a round. */
 interface Member {
-  /** The read before the round, when this member made it. */
-  beforeRes?: ApiResponse;
   res?: ApiResponse;
   after?: ApiResponse;
   /** Whether its refusal, sent again alone, changed the fixture. */
@@ -119,8 +125,8 @@ class Round<F> {
   readonly members: Member[] = [];
   /** The fixture, once the round holds it. */
   readonly held = deferred<F>();
-  /** The fixture and its snapshot before the round, once read (by the round's first member), with that read when one was made. */
-  readonly started = deferred<{ fixture: F; before: unknown; read?: ApiResponse }>();
+  /** The fixture and its read before the round, once read (by the round's first member, `by`) or known (no `by`). */
+  readonly started = deferred<{ fixture: F; before: ApiResponse; by?: Member }>();
   sent = new Barrier(0);
   read = new Barrier(0);
   /** Resolves with whether any read after differs from the read before. */
@@ -133,37 +139,34 @@ class Round<F> {
   readonly finished = deferred<void>();
 }
 
-/** Whether `v` is a JSON object (a fixture read). */
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Whether `compare`'s answer is a change: something moved, or the reads could not be compared. */
+function isChange(moved: readonly string[] | undefined): boolean {
+  return moved === undefined || moved.length > 0;
 }
 
 /** Sends refusals on fixtures of one kind in rounds (module comment). */
 export class RefusalRounds<F> {
   private open?: Round<F>;
-  private readonly snap: (res: ApiResponse) => unknown;
-  constructor(private readonly o: RefusalRoundsOptions<F>) {
-    this.snap = o.snapshot ?? ((res) => res.json?.data);
-  }
+  constructor(private readonly o: RefusalRoundsOptions<F>) {}
 
   /**
-   * Sends one refusal (`send`, on the fixture the round holds, given the fixture's snapshot before it)
+   * Sends one refusal (`send`, on the fixture the round holds, given the fixture's read before it)
    * in the next round, and answers what it saw. Called by the test whose refusal it is, so its
    * exchanges are its own.
    * @throws whatever `send` or a read throws (target trouble); OwnSideError (`foreign-write`) when
    *   the round changed the fixture and no refusal sent alone repeats the change.
    */
-  async refuse(send: (fixture: F, before: unknown) => Promise<ApiResponse>): Promise<RefusalSeen> {
+  async refuse(send: (fixture: F, before: ApiResponse) => Promise<ApiResponse>): Promise<RefusalSeen> {
     const round = this.open ?? this.begin();
     const me: Member = {};
     const first = round.members.length === 0;
     round.members.push(me);
     if (first) void this.readBefore(round, me);
     let fixture: F;
-    let before: unknown;
-    let beforeRead: ApiResponse | undefined;
+    let before: ApiResponse;
+    let by: Member | undefined;
     try {
-      ({ fixture, before, read: beforeRead } = await queued('a round of refused writes', round.started.promise));
+      ({ fixture, before, by } = await queued('a round of refused writes', round.started.promise));
       me.res = await send(fixture, before);
     } catch (e) {
       this.leave(round, me, 'sent');
@@ -179,7 +182,7 @@ export class RefusalRounds<F> {
     }
     round.read.arrive();
     const changed = await queued('the reads after its round', round.judged.promise);
-    if (!changed) return this.done(round, { before, res: me.res, after: me.after, alone: false, beforeRes: me.beforeRes, beforeRead });
+    if (!changed) return this.done(round, { before, beforeMine: by === me, res: me.res, after: me.after, alone: false });
     return this.alone(round, me, fixture, before, send);
   }
 
@@ -209,13 +212,10 @@ export class RefusalRounds<F> {
   private async readBefore(round: Round<F>, me: Member): Promise<void> {
     try {
       const fixture = await queued('a round of refused writes', round.held.promise);
-      let before = this.o.known(fixture);
-      if (before === undefined) {
-        me.beforeRes = await this.o.read(fixture);
-        before = this.snap(me.beforeRes);
-      }
+      const known = this.o.known(fixture);
+      const before = known ?? (await this.o.read(fixture));
       this.o.remember(fixture, undefined);
-      round.started.resolve({ fixture, before, read: me.beforeRes });
+      round.started.resolve({ fixture, before, by: known ? undefined : me });
     } catch (e) {
       round.started.reject(e);
       round.finished.resolve();
@@ -225,8 +225,8 @@ export class RefusalRounds<F> {
   /** After every read: whether any read after differs from the read before; an unchanged round's last read is known. */
   private judge(round: Round<F>, fixture: F): void {
     void round.started.promise.then(({ before }) => {
-      const afters = round.members.filter((m) => m.after).map((m) => this.snap(m.after!));
-      const changed = !isRecord(before) || afters.some((a) => !isRecord(a) || movedKeys(before, a, this.o.fields).length > 0);
+      const afters = round.members.flatMap((m) => (m.after ? [m.after] : []));
+      const changed = afters.some((a) => isChange(this.o.compare(before, a)));
       if (!changed && afters.length) this.o.remember(fixture, afters[afters.length - 1]);
       round.judged.resolve(changed);
       if (round.turnsLeft <= 0) round.finished.resolve();
@@ -265,8 +265,8 @@ export class RefusalRounds<F> {
     round: Round<F>,
     me: Member,
     fixture: F,
-    roundBefore: unknown,
-    send: (f: F, before: unknown) => Promise<ApiResponse>,
+    roundBefore: ApiResponse,
+    send: (f: F, before: ApiResponse) => Promise<ApiResponse>,
   ): Promise<RefusalSeen> {
     const mine = deferred<void>();
     const previous = round.turn;
@@ -274,11 +274,10 @@ export class RefusalRounds<F> {
     let finished = false;
     try {
       await queued('the resends alone of its round', previous);
-      const beforeRes = await this.putBack(fixture, roundBefore);
-      const before = this.snap(beforeRes);
+      const before = await this.putBack(fixture, roundBefore);
       await send(fixture, before);
       const after = await this.o.read(fixture);
-      me.changedAlone = movedKeys(before, this.snap(after), this.o.fields).length > 0;
+      me.changedAlone = (this.o.compare(before, after)?.length ?? 0) > 0;
       mine.resolve();
       finished = true;
       this.finishOne(round);
@@ -290,7 +289,7 @@ export class RefusalRounds<F> {
             'another writer, or a change no one request can be tied to; no verdict',
         );
       }
-      return { before, res: me.res!, after, alone: true, beforeRes, beforeRead: beforeRes };
+      return { before, beforeMine: true, res: me.res!, after, alone: true };
     } catch (e) {
       mine.resolve();
       if (!finished) this.finishOne(round);
@@ -299,10 +298,10 @@ export class RefusalRounds<F> {
   }
 
   /** Reads the fixture and, where it moved from `roundBefore`, puts it back (on no test's behalf) and reads it again. */
-  private async putBack(fixture: F, roundBefore: unknown): Promise<ApiResponse> {
+  private async putBack(fixture: F, roundBefore: ApiResponse): Promise<ApiResponse> {
     const now = await this.o.read(fixture);
-    const moved = movedKeys(roundBefore, this.snap(now), this.o.fields);
-    if (!moved.length || !isRecord(roundBefore)) return now;
+    const moved = this.o.compare(roundBefore, now);
+    if (!moved?.length) return now;
     await runDetached(() => this.o.restore(fixture, roundBefore, moved)).catch(() => undefined);
     return this.o.read(fixture);
   }

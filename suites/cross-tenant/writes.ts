@@ -14,11 +14,11 @@
  */
 import { afterAll, describe, onTestFinished } from 'vitest';
 import { isDeepStrictEqual } from 'node:util';
-import { answerOf, comparedFields, documented, WHOLE, type Shape } from '../../helpers/spec/documented';
+import { answerOf, documented, WHOLE, type Shape } from '../../helpers/spec/documented';
 import { fixturePool } from '../../helpers/world/concurrency';
-import { RefusalRounds, type RefusalRoundsOptions } from '../../helpers/world/refusals';
+import { RefusalRounds, type CompareReads, type RefusalRoundsOptions } from '../../helpers/world/refusals';
 import { putBackBody } from '../../helpers/world/assistant-slots';
-import { movedKeys } from '../../helpers/spec/unchanged';
+import { movedKeys, sameValue } from '../../helpers/spec/unchanged';
 import { isObject } from '../../helpers/base/values';
 import { clauseTest, skipWith, type Verify } from '../../helpers/checks/clause';
 import type { ApiResponse } from '../../helpers/http/client';
@@ -38,11 +38,11 @@ export function writeTests({ world, fx }: CrossTenantFixture): void {
   /**
    * Checks that tenant B reads the resource as before. For an assistant the documented fields are
    * compared (§2.2 response column; undocumented ones may change on every read, §9.4); other
-   * resources, whose answers the spec shows only in part, are compared whole. `before`: the read
-   * before, or a round's snapshot of it (the same status and compared part, as an answer).
+   * resources, whose answers the spec shows only in part, are compared whole. The status is compared
+   * too (`answerOf`); {@link movedIn} says the same for a round.
    */
-  function checkUnchanged(verify: Verify, what: string, before: unknown, after: ApiResponse, schema?: 'assistant'): void {
-    verify.unchanged(`${what} is unchanged, as tenant B reads it`, before, after, answerOf(schema ? documented(schema) : WHOLE), after);
+  function checkUnchanged(verify: Verify, what: string, before: ApiResponse, after: ApiResponse, shape: Shape): void {
+    verify.unchanged(`${what} is unchanged, as tenant B reads it`, before, after, answerOf(shape), after);
   }
 
   /** Refused means: not 2xx, and not a route-level NOT_FOUND (which proves nothing). */
@@ -72,27 +72,29 @@ export function writeTests({ world, fx }: CrossTenantFixture): void {
   const overridePath = () => `/assistants/${fx.assistantB.id}/tools/${fx.toolB}/text-override`;
 
   /**
-   * What a round compares of tenant B's read: the answer's status and `shape`'s part of its data, as an
-   * answer (`{ status, json: { data } }`), so that `answerOf(shape)` reads it as it reads the read itself.
+   * What moved between two of B's reads, as {@link checkUnchanged} compares them (the status and `shape`'s part of
+   * the data): `status` when it moved, and the fields of the part that moved (`data` when the part is no object).
    */
-  const snapshotOf =
-    (shape: Shape) =>
-    (res: ApiResponse): { status: number; json: { data: unknown } } => ({ status: res.status, json: { data: shape.part(res.json?.data) } });
+  const movedIn =
+    (shape: Shape): CompareReads =>
+    (before, after) => {
+      const was = shape.part(before.json?.data);
+      const now = shape.part(after.json?.data);
+      const data = isObject(was) && isObject(now) ? movedKeys(was, now) : sameValue(was, now) ? [] : ['data'];
+      return before.status === after.status ? data : ['status', ...data];
+    };
 
-  /** Rounds on one of B's resources: read as B, compared as {@link checkUnchanged} compares (status and `shape`'s part), never known ahead. */
+  /** Rounds on one of B's resources: read as B, compared by {@link movedIn} of `shape`, never known ahead. */
   const roundsOn = (read: () => Promise<ApiResponse>, shape: Shape, o: Pick<RefusalRoundsOptions<object>, 'hold' | 'restore'>) =>
-    new RefusalRounds<object>({ ...o, read, snapshot: snapshotOf(shape), fields: ['status', 'json'], known: () => undefined, remember: () => undefined });
+    new RefusalRounds<object>({ ...o, read, compare: movedIn(shape), known: () => undefined, remember: () => undefined });
 
+  const assistantShape = documented('assistant');
   /** B's assistant: a round that changed it is put back by B's own PATCH of the documented fields that moved. */
-  const assistantRounds = roundsOn(() => readAsB(assistantPath()), documented('assistant'), {
+  const assistantRounds = roundsOn(() => readAsB(assistantPath()), assistantShape, {
     hold: (fn) => holdB.use(fn),
-    restore: async (_b, before) => {
-      const was = (before as { json: { data: unknown } }).json.data;
-      const now = await readAsB(assistantPath());
-      if (isObject(was))
-        await world()
-          .as('tenantB')
-          .patch(assistantPath(), putBackBody(was, movedKeys(was, now.json?.data, comparedFields('assistant'))));
+    restore: async (_b, before, moved) => {
+      const was = before.json?.data;
+      if (isObject(was)) await world().as('tenantB').patch(assistantPath(), putBackBody(was, moved));
     },
   });
 
@@ -118,13 +120,10 @@ export function writeTests({ world, fx }: CrossTenantFixture): void {
           const seen = await assistantRounds.refuse((_b, before) =>
             world()
               .as(asker.principal)
-              .patch(assistantPath(), {
-                name: `${world().runPrefix}must-not-apply`,
-                recordingEnabled: !(before as { json?: { data?: { recordingEnabled?: unknown } } }).json?.data?.recordingEnabled,
-              }),
+              .patch(assistantPath(), { name: `${world().runPrefix}must-not-apply`, recordingEnabled: !before.json?.data?.recordingEnabled }),
           );
           checkRefused(ctx.verify, "PATCH /assistants/{id} on B's assistant", seen.res, ctx, true);
-          checkUnchanged(ctx.verify, "B's assistant", seen.before, seen.after, 'assistant');
+          checkUnchanged(ctx.verify, "B's assistant", seen.before, seen.after, assistantShape);
         },
         side,
       );
@@ -135,7 +134,7 @@ export function writeTests({ world, fx }: CrossTenantFixture): void {
         async (ctx) => {
           const seen = await assistantRounds.refuse(() => world().as(asker.principal).patch(`${assistantPath()}/chatapp-enabled`, { enabled: true }));
           checkRefused(ctx.verify, "PATCH /assistants/{id}/chatapp-enabled on B's assistant", seen.res, ctx);
-          checkUnchanged(ctx.verify, "B's assistant", seen.before, seen.after, 'assistant');
+          checkUnchanged(ctx.verify, "B's assistant", seen.before, seen.after, assistantShape);
         },
         side,
       );
@@ -186,14 +185,13 @@ export function writeTests({ world, fx }: CrossTenantFixture): void {
               world().as(asker.principal).request(method, `/assistants/${fx.assistantB.id}/tools/${fx.toolB}${suffix}`, { body }),
             );
             checkRefused(ctx.verify, `${method} ${suffix} on B's assistant`, seen.res, ctx);
-            const before = seen.beforeRead ?? seen.after;
-            if (routeMissing(before))
+            if (routeMissing(seen.before))
               return ctx.verify.inform(
                 'read-back of the text override not possible',
                 true,
-                `GET /assistants/{id}/tools/{toolId}/text-override answered ${statusLine(before)}`,
+                `GET /assistants/{id}/tools/{toolId}/text-override answered ${statusLine(seen.before)}`,
               );
-            checkUnchanged(ctx.verify, "B's text override", seen.before, seen.after);
+            checkUnchanged(ctx.verify, "B's text override", seen.before, seen.after, WHOLE);
           },
           side,
         );
@@ -211,7 +209,7 @@ export function writeTests({ world, fx }: CrossTenantFixture): void {
           const before = await readAsB(audit);
           const res = await world().as(asker.principal).delete(`/calls/${fx.callBLive.id}/monitor-session`);
           checkRefused(ctx.verify, "DELETE /calls/{id}/monitor-session on B's call", res, ctx);
-          checkUnchanged(ctx.verify, "B's monitor-session audit", before, await readAsB(audit));
+          checkUnchanged(ctx.verify, "B's monitor-session audit", before, await readAsB(audit), WHOLE);
         },
         { requires: ['events'] },
       );
@@ -252,7 +250,7 @@ export function writeTests({ world, fx }: CrossTenantFixture): void {
               ctx.verify.on(C).contains("B's call is still listed in B's GET /calls/live", liveAfter.text, call.id, liveAfter, { text: true });
             }
             if (!routeMissing(auditBefore))
-              checkUnchanged(ctx.verify.on(C), "B's monitor-session audit", auditBefore, await readAsB(`/calls/${call.id}/monitor-sessions`));
+              checkUnchanged(ctx.verify.on(C), "B's monitor-session audit", auditBefore, await readAsB(`/calls/${call.id}/monitor-sessions`), WHOLE);
           },
           { requires: ['events'], timeout: 120_000 },
         );
