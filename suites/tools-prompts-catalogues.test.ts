@@ -17,13 +17,13 @@
  * Side by side (issue 43), except where tests write one fixture and read it back: those take turns
  * ({@link assistantLane}), or come last (the replayed PUT). On a live tenant fixtures are found or made
  * once by name, and two tests looking for the same one at once could both make it: the prompts that
- * several tests use are looked up once, in the file's set-up ({@link livePrompts}), and every other
- * fixture name belongs to one hook.
+ * several tests use are looked up once (helpers/world/fixtures.ts `fixtureOnce`), in the file's set-up,
+ * and every other fixture name belongs to one hook.
  */
 import { beforeAll, describe } from 'vitest';
 import { useWorld } from '../helpers/world/world';
 import { clauseTest, skipWith, type Verify } from '../helpers/checks/clause';
-import { assistantFixture, promptFixture, toolFixture, UnfindableFixture, type ToolFixture } from '../helpers/world/fixtures';
+import { assistantFixture, fixtureOnce, promptFixture, toolFixture, UnfindableFixture, type ToolFixture } from '../helpers/world/fixtures';
 import type { ApiResponse } from '../helpers/http/client';
 import { containsString, rowsOf } from '../helpers/spec/shapes';
 import { hasCapability } from '../helpers/target/target';
@@ -269,32 +269,28 @@ describe.concurrent('§4.5 per-assistant tool overrides', () => {
 const PROMPT_TYPES = ['chat', 'whisper_summary', 'voice_persona', 'ivr'] as const;
 
 /**
- * On a live tenant, the prompt of each type (purpose `prompt-<type>`), looked up by name or made once
- * in the file's set-up, side by side (each a name of its own): several tests use each, and two of them
- * looking for one name at once could both make it. Each outcome is kept for the tests; empty on a simulator.
+ * Tenant A's prompt of `type` for `purpose` (helpers/world/fixtures.ts `promptFixture`): new for each
+ * call on a simulator; on a live tenant found by name or made once for the whole file (`fixtureOnce`),
+ * since several tests use each. Answers the prompt; throws what `promptFixture` throws.
  */
-const livePrompts = new Map<string, Promise<any>>();
+const promptOf = (purpose: string, type: string): Promise<any> =>
+  fixtureOnce(world(), `prompt ${type} ${purpose} of tenant A`, () =>
+    promptFixture(world(), world().as('tenantA'), purpose, type, `You are a ${type} prompt.`),
+  );
 
-/** Fills {@link livePrompts} on a live tenant and waits until every look-up has settled. */
+/** On a live tenant, looks up the prompt of each type (purpose `prompt-<type>`) side by side, for the tests, and waits until every look-up has settled. */
 async function lookUpLivePrompts(): Promise<void> {
   if (hasCapability('control')) return;
-  for (const type of PROMPT_TYPES) {
-    const purpose = `prompt-${type}`;
-    const found = promptFixture(world(), world().as('tenantA'), purpose, type, `You are a ${type} prompt.`);
-    found.catch(() => undefined);
-    livePrompts.set(purpose, found);
-  }
-  await Promise.allSettled(livePrompts.values());
+  await Promise.allSettled(PROMPT_TYPES.map((type) => promptOf(`prompt-${type}`, type)));
 }
 
 /**
- * A prompt of `type` for one purpose (helpers/world/fixtures.ts `promptFixture`: new on a simulator, made
- * by the calling test; on a live tenant found or created once, {@link livePrompts}). A refused POST fails
- * the calling test; a live list that shows no names skips it (nothing is created that could not be found again).
+ * A prompt of `type` for one purpose ({@link promptOf}). A refused POST fails the calling test; a live list that
+ * shows no names skips it (nothing is created that could not be found again).
  */
 async function prompt(ctx: Parameters<typeof skipWith>[0], purpose: string, type: string): Promise<any> {
   try {
-    return await (livePrompts.get(purpose) ?? promptFixture(world(), world().as('tenantA'), purpose, type, `You are a ${type} prompt.`));
+    return await promptOf(purpose, type);
   } catch (e) {
     if (e instanceof UnfindableFixture) skipWith(ctx, e.message);
     throw e;

@@ -332,6 +332,34 @@ export async function promptFixture(world: World, client: ApiClient, purpose: st
   return res.json.data;
 }
 
+/** Per world (one file's), the live fixtures looked up so far by {@link fixtureOnce}: each key's first look-up. */
+const lookedUp = new WeakMap<World, Map<string, Promise<unknown>>>();
+
+/**
+ * A fixture that tests of one file share by name (`findOrMake`, e.g. {@link promptFixture}), looked up once.
+ * On a live tenant a fixture is found by its name or made when absent, so two tests looking for one name
+ * at once could both miss it and both make it. Here the first call for `key` (name the kind, the
+ * tenant and the purpose) runs `findOrMake`, and every later call of the file answers that same
+ * outcome, its fixture or its error. Call it in a file's set-up too, to look a fixture up there. On a
+ * simulator every fixture is new and carries the run prefix, so `findOrMake` runs for every call.
+ * Two files racing for one live name are not covered: each file's world has its own look-ups.
+ * @returns what `findOrMake` answers (its first call's answer, on a live tenant)
+ * @throws whatever `findOrMake` throws (on a live tenant: its first call's error, to every caller)
+ */
+export function fixtureOnce<T>(world: World, key: string, findOrMake: () => Promise<T>): Promise<T> {
+  if (world.target.capabilities.control) return findOrMake();
+  let seen = lookedUp.get(world);
+  if (!seen) lookedUp.set(world, (seen = new Map()));
+  let found = seen.get(key) as Promise<T> | undefined;
+  if (!found) {
+    found = findOrMake();
+    // Settled with no caller waiting (a set-up that looks up ahead): no unhandled rejection; each caller still gets it.
+    found.catch(() => undefined);
+    seen.set(key, found);
+  }
+  return found;
+}
+
 /** The tenant id a client acts for: its X-Tenant-Id, else tenant B when it holds B's key, else A. */
 function tenantOf(world: World, client: ApiClient): string {
   return client.credentials?.tenantId ?? (client.credentials?.key === world.tenantB.key ? world.tenantB.id : world.tenantA.id);
