@@ -18,12 +18,14 @@
  * Nothing else in the project reads `process.env` (test/unit/env-reads.test.ts finds any direct
  * read); setting a variable, or handing `{ ...process.env }` to a child process, is not a read.
  *
- * Bottom floor: imports nothing of helpers/ but the declarations beside it.
+ * Bottom floor: imports nothing of helpers/ but the declarations and compiled-once.ts beside it.
  */
-import Ajv, { type SchemaObject, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Options, SchemaObject, ValidateFunction } from 'ajv';
+import type Ajv from 'ajv';
 import { config as loadDotenv } from 'dotenv';
 import { ENV_VARS, envEntries, type EnvKind, type EnvName, type EnvVarDecl } from './env-vars.ts';
+import { loadCompiledOnce, writeCompiledOnce } from './compiled-once.ts';
 
 export { DEFAULT_LOOPBACK_SETTLE_S, DEFAULT_SETTLE_S, ENV_VARS, type EnvName } from './env-vars.ts';
 
@@ -109,23 +111,71 @@ export function schemaOf(kind: EnvKind): SchemaObject {
   }
 }
 
+// The schemas are built from the declarations; test/unit/env.test.ts checks each against the
+// meta-schema once, so each worker does not compile the meta-schema (about 45 ms of CPU).
+const AJV_OPTIONS: Options = { coerceTypes: true, allErrors: false, strict: true, validateSchema: false };
+
+// ajv is loaded only where a variable's schema is compiled at run time: a file worker that finds
+// the run's validators compiled once (helpers/base/compiled-once.ts) never loads it.
+const requireHere = createRequire(import.meta.url);
+
+/** A draft-07 ajv with ajv-formats' `uri`; `code` for standalone code. */
+function build(code?: Options['code']): Ajv {
+  const AjvClass = (requireHere('ajv') as { default: typeof Ajv }).default;
+  const addFormats = (requireHere('ajv-formats') as { default: (a: Ajv, formats: string[]) => unknown }).default;
+  const ajv = new AjvClass({ ...AJV_OPTIONS, ...(code ? { code } : {}) });
+  addFormats(ajv, ['uri']);
+  return ajv;
+}
+
+/** Variable `name`'s schema: an object with that one property. */
+const variableSchema = (name: EnvName): SchemaObject => ({ $id: `env:${name}`, type: 'object', properties: { [name]: schemaOf(ENV_VARS[name]) } });
+
+/** What the compiled-once code of the variables depends on: the options and every variable's schema. */
+const compiledKey = (): string => JSON.stringify({ options: AJV_OPTIONS, schemas: envEntries().map((v) => variableSchema(v.name)) });
+
+/**
+ * Compiles every variable's schema once for the whole run (helpers/base/compiled-once.ts): the
+ * global setup calls it before any file worker starts.
+ * @returns whether the compiled code is in place (false: each worker compiles what it reads, as before).
+ */
+export function compileEnvOnce(): boolean {
+  return writeCompiledOnce('env', compiledKey(), () => {
+    const { _ } = requireHere('ajv') as typeof import('ajv');
+    const ajv = build({ source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` });
+    const names = envEntries().map((v) => v.name);
+    for (const name of names) ajv.addSchema(variableSchema(name));
+    return { ajv, ids: names.map((n) => `env:${n}`) };
+  });
+}
+
+/** The validators {@link compileEnvOnce} wrote for these very declarations, by variable; undefined when there are none. */
+export function envValidatorsCompiledOnce(): ReadonlyMap<EnvName, ValidateFunction> | undefined {
+  const byId = loadCompiledOnce('env', compiledKey());
+  return byId && new Map([...byId].map(([id, fn]) => [id.slice('env:'.length) as EnvName, fn as ValidateFunction]));
+}
+
 let ajv: Ajv | undefined;
+/** ajv's own compile of variable `name`'s schema in this process, the compiled-once code left aside. */
+export function compileEnvAtRunTime(name: EnvName): ValidateFunction {
+  ajv ??= build();
+  return ajv.getSchema(`env:${name}`) ?? ajv.compile(variableSchema(name));
+}
+
+/** The run's compiled-once validators, looked for once per worker (null: none, compile at run time). */
+let compiledOnce: ReadonlyMap<EnvName, ValidateFunction> | null | undefined;
 const validators = new Map<EnvName, ValidateFunction>();
 /**
- * The ajv validator of variable `name`: an object schema with that one property, compiled on first
- * use and kept. One variable at a time, not the whole environment at once: a file worker reads a
- * dozen of the ~90 variables, and compiling them all cost each worker about 0.1 s (issue 43).
+ * The ajv validator of variable `name`: the run's compiled-once one, else an object schema with
+ * that one property, compiled on first use and kept. One variable at a time, not the whole
+ * environment at once: a file worker reads a dozen of the ~90 variables, and compiling them all
+ * cost each worker about 0.1 s (issue 43).
  */
 function validatorOf(name: EnvName): ValidateFunction {
   let v = validators.get(name);
   if (!v) {
-    if (!ajv) {
-      // The schemas are built from the declarations; test/unit/env.test.ts checks each against the
-      // meta-schema once, so each worker does not compile the meta-schema (about 45 ms of CPU).
-      ajv = new Ajv({ coerceTypes: true, allErrors: false, strict: true, validateSchema: false });
-      addFormats(ajv, ['uri']);
-    }
-    v = ajv.compile({ type: 'object', properties: { [name]: schemaOf(ENV_VARS[name]) } });
+    if (compiledOnce === undefined) compiledOnce = envValidatorsCompiledOnce() ?? null;
+    v = compiledOnce?.get(name) ?? compileEnvAtRunTime(name);
     validators.set(name, v);
   }
   return v;

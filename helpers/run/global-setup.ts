@@ -18,7 +18,8 @@
  */
 import type { TestProject } from 'vitest/node';
 import { readTargetConfig, describeTarget, onLoopback, REQUIRED_LIVE_VARIABLES, type TargetConfig } from '../target/target';
-import { exitOnBadEnv, readEnv } from '../base/env';
+import { compileEnvOnce, exitOnBadEnv, readEnv } from '../base/env';
+import { compileSchemasOnce } from '../spec/validator';
 import { ControlClient } from '../target/control';
 import { describeProxy } from '../http/proxy';
 import { connectionCause, probeTarget, unreachableLine } from '../target/probe';
@@ -38,6 +39,9 @@ export default async function setup(project?: TestProject): Promise<() => Promis
   const startedAt = new Date();
   // A variable its kind refuses stops the run here, exit status 2, one line each (vitest.config.ts checked already; a run may start here alone).
   exitOnBadEnv();
+  // The run's validators, compiled once here rather than in every file worker (helpers/base/compiled-once.ts).
+  compileEnvOnce();
+  compileSchemasOnce();
   const target = readTargetConfig();
   let close: (() => Promise<void>) | undefined;
   let controlUrl = target.controlUrl;

@@ -9,12 +9,15 @@
  * properties in one place (no splitting across `allOf` branches).
  */
 import { readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Ajv2020, { type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { ErrorObject, SchemaObject, ValidateFunction } from 'ajv';
+import type Ajv2020 from 'ajv/dist/2020.js';
+import type { Options } from 'ajv/dist/2020.js';
 import type { DriftRecord } from '../base/meta';
 import { render } from '../base/values';
+import { loadCompiledOnce, writeCompiledOnce } from '../base/compiled-once';
 
 /** Folder of the schema files. */
 export const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'schemas');
@@ -74,17 +77,18 @@ export const schemaDocuments: Record<string, SchemaObject> = {};
 
 /** The raw document of one schema by name (e.g. `assistant`), loading every schema on first use; undefined when unknown. */
 export function schemaDocument(name: string): SchemaObject | undefined {
-  ajv();
+  loadDocuments();
   return schemaDocuments[name];
 }
 
-function build() {
-  // `validateSchema: false`: ajv would compile the 2020-12 meta-schema and check every document
-  // against it in every file worker (issue 43: about 80 ms of CPU each, several times that on a
-  // loaded runner). test/unit/validator.test.ts checks every document against it once instead.
-  const ajv = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true, validateSchema: false });
-  addFormats(ajv);
-  for (const file of listSchemaFiles(SCHEMA_DIR)) {
+let loaded = false;
+/**
+ * Reads every schema file into {@link schemaDocuments}, once.
+ * @throws Error when a file's `$id` is not `SCHEMA_BASE` + its path.
+ */
+function loadDocuments(): void {
+  if (loaded) return;
+  for (const file of listSchemaFiles(SCHEMA_DIR).sort()) {
     const doc = JSON.parse(readFileSync(file, 'utf8'));
     const name = relative(SCHEMA_DIR, file)
       .replace(/\\/g, '/')
@@ -93,9 +97,32 @@ function build() {
       throw new Error(`schema ${file}: $id must be ${SCHEMA_BASE}${name}.json (got ${doc.$id})`);
     }
     schemaDocuments[name] = doc;
-    ajv.addSchema(doc);
-    ajv.addSchema(strictTwin(doc) as SchemaObject);
   }
+  loaded = true;
+}
+
+/** Every document registered with ajv: each schema file and its strict twin. */
+function registered(): SchemaObject[] {
+  loadDocuments();
+  return Object.values(schemaDocuments).flatMap((doc) => [doc, strictTwin(doc) as SchemaObject]);
+}
+
+// `validateSchema: false`: ajv would compile the 2020-12 meta-schema and check every document
+// against it in every file worker (issue 43: about 80 ms of CPU each, several times that on a
+// loaded runner). test/unit/validator.test.ts checks every document against it once instead.
+const AJV_OPTIONS: Options = { allErrors: true, strict: false, allowUnionTypes: true, validateSchema: false };
+
+// ajv is loaded only where a schema is compiled at run time: a file worker that finds the run's
+// validators compiled once (helpers/base/compiled-once.ts) never loads it.
+const requireHere = createRequire(import.meta.url);
+
+/** A 2020-12 ajv with every format of ajv-formats and every registered document; `code` for standalone code. */
+function build(code?: Options['code']): Ajv2020 {
+  const Ajv = (requireHere('ajv/dist/2020.js') as { default: typeof Ajv2020 }).default;
+  const addFormats = (requireHere('ajv-formats') as { default: (a: Ajv2020) => unknown }).default;
+  const ajv = new Ajv({ ...AJV_OPTIONS, ...(code ? { code } : {}) });
+  addFormats(ajv);
+  for (const doc of registered()) ajv.addSchema(doc);
   return ajv;
 }
 
@@ -104,12 +131,61 @@ function ajv(): Ajv2020 {
   return (ajvInstance ??= build());
 }
 
+/** What the compiled-once code of the schemas depends on: the options and every registered document. */
+function compiledKey(): string {
+  return JSON.stringify({ options: AJV_OPTIONS, documents: registered() });
+}
+
+/** Every schema id {@link validate} and {@link findDrift} may be asked for: each document's root and each of its `$defs`, lax and strict. */
+export function schemaIds(): string[] {
+  loadDocuments();
+  const ids: string[] = [];
+  for (const [name, doc] of Object.entries(schemaDocuments)) {
+    const defs = doc.$defs && typeof doc.$defs === 'object' ? Object.keys(doc.$defs) : [];
+    for (const strict of [false, true]) {
+      ids.push(resolveId(name, strict));
+      for (const d of defs) ids.push(resolveId(`${name}#/$defs/${d}`, strict));
+    }
+  }
+  return ids;
+}
+
+/**
+ * Compiles every schema of schemas/ once for the whole run (helpers/base/compiled-once.ts): the
+ * global setup calls it before any file worker starts. Takes about 0.5 s of CPU when nothing is
+ * kept yet, and nothing when the same schemas were compiled by an earlier run.
+ * @returns whether the compiled code is in place (false: each worker compiles what it needs, as before).
+ */
+export function compileSchemasOnce(): boolean {
+  return writeCompiledOnce('schemas', compiledKey(), () => {
+    const { _ } = requireHere('ajv') as typeof import('ajv');
+    return { ajv: build({ source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` }), ids: schemaIds() };
+  });
+}
+
+/** The validators {@link compileSchemasOnce} wrote for these very schemas, by schema id; undefined when there are none. */
+export function validatorsCompiledOnce(): ReadonlyMap<string, ValidateFunction> | undefined {
+  return loadCompiledOnce('schemas', compiledKey()) as Map<string, ValidateFunction> | undefined;
+}
+
+/**
+ * ajv's own compile of schema `id` in this process, the compiled-once code left aside.
+ * @throws Error when the id is unknown.
+ */
+export function compileAtRunTime(id: string): ValidateFunction {
+  const fn = ajv().getSchema(id) as ValidateFunction | undefined;
+  if (!fn) throw new Error(`unknown schema ${id}`);
+  return fn;
+}
+
+/** The run's compiled-once validators, looked for once per worker (null: none, compile at run time). */
+let compiledOnce: ReadonlyMap<string, ValidateFunction> | null | undefined;
 const compiled = new Map<string, ValidateFunction>();
 function compile(id: string): ValidateFunction {
   let fn = compiled.get(id);
   if (!fn) {
-    fn = ajv().getSchema(id) as ValidateFunction | undefined;
-    if (!fn) throw new Error(`unknown schema ${id}`);
+    if (compiledOnce === undefined) compiledOnce = validatorsCompiledOnce() ?? null;
+    fn = compiledOnce?.get(id) ?? compileAtRunTime(id);
     compiled.set(id, fn);
   }
   return fn;
@@ -180,6 +256,6 @@ export function findDrift(name: string, value: unknown): DriftRecord[] {
 
 /** Names of every loaded schema. */
 export function schemaNames(): string[] {
-  ajv();
+  loadDocuments();
   return Object.keys(schemaDocuments).sort();
 }
