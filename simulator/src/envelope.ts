@@ -27,7 +27,11 @@ export class ApiError extends Error {
     message: string,
     readonly details?: unknown,
   ) {
+    // An answer, not a defect: no stack trace is captured (the robustness phase makes thousands).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.name = 'ApiError';
   }
 }

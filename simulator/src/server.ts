@@ -210,7 +210,8 @@ function addBodyParser(app: FastifyInstance, state: SimState): void {
   // The body of an unknown route is not read: it answers 404 NOT_FOUND whatever it carries.
   app.addContentTypeParser(
     '*',
-    { parseAs: 'string', bodyLimit: READ_LIMIT_BYTES },
+    // As bytes: a body past the limit is refused without being decoded.
+    { parseAs: 'buffer', bodyLimit: READ_LIMIT_BYTES },
     (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
       if (req.is404) return done(null, undefined);
       if (!state.behaviour.of(readsBodyAsJson)(req.headers['content-type'])) return done(null, undefined);
