@@ -24,6 +24,7 @@
  * envelope audit's and the invariant audits') are the one exception: they are recorded on
  * whatever test's exchange an audit judges. A test that ends having recorded any other undeclared clause is an error.
  */
+import { setMaxListeners } from 'node:events';
 import { seconds } from '../base/values';
 import { describe, test, type RunnerTestCase as Test, type TestContext } from 'vitest';
 import { currentRecord, currentScope, runAsTest, type TestScope } from '../record/current-test';
@@ -176,6 +177,9 @@ export function runJudged<T>(
   onFailure?: (e: unknown) => Promise<void>,
 ): Promise<T> {
   const judged = new AbortController();
+  // Each of the test's requests in flight listens for its judgement, and one test may send hundreds
+  // at once (the robustness phase): no leak, so no MaxListenersExceededWarning on the console.
+  setMaxListeners(0, judged.signal);
   return runAsTest(
     task,
     async () => {
