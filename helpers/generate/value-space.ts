@@ -284,14 +284,14 @@ export function zoneClasses(): ValueClass[] {
  * as its UTF-8 octets, so that a decoded path is valid UTF-8 (as `fc.webPath` writes it).
  */
 const pctEncoded = fc
-  .oneof(fc.integer({ min: 0, max: 0x7f }), fc.integer({ min: 0x80, max: 0x10ffff }).filter((n) => n < 0xd800 || n > 0xdfff))
+  .oneof(
+    fc.integer({ min: 0, max: 0x7f }),
+    fc.integer({ min: 0x80, max: 0x10ffff }).filter((n) => n < 0xd800 || n > 0xdfff),
+  )
   .map((n) => [...new TextEncoder().encode(String.fromCodePoint(n))].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
 
 /** RFC 3986 §3.3 pchar: unreserved, sub-delims, ":" and "@" as they are, or pct-encoded. */
-const pchar = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom(...`ABCXYZabcxyz0189-._~!$&'()*+,;=:@`) },
-  { weight: 1, arbitrary: pctEncoded },
-);
+const pchar = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...`ABCXYZabcxyz0189-._~!$&'()*+,;=:@`) }, { weight: 1, arbitrary: pctEncoded });
 
 /**
  * RFC 3986 §3.3 path-abempty (`*( "/" segment )`, at most 5 segments of at most 10 pchars; an
@@ -303,7 +303,9 @@ const pchar = fc.oneof(
 const urlTail = fc
   .tuple(
     fc.array(fc.string({ unit: pchar, maxLength: 10 }), { maxLength: 5 }),
-    fc.option(fc.string({ unit: fc.oneof({ weight: 8, arbitrary: pchar }, { weight: 1, arbitrary: fc.constantFrom('/', '?') }), maxLength: 20 }), { nil: undefined }),
+    fc.option(fc.string({ unit: fc.oneof({ weight: 8, arbitrary: pchar }, { weight: 1, arbitrary: fc.constantFrom('/', '?') }), maxLength: 20 }), {
+      nil: undefined,
+    }),
   )
   .map(([segments, q]) => `${segments.map((s) => `/${s}`).join('') || '/'}${q === undefined ? '' : `?${q}`}`);
 
