@@ -422,6 +422,10 @@ export const patchOrder = seam('assistants.patch-order', (lookUp: () => Assistan
 /** The response object of an assistant: a deep copy of exactly the 42 §2.2 properties. */
 export function assistantResponse(data: Obj): Obj {
   const out: Obj = {};
-  for (const k of ASSISTANT_PROPERTIES) out[k] = structuredClone(data[k] ?? null);
+  for (const k of ASSISTANT_PROPERTIES) {
+    // Objects are copied (the stored one may change before the answer is serialised); other values are immutable.
+    const v = data[k] ?? null;
+    out[k] = typeof v === 'object' && v !== null ? structuredClone(v) : v;
+  }
   return out;
 }
