@@ -16,6 +16,7 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import LongestFirstSequencer from './test/support/sequencer.ts';
+import { moduleCacheSafe } from './test/support/module-cache.ts';
 import { vitestTimeoutMs } from './helpers/base/deadline.ts';
 import { onLoopback, REMOTE_FILE_WORKERS } from './helpers/target/target.ts';
 import { exitOnBadEnv, readEnv } from './helpers/base/env.ts';
@@ -69,6 +70,9 @@ const SCRATCH_SETUP = './test/support/scratch-setup.ts';
 export default defineConfig({
   test: {
     maxWorkers,
+    // Transformed modules kept on disk between runs (node_modules/.experimental-vitest-cache), when
+    // the installed vitest is mended for it (test/support/module-cache.ts).
+    experimental: { fsModuleCache: moduleCacheSafe() },
     // The longest files start first (a fresh clone has no durations for vitest to order by).
     sequence: { sequencer: LongestFirstSequencer },
     reporters: [
