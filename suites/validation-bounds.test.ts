@@ -27,7 +27,7 @@ import {
 import { FULL_CASE_SETS_BUDGET, hasCapability, requestBudget, switchReason } from '../helpers/target/target';
 import { fixturePool, fixturePoolSize, type FixturePool } from '../helpers/world/concurrency';
 import type { RefusalRounds } from '../helpers/world/refusals';
-import { assistantRefusalRounds, keepRead, readBackSlot, type AssistantSlot } from '../helpers/world/assistant-slots';
+import { assistantRefusalRounds, keepRead, readBackSlot, slotPath, type AssistantSlot } from '../helpers/world/assistant-slots';
 import { openWindow } from '../helpers/checks/clock';
 
 const world = useWorld();
@@ -52,24 +52,23 @@ const DETAILS = '4.1/validation-error-details';
 const UNCHANGED = '4.1/rejected-patch-changes-nothing';
 
 /** An assistant the cases PATCH, and its last GET `data` while nothing has been sent since (saves the GET before a refused PATCH). */
-type Slot = AssistantSlot;
 
 let client: ApiClient;
 /** The file's own assistant: the written-out cases below use it one after the other. */
-let main: Slot;
+let main: AssistantSlot;
 /**
  * Assistants for the generated cases, which are independent and run concurrently: up to
  * CORE_API_CONCURRENCY of them on a simulator; on a live tenant only the file's own assistant (no
  * further assistants are made there).
  */
-let slots: FixturePool<Slot>;
+let slots: FixturePool<AssistantSlot>;
 /**
  * The refused PATCHes, sent side by side in rounds on a slot (helpers/world/refusals.ts): each round
  * read before and each refusal read back after; a round that changed the assistant has each refusal
  * sent again alone, so a change is still tied to one request. On a live tenant's one assistant this
  * keeps the refusals from forming a chain of two requests each.
  */
-let rounds: RefusalRounds<Slot>;
+let rounds: RefusalRounds<AssistantSlot>;
 let vars: TemplateVars;
 /** Why cases that need a publicly resolving name cannot run, when they cannot. */
 let publicHostUnusable: string | undefined;
@@ -115,7 +114,7 @@ afterAll(async () => {
   await slots?.close();
 });
 
-const path = (slot: Slot = main) => `/assistants/${slot.id}`;
+const path = (slot: AssistantSlot = main) => slotPath(slot);
 
 /**
  * Checks a 400 VALIDATION_ERROR whose details name every field group in `expected` (one acceptable
@@ -162,7 +161,7 @@ function serverUrlRefused(verify: Verify, url: string, note = ''): Promise<void>
 }
 
 /** Sends a PATCH that must be accepted (checked on `verify`'s clauses) and returns the GET after it. */
-async function expectAccepted(verify: Verify, what: string, body: unknown, slot: Slot = main): Promise<ApiResponse> {
+async function expectAccepted(verify: Verify, what: string, body: unknown, slot: AssistantSlot = main): Promise<ApiResponse> {
   slot.lastRead = undefined;
   const res = await client.patch(path(slot), body);
   verify.success(res, 200, `${what} is accepted`);

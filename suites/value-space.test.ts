@@ -30,7 +30,7 @@ import { describeActual, describeReading, getAt, readingHolds } from '../helpers
 import { hostResolvingTo, PUBLIC_TEST_ADDRESS, publicHost, unresolvableHost } from '../helpers/generate/hosts';
 import { capabilityReason, FULL_CASE_SETS_BUDGET, hasCapability, missingFixtureReason, requestBudget, switchReason } from '../helpers/target/target';
 import { fixturePool, fixturePoolSize, type FixturePool } from '../helpers/world/concurrency';
-import { keepRead, readBackSlot, type AssistantSlot } from '../helpers/world/assistant-slots';
+import { keepRead, readBackSlot, slotPath, type AssistantSlot } from '../helpers/world/assistant-slots';
 import { render } from '../helpers/base/values';
 
 const world = useWorld();
@@ -50,8 +50,6 @@ const ITEM_BASE: Record<string, Record<string, unknown>> = {
   sttKeyterms: { term: 'Conformex', language: 'en' },
   ttsPronunciations: { word: 'Conformex', phonemes: 'k ə n f ɔː m ɛ k s', respell: 'con-FOR-mex' },
 };
-
-type Slot = AssistantSlot;
 
 /**
  * Values one borrow of a slot tries at most on a simulator, where a row's classes are split into
@@ -80,7 +78,7 @@ function classLanes<C>(classes: C[], valuesOf: (cls: C) => number, maxValues: nu
 }
 
 let client: ApiClient;
-let slots: FixturePool<Slot>;
+let slots: FixturePool<AssistantSlot>;
 let hosts: UrlHosts;
 let ctx: OracleContext;
 
@@ -136,14 +134,12 @@ function referenced(): Record<string, unknown> {
   };
 }
 
-const path = (slot: Slot) => `/assistants/${slot.id}`;
-
 /** Gives every field of the slot's assistant its populated value (the reference fields once, where the target takes made-up ids), and reads it back. */
-async function populate(slot: Slot, first: boolean): Promise<void> {
-  if (first) await client.patch(path(slot), referenced());
-  const res = await client.patch(path(slot), populated(hosts));
+async function populate(slot: AssistantSlot, first: boolean): Promise<void> {
+  if (first) await client.patch(slotPath(slot), referenced());
+  const res = await client.patch(slotPath(slot), populated(hosts));
   if (res.status !== 200) throw new Error(`precondition: populating the assistant answered ${res.status} ${JSON.stringify(res.json?.error ?? '')}`);
-  keepRead(slot, await client.get(path(slot)));
+  keepRead(slot, await client.get(slotPath(slot)));
 }
 
 beforeAll(async () => {
@@ -200,14 +196,14 @@ interface Miss {
 }
 
 /** What happened to one value; `undefined` when the target answered as the oracle says. */
-async function tryValue(slot: Slot, row: OracleRow, cls: string, drawn: unknown): Promise<{ miss?: Miss; verdict: 'accepted' | 'refused' }> {
+async function tryValue(slot: AssistantSlot, row: OracleRow, cls: string, drawn: unknown): Promise<{ miss?: Miss; verdict: 'accepted' | 'refused' }> {
   // Judged as it goes on the wire (JSON has no -0: it is sent as 0).
   const value: unknown = JSON.parse(JSON.stringify(drawn));
   const j = judgeRow(row, value, ctx);
-  const before = (slot.lastRead ?? (await client.get(path(slot)))).json?.data;
+  const before = (slot.lastRead ?? (await client.get(slotPath(slot)))).json?.data;
   slot.lastRead = undefined;
-  const res = await client.patch(path(slot), bodyFor(row, value));
-  const after = await client.get(path(slot));
+  const res = await client.patch(slotPath(slot), bodyFor(row, value));
+  const after = await client.get(slotPath(slot));
   keepRead(slot, after);
   const miss = (clauses: string[], text: string) => ({
     clauses,
