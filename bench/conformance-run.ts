@@ -47,7 +47,7 @@ import { median } from 'simple-statistics';
 import { runConformance, type ConformanceRunResult } from '../tools/mutation/run';
 import { ControlClient } from '../helpers/target/control';
 import { REMOTE_FILE_WORKERS } from '../helpers/target/target';
-import { runTiming } from '../helpers/report/overlap';
+import { filesAtOnce, runTiming } from '../helpers/report/overlap';
 import { concurrency } from '../helpers/world/concurrency';
 import { isEnvSet, readEnv } from '../helpers/base/env';
 import { envEntries } from '../helpers/base/env-vars';
@@ -199,7 +199,8 @@ for (let i = 1; i <= runs; i++) {
   }
   if (latencyMs) {
     const serial = (r.record.requests.total * latencyMs) / 1000;
-    const files = Math.min(workers ?? 1, Object.keys(r.record.requests.perFile).length);
+    // The report's own count (helpers/report/overlap.ts), so that the bench and "Where the time went" state one floor.
+    const files = filesAtOnce(r.record.requests.fileWorkers ?? workers, r.record.requests.overlap ?? {}, r.record.requests.perFile);
     const timing = runTiming(r.record.requests.total, r.record.requests.perFile, r.record.requests.overlap ?? {}, latencyMs, files, concurrency());
     const floor = timing.floorMs / 1000;
     const chain = Math.max(0, ...Object.values(r.record.requests.overlap ?? {}).map((o) => o.chain));

@@ -137,6 +137,8 @@ export interface RunRecord {
     answerMs?: AnswerTimes;
     /** `CORE_API_CONCURRENCY` of the run: requests in flight per suite file, for the floor (format 1.18). */
     concurrency?: number;
+    /** File workers of the run (`CORE_API_FILE_WORKERS` or vitest's default): suite files in flight at once, for the floor (format 1.19). */
+    fileWorkers?: number;
   };
   drift: (DriftRecord & { tests: string[] })[];
   tests: TestRecord[];
@@ -225,7 +227,7 @@ export interface OffSummary {
 }
 
 /** Current minor format revision written by this code. */
-export const FORMAT_VERSION = '1.18';
+export const FORMAT_VERSION = '1.19';
 
 /** Which catalogue target a run mode exercises: simulators (embedded, external) or a live tenant. */
 export function targetKindOf(mode: string): ClauseTarget {

@@ -93,6 +93,20 @@ export function answerTimes(spansByFile: ReadonlyMap<string, readonly RequestSpa
   return { medianMs: Math.round(rank(0.5)), p90Ms: Math.round(rank(0.9)), count: took.length };
 }
 
+/**
+ * Suite files that may be in flight at once, for the floor: the file workers the run had
+ * (`requests.fileWorkers`, format 1.19), at most the files that sent requests; for a record before
+ * 1.19, the most files measured at once ({@link filesInFlight}). At least 1.
+ */
+export function filesAtOnce(
+  fileWorkers: number | undefined,
+  overlap: Readonly<Record<string, RequestOverlap>>,
+  perFile: Readonly<Record<string, number>>,
+): number {
+  const sending = Object.values(perFile).filter((n) => n > 0).length;
+  return Math.max(1, fileWorkers !== undefined ? Math.min(fileWorkers, sending) : filesInFlight(overlap));
+}
+
 /** The most files whose requests were under way at one moment (`firstMs` to `lastMs` of each {@link RequestOverlap}); 0 without times. */
 export function filesInFlight(overlap: Readonly<Record<string, RequestOverlap>>): number {
   const events = Object.values(overlap)

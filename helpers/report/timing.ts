@@ -5,7 +5,7 @@
  */
 import { seconds } from '../base/values';
 import type { RunRecord } from './model';
-import { filesInFlight, runTiming, type AnswerTimes, type RunTiming } from './overlap';
+import { filesAtOnce, runTiming, type AnswerTimes, type RunTiming } from './overlap';
 
 /** One file among the longest chains of {@link TimingSummary}: its requests, chain (and × the median answer, ms), most in flight, and span in the run (ms). */
 export interface ChainRow {
@@ -32,13 +32,13 @@ export interface TimingSummary extends RunTiming {
 
 /**
  * The {@link TimingSummary} of a run record: its floor at the median answer (every request × that
- * time over the files at once × `CORE_API_CONCURRENCY`), the file that needs longest at the most it
+ * time over the files that may be in flight at once, {@link filesAtOnce}, × `CORE_API_CONCURRENCY`), the file that needs longest at the most it
  * had in flight, and the longest chains. Undefined for a record without answer times (before 1.18).
  */
 export function timingSummary(run: RunRecord): TimingSummary | undefined {
   const { answerMs, overlap, concurrency } = run.requests;
   if (!answerMs || !overlap || !concurrency) return undefined;
-  const files = Math.max(1, filesInFlight(overlap));
+  const files = filesAtOnce(run.requests.fileWorkers, overlap, run.requests.perFile);
   const longest = Object.entries(overlap)
     .sort((a, b) => b[1].chain - a[1].chain)
     .slice(0, 8)

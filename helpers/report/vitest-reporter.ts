@@ -240,8 +240,11 @@ export default class ConformanceReporter implements Reporter {
   private startedAt = new Date();
   private shard?: ShardInfo;
   private namePattern?: string;
+  /** vitest's `maxWorkers`: suite files in flight at once (the record's `requests.fileWorkers`). */
+  private fileWorkers?: number;
 
   onInit(vitest: Vitest): void {
+    this.fileWorkers = vitest.config.maxWorkers;
     const shard = vitest.config.shard;
     if (shard) this.shard = { index: shard.index, count: shard.count };
     const pattern = vitest.config.testNamePattern;
@@ -283,6 +286,7 @@ export default class ConformanceReporter implements Reporter {
       if (answers) {
         record.requests.answerMs = answers;
         record.requests.concurrency = readEnv('CORE_API_CONCURRENCY');
+        record.requests.fileWorkers = this.fileWorkers;
       }
       const dir = conformanceReportDir(this.shard);
       writeRunRecord(record, dir);

@@ -1,6 +1,6 @@
 /** helpers/report/overlap.ts: the longest chain of requests one after another, and the most in flight. */
 import { describe, expect, it } from 'vitest';
-import { answerTimes, filesInFlight, overlapPerFile, requestOverlap, runTiming } from '../../helpers/report/overlap';
+import { answerTimes, filesAtOnce, filesInFlight, overlapPerFile, requestOverlap, runTiming } from '../../helpers/report/overlap';
 import { renderTiming } from '../../helpers/report/markdown';
 import type { RunRecord } from '../../helpers/report/model';
 import { renderHtml } from '../../helpers/report/html';
@@ -113,6 +113,20 @@ describe('where the time went (format 1.18)', () => {
     const t = runTiming(1000, { big: 720, wide: 280 }, overlap, 1500, 2, 8);
     expect(t.floorMs).toBe((1000 * 1500) / 16);
     expect(t.bound).toEqual({ file: 'big', requests: 720, inFlight: 8, ms: (720 * 1500) / 8 });
+  });
+
+  it("files at once: the run's file workers, at most the files that sent requests; before 1.19 the most measured at once", () => {
+    const overlap = {
+      a: { chain: 1, inFlight: 1, firstMs: 0, lastMs: 10 },
+      b: { chain: 1, inFlight: 1, firstMs: 20, lastMs: 30 },
+      c: { chain: 1, inFlight: 1, firstMs: 25, lastMs: 40 },
+    };
+    const perFile = { a: 5, b: 5, c: 5, quiet: 0 };
+    expect(filesAtOnce(8, overlap, perFile)).toBe(3);
+    expect(filesAtOnce(2, overlap, perFile)).toBe(2);
+    // Measured, the three files were never all under way at once: two at most.
+    expect(filesAtOnce(undefined, overlap, perFile)).toBe(2);
+    expect(filesAtOnce(undefined, {}, {})).toBe(1);
   });
 
   it('the report says the floor and the bounding file, and leaves the section out of an older record', () => {
