@@ -12,10 +12,10 @@
  * that cannot be written, a file that does not load) leaves the caller to compile as before:
  * this module only ever saves time.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Ajv from 'ajv';
 import type { AnyValidateFunction } from 'ajv/dist/types';
@@ -65,14 +65,14 @@ export function loadCompiledOnce(set: string, key: string): Map<string, AnyValid
  * Writes set `set` for `key`, unless that file exists: the standalone code of the schemas `ids` of
  * the ajv `make` answers (made with `code: { source: true }` and, for formats, `code.formats`;
  * made only when the file is missing). Written to a temporary name and renamed, so that runs side
- * by side never read half a file.
+ * by side never read half a file; the set's files for other keys (older schemas) are then removed.
  * @returns whether the file is in place (written now or before); false when the folder cannot be
  *   written or a schema does not compile (the caller compiles at run time instead). Never throws.
  */
 export function writeCompiledOnce(set: string, key: string, make: () => { ajv: Ajv; ids: readonly string[] }): boolean {
   const file = fileFor(set, key);
   if (existsSync(file)) return true;
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  const tmp = `${file}.${randomUUID()}.tmp`;
   try {
     const { ajv, ids } = make();
     // Lazily: only the global setup writes, so a worker never loads ajv's standalone module.
@@ -84,9 +84,20 @@ export function writeCompiledOnce(set: string, key: string, make: () => { ajv: A
     mkdirSync(CACHE_DIR, { recursive: true });
     writeFileSync(tmp, `${code}\nexports.ids = ${JSON.stringify(byId)};\n`);
     renameSync(tmp, file);
+    pruneOthers(set, file);
     return true;
   } catch {
     rmSync(tmp, { force: true });
     return false;
+  }
+}
+
+/** Removes the files of set `set` other than `keep` (older keys): the folder holds one file per set. Never throws. */
+function pruneOthers(set: string, keep: string): void {
+  try {
+    for (const f of readdirSync(CACHE_DIR))
+      if (f.startsWith(`${set}-`) && f.endsWith('.cjs') && f !== basename(keep)) rmSync(join(CACHE_DIR, f), { force: true });
+  } catch {
+    // Another run pruning at the same time, or a folder that cannot be written: the files only take room.
   }
 }

@@ -131,8 +131,13 @@ function build(code?: Options['code']): Ajv {
 /** Variable `name`'s schema: an object with that one property. */
 const variableSchema = (name: EnvName): SchemaObject => ({ $id: `env:${name}`, type: 'object', properties: { [name]: schemaOf(ENV_VARS[name]) } });
 
-/** What the compiled-once code of the variables depends on: the options and every variable's schema. */
-const compiledKey = (): string => JSON.stringify({ options: AJV_OPTIONS, schemas: envEntries().map((v) => variableSchema(v.name)) });
+/**
+ * What the compiled-once code of the variables depends on: the options, every variable's schema, and
+ * the source of the code that builds it (`build`, {@link compileEnvOnce}), so that a change to either
+ * writes another file.
+ */
+const compiledKey = (): string =>
+  JSON.stringify({ options: AJV_OPTIONS, schemas: envEntries().map((v) => variableSchema(v.name)), builder: [build.toString(), compileEnvOnce.toString()] });
 
 /**
  * Compiles every variable's schema once for the whole run (helpers/base/compiled-once.ts): the

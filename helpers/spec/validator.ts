@@ -131,9 +131,13 @@ function ajv(): Ajv2020 {
   return (ajvInstance ??= build());
 }
 
-/** What the compiled-once code of the schemas depends on: the options and every registered document. */
+/**
+ * What the compiled-once code of the schemas depends on: the options, every registered document, and
+ * the source of the code that builds it (`build`, {@link compileSchemasOnce}: its formats), so that
+ * a change to either writes another file.
+ */
 function compiledKey(): string {
-  return JSON.stringify({ options: AJV_OPTIONS, documents: registered() });
+  return JSON.stringify({ options: AJV_OPTIONS, documents: registered(), builder: [build.toString(), compileSchemasOnce.toString()] });
 }
 
 /** Every schema id {@link validate} and {@link findDrift} may be asked for: each document's root and each of its `$defs`, lax and strict. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import fc from 'fast-check';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
@@ -7,6 +8,9 @@ import { loadCompiledOnce, writeCompiledOnce } from '../../helpers/base/compiled
 import { compileEnvAtRunTime, compileEnvOnce, envValidatorsCompiledOnce } from '../../helpers/base/env';
 import { ENV_VARS, type EnvName } from '../../helpers/base/env-vars';
 import { compileAtRunTime, compileSchemasOnce, schemaDocument, schemaIds, schemaNames, validatorsCompiledOnce } from '../../helpers/spec/validator';
+
+/** The cache folder of helpers/base/compiled-once.ts. */
+const cacheDir = 'node_modules/.cache/core-api-conformance';
 
 /** Seeded JSON values of every type, and objects, to judge with both validators. */
 const SEED = 43;
@@ -71,6 +75,15 @@ describe('validators compiled once per run (helpers/base/compiled-once.ts, issue
     const broken = () => ({ ajv: new Ajv({ code: { source: true } }), ids: ['unit:no-such-schema'] });
     expect(writeCompiledOnce('unit-test', key, broken)).toBe(false);
     expect(loadCompiledOnce('unit-test', key)).toBeUndefined();
+  });
+
+  it('a set written for a new key removes the files of its older keys', () => {
+    expect(writeCompiledOnce('unit-prune', 'first key', make)).toBe(true);
+    expect(loadCompiledOnce('unit-prune', 'first key')).toBeDefined();
+    expect(writeCompiledOnce('unit-prune', 'second key', make)).toBe(true);
+    expect(readdirSync(cacheDir).filter((f) => f.startsWith('unit-prune-'))).toHaveLength(1);
+    expect(writeCompiledOnce('unit-prune', 'first key', make)).toBe(true);
+    expect(readdirSync(cacheDir).filter((f) => f.startsWith('unit-prune-'))).toHaveLength(1);
   });
 
   it('schemas/ compiled once judge every value as ajv compiled at run time, for every id validate and findDrift use', () => {
