@@ -284,18 +284,30 @@ export function zoneClasses(): ValueClass[] {
  * as its UTF-8 octets, so that a decoded path is valid UTF-8 (as `fc.webPath` writes it).
  */
 const pctEncoded = fc
-  .oneof(
-    fc.integer({ min: 0, max: 0x7f }),
-    fc.integer({ min: 0x80, max: 0x10ffff }).filter((n) => n < 0xd800 || n > 0xdfff),
+  .tuple(
+    fc.oneof(
+      fc.integer({ min: 0, max: 0x7f }),
+      fc.integer({ min: 0x80, max: 0x10ffff }).filter((n) => n < 0xd800 || n > 0xdfff),
+    ),
+    fc.boolean(),
   )
-  .map((n) => [...new TextEncoder().encode(String.fromCodePoint(n))].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
+  .map(([n, upper]) =>
+    [...new TextEncoder().encode(String.fromCodePoint(n))]
+      .map((b) => {
+        // Hex digits in either case (RFC 3986 §2.1: equivalent), as fc.webPath draws them.
+        const hex = b.toString(16).padStart(2, '0');
+        return `%${upper ? hex.toUpperCase() : hex}`;
+      })
+      .join(''),
+  );
 
 /** RFC 3986 §3.3 pchar: unreserved, sub-delims, ":" and "@" as they are, or pct-encoded. */
 const pchar = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...`ABCXYZabcxyz0189-._~!$&'()*+,;=:@`) }, { weight: 1, arbitrary: pctEncoded });
 
 /**
  * RFC 3986 §3.3 path-abempty (`*( "/" segment )`, at most 5 segments of at most 10 pchars; an
- * empty path written `/`) and §3.4 query (`*( pchar / "/" / "?" )`, at most 20 units, or none).
+ * empty path written `/`) and §3.4 query (`*( pchar / "/" / "?" )`, 1 to 20 units, or none: a bare
+ * "?" is never drawn, since a URL library may drop an empty query).
  * These and {@link userinfo} are built from the grammar, not with `fc.webPath`,
  * `fc.webQueryParameters` and `fc.webAuthority`: those build a reverse map of every code point
  * when first made, 1.5–2.5 s of CPU in each run's collection.
@@ -307,7 +319,7 @@ const urlTail = fc
       nil: undefined,
     }),
   )
-  .map(([segments, q]) => `${segments.map((s) => `/${s}`).join('') || '/'}${q === undefined ? '' : `?${q}`}`);
+  .map(([segments, q]) => `${segments.map((s) => `/${s}`).join('') || '/'}${q ? `?${q}` : ''}`);
 
 /** RFC 3986 §3.2.1 userinfo, 1 to 12 units: pchars but "@" (a "user:password" among them). */
 const userinfo = fc.string({ unit: pchar.filter((c) => c !== '@'), minLength: 1, maxLength: 12 });
