@@ -18,6 +18,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Ajv from 'ajv';
+import type { Options } from 'ajv';
 import type { AnyValidateFunction } from 'ajv/dist/types';
 
 /** The cache folder: `node_modules/.cache/core-api-conformance/` of the project root. */
@@ -100,4 +101,32 @@ function pruneOthers(set: string, keep: string): void {
   } catch {
     // Another run pruning at the same time, or a folder that cannot be written: the files only take room.
   }
+}
+
+/**
+ * ajv's `code` option for a set written by {@link writeCompiledOnce}: standalone source whose formats
+ * are ajv-formats' own, required by the generated file when it loads.
+ */
+export function standaloneCodeOption(): NonNullable<Options['code']> {
+  const { _ } = requireHere('ajv') as typeof import('ajv');
+  return { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` };
+}
+
+/**
+ * The validator of each id of one set, kept once found: from the run's compiled-once file (`load`,
+ * looked for on the first call only), else compiled by `atRunTime`.
+ * @throws whatever `atRunTime` throws (an unknown id).
+ */
+export function validatorLookup<F>(load: () => ReadonlyMap<string, F> | undefined, atRunTime: (id: string) => F): (id: string) => F {
+  let once: ReadonlyMap<string, F> | null | undefined;
+  const kept = new Map<string, F>();
+  return (id) => {
+    let fn = kept.get(id);
+    if (fn === undefined) {
+      if (once === undefined) once = load() ?? null;
+      fn = once?.get(id) ?? atRunTime(id);
+      kept.set(id, fn);
+    }
+    return fn;
+  };
 }

@@ -25,7 +25,7 @@ import type { Options, SchemaObject, ValidateFunction } from 'ajv';
 import type Ajv from 'ajv';
 import { config as loadDotenv } from 'dotenv';
 import { ENV_VARS, envEntries, type EnvKind, type EnvName, type EnvVarDecl } from './env-vars.ts';
-import { loadCompiledOnce, writeCompiledOnce } from './compiled-once.ts';
+import { loadCompiledOnce, standaloneCodeOption, validatorLookup, writeCompiledOnce } from './compiled-once.ts';
 
 export { DEFAULT_LOOPBACK_SETTLE_S, DEFAULT_SETTLE_S, ENV_VARS, type EnvName } from './env-vars.ts';
 
@@ -146,8 +146,7 @@ const compiledKey = (): string =>
  */
 export function compileEnvOnce(): boolean {
   return writeCompiledOnce('env', compiledKey(), () => {
-    const { _ } = requireHere('ajv') as typeof import('ajv');
-    const ajv = build({ source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` });
+    const ajv = build(standaloneCodeOption());
     const names = envEntries().map((v) => v.name);
     for (const name of names) ajv.addSchema(variableSchema(name));
     return { ajv, ids: names.map((n) => `env:${n}`) };
@@ -167,24 +166,16 @@ export function compileEnvAtRunTime(name: EnvName): ValidateFunction {
   return ajv.getSchema(`env:${name}`) ?? ajv.compile(variableSchema(name));
 }
 
-/** The run's compiled-once validators, looked for once per worker (null: none, compile at run time). */
-let compiledOnce: ReadonlyMap<EnvName, ValidateFunction> | null | undefined;
-const validators = new Map<EnvName, ValidateFunction>();
 /**
- * The ajv validator of variable `name`: the run's compiled-once one, else an object schema with
- * that one property, compiled on first use and kept. One variable at a time, not the whole
- * environment at once: a file worker reads a dozen of the ~90 variables, and compiling them all
- * cost each worker about 0.1 s (issue 43).
+ * The ajv validator of variable `name` (id `env:<name>`): the run's compiled-once one, else an object
+ * schema with that one property, compiled on first use and kept. One variable at a time, not the
+ * whole environment at once: a file worker reads a dozen of the ~90 variables, and compiling them
+ * all cost each worker about 0.1 s (issue 43).
  */
-function validatorOf(name: EnvName): ValidateFunction {
-  let v = validators.get(name);
-  if (!v) {
-    if (compiledOnce === undefined) compiledOnce = envValidatorsCompiledOnce() ?? null;
-    v = compiledOnce?.get(name) ?? compileEnvAtRunTime(name);
-    validators.set(name, v);
-  }
-  return v;
-}
+const validatorOf = validatorLookup(
+  () => loadCompiledOnce('env', compiledKey()) as ReadonlyMap<string, ValidateFunction> | undefined,
+  (id) => compileEnvAtRunTime(id.slice('env:'.length) as EnvName),
+);
 
 /** Values already read, by variable and raw text: the same text always reads the same (URL checks are not cheap, and some variables are read per request). */
 const readValues = new Map<string, unknown>();
@@ -229,7 +220,7 @@ export function readEnv<N extends EnvName>(name: N, source?: EnvSource): EnvValu
   let value = readValues.get(memo);
   if (value === undefined) {
     const data: Record<string, unknown> = { [name]: decl.type === 'list' ? found.raw.split(/[,\s]+/).filter(Boolean) : found.raw };
-    if (!validatorOf(name)(data)) throw badValue(found.under, found.raw, decl);
+    if (!validatorOf(`env:${name}`)(data)) throw badValue(found.under, found.raw, decl);
     value = decl.type === 'boolean' ? data[name] === '1' : data[name];
     readValues.set(memo, value);
   }

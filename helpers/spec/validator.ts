@@ -17,7 +17,7 @@ import type Ajv2020 from 'ajv/dist/2020.js';
 import type { Options } from 'ajv/dist/2020.js';
 import type { DriftRecord } from '../base/meta';
 import { render } from '../base/values';
-import { loadCompiledOnce, writeCompiledOnce } from '../base/compiled-once';
+import { loadCompiledOnce, standaloneCodeOption, validatorLookup, writeCompiledOnce } from '../base/compiled-once';
 
 /** Folder of the schema files. */
 export const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'schemas');
@@ -161,10 +161,7 @@ export function schemaIds(): string[] {
  * @returns whether the compiled code is in place (false: each worker compiles what it needs, as before).
  */
 export function compileSchemasOnce(): boolean {
-  return writeCompiledOnce('schemas', compiledKey(), () => {
-    const { _ } = requireHere('ajv') as typeof import('ajv');
-    return { ajv: build({ source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` }), ids: schemaIds() };
-  });
+  return writeCompiledOnce('schemas', compiledKey(), () => ({ ajv: build(standaloneCodeOption()), ids: schemaIds() }));
 }
 
 /** The validators {@link compileSchemasOnce} wrote for these very schemas, by schema id; undefined when there are none. */
@@ -182,18 +179,8 @@ export function compileAtRunTime(id: string): ValidateFunction {
   return fn;
 }
 
-/** The run's compiled-once validators, looked for once per worker (null: none, compile at run time). */
-let compiledOnce: ReadonlyMap<string, ValidateFunction> | null | undefined;
-const compiled = new Map<string, ValidateFunction>();
-function compile(id: string): ValidateFunction {
-  let fn = compiled.get(id);
-  if (!fn) {
-    if (compiledOnce === undefined) compiledOnce = validatorsCompiledOnce() ?? null;
-    fn = compiledOnce?.get(id) ?? compileAtRunTime(id);
-    compiled.set(id, fn);
-  }
-  return fn;
-}
+/** The validator of a schema id: the run's compiled-once one, else compiled here (helpers/base/compiled-once.ts). */
+const compile = validatorLookup(validatorsCompiledOnce, compileAtRunTime);
 
 function resolveId(name: string, strict = false): string {
   const [file, fragment] = name.split('#');

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { loadCompiledOnce, writeCompiledOnce } from '../../helpers/base/compiled-once';
+import { loadCompiledOnce, standaloneCodeOption, writeCompiledOnce } from '../../helpers/base/compiled-once';
 import { compileEnvAtRunTime, compileEnvOnce, envValidatorsCompiledOnce } from '../../helpers/base/env';
 import { ENV_VARS, type EnvName } from '../../helpers/base/env-vars';
 import { compileAtRunTime, compileSchemasOnce, schemaDocument, schemaIds, schemaNames, validatorsCompiledOnce } from '../../helpers/spec/validator';
@@ -39,7 +39,7 @@ describe('validators compiled once per run (helpers/base/compiled-once.ts, issue
     const ajv = new Ajv({
       coerceTypes: true,
       allErrors: true,
-      code: { source: true, formats: (Ajv as any)._`require("ajv-formats/dist/formats").fullFormats` },
+      code: standaloneCodeOption(),
     });
     addFormats(ajv, ['uri']);
     ajv.addSchema(SCHEMA);
